@@ -1,0 +1,148 @@
+"""The pipeline: load -> check -> lay out -> impose -> write, one deck at a time.
+
+Every command goes through `prepare` (load the game and its layouts) and `lay_out`
+(set every face, collecting problems), so `pnp check` and `pnp build` report exactly the
+same mistakes. Data flows one way: no stage reaches back into an earlier one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.lib.units import mm
+
+from .errors import PnpError, Problems
+from .fonts import FontSet
+from .impose import DoesNotFit, SheetSpec, impose, plan_grid
+from .layouts import Layout, LayoutLoader
+from .load import load_game
+from .model import Deck, Game
+from .paths import FONTS_DIR
+from .pdf import DocInfo, write_sheets
+from .render import Face, Renderer
+from .symbols import SymbolSet
+
+
+@dataclass
+class Project:
+    """A loaded game with everything needed to draw it."""
+
+    game: Game
+    fonts: FontSet
+    symbols: SymbolSet
+    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back
+    problems: Problems
+
+
+@dataclass
+class DeckFaces:
+    deck: Deck
+    front: Layout
+    back: Layout | None
+    fronts: list[Face]  # one per distinct card, in data order
+    backs: list[Face]
+
+
+def prepare(folder: Path, decks: list[str] | None = None) -> Project:
+    """Load the game, its fonts, symbols and layouts; raise PnpError on any error."""
+    game, problems = load_game(folder)
+    fonts = FontSet([game.root / "fonts", FONTS_DIR])
+    symbols = SymbolSet(game.symbols)
+    symbols.load_all(problems)
+    loader = LayoutLoader(game.root)
+    layouts: dict[str, tuple[Layout, Layout | None]] = {}
+    if decks:
+        for name in decks:
+            if name not in game.decks:
+                problems.error(game.loc, "deck-unknown", f"there is no deck '{name}'; expected one of: {', '.join(game.decks)}")
+    for deck in game.decks.values():
+        if decks and deck.id not in decks:
+            continue
+        front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems)
+        back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
+        if front and back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
+            problems.error(deck.locs.get("back", deck.loc), "layout-back-size", f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size")
+        if front:
+            layouts[deck.id] = (front, back)
+    problems.raise_if_errors()
+    return Project(game, fonts, symbols, layouts, problems)
+
+
+def lay_out(project: Project, lang: str) -> tuple[list[DeckFaces], Problems]:
+    """Set every face of every deck; the problems are those `pnp check` reports."""
+    problems = Problems()
+    renderer = Renderer(project.game, project.fonts, project.symbols, lang)
+    result = []
+    for deck_id, (front, back) in project.layouts.items():
+        deck = project.game.decks[deck_id]
+        fronts = [renderer.face(card, front, "front", problems) for card in deck.cards]
+        backs = [renderer.face(card, back, "back", problems) for card in deck.cards] if back else []
+        result.append(DeckFaces(deck, front, back, fronts, backs))
+    return result, problems
+
+
+@dataclass
+class BuildOptions:
+    sheet: SheetSpec = field(default_factory=SheetSpec)
+    out: Path = Path("output")
+    decks: list[str] | None = None
+    force: bool = False  # write even when the check finds errors
+
+
+@dataclass
+class BuildResult:
+    files: list[tuple[Path, int, int]]  # path, cards, pages
+    problems: Problems
+
+
+def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec) -> str:
+    suffix = "" if spec.sides == "duplex" else f"-{spec.sides}"
+    return f"{game.name}/{deck.id}-{lang}-{spec.paper}{suffix}.pdf"
+
+
+def build(folder: Path, options: BuildOptions) -> BuildResult:
+    project = prepare(folder, options.decks)
+    game = project.game
+    lang = game.meta.language
+    all_faces, problems = lay_out(project, lang)
+    problems.items[:0] = project.problems.items
+    if problems.errors and not options.force:
+        raise PnpError(problems)
+    spec = options.sheet
+    files = []
+    for faces in all_faces:
+        deck = faces.deck
+        try:
+            grid = plan_grid(spec, faces.front.width * mm, faces.front.height * mm)
+        except DoesNotFit as exc:
+            problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller component or larger paper (--paper)")
+            raise PnpError(problems) from None
+        if spec.sides == "backs" and not faces.backs:
+            continue
+        items = [i for i, card in enumerate(deck.cards) for _ in range(card.copies)]
+        sheets = -(-len(items) // grid.per_sheet)
+
+        def face_of(page, item, faces=faces, items=items):
+            index = items[item]
+            return faces.fronts[index] if page.side == "front" else faces.backs[index]
+
+        pages = impose(len(items), grid, spec if faces.backs else _fronts_only(spec))
+        target = options.out / output_name(game, deck, lang, spec)
+        caption = f"{game.meta.title} · {deck.name} · {{sheet}}/{sheets} {{side}} · print at 100 % (actual size): this ruler is {{length}} mm"
+        info = DocInfo(
+            title=f"{game.meta.title}: {deck.name}",
+            author=game.meta.author,
+            subject=f"{deck.count} cards, {spec.paper.upper()}, {spec.sides}" + (f", flip on the {spec.flip} edge" if spec.sides == "duplex" else ""),
+            initial_font=project.fonts.get("sans").registered,
+            duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if spec.sides == "duplex" else None,
+        )
+        count = write_sheets(target, pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
+        files.append((target, len(items), count))
+    return BuildResult(files, problems)
+
+
+def _fronts_only(spec: SheetSpec) -> SheetSpec:
+    from dataclasses import replace
+
+    return replace(spec, sides="fronts")

@@ -1,0 +1,106 @@
+"""One error model for every stage: a problem has a location, a code and a message.
+
+Stages collect problems instead of raising on the first one, so the user sees every
+mistake in one run. `PnpError` carries them to the CLI, which prints one per line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Exit codes of the CLI (documented in the README).
+EXIT_OK = 0
+EXIT_ERRORS = 1  # the input was read, but it breaks a rule or does not fit
+EXIT_UNREADABLE = 2  # the input cannot be read at all (syntax, missing file, wrong shape)
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """Where a value comes from: file, 1-based line and column (0 = unknown)."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.col:
+            return f"{self.file}:{self.line}:{self.col}"
+        if self.line:
+            return f"{self.file}:{self.line}"
+        return self.file
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A single located mistake. `code` is stable, so tools can filter on it."""
+
+    location: Location
+    code: str
+    message: str
+    severity: str = ERROR
+
+    def __str__(self) -> str:
+        tag = "" if self.severity == ERROR else "warning: "
+        return f"{self.location}: {tag}{self.message} [{self.code}]"
+
+
+@dataclass
+class Problems:
+    """An accumulator passed through a stage; `raise_if_errors` ends the stage."""
+
+    items: list[Problem] = field(default_factory=list)
+    unreadable: bool = False  # set when the input could not be parsed at all
+
+    def error(self, location: Location, code: str, message: str) -> None:
+        self.items.append(Problem(location, code, message))
+
+    def warn(self, location: Location, code: str, message: str) -> None:
+        self.items.append(Problem(location, code, message, severity=WARNING))
+
+    def extend(self, other: Problems) -> None:
+        self.items.extend(other.items)
+        self.unreadable = self.unreadable or other.unreadable
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == WARNING]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise PnpError(self)
+
+
+class PnpError(Exception):
+    """The only exception that leaves the pipeline for a problem in the user's input."""
+
+    def __init__(self, problems: Problems | Problem):
+        if isinstance(problems, Problem):
+            problems = Problems([problems])
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems.items))
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_UNREADABLE if self.problems.unreadable else EXIT_ERRORS
+
+
+def fail(location: Location, code: str, message: str, unreadable: bool = False) -> PnpError:
+    """Build a one-problem error to raise."""
+    problems = Problems([Problem(location, code, message)], unreadable=unreadable)
+    return PnpError(problems)
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should see it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

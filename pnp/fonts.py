@@ -1,0 +1,91 @@
+"""Fonts: embedded TrueType only, registered once, with a check for missing glyphs.
+
+reportlab draws a glyph the font lacks as nothing at all; `missing_glyphs` is how every
+text is checked before it is drawn, so a missing character is an error, not a blank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from .errors import Location, PnpError, Problems, display_path
+from .paths import FONTS_DIR
+from .yamlfile import load_yaml
+
+PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
+
+
+@dataclass(frozen=True)
+class Font:
+    name: str  # the name styles use, e.g. "sans-bold"
+    registered: str  # the name reportlab knows
+    path: Path
+    ascent: float  # per unit of size
+    descent: float  # negative, per unit of size
+
+
+class FontSet:
+    """The fonts a game can use: the bundled ones plus any in the game's fonts/ folder."""
+
+    def __init__(self, folders: list[Path]):
+        self.fonts: dict[str, Font] = {}
+        self._files: dict[str, tuple[Path, Location]] = {}
+        for folder in folders:
+            index = folder / "fonts.yaml"
+            if index.is_file():
+                listing = load_yaml(index)
+                for name, file in (listing or {}).items():
+                    self._files[str(name)] = (folder / str(file), listing.loc_of(name))
+
+    def names(self) -> list[str]:
+        return sorted(self._files)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._files
+
+    def get(self, name: str) -> Font:
+        """The font `name`, registered with reportlab on first use."""
+        font = self.fonts.get(name)
+        if font is None:
+            path, loc = self._files[name]
+            font = _register(name, path, loc)
+            self.fonts[name] = font
+        return font
+
+    def variant(self, family: str, variant: str) -> str:
+        """'sans' + 'bold' -> 'sans-bold' when it exists, else the family itself."""
+        if not variant:
+            return family
+        base = family.removesuffix("-bold").removesuffix("-italic")
+        candidate = f"{base}-{variant}"
+        return candidate if candidate in self._files else family
+
+
+@lru_cache(maxsize=None)
+def _register(name: str, path: Path, loc: Location) -> Font:
+    registered = PREFIX + name
+    try:
+        ttf = TTFont(registered, str(path))
+    except (TTFError, OSError) as exc:
+        problems = Problems()
+        problems.error(loc, "font-unreadable", f"font '{name}' ({display_path(path)}) cannot be used: {exc}; expected a TrueType (.ttf) file")
+        raise PnpError(problems) from None
+    pdfmetrics.registerFont(ttf)
+    face = ttf.face
+    return Font(name, registered, path, face.ascent / 1000, face.descent / 1000)
+
+
+@lru_cache(maxsize=65536)
+def missing_glyphs(registered: str, text: str) -> str:
+    """The characters of `text` that the font cannot draw (spaces and breaks excluded)."""
+    covered = pdfmetrics.getFont(registered).face.charToGlyph
+    return "".join(sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"}))
+
+
+def bundled_fonts() -> FontSet:
+    return FontSet([FONTS_DIR])

@@ -1,0 +1,194 @@
+"""Stage 4, impose: place components on sheets of paper, with crop marks, duplex backs
+and a calibration ruler. Pure geometry in points; the writer draws what this returns.
+
+Coordinates: points, origin at the bottom left of the page (as in PDF).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from reportlab.lib.units import mm
+
+Flip = Literal["long", "short"]
+Sides = Literal["duplex", "fronts", "backs"]
+
+PAPERS: dict[str, tuple[float, float]] = {  # portrait width, height in mm
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "a3": (297.0, 420.0),
+    "legal": (215.9, 355.6),
+}
+MARK_GAP = 1.0 * mm  # crop marks stop this far from the art (cards and their bleed)
+MARK_WIDTH = 0.5  # points: thinner vanishes in print
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """How the user wants sheets made; all lengths in mm."""
+
+    paper: str = "a4"
+    margin: float = 5.0  # what a home printer cannot print
+    bleed: float = 0.0  # art extends this far beyond the trim on each side
+    gap: float = 0.0  # extra space between neighbouring cards
+    flip: Flip = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm to shift backs, right and up
+    sides: Sides = "duplex"
+    marks: bool = True
+    ruler: bool = True
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A grid of equal cells centred on the page. A cell is a trim box plus its bleed."""
+
+    page_w: float
+    page_h: float
+    trim_w: float
+    trim_h: float
+    bleed: float
+    cols: int
+    rows: int
+    pitch_x: float  # distance from one card's trim to the next one's
+    pitch_y: float
+    x0: float  # left trim edge of column 0
+    y0: float  # top trim edge of row 0
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    def trim_origin(self, index: int) -> tuple[float, float]:
+        """Bottom-left corner of the trim box of slot `index` (row-major from the top left)."""
+        row, col = divmod(index, self.cols)
+        return self.x0 + col * self.pitch_x, self.y0 - row * self.pitch_y - self.trim_h
+
+    def back_origin(self, index: int, flip: Flip, offset: tuple[float, float]) -> tuple[float, float]:
+        """Where the back of slot `index` goes on the reverse page, so it lands behind its
+        front when the sheet is turned over the long (or short) edge."""
+        x, y = self.trim_origin(index)
+        if flip == "long":  # columns reversed, rows kept
+            x = self.page_w - x - self.trim_w
+        else:  # rows reversed, columns kept
+            y = self.page_h - y - self.trim_h
+        return x + offset[0] * mm, y + offset[1] * mm
+
+    def x_edges(self) -> list[float]:
+        """Vertical trim lines, left to right, without duplicates (butted cards share one)."""
+        return _unique([self.x0 + c * self.pitch_x + d for c in range(self.cols) for d in (0.0, self.trim_w)])
+
+    def y_edges(self) -> list[float]:
+        return _unique([self.y0 - r * self.pitch_y - d for r in range(self.rows) for d in (0.0, self.trim_h)])
+
+    @property
+    def art_box(self) -> tuple[float, float, float, float]:
+        """Left, bottom, right, top of everything printed on the grid, bleed included."""
+        left = self.x0 - self.bleed
+        right = self.x0 + (self.cols - 1) * self.pitch_x + self.trim_w + self.bleed
+        top = self.y0 + self.bleed
+        bottom = self.y0 - (self.rows - 1) * self.pitch_y - self.trim_h - self.bleed
+        return left, bottom, right, top
+
+
+def _unique(values: list[float]) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or abs(v - out[-1]) > 0.01:
+            out.append(v)
+    return out
+
+
+class DoesNotFit(ValueError):
+    """The component is larger than the printable area of the paper."""
+
+
+def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid:
+    """As many cells as fit inside the printer margin, the grid centred on the page."""
+    page_w, page_h = (v * mm for v in PAPERS[spec.paper])
+    bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
+    cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
+    usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
+    cols = math.floor((usable_w + gap + 1e-6) / (cell_w + gap))
+    rows = math.floor((usable_h + gap + 1e-6) / (cell_h + gap))
+    if cols < 1 or rows < 1:
+        raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit on {spec.paper.upper()} inside a {spec.margin:g} mm margin")
+    pitch_x, pitch_y = cell_w + gap, cell_h + gap
+    grid_w = cols * pitch_x - gap
+    grid_h = rows * pitch_y - gap
+    x0 = (page_w - grid_w) / 2 + bleed
+    y0 = page_h - (page_h - grid_h) / 2 - bleed
+    return Grid(page_w, page_h, trim_w, trim_h, bleed, cols, rows, pitch_x, pitch_y, x0, y0)
+
+
+@dataclass(frozen=True)
+class Placement:
+    item: int  # index into the list of components being imposed
+    x: float  # trim box origin on the page
+    y: float
+
+
+@dataclass(frozen=True)
+class Page:
+    side: Literal["front", "back"]
+    sheet: int  # 1-based sheet number
+    placements: tuple[Placement, ...]
+    marks: tuple[tuple[float, float, float, float], ...]  # crop mark segments
+    ruler: tuple[float, float, float, bool] | None  # x, y, length (points), vertical
+
+
+def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
+    """Lines along every trim edge, from the sheet edge to just outside the art, on all
+    four sides: they survive the first cut of a paper trimmer."""
+    left, bottom, right, top = grid.art_box
+    segs = []
+    for x in grid.x_edges():
+        segs.append((x + dx, 0.0, x + dx, bottom + dy - MARK_GAP))
+        segs.append((x + dx, top + dy + MARK_GAP, x + dx, grid.page_h))
+    for y in grid.y_edges():
+        segs.append((0.0, y + dy, left + dx - MARK_GAP, y + dy))
+        segs.append((right + dx + MARK_GAP, y + dy, grid.page_w, y + dy))
+    return tuple(segs)
+
+
+def ruler_spot(grid: Grid, margin: float) -> tuple[float, float, float, bool] | None:
+    """A place for the calibration ruler in the widest free margin, between two marks."""
+    left, bottom, right, top = grid.art_box
+    side_room = left - MARK_GAP - margin  # left margin, beside the middle row
+    foot_room = bottom - MARK_GAP - margin  # bottom margin, below the middle column
+    need = 7 * mm  # ticks and one line of small text
+    if max(side_room, foot_room) < need:
+        return None
+    if foot_room >= side_room:
+        span = grid.trim_w
+        length = min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
+        col = (grid.cols - 1) // 2
+        x = grid.x0 + col * grid.pitch_x + (grid.trim_w - length) / 2
+        return (x, margin + (foot_room - need) / 2 + 1.5 * mm, length, False) if length >= 20 * mm else None
+    span = grid.trim_h
+    length = min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
+    row = (grid.rows - 1) // 2
+    y = grid.y0 - row * grid.pitch_y - grid.trim_h + (grid.trim_h - length) / 2
+    return (margin + (side_room - need) / 2 + 5.5 * mm, y, length, True) if length >= 20 * mm else None
+
+
+def impose(count: int, grid: Grid, spec: SheetSpec) -> Iterator[Page]:
+    """Pages for `count` components: per sheet a page of fronts, then (duplex) its backs.
+    Backs are placed only behind slots that hold a front, to save ink."""
+    per = grid.per_sheet
+    sheets = max(1, math.ceil(count / per)) if count else 0
+    front_marks = crop_marks(grid) if spec.marks else ()
+    ox, oy = spec.back_offset[0] * mm, spec.back_offset[1] * mm
+    back_marks = crop_marks(grid, ox if spec.flip == "long" else ox, oy) if spec.marks else ()
+    ruler = ruler_spot(grid, spec.margin * mm) if spec.ruler else None
+    for sheet in range(sheets):
+        first = sheet * per
+        slots = range(min(per, count - first))
+        if spec.sides in ("duplex", "fronts"):
+            placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
+            yield Page("front", sheet + 1, placements, front_marks, ruler)
+        if spec.sides in ("duplex", "backs"):
+            placements = tuple(Placement(first + s, *grid.back_origin(s, spec.flip, spec.back_offset)) for s in slots)
+            yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None)

@@ -1,0 +1,244 @@
+"""Layouts: how one kind of component is drawn, read from YAML.
+
+A layout has a trim size in millimetres, named text styles and a list of elements
+(rectangles, lines, text boxes, symbols, images) placed in millimetres from the top-left
+corner of the trim. Any string may hold a Jinja2 expression over the component's fields
+(`{{ title }}`, `{{ empire.color }}`); `when:` shows an element only if its expression is
+true. `extends:` starts from another layout and adds to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import Location, PnpError, Problems, display_path
+from .paths import LAYOUTS_DIR
+from .schema import MISSING, build, suggest
+from .text import Align, TextStyle, VAlign
+from .yamlfile import LMap, load_yaml
+
+Box = tuple[float, float, float, float]  # x, y, width, height in mm from the top left
+
+
+@dataclass
+class StyleDef:
+    """A named text style; unset keys inherit from `base`, then from the defaults."""
+
+    base: str | None = None
+    font: str | None = None
+    size: float | None = None
+    min_size: float | None = None
+    leading: float | None = None
+    color: str | None = None
+    align: Align | None = None
+    valign: VAlign | None = None
+    hyphenate: bool | None = None
+
+
+@dataclass
+class Rect:
+    rect: Box
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5  # points
+    radius: float = 0.0  # mm
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+@dataclass
+class Line:
+    line: tuple[float, float, float, float]  # x1, y1, x2, y2 in mm
+    stroke: str = "#000000"
+    stroke_width: float = 0.5
+    dash: list[float] = field(default_factory=list)  # points on, off
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+@dataclass
+class Text:
+    text: str
+    box: Box
+    style: str | None = None
+    font: str | None = None
+    size: float | None = None
+    min_size: float | None = None
+    color: str | None = None
+    align: Align | None = None
+    valign: VAlign | None = None
+    name: str | None = None  # how messages call this box; default: the field it shows
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+@dataclass
+class SymbolEl:
+    symbol: str
+    box: Box
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+@dataclass
+class Image:
+    image: str
+    box: Box
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+Element = Rect | Line | Text | SymbolEl | Image
+KINDS: dict[str, type] = {"rect": Rect, "line": Line, "text": Text, "symbol": SymbolEl, "image": Image}
+
+
+@dataclass
+class LayoutFile:
+    size: tuple[float, float] | None = None  # trim width, height in mm
+    extends: str | None = None
+    safe: float | None = None  # mm inside the trim that text should keep clear of
+    styles: dict[str, StyleDef] = field(default_factory=dict)
+    elements: list[Any] = field(default_factory=list)
+    doc: str = ""
+
+
+@dataclass
+class Layout:
+    name: str
+    size: tuple[float, float]
+    safe: float
+    styles: dict[str, TextStyle]
+    elements: list[Element]
+    loc: Location
+
+    @property
+    def width(self) -> float:
+        return self.size[0]
+
+    @property
+    def height(self) -> float:
+        return self.size[1]
+
+
+_DEFAULT_STYLE = TextStyle()
+
+
+class LayoutLoader:
+    """Finds layouts by name in the game's layouts/ folder, then the bundled one."""
+
+    def __init__(self, game_root: Path):
+        self.search = [game_root / "layouts", LAYOUTS_DIR]
+        self._cache: dict[str, Layout] = {}
+
+    def find(self, name: str) -> Path | None:
+        if not name or name.startswith(("/", "\\")) or ".." in Path(name).parts:
+            return None
+        for folder in self.search:
+            path = folder / f"{name}.yaml"
+            if path.is_file() and path.resolve().is_relative_to(folder.resolve()):
+                return path
+        return None
+
+    def available(self) -> list[str]:
+        names = set()
+        for folder in self.search:
+            if folder.is_dir():
+                names.update(str(p.relative_to(folder).with_suffix("")) for p in folder.rglob("*.yaml"))
+        return sorted(names)
+
+    def load(self, name: str, loc: Location, problems: Problems, _chain: tuple[str, ...] = ()) -> Layout | None:
+        """Load layout `name`; `loc` is where it was asked for (for the error message)."""
+        if name in self._cache:
+            return self._cache[name]
+        if name in _chain:
+            problems.error(loc, "layout-cycle", f"layout '{name}' extends itself through {' -> '.join(_chain + (name,))}; expected a chain that ends")
+            return None
+        path = self.find(name)
+        if path is None:
+            problems.error(loc, "layout-missing", f"layout '{name}' does not exist{suggest(name, self.available())}; expected a file layouts/{name}.yaml in the game folder or the bundled layouts")
+            return None
+        try:
+            raw = load_yaml(path, problems)
+        except PnpError as err:
+            problems.extend(err.problems)
+            return None
+        shown = display_path(path)
+        if not isinstance(raw, LMap):
+            problems.error(Location(shown, 1, 1), "layout-shape", "a layout must be a mapping with size, styles and elements")
+            return None
+        spec = build(LayoutFile, raw, problems, f"layout '{name}'")
+        if spec is MISSING:
+            return None
+        parent = None
+        if spec.extends:
+            parent = self.load(spec.extends, raw.loc_of("extends"), problems, _chain + (name,))
+            if parent is None:
+                return None
+        size = spec.size or (parent.size if parent else None)
+        if size is None:
+            problems.error(raw.loc, "layout-size", f"layout '{name}' has no size; expected 'size: [width, height]' in mm")
+            return None
+        if not (0 < size[0] <= 2000 and 0 < size[1] <= 2000):
+            problems.error(raw.loc_of("size"), "layout-size", f"size {list(size)} is out of range; expected width and height from 0 to 2000 mm")
+            return None
+        styles = dict(parent.styles) if parent else {}
+        styles.update(_resolve_styles(spec.styles, styles, raw.get("styles"), problems))
+        elements = list(parent.elements) if parent else []
+        elements.extend(_elements(spec.elements, raw.get("elements"), styles, problems))
+        safe = spec.safe if spec.safe is not None else (parent.safe if parent else 3.0)
+        layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1))
+        self._cache[name] = layout
+        return layout
+
+
+def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw: Any, problems: Problems) -> dict[str, TextStyle]:
+    out: dict[str, TextStyle] = {}
+    pending = dict(defs)
+    while pending:  # resolve in dependency order; what is left at the end is a cycle or unknown
+        progress = False
+        for name, sd in list(pending.items()):
+            if sd.base is not None and sd.base not in known and sd.base not in out:
+                continue
+            base = out.get(sd.base) or known.get(sd.base) or _DEFAULT_STYLE if sd.base else _DEFAULT_STYLE
+            values = {f.name: getattr(sd, f.name) for f in fields(TextStyle) if getattr(sd, f.name, None) is not None}
+            out[name] = replace(base, **values)
+            del pending[name]
+            progress = True
+        if not progress:
+            for name, sd in pending.items():
+                problems.error(raw.loc_of(name), "style-base", f"style '{name}' is based on '{sd.base}', which does not exist or forms a cycle; expected one of: {', '.join(sorted(set(known) | set(out)))}")
+            break
+    return out
+
+
+def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems: Problems) -> list[Element]:
+    out: list[Element] = []
+    for i, item in enumerate(items):
+        loc = raw.loc_of(i)
+        if not isinstance(item, dict):
+            problems.error(loc, "element-shape", f"element {i + 1} is not a mapping; expected one of: {', '.join(f'{k}:' for k in KINDS)}")
+            continue
+        kinds = [k for k in KINDS if k in item]
+        if len(kinds) != 1:
+            what = "none of" if not kinds else "more than one of"
+            guess = "".join(suggest(str(k), KINDS) for k in item if str(k) not in KINDS)[:60] if not kinds else ""
+            problems.error(loc, "element-kind", f"element {i + 1} has {what} {', '.join(KINDS)}{guess}; expected exactly one, which says what it draws")
+            continue
+        element = build(KINDS[kinds[0]], item, problems, f"{kinds[0]} element")
+        if element is MISSING:
+            continue
+        if isinstance(element, Text) and element.style is not None and element.style not in styles:
+            problems.error(item.loc_of("style"), "style-missing", f"text uses style '{element.style}', which is not defined{suggest(element.style, styles)}; expected one of: {', '.join(styles)}")
+            continue
+        out.append(element)
+    return out
+
+
+def text_style(layout: Layout, el: Text) -> TextStyle:
+    """The effective style of a text element: its named style with its own overrides."""
+    base = layout.styles.get(el.style, _DEFAULT_STYLE) if el.style else _DEFAULT_STYLE
+    own = {k: getattr(el, k) for k in ("font", "size", "min_size", "color", "align", "valign") if getattr(el, k) is not None}
+    return replace(base, **own) if own else base

@@ -1,0 +1,275 @@
+"""Stage 1, load: read a game folder into the typed model, reporting every mistake.
+
+The game's own rules.yaml declares the component types; card data is validated against
+those declarations here, so the later stages only ever see well-typed values.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .errors import Location, PnpError, Problems, display_path
+from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
+from .paths import FONTS_DIR, LAYOUTS_DIR, check_inside
+from .schema import MISSING, build, suggest
+from .yamlfile import LList, LMap, load_yaml
+
+MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+RESERVED = {"id", "copies"}
+
+
+def load_game(folder: Path) -> tuple[Game, Problems]:
+    """Load a game folder. Raises PnpError when errors make the game unusable; returns
+    the game and the warnings otherwise."""
+    problems = Problems()
+    folder = Path(folder)
+    game_file = folder / "game.yaml"
+    if not game_file.is_file():
+        problems.error(Location(display_path(folder)), "game-missing", "no game.yaml in this folder; expected a game folder such as cards/mesta")
+        problems.unreadable = True
+        raise PnpError(problems)
+    roots = [folder, LAYOUTS_DIR, FONTS_DIR]
+
+    raw = load_yaml(game_file, problems)
+    meta = _build(GameFile, raw, problems, "game.yaml", Location(display_path(game_file)))
+    if meta is MISSING:
+        problems.unreadable = True
+        raise PnpError(problems)
+
+    rules_path = check_inside(meta.rules, folder, [folder], raw.loc_of("rules"), "rules")
+    if isinstance(rules_path, PnpError):
+        problems.extend(rules_path.problems)
+        raise PnpError(problems)
+    if not rules_path.is_file():
+        problems.error(raw.loc_of("rules"), "rules-missing", f"rules file '{meta.rules}' does not exist; expected the game's types in it")
+        raise PnpError(problems)
+    rules_raw = load_yaml(rules_path, problems)
+    rules = _build(RulesFile, rules_raw if rules_raw is not None else LMap(), problems, meta.rules, Location(display_path(rules_path)))
+    if rules is MISSING:
+        raise PnpError(problems)
+
+    enums = _load_enums(rules, rules_raw, problems)
+    _check_types(rules, rules_raw, enums, problems)
+    symbols = _load_symbols(folder, meta, raw, problems)
+
+    decks: dict[str, Deck] = {}
+    seen_ids: dict[str, Card] = {}
+    for deck_id, deck_def in meta.decks.items():
+        deck_loc = raw["decks"].loc_of(deck_id)
+        if deck_def.type not in rules.types:
+            problems.error(raw["decks"][deck_id].loc_of("type"), "deck-type", f"deck '{deck_id}' has type '{deck_def.type}', which rules.yaml does not declare{suggest(deck_def.type, rules.types)}; expected one of: {', '.join(rules.types)}")
+            continue
+        data_path = check_inside(deck_def.data, folder, [folder], raw["decks"][deck_id].loc_of("data"), "data")
+        if isinstance(data_path, PnpError):
+            problems.extend(data_path.problems)
+            continue
+        if not data_path.is_file():
+            problems.error(raw["decks"][deck_id].loc_of("data"), "data-missing", f"data file '{deck_def.data}' does not exist; expected a YAML list of cards")
+            continue
+        try:
+            rows = load_yaml(data_path, problems)
+        except PnpError as err:
+            problems.extend(err.problems)
+            continue
+        cards = _load_cards(rows, deck_id, deck_def.type, rules.types[deck_def.type], enums, symbols, problems, display_path(data_path))
+        for card in cards:
+            if card.id in seen_ids:
+                problems.error(card.loc, "card-duplicate-id", f"card id '{card.id}' is used twice (first at {seen_ids[card.id].loc}); expected every id once")
+            else:
+                seen_ids[card.id] = card
+        deck_raw = raw["decks"][deck_id]
+        locs = {key: deck_raw.loc_of(key) for key in deck_raw}
+        decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs)
+
+    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc)
+    problems.raise_if_errors()
+    return game, problems
+
+
+def _build(cls: type, raw: Any, problems: Problems, what: str, loc: Location) -> Any:
+    if not isinstance(raw, dict):
+        problems.error(loc, "schema-type", f"{what} must be a mapping of keys to values; found {type(raw).__name__ if raw is not None else 'an empty file'}")
+        return MISSING
+    return build(cls, raw, problems, what)
+
+
+def _load_enums(rules: RulesFile, raw: LMap, problems: Problems) -> dict[str, dict[str, EnumValue]]:
+    enums: dict[str, dict[str, EnumValue]] = {}
+    for name, entries in rules.enums.items():
+        values: dict[str, EnumValue] = {}
+        for key, attrs in entries.items():
+            attrs = dict(attrs or {})
+            attrs.setdefault("name", key)
+            attrs["id"] = key
+            values[key] = EnumValue(key, attrs)
+        enums[name] = values
+    return enums
+
+
+def _check_types(rules: RulesFile, raw: LMap, enums: dict, problems: Problems) -> None:
+    for type_name, type_def in rules.types.items():
+        fields_raw = raw["types"][type_name]["fields"]
+        for field_name, fdef in type_def.fields.items():
+            loc = fields_raw.loc_of(field_name)
+            if field_name in RESERVED:
+                problems.error(loc, "type-reserved", f"field '{field_name}' is built in (every card has an id and copies); remove it from the type")
+            if (fdef.type == "enum" or fdef.item == "enum") and fdef.enum not in enums:
+                problems.error(loc, "type-enum", f"field '{field_name}' names enumeration '{fdef.enum}', which is not declared{suggest(str(fdef.enum), enums)}; expected one of: {', '.join(enums)}")
+            if fdef.type == "list" and fdef.item is None:
+                problems.error(loc, "type-list", f"list field '{field_name}' has no 'item'; expected the type of its items")
+
+
+def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -> dict[str, Path]:
+    found = check_inside(meta.symbols, folder, [folder], raw.loc_of("symbols"), "symbols")
+    if isinstance(found, PnpError):
+        problems.extend(found.problems)
+        return {}
+    if not found.is_dir():
+        if "symbols" in raw:
+            problems.error(raw.loc_of("symbols"), "symbols-missing", f"symbol folder '{meta.symbols}' does not exist; expected a folder of .svg files")
+        return {}
+    return {path.stem: path for path in sorted(found.glob("*.svg"))}
+
+
+def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, problems: Problems, shown: str) -> list[Card]:
+    if not isinstance(rows, LList):
+        loc = rows.loc if isinstance(rows, LMap) else Location(shown)
+        problems.error(loc, "data-shape", "card data must be a list of cards (each starting with '- id: ...'); found " + ("a mapping" if isinstance(rows, LMap) else "no list"))
+        return []
+    cards = []
+    for index, row in enumerate(rows):
+        if not isinstance(row, LMap):
+            problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
+            continue
+        card = validate_card(row, deck, type_name, tdef, enums, symbols, problems)
+        if card is not None:
+            cards.append(card)
+    return cards
+
+
+def validate_card(row: LMap, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, problems: Problems) -> Card | None:
+    """Check one card against its type: known fields, right types, required ones present."""
+    card_id = row.get("id")
+    if card_id is None:
+        problems.error(row.loc, "card-id", "card has no 'id'; expected a short unique name such as 'rim'")
+        return None
+    card_id = str(card_id)
+    if not ID_PATTERN.match(card_id):
+        problems.error(row.loc_of("id"), "card-id", f"card id '{card_id}' is not a plain name; expected letters, digits, '-', '_' or '.' and no spaces")
+    copies = row.get("copies", 1)
+    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
+        problems.error(row.loc_of("copies"), "card-copies", f"copies of card '{card_id}' is {copies!r}; expected a whole number from 1 to {MAX_COPIES}")
+        copies = 1
+    values: dict[str, Any] = {}
+    for key in row:
+        if key in RESERVED:
+            continue
+        if key not in tdef.fields:
+            problems.error(row.key_locs[key], "card-unknown-field", f"unknown field '{key}' on card '{card_id}'{suggest(key, tdef.fields)}; type '{type_name}' has: {', '.join(tdef.fields)}")
+            continue
+        got = coerce(row[key], tdef.fields[key], f"field '{key}' of card '{card_id}'", row.loc_of(key), enums, symbols, problems)
+        if got is not MISSING:
+            values[key] = got
+    for name, fdef in tdef.fields.items():
+        if name in values or name in row:
+            continue
+        required = fdef.required if fdef.required is not None else fdef.default is None and fdef.type != "bool"
+        if required:
+            problems.error(row.loc, "card-missing-field", f"card '{card_id}' has no '{name}'; expected {_expect(fdef, enums)}")
+        elif fdef.default is not None:
+            values[name] = coerce(fdef.default, fdef, f"default of '{name}'", row.loc, enums, symbols, problems)
+        elif fdef.type == "bool":
+            values[name] = False
+        else:
+            values[name] = [] if fdef.type == "list" else None
+    locs = {key: row.loc_of(key) for key in row}
+    return Card(card_id, type_name, deck, values, copies, row.loc, locs)
+
+
+def _expect(fdef: FieldDef, enums: dict) -> str:
+    kind = fdef.item if fdef.type == "list" else fdef.type
+    if kind == "enum":
+        choices = ", ".join(enums.get(fdef.enum or "", {}))
+        what = f"one of: {choices}"
+    else:
+        what = {"text": "text", "int": "a whole number", "number": "a number", "bool": "true or false", "symbol": "a symbol name", "image": "an image file"}.get(kind or "", str(kind))
+    return f"a list of {what}" if fdef.type == "list" else what
+
+
+_TRUE = {"true", "yes", "y", "1", "x"}
+_FALSE = {"false", "no", "n", "0", ""}
+
+
+def coerce(value: Any, fdef: FieldDef, what: str, loc: Location, enums: dict, symbols: dict, problems: Problems) -> Any:
+    """Convert a value to the declared field type, or report why it cannot be."""
+    if fdef.type == "list":
+        items = value if isinstance(value, list) else None
+        if items is None:
+            problems.error(loc, "card-type", f"{what} is {value!r}; expected {_expect(fdef, enums)}")
+            return MISSING
+        item_def = FieldDef(type=fdef.item or "text", enum=fdef.enum, min=fdef.min, max=fdef.max)
+        out = []
+        for i, item in enumerate(items):
+            item_loc = items.loc_of(i) if isinstance(items, LList) else loc
+            got = coerce(item, item_def, f"item {i + 1} of {what}", item_loc, enums, symbols, problems)
+            if got is not MISSING:
+                out.append(got)
+        return out
+    if value is None:
+        problems.error(loc, "card-type", f"{what} is empty; expected {_expect(fdef, enums)}")
+        return MISSING
+    kind = fdef.type
+    if kind == "text" or kind == "image":
+        if isinstance(value, (dict, list)):
+            problems.error(loc, "card-type", f"{what} is a {'list' if isinstance(value, list) else 'mapping'}; expected {_expect(fdef, enums)}")
+            return MISSING
+        return str(value)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+    elif kind in ("int", "number"):
+        number = _number(value, kind == "int")
+        if number is not None:
+            if (fdef.min is not None and number < fdef.min) or (fdef.max is not None and number > fdef.max):
+                problems.error(loc, "card-range", f"{what} is {number}; expected a value from {_num(fdef.min)} to {_num(fdef.max)}")
+                return MISSING
+            return number
+    elif kind == "enum":
+        values = enums.get(fdef.enum or "", {})
+        key = str(value)
+        if key in values:
+            return values[key]
+        problems.error(loc, "card-enum", f"{what} is '{key}', which is not in '{fdef.enum}'{suggest(key, values)}; expected one of: {', '.join(values)}")
+        return MISSING
+    elif kind == "symbol":
+        key = str(value)
+        if key in symbols:
+            return key
+        problems.error(loc, "card-symbol", f"{what} names symbol '{key}', which does not exist{suggest(key, symbols)}; expected one of: {', '.join(symbols)}")
+        return MISSING
+    problems.error(loc, "card-type", f"{what} is {value!r}; expected {_expect(fdef, enums)}")
+    return MISSING
+
+
+def _num(x: float | None) -> str:
+    return "any" if x is None else f"{x:g}"
+
+
+def _number(value: Any, whole: bool) -> int | float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value.strip().replace(",", "."))
+        except ValueError:
+            return None
+    if isinstance(value, float) and whole:
+        return int(value) if value.is_integer() else None
+    if isinstance(value, (int, float)):
+        return value
+    return None

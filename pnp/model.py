@@ -1,0 +1,148 @@
+"""The typed model every later stage works on: a game, its decks, cards and rules types.
+
+Everything here is plain data with the location it was read from, so any stage can say
+`file:line:col` about any value without going back to the YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import Location
+
+FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image"]
+
+
+class EnumValue(str):
+    """An enumeration value: compares and prints as its id, and exposes the entry's
+    attributes (`empire.name`, `empire.color`) to layout templates."""
+
+    attrs: dict[str, Any]
+
+    def __new__(cls, value: str, attrs: dict[str, Any]) -> EnumValue:
+        obj = super().__new__(cls, value)
+        obj.attrs = attrs
+        return obj
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __reduce__(self) -> tuple:
+        return (EnumValue, (str(self), self.attrs))
+
+
+# --- the tool's own file formats, read by schema.build --------------------------------
+
+
+@dataclass
+class FieldDef:
+    """One field of a component type, as declared in rules.yaml."""
+
+    type: FieldKind
+    enum: str | None = None  # for enum, or list of enum
+    item: FieldKind | None = None  # for list: the type of each item
+    required: bool | None = None  # default: required unless a default is given
+    default: Any = None
+    min: float | None = None
+    max: float | None = None
+    translate: bool = True  # for text: goes to the translators' catalogue
+    doc: str = ""
+
+
+@dataclass
+class TypeDef:
+    fields: dict[str, FieldDef]
+    doc: str = ""
+
+
+@dataclass
+class RulesFile:
+    """rules.yaml: the game's types and enumerations (constraints come with `pnp check`)."""
+
+    enums: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    types: dict[str, TypeDef] = field(default_factory=dict)
+
+
+@dataclass
+class DeckDef:
+    type: str  # a type from rules.yaml
+    data: str  # the data file, relative to the game folder
+    front: str  # layout name
+    back: str | None = None  # layout name of the card back
+    name: str = ""  # shown on sheets and in messages
+
+
+@dataclass
+class GameFile:
+    """game.yaml: metadata and the components the game is made of."""
+
+    title: str
+    language: str  # the source language of every text in the folder
+    decks: dict[str, DeckDef]
+    author: str = ""
+    publisher: str = ""
+    edition: str = ""
+    licence: str = ""
+    attribution: str = ""
+    url: str = ""
+    rules: str = "rules.yaml"
+    symbols: str = "symbols"  # folder of SVG files, one symbol each
+    strings: dict[str, str] = field(default_factory=dict)  # texts layouts print
+
+
+# --- the loaded game -------------------------------------------------------------------
+
+
+@dataclass
+class Card:
+    """One distinct card (or other component); `copies` says how many are printed."""
+
+    id: str
+    type: str
+    deck: str
+    fields: dict[str, Any]
+    copies: int
+    loc: Location
+    field_locs: dict[str, Location]
+
+    def loc_of(self, name: str) -> Location:
+        return self.field_locs.get(name, self.loc)
+
+
+@dataclass
+class Deck:
+    id: str
+    name: str
+    type: str
+    front: str
+    back: str | None
+    cards: list[Card]
+    loc: Location
+    locs: dict[str, Location] = field(default_factory=dict)  # of front, back, data, ...
+
+    @property
+    def count(self) -> int:
+        return sum(card.copies for card in self.cards)
+
+
+@dataclass
+class Game:
+    root: Path  # the game folder
+    meta: GameFile
+    enums: dict[str, dict[str, EnumValue]]
+    types: dict[str, TypeDef]
+    decks: dict[str, Deck]
+    symbols: dict[str, Path]
+    loc: Location
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+    def cards(self) -> list[Card]:
+        return [card for deck in self.decks.values() for card in deck.cards]

@@ -1,0 +1,49 @@
+"""Where things live: the bundled games, layouts and fonts, and the rule that every
+file a game names stays inside the game folder or those bundled folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import Location, PnpError, fail
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _bundled(name: str) -> Path:
+    """A bundled folder: inside the installed package (wheel) or beside it (checkout)."""
+    inside = _PACKAGE / "_bundled" / name
+    return inside if inside.is_dir() else _PACKAGE.parent / name
+
+
+CARDS_DIR = _bundled("cards")
+LAYOUTS_DIR = _bundled("layouts")
+FONTS_DIR = _bundled("fonts")
+DEFAULT_GAME = CARDS_DIR / "mesta"
+
+
+def inside(path: Path, roots: list[Path]) -> bool:
+    """True when `path`, with every symlink resolved, lies inside one of `roots`."""
+    real = path.resolve()
+    return any(real == root.resolve() or real.is_relative_to(root.resolve()) for root in roots)
+
+
+def resolve_inside(name: str, base: Path, roots: list[Path], loc: Location, what: str) -> Path:
+    """Resolve a relative file name from a game file, refusing anything that leaves `roots`."""
+    if not name or "\x00" in name:
+        raise fail(loc, "path-invalid", f"{what} has an empty or invalid file name; expected a file name relative to {base}")
+    candidate = Path(name)
+    if candidate.is_absolute():
+        raise fail(loc, "path-outside", f"{what} '{name}' is an absolute path; expected a path relative to the game folder")
+    full = base / candidate
+    if not inside(full, roots):
+        raise fail(loc, "path-outside", f"{what} '{name}' points outside the game folder; expected a file inside it")
+    return full
+
+
+def check_inside(name: str, base: Path, roots: list[Path], loc: Location, what: str) -> Path | PnpError:
+    """Like resolve_inside, but returns the error instead of raising (to collect many)."""
+    try:
+        return resolve_inside(name, base, roots, loc, what)
+    except PnpError as err:
+        return err

@@ -1,0 +1,224 @@
+"""Stage 3, lay out: turn one component and its layout into a Face, a list of drawing
+operations in points with every text already set. Nothing here touches a PDF, so
+`pnp check` runs the same code to find text that does not fit, missing glyphs and
+unknown symbols without building anything."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+from reportlab.lib.colors import Color, HexColor, toColor
+from reportlab.lib.units import mm
+
+from .errors import Location, Problems
+from .fonts import FontSet
+from .layouts import Image, Layout, Line, Rect, SymbolEl, Text, text_style
+from .model import Card, Game
+from .text import TextLayout, typeset
+
+_ENV = SandboxedEnvironment(undefined=StrictUndefined, finalize=lambda v: "" if v is None else v, autoescape=False)
+_FIELD = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+
+
+@dataclass(frozen=True)
+class RectOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Color | None
+    stroke: Color | None
+    stroke_width: float
+    radius: float
+
+
+@dataclass(frozen=True)
+class LineOp:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: Color
+    stroke_width: float
+    dash: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class TextOp:
+    x: float  # left edge of the box
+    baseline: float  # baseline of the first line
+    text: TextLayout
+    color: Color
+
+
+@dataclass(frozen=True)
+class SymbolOp:
+    symbol: str
+    x: float
+    y: float
+    size: float
+
+
+@dataclass(frozen=True)
+class ImageOp:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+Op = RectOp | LineOp | TextOp | SymbolOp | ImageOp
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of one component, ready to draw: size in points, origin bottom left."""
+
+    name: str  # e.g. "rim (front)", for messages
+    width: float
+    height: float
+    ops: tuple[Op, ...]
+
+
+@lru_cache(maxsize=4096)
+def _template(source: str):
+    return _ENV.from_string(source)
+
+
+@lru_cache(maxsize=1024)
+def _expression(source: str):
+    return _ENV.compile_expression(source)
+
+
+@lru_cache(maxsize=256)
+def _color(value: str) -> Color:
+    if value.startswith("#"):
+        return HexColor(value)
+    return toColor(value)
+
+
+class Renderer:
+    """Lays out faces of one game in one language."""
+
+    def __init__(self, game: Game, fonts: FontSet, symbols: Any, lang: str):
+        self.game = game
+        self.fonts = fonts
+        self.symbols = symbols
+        self.symbol_ids = symbols.ids
+        self.lang = lang
+        meta = game.meta
+        self.base_context = {
+            "game": {"title": meta.title, "author": meta.author, "publisher": meta.publisher, "edition": meta.edition, "licence": meta.licence, "attribution": meta.attribution, "url": meta.url},
+            "strings": dict(meta.strings),
+            "enums": game.enums,
+        }
+
+    def context(self, card: Card) -> dict[str, Any]:
+        ctx = dict(self.base_context)
+        ctx.update(card.fields)
+        ctx["id"] = card.id
+        ctx["copies"] = card.copies
+        ctx["card"] = card.fields
+        return ctx
+
+    def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
+        ctx = self.context(card)
+        ops: list[Op] = []
+        height = layout.height * mm
+        where = f"card '{card.id}' ({side}, layout '{layout.name}')"
+        for el in layout.elements:
+            if el.when is not None and not self._when(el.when, ctx, el._loc, where, problems):
+                continue
+            if isinstance(el, Rect):
+                x, y, w, h = el.rect
+                fill = self._color(el.fill, ctx, el._loc, where, problems)
+                stroke = self._color(el.stroke, ctx, el._loc, where, problems)
+                ops.append(RectOp(x * mm, height - (y + h) * mm, w * mm, h * mm, fill, stroke, el.stroke_width, el.radius * mm))
+            elif isinstance(el, Line):
+                x1, y1, x2, y2 = el.line
+                stroke = self._color(el.stroke, ctx, el._loc, where, problems) or _color("#000000")
+                ops.append(LineOp(x1 * mm, height - y1 * mm, x2 * mm, height - y2 * mm, stroke, el.stroke_width, tuple(el.dash)))
+            elif isinstance(el, Text):
+                op = self._text(el, layout, card, ctx, where, problems)
+                if op is not None:
+                    ops.append(op)
+            elif isinstance(el, SymbolEl):
+                sid = self._render(el.symbol, ctx, el._loc, where, problems)
+                if sid is None or sid == "":
+                    continue
+                if sid not in self.symbol_ids:
+                    problems.error(el._loc, "symbol-unknown", f"{where}: symbol '{sid}' does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}")
+                    continue
+                x, y, w, h = el.box
+                size = min(w, h) * mm
+                ops.append(SymbolOp(sid, x * mm + (w * mm - size) / 2, height - (y + h) * mm + (h * mm - size) / 2, size))
+            elif isinstance(el, Image):
+                path = self._render(el.image, ctx, el._loc, where, problems)
+                if path:
+                    x, y, w, h = el.box
+                    ops.append(ImageOp(path, x * mm, height - (y + h) * mm, w * mm, h * mm))
+        return Face(f"{card.id} ({side})", layout.width * mm, height, tuple(ops))
+
+    def _text(self, el: Text, layout: Layout, card: Card, ctx: dict, where: str, problems: Problems) -> TextOp | None:
+        content = self._render(el.text, ctx, el._loc, where, problems)
+        if not content:
+            return None
+        style = text_style(layout, el)
+        if style.font not in self.fonts:
+            problems.error(el._loc, "font-unknown", f"{where}: font '{style.font}' does not exist; expected one of: {', '.join(self.fonts.names())}")
+            return None
+        x, y, w, h = el.box
+        result = typeset(content, style, w * mm, h * mm, self.fonts, self.lang, self.symbol_ids)
+        field = _FIELD.match(el.text)
+        label = el.name or (field.group(1) if field else "text")
+        loc = card.loc_of(field.group(1)) if field else card.loc
+        if result.overflow:
+            problems.error(loc, "text-overflow", f"{label} of card '{card.id}' does not fit its box in layout '{layout.name}' even at {result.size:g} pt: it needs {result.height / mm:.1f} mm, the box is {h:g} x {w:g} mm; shorten the text or enlarge the box")
+        if result.missing:
+            chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
+            problems.error(loc, "font-glyph", f"{label} of card '{card.id}' uses {chars}, missing from font '{style.font}'; expected a font that has them")
+        for sid in result.unknown_symbols:
+            problems.error(loc, "symbol-unknown", f"{label} of card '{card.id}' uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}")
+        top = (layout.height - y) * mm
+        block = len(result.lines) * result.leading
+        offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
+        color = self._color(style.color, ctx, el._loc, where, problems) or _color("#000000")
+        return TextOp(x * mm, top - max(0.0, offset) - result.ascent, result, color)
+
+    def _render(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> str | None:
+        if "{" not in source:
+            return source
+        try:
+            return _template(source).render(ctx).strip()
+        except TemplateError as exc:
+            problems.error(loc, "template", f"{where}: cannot fill in '{source}': {exc.message or exc}; expected a field of the card or a game value")
+        except Exception as exc:  # a sandbox refusal or a Python error inside the expression
+            problems.error(loc, "template", f"{where}: cannot fill in '{source}': {exc}")
+        return None
+
+    def _when(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> bool:
+        try:
+            return bool(_expression(source)(**ctx))
+        except TemplateError as exc:
+            problems.error(loc, "template", f"{where}: cannot evaluate when: '{source}': {exc.message or exc}")
+        except Exception as exc:
+            problems.error(loc, "template", f"{where}: cannot evaluate when: '{source}': {exc}")
+        return False
+
+    def _color(self, value: str | None, ctx: dict, loc: Location, where: str, problems: Problems) -> Color | None:
+        if value is None:
+            return None
+        text = self._render(value, ctx, loc, where, problems)
+        if not text or text == "none":
+            return None
+        try:
+            return _color(text)
+        except (ValueError, AttributeError):
+            problems.error(loc, "color", f"{where}: colour '{text}' is not a colour; expected '#rrggbb' or a colour name")
+            return None

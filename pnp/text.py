@@ -1,0 +1,229 @@
+"""Typesetting of short texts into boxes: line breaking, hyphenation, inline symbols,
+and shrinking to fit down to a minimum size.
+
+Why not reportlab's Paragraph: inline *vector* symbols are not possible there (its
+<img> reads a raster file on every parse), and card texts are short and repeated, so a
+small engine whose result is plain data can be cached, checked without a canvas, and
+drawn with one text object per box. Markup: `**bold**`, `*italic*`, `:symbol:`, and a
+newline for a line break.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+import pyphen
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from .fonts import FontSet, missing_glyphs
+
+Align = Literal["left", "center", "right", "justify"]
+VAlign = Literal["top", "middle", "bottom"]
+
+SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
+SIZE_STEP = 0.25  # points between the sizes tried when shrinking
+_MARKUP = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|:([a-z0-9][a-z0-9_-]*):")
+_LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    font: str = "sans"
+    size: float = 9.0
+    min_size: float | None = None  # None: never shrink
+    leading: float = 1.2  # line distance as a multiple of the size
+    color: str = "#000000"
+    align: Align = "left"
+    valign: VAlign = "top"
+    hyphenate: bool = True
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of text in one font, or a symbol (font == ''), placed on a line."""
+
+    x: float  # points from the box's left edge
+    text: str  # the text, or the symbol id
+    font: str  # the font's name registered with reportlab; '' for a symbol
+    width: float
+
+
+@dataclass(frozen=True)
+class TextLayout:
+    size: float
+    leading: float  # points between baselines
+    ascent: float  # points from a line's top to its baseline
+    lines: tuple[tuple[Piece, ...], ...]
+    height: float  # points the lines need
+    overflow: bool  # does not fit even at the minimum size
+    missing: str = ""  # characters the fonts lack
+    unknown_symbols: tuple[str, ...] = ()
+
+
+@dataclass
+class _Word:
+    parts: list[tuple[str, str]] = field(default_factory=list)  # (text, font name) or (symbol, '')
+
+
+def _variant(bold: bool, italic: bool) -> str:
+    return "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else ""
+
+
+def parse(text: str, family: str, fonts: FontSet) -> list[list[_Word]]:
+    """Split marked-up text into paragraphs (hard line breaks) of words."""
+    paragraphs = []
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        words: list[_Word] = [_Word()]
+        pos = 0
+
+        def add(chunk: str, font: str) -> None:
+            pieces = re.split(r"[ \t]+", chunk)
+            for i, piece in enumerate(pieces):
+                if i > 0 and words[-1].parts:
+                    words.append(_Word())
+                if piece:
+                    words[-1].parts.append((piece, font))
+
+        for m in _MARKUP.finditer(raw):
+            add(raw[pos : m.start()], family)
+            if m.group(3):
+                words[-1].parts.append((m.group(3), ""))
+            else:
+                inner = m.group(1) if m.group(1) is not None else m.group(2)
+                add(inner, fonts.variant(family, _variant(m.group(1) is not None, m.group(2) is not None)))
+            pos = m.end()
+        add(raw[pos:], family)
+        paragraphs.append([w for w in words if w.parts])
+    return paragraphs
+
+
+@lru_cache(maxsize=16)
+def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+    found = pyphen.language_fallback(lang.replace("-", "_")) if lang else None
+    return pyphen.Pyphen(lang=found) if found else None
+
+
+class _Measured:
+    """A word measured at size 1, so that trying another size is a multiplication."""
+
+    __slots__ = ("parts", "widths", "width", "space")
+
+    def __init__(self, word: _Word, fonts: FontSet):
+        self.parts = word.parts
+        self.widths = [SYMBOL_EM if not font else stringWidth(text, fonts.get(font).registered, 1) for text, font in word.parts]
+        self.width = sum(self.widths)
+        first_font = next((f for _, f in word.parts if f), None)
+        self.space = stringWidth(" ", fonts.get(first_font).registered, 1) if first_font else 0.25
+
+
+def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None = None) -> TextLayout:
+    """Lay out `text` in a box of width x height points, shrinking as far as allowed."""
+    return _typeset(text, style, round(width, 3), round(height, 3), fonts, lang, symbols)
+
+
+@lru_cache(maxsize=8192)
+def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
+    paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts)]
+    missing = "".join(sorted({ch for para in paragraphs for w in para for t, f in w.parts if f for ch in missing_glyphs(fonts.get(f).registered, t)}))
+    unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.parts if not f and symbols is not None and t not in symbols}))
+    hyph = _hyphenator(lang) if style.hyphenate else None
+    base = fonts.get(style.font)
+    smallest = style.min_size if style.min_size is not None else style.size
+    size = style.size
+    while True:  # hyphenate only where the text would not fit at this size without it
+        for attempt in (None, hyph) if hyph else (None,):
+            lines, too_wide = _break(paragraphs, size, width, attempt, fonts)
+            needed = len(lines) * size * style.leading
+            fits = needed <= height + 0.01 and not too_wide
+            if fits:
+                break
+        if fits or size - SIZE_STEP < smallest - 1e-9:
+            break
+        size = round(size - SIZE_STEP, 4)
+    placed = tuple(_place(line, size, width, style.align, last, fonts) for line, last in lines)
+    half = size * (style.leading - 1) / 2
+    ascent = half + size * base.ascent / (base.ascent - base.descent)
+    return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown)
+
+
+def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None, fonts: FontSet) -> tuple[list[tuple[list[tuple[list[tuple[str, str, float]], float]], bool]], bool]:
+    """Greedy line breaking. A line is a list of (word parts with widths, space before)."""
+    lines: list = []
+    too_wide = False
+    for para in paragraphs:
+        line: list = []
+        used = 0.0
+        queue = [(list(zip([p[0] for p in w.parts], [p[1] for p in w.parts], [x * size for x in w.widths])), w.width * size, w.space * size) for w in para]
+        i = 0
+        while i < len(queue):
+            parts, w, space = queue[i]
+            gap = space if line else 0.0
+            if used + gap + w <= width + 1e-6:
+                line.append((parts, gap))
+                used += gap + w
+                i += 1
+                continue
+            split = _hyphenate(parts, width - used - gap, size, hyph, fonts) if hyph else None
+            if split is not None:
+                head, tail = split
+                line.append((head, gap))
+                lines.append((line, False))
+                queue[i] = (tail, sum(p[2] for p in tail), space)
+                line, used = [], 0.0
+                continue
+            if line:
+                lines.append((line, False))
+                line, used = [], 0.0
+                continue
+            line.append((parts, 0.0))  # a single word wider than the box
+            too_wide = True
+            used = w
+            i += 1
+        lines.append((line, True))
+    return lines, too_wide
+
+
+def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hyph: pyphen.Pyphen, fonts: FontSet) -> tuple[list, list] | None:
+    """Split a one-run word at the last hyphenation point that fits in `room`."""
+    if len(parts) != 1 or not parts[0][1] or room <= 0:
+        return None
+    word, font, _ = parts[0]
+    m = _LETTERS.match(word)
+    if not m or len(m.group(2)) < 5:
+        return None
+    lead, core, _trail = m.groups()
+    registered = fonts.get(font).registered
+    for pos in reversed(hyph.positions(core)):
+        if pos < 2 or len(core) - pos < 2:
+            continue
+        head = lead + core[:pos] + "-"
+        head_w = stringWidth(head, registered, size)
+        if head_w <= room + 1e-6:
+            tail = word[len(lead) + pos :]
+            return [(head, font, head_w)], [(tail, font, stringWidth(tail, registered, size))]
+    return None
+
+
+def _place(line: list, size: float, width: float, align: str, last: bool, fonts: FontSet) -> tuple[Piece, ...]:
+    natural = sum(gap + sum(p[2] for p in parts) for parts, gap in line)
+    extra = max(0.0, width - natural)
+    gaps = len(line) - 1
+    stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
+    x = {"center": extra / 2, "right": extra}.get(align, 0.0)
+    pieces: list[Piece] = []
+    for parts, gap in line:
+        x += gap + (stretch if gap else 0.0)
+        for text, name, w in parts:
+            font = fonts.get(name).registered if name else ""
+            prev = pieces[-1] if pieces else None
+            joinable = prev is not None and font and prev.font == font and not stretch
+            if joinable and abs(prev.x + prev.width + (gap if parts[0][0] == text else 0) - x) < 1e-6:
+                sep = " " if parts[0][0] == text and gap else ""
+                pieces[-1] = Piece(prev.x, prev.text + sep + text, font, x + w - prev.x)
+            else:
+                pieces.append(Piece(x, text, font, w))
+            x += w
+    return tuple(pieces)
