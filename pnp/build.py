@@ -62,7 +62,11 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
         front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems)
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
         if front and back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
-            problems.error(deck.locs.get("back", deck.loc), "layout-back-size", f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size")
+            problems.error(
+                deck.locs.get("back", deck.loc),
+                "layout-back-size",
+                f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size",
+            )
         if front:
             layouts[deck.id] = (front, back)
     problems.raise_if_errors()

@@ -7,7 +7,7 @@ text is checked before it is drawn, so a missing character is an error, not a bl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -66,7 +66,7 @@ class FontSet:
         return candidate if candidate in self._files else family
 
 
-@lru_cache(maxsize=None)
+@cache
 def _register(name: str, path: Path, loc: Location) -> Font:
     registered = PREFIX + name
     try:

@@ -158,7 +158,11 @@ class LayoutLoader:
             return None
         path = self.find(name)
         if path is None:
-            problems.error(loc, "layout-missing", f"layout '{name}' does not exist{suggest(name, self.available())}; expected a file layouts/{name}.yaml in the game folder or the bundled layouts")
+            problems.error(
+                loc,
+                "layout-missing",
+                f"layout '{name}' does not exist{suggest(name, self.available())}; expected a file layouts/{name}.yaml in the game folder or the bundled layouts",
+            )
             return None
         try:
             raw = load_yaml(path, problems)
@@ -209,7 +213,11 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
             progress = True
         if not progress:
             for name, sd in pending.items():
-                problems.error(raw.loc_of(name), "style-base", f"style '{name}' is based on '{sd.base}', which does not exist or forms a cycle; expected one of: {', '.join(sorted(set(known) | set(out)))}")
+                problems.error(
+                    raw.loc_of(name),
+                    "style-base",
+                    f"style '{name}' is based on '{sd.base}', which does not exist or forms a cycle; expected one of: {', '.join(sorted(set(known) | set(out)))}",
+                )
             break
     return out
 
@@ -231,7 +239,11 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
         if element is MISSING:
             continue
         if isinstance(element, Text) and element.style is not None and element.style not in styles:
-            problems.error(item.loc_of("style"), "style-missing", f"text uses style '{element.style}', which is not defined{suggest(element.style, styles)}; expected one of: {', '.join(styles)}")
+            problems.error(
+                item.loc_of("style"),
+                "style-missing",
+                f"text uses style '{element.style}', which is not defined{suggest(element.style, styles)}; expected one of: {', '.join(styles)}",
+            )
             continue
         out.append(element)
     return out

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import Location, PnpError, Problems, display_path
 from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
-from .paths import FONTS_DIR, LAYOUTS_DIR, check_inside
+from .paths import check_inside
 from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap, load_yaml
 
@@ -31,8 +31,6 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         problems.error(Location(display_path(folder)), "game-missing", "no game.yaml in this folder; expected a game folder such as cards/mesta")
         problems.unreadable = True
         raise PnpError(problems)
-    roots = [folder, LAYOUTS_DIR, FONTS_DIR]
-
     raw = load_yaml(game_file, problems)
     meta = _build(GameFile, raw, problems, "game.yaml", Location(display_path(game_file)))
     if meta is MISSING:
@@ -60,7 +58,11 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     for deck_id, deck_def in meta.decks.items():
         deck_loc = raw["decks"].loc_of(deck_id)
         if deck_def.type not in rules.types:
-            problems.error(raw["decks"][deck_id].loc_of("type"), "deck-type", f"deck '{deck_id}' has type '{deck_def.type}', which rules.yaml does not declare{suggest(deck_def.type, rules.types)}; expected one of: {', '.join(rules.types)}")
+            problems.error(
+                raw["decks"][deck_id].loc_of("type"),
+                "deck-type",
+                f"deck '{deck_id}' has type '{deck_def.type}', which rules.yaml does not declare{suggest(deck_def.type, rules.types)}; expected one of: {', '.join(rules.types)}",
+            )
             continue
         data_path = check_inside(deck_def.data, folder, [folder], raw["decks"][deck_id].loc_of("data"), "data")
         if isinstance(data_path, PnpError):
@@ -117,7 +119,11 @@ def _check_types(rules: RulesFile, raw: LMap, enums: dict, problems: Problems) -
             if field_name in RESERVED:
                 problems.error(loc, "type-reserved", f"field '{field_name}' is built in (every card has an id and copies); remove it from the type")
             if (fdef.type == "enum" or fdef.item == "enum") and fdef.enum not in enums:
-                problems.error(loc, "type-enum", f"field '{field_name}' names enumeration '{fdef.enum}', which is not declared{suggest(str(fdef.enum), enums)}; expected one of: {', '.join(enums)}")
+                problems.error(
+                    loc,
+                    "type-enum",
+                    f"field '{field_name}' names enumeration '{fdef.enum}', which is not declared{suggest(str(fdef.enum), enums)}; expected one of: {', '.join(enums)}",
+                )
             if fdef.type == "list" and fdef.item is None:
                 problems.error(loc, "type-list", f"list field '{field_name}' has no 'item'; expected the type of its items")
 
@@ -137,7 +143,11 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
 def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, problems: Problems, shown: str) -> list[Card]:
     if not isinstance(rows, LList):
         loc = rows.loc if isinstance(rows, LMap) else Location(shown)
-        problems.error(loc, "data-shape", "card data must be a list of cards (each starting with '- id: ...'); found " + ("a mapping" if isinstance(rows, LMap) else "no list"))
+        problems.error(
+            loc,
+            "data-shape",
+            "card data must be a list of cards (each starting with '- id: ...'); found " + ("a mapping" if isinstance(rows, LMap) else "no list"),
+        )
         return []
     cards = []
     for index, row in enumerate(rows):
@@ -168,7 +178,11 @@ def validate_card(row: LMap, deck: str, type_name: str, tdef: TypeDef, enums: di
         if key in RESERVED:
             continue
         if key not in tdef.fields:
-            problems.error(row.key_locs[key], "card-unknown-field", f"unknown field '{key}' on card '{card_id}'{suggest(key, tdef.fields)}; type '{type_name}' has: {', '.join(tdef.fields)}")
+            problems.error(
+                row.key_locs[key],
+                "card-unknown-field",
+                f"unknown field '{key}' on card '{card_id}'{suggest(key, tdef.fields)}; type '{type_name}' has: {', '.join(tdef.fields)}",
+            )
             continue
         got = coerce(row[key], tdef.fields[key], f"field '{key}' of card '{card_id}'", row.loc_of(key), enums, symbols, problems)
         if got is not MISSING:
@@ -195,7 +209,14 @@ def _expect(fdef: FieldDef, enums: dict) -> str:
         choices = ", ".join(enums.get(fdef.enum or "", {}))
         what = f"one of: {choices}"
     else:
-        what = {"text": "text", "int": "a whole number", "number": "a number", "bool": "true or false", "symbol": "a symbol name", "image": "an image file"}.get(kind or "", str(kind))
+        what = {
+            "text": "text",
+            "int": "a whole number",
+            "number": "a number",
+            "bool": "true or false",
+            "symbol": "a symbol name",
+            "image": "an image file",
+        }.get(kind or "", str(kind))
     return f"a list of {what}" if fdef.type == "list" else what
 
 

@@ -149,7 +149,9 @@ def draw_ruler(canvas: Canvas, page: Page, caption: str, font: str) -> None:
     canvas.restoreState()
 
 
-def write_sheets(target: Path, pages: Iterable[Page], grid: Grid, info: DocInfo, face_of: Callable[[Page, int], Face], symbols, caption: str, bleed: float) -> int:
+def write_sheets(
+    target: Path, pages: Iterable[Page], grid: Grid, info: DocInfo, face_of: Callable[[Page, int], Face], symbols, caption: str, bleed: float
+) -> int:
     """Draw every page into `target`; returns the page count."""
     count = 0
     with atomic_path(target) as tmp:

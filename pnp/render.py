@@ -114,7 +114,15 @@ class Renderer:
         self.lang = lang
         meta = game.meta
         self.base_context = {
-            "game": {"title": meta.title, "author": meta.author, "publisher": meta.publisher, "edition": meta.edition, "licence": meta.licence, "attribution": meta.attribution, "url": meta.url},
+            "game": {
+                "title": meta.title,
+                "author": meta.author,
+                "publisher": meta.publisher,
+                "edition": meta.edition,
+                "licence": meta.licence,
+                "attribution": meta.attribution,
+                "url": meta.url,
+            },
             "strings": dict(meta.strings),
             "enums": game.enums,
         }
@@ -179,12 +187,20 @@ class Renderer:
         label = el.name or (field.group(1) if field else "text")
         loc = card.loc_of(field.group(1)) if field else card.loc
         if result.overflow:
-            problems.error(loc, "text-overflow", f"{label} of card '{card.id}' does not fit its box in layout '{layout.name}' even at {result.size:g} pt: it needs {result.height / mm:.1f} mm, the box is {h:g} x {w:g} mm; shorten the text or enlarge the box")
+            problems.error(
+                loc,
+                "text-overflow",
+                f"{label} of card '{card.id}' does not fit its box in layout '{layout.name}' even at {result.size:g} pt: it needs {result.height / mm:.1f} mm, the box is {h:g} x {w:g} mm; shorten the text or enlarge the box",
+            )
         if result.missing:
             chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
             problems.error(loc, "font-glyph", f"{label} of card '{card.id}' uses {chars}, missing from font '{style.font}'; expected a font that has them")
         for sid in result.unknown_symbols:
-            problems.error(loc, "symbol-unknown", f"{label} of card '{card.id}' uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}")
+            problems.error(
+                loc,
+                "symbol-unknown",
+                f"{label} of card '{card.id}' uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}",
+            )
         top = (layout.height - y) * mm
         block = len(result.lines) * result.leading
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
+from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, Problems, display_path
@@ -61,7 +61,14 @@ class SymbolSet:
         name = f"pnpsym_{sid}"
         if name not in forms:
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
-            renderPDF.draw(symbol.drawing, canvas, 0, 0)
+            # renderPDF selects its default font (Helvetica, never embedded) before drawing;
+            # point it at the canvas's embedded font so no unembedded font is referenced.
+            default_font = STATE_DEFAULTS["fontName"]
+            STATE_DEFAULTS["fontName"] = canvas._fontname
+            try:
+                renderPDF.draw(symbol.drawing, canvas, 0, 0)
+            finally:
+                STATE_DEFAULTS["fontName"] = default_font
             canvas.endForm()
             forms.add(name)
         scale = size / max(symbol.width, symbol.height)

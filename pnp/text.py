@@ -79,7 +79,7 @@ def parse(text: str, family: str, fonts: FontSet) -> list[list[_Word]]:
         words: list[_Word] = [_Word()]
         pos = 0
 
-        def add(chunk: str, font: str) -> None:
+        def add(chunk: str, font: str, words: list[_Word] = words) -> None:
             pieces = re.split(r"[ \t]+", chunk)
             for i, piece in enumerate(pieces):
                 if i > 0 and words[-1].parts:
@@ -149,7 +149,9 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown)
 
 
-def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None, fonts: FontSet) -> tuple[list[tuple[list[tuple[list[tuple[str, str, float]], float]], bool]], bool]:
+def _break(
+    paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None, fonts: FontSet
+) -> tuple[list[tuple[list[tuple[list[tuple[str, str, float]], float]], bool]], bool]:
     """Greedy line breaking. A line is a list of (word parts with widths, space before)."""
     lines: list = []
     too_wide = False

@@ -1,0 +1,177 @@
+"""The `pnp` command line. Heavy modules are imported inside the commands, so that
+`pnp --help` stays fast."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .paths import DEFAULT_GAME
+
+EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
+
+game_argument = click.argument("game", type=click.Path(path_type=Path, file_okay=False), default=str(DEFAULT_GAME), required=False)
+
+
+def _offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not two numbers; expected X,Y in mm, e.g. 0.5,-1") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise click.BadParameter("expected an offset of at most 20 mm each way")
+    return x, y
+
+
+class Context:
+    def __init__(self, debug: bool, quiet: bool):
+        self.debug = debug
+        self.quiet = quiet
+
+    def say(self, message: str) -> None:
+        if not self.quiet:
+            click.echo(message)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pnp")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks (for reporting bugs in pnp).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
+@click.pass_context
+def main(ctx: click.Context, debug: bool, quiet: bool) -> None:
+    """pnp: print-and-play cards, boards and rulebooks from one YAML source.
+
+    GAME is a game folder (default: the bundled Mestá deck). Files go to --out DIR
+    (default: output/). Exit codes: 0 fine, 1 errors in the game, 2 the game cannot be
+    read, 3 a bug in pnp.
+    """
+    ctx.obj = Context(debug, quiet)
+
+
+def _run(ctx: Context, action):
+    """Run a command, turning the pipeline's errors into located messages and exit codes."""
+    from .errors import PnpError
+
+    try:
+        return action()
+    except PnpError as err:
+        _report(err.problems.items)
+        errors = len(err.problems.errors)
+        click.echo(f"{errors} error{'s' if errors != 1 else ''}; nothing was written.", err=True)
+        sys.exit(err.exit_code)
+    except Exception as exc:  # a bug: say so plainly, traceback only with --debug
+        if ctx.debug:
+            raise
+        click.echo(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback and report it)", err=True)
+        sys.exit(EXIT_INTERNAL)
+
+
+def _report(problems) -> None:
+    for problem in problems:
+        click.echo(str(problem), err=True)
+
+
+@main.command()
+@game_argument
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDFs.")
+@click.option(
+    "--sides",
+    type=click.Choice(["duplex", "fronts", "backs"]),
+    default="duplex",
+    show_default=True,
+    help="duplex: each sheet of fronts followed by its backs; or fronts or backs only.",
+)
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex.")
+@click.option(
+    "--back-offset",
+    default="0,0",
+    callback=_offset,
+    metavar="X,Y",
+    show_default=True,
+    help="Shift the backs by X,Y mm (right, up) if your printer misregisters.",
+)
+@click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
+@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
+@click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
+@click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
+@click.pass_obj
+def build(
+    ctx: Context,
+    game: Path,
+    paper: str,
+    out: Path,
+    sides: str,
+    flip: str,
+    back_offset: tuple[float, float],
+    bleed: float,
+    gap: float,
+    decks: tuple[str, ...],
+    force: bool,
+) -> None:
+    """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
+
+    def action():
+        from .build import BuildOptions
+        from .build import build as run_build
+        from .impose import SheetSpec
+
+        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides)
+        result = run_build(game, BuildOptions(sheet=spec, out=out, decks=list(decks) or None, force=force))
+        _report(result.problems.items)
+        for path, cards, pages in result.files:
+            ctx.say(f"wrote {path} ({cards} cards, {pages} pages)")
+        if sides == "duplex" and result.files:
+            ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
+
+    _run(ctx, action)
+
+
+@main.command()
+@game_argument
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: one object per problem, for editors and CI."
+)
+@click.pass_obj
+def check(ctx: Context, game: Path, fmt: str) -> None:
+    """Check GAME without building: data types, layouts, text that does not fit,
+    missing glyphs and unknown symbols. Exit 0 when clean, 1 on errors, 2 if unreadable."""
+
+    def action():
+        from .build import lay_out, prepare
+        from .errors import EXIT_ERRORS, PnpError, Problems
+
+        try:
+            project = prepare(game)
+            _, problems = lay_out(project, project.game.meta.language)
+            problems.items[:0] = project.problems.items
+        except PnpError as err:
+            if fmt == "text":
+                raise
+            problems = err.problems
+        if fmt == "json":
+            click.echo(
+                json.dumps(
+                    [
+                        {"file": p.location.file, "line": p.location.line, "col": p.location.col, "code": p.code, "severity": p.severity, "message": p.message}
+                        for p in problems.items
+                    ],
+                    ensure_ascii=False,
+                    indent=1,
+                )
+            )
+        else:
+            _report(problems.items)
+            ctx.say(f"{len(problems.errors)} errors, {len(problems.warnings)} warnings" if problems.items else "no problems found")
+        if problems.errors:
+            sys.exit(PnpError(problems).exit_code if isinstance(problems, Problems) else EXIT_ERRORS)
+
+    _run(ctx, action)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,48 @@
+"""Shared fixtures: a private copy of the Mestá folder to break, and PDF helpers."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.paths import DEFAULT_GAME
+
+
+@pytest.fixture
+def mesta(tmp_path: Path) -> Path:
+    """A copy of the bundled Mestá folder that a test may edit."""
+    target = tmp_path / "mesta"
+    shutil.copytree(DEFAULT_GAME, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """The bundled Mestá deck built once, A4 duplex, for tests that only read PDFs."""
+    out = tmp_path_factory.mktemp("out")
+    result = CliRunner().invoke(main, ["build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out / "mesta"
+
+
+def run(*args: str):
+    """Run the CLI in-process; returns click's Result (exit_code, output)."""
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def line_of(path: Path, needle: str) -> int:
+    """1-based number of the first line containing `needle`."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in {path}")
