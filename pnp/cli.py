@@ -93,7 +93,7 @@ def _report(problems) -> None:
     callback=_offset,
     metavar="X,Y",
     show_default=True,
-    help="Shift the backs by X,Y mm (right, up) if your printer misregisters.",
+    help="Shift the backs X,Y mm right and up, as seen from the front, if your printer misregisters (see pnp calibrate).",
 )
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
 @click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
@@ -127,6 +127,26 @@ def build(
             ctx.say(f"wrote {path} ({cards} cards, {pages} pages)")
         if sides == "duplex" and result.files:
             ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
+
+    _run(ctx, action)
+
+
+@main.command()
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over.")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDF.")
+@click.pass_obj
+def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
+    """Write a calibration sheet: rulers to check 100 % printing and crosshairs on both
+    sides to measure how far your printer shifts the backs (for --back-offset)."""
+
+    def action():
+        from .calibrate import write_calibration
+        from .fonts import bundled_fonts
+
+        target = out / f"calibration-{paper}-{flip}.pdf"
+        write_calibration(target, paper, flip, bundled_fonts().get("sans").registered)
+        ctx.say(f"wrote {target}: print it double-sided at 100 %")
 
     _run(ctx, action)
 

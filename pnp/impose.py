@@ -68,13 +68,15 @@ class Grid:
 
     def back_origin(self, index: int, flip: Flip, offset: tuple[float, float]) -> tuple[float, float]:
         """Where the back of slot `index` goes on the reverse page, so it lands behind its
-        front when the sheet is turned over the long (or short) edge."""
+        front when the sheet is turned over the long (or short) edge. `offset` is in mm,
+        right and up as seen from the front with the sheet held against the light."""
         x, y = self.trim_origin(index)
         if flip == "long":  # columns reversed, rows kept
             x = self.page_w - x - self.trim_w
         else:  # rows reversed, columns kept
             y = self.page_h - y - self.trim_h
-        return x + offset[0] * mm, y + offset[1] * mm
+        dx, dy = back_shift(flip, offset)
+        return x + dx, y + dy
 
     def x_edges(self) -> list[float]:
         """Vertical trim lines, left to right, without duplicates (butted cards share one)."""
@@ -91,6 +93,13 @@ class Grid:
         top = self.y0 + self.bleed
         bottom = self.y0 - (self.rows - 1) * self.pitch_y - self.trim_h - self.bleed
         return left, bottom, right, top
+
+
+def back_shift(flip: Flip, offset: tuple[float, float]) -> tuple[float, float]:
+    """An offset seen from the front, in the back page's own coordinates (points): turning
+    the sheet mirrors one axis."""
+    dx, dy = offset[0] * mm, offset[1] * mm
+    return (-dx, dy) if flip == "long" else (dx, -dy)
 
 
 def _unique(values: list[float]) -> list[float]:
@@ -180,8 +189,7 @@ def impose(count: int, grid: Grid, spec: SheetSpec) -> Iterator[Page]:
     per = grid.per_sheet
     sheets = max(1, math.ceil(count / per)) if count else 0
     front_marks = crop_marks(grid) if spec.marks else ()
-    ox, oy = spec.back_offset[0] * mm, spec.back_offset[1] * mm
-    back_marks = crop_marks(grid, ox if spec.flip == "long" else ox, oy) if spec.marks else ()
+    back_marks = crop_marks(grid, *back_shift(spec.flip, spec.back_offset)) if spec.marks else ()
     ruler = ruler_spot(grid, spec.margin * mm) if spec.ruler else None
     for sheet in range(sheets):
         first = sheet * per

@@ -26,6 +26,7 @@ VAlign = Literal["top", "middle", "bottom"]
 SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
 SIZE_STEP = 0.25  # points between the sizes tried when shrinking
 _MARKUP = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|:([a-z0-9][a-z0-9_-]*):")
+_CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 
@@ -72,7 +73,7 @@ def _variant(bold: bool, italic: bool) -> str:
     return "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else ""
 
 
-def parse(text: str, family: str, fonts: FontSet) -> list[list[_Word]]:
+def parse(text: str, family: str, fonts: FontSet, glue: bool = False) -> list[list[_Word]]:
     """Split marked-up text into paragraphs (hard line breaks) of words."""
     paragraphs = []
     for raw in text.replace("\r\n", "\n").split("\n"):
@@ -96,8 +97,31 @@ def parse(text: str, family: str, fonts: FontSet) -> list[list[_Word]]:
                 add(inner, fonts.variant(family, _variant(m.group(1) is not None, m.group(2) is not None)))
             pos = m.end()
         add(raw[pos:], family)
-        paragraphs.append([w for w in words if w.parts])
+        words = [w for w in words if w.parts]
+        paragraphs.append(_glue(words) if glue else words)
     return paragraphs
+
+
+def _glue(words: list[_Word]) -> list[_Word]:
+    """Keep one-letter prepositions and conjunctions with the next word: Czech and Slovak
+    typography never leaves 'v', 'k', 'a', 'o', 's', 'z', 'u', 'i' at the end of a line."""
+    out: list[_Word] = []
+    carry: _Word | None = None
+    for word in words:
+        if carry is not None:
+            (text, font), (first, first_font) = carry.parts[-1], word.parts[0]
+            if font == first_font:
+                word = _Word(carry.parts[:-1] + [(text + " " + first, font)] + word.parts[1:])
+            else:
+                word = _Word(carry.parts + word.parts)
+            carry = None
+        if len(word.parts) == 1 and word.parts[0][1] and word.parts[0][0] in _CLINGING:
+            carry = word
+            continue
+        out.append(word)
+    if carry is not None:
+        out.append(carry)
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -126,7 +150,8 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
 
 @lru_cache(maxsize=8192)
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
-    paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts)]
+    glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
+    paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts, glue)]
     missing = "".join(sorted({ch for para in paragraphs for w in para for t, f in w.parts if f for ch in missing_glyphs(fonts.get(f).registered, t)}))
     unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.parts if not f and symbols is not None and t not in symbols}))
     hyph = _hyphenator(lang) if style.hyphenate else None
