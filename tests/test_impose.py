@@ -92,7 +92,7 @@ def test_calibration_sheet_has_rulers_and_crosshairs_behind_each_other(tmp_path)
     width = float(pdf.pages[0].mediabox.width)
 
     def centres(page):
-        return sorted((round((x1 + x2) / 2, 2), round(y1, 2)) for x1, y1, x2, y2 in marks(page) if y1 == y2 and x2 - x1 == pytest.approx(16 * MM))
+        return sorted((round((x1 + x2) / 2, 2), round(y1, 2)) for x1, y1, x2, y2 in marks(page) if y1 == y2 and x2 - x1 == pytest.approx(16 * MM, abs=0.01))
 
     front, back = centres(pdf.pages[0]), centres(pdf.pages[1])
     assert len(front) == 5
