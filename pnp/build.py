@@ -12,8 +12,10 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from .errors import PnpError, Problems
+from .check import check_rules
+from .errors import PnpError, Problem, Problems
 from .fonts import FontSet
+from .glossary import check_glossary
 from .impose import DoesNotFit, SheetSpec, impose, plan_grid
 from .layouts import Layout, LayoutLoader
 from .load import load_game
@@ -73,6 +75,17 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
     return Project(game, fonts, symbols, layouts, problems)
 
 
+def check_all(project: Project, lang: str) -> tuple[list[DeckFaces], Problems]:
+    """Everything `pnp check` reports: load warnings, the rules model, then the layouts."""
+    problems = Problems()
+    problems.extend(project.problems)
+    problems.extend(check_rules(project.game, project.game.constraints))
+    problems.extend(check_glossary(project.game, project.game.glossary))
+    faces, layout_problems = lay_out(project, lang)
+    problems.extend(layout_problems)
+    return faces, problems
+
+
 def lay_out(project: Project, lang: str) -> tuple[list[DeckFaces], Problems]:
     """Set every face of every deck; the problems are those `pnp check` reports."""
     problems = Problems()
@@ -91,6 +104,7 @@ class BuildOptions:
     sheet: SheetSpec = field(default_factory=SheetSpec)
     out: Path = Path("output")
     decks: list[str] | None = None
+    deal: str | None = None  # print only the components this deal uses
     force: bool = False  # write even when the check finds errors
 
 
@@ -100,20 +114,47 @@ class BuildResult:
     problems: Problems
 
 
-def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec) -> str:
-    suffix = "" if spec.sides == "duplex" else f"-{spec.sides}"
+def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
+    suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{deal}" if deal else "")
     return f"{game.name}/{deck.id}-{lang}-{spec.paper}{suffix}.pdf"
+
+
+def deal_members(game: Game, deal_id: str) -> set[str]:
+    """Ids of the components a deal uses, by the game's `deals.include` expression."""
+    from jinja2.sandbox import SandboxedEnvironment
+
+    from .check import card_view
+
+    deals = {deal.id: deal for deal in game.deals}
+    if deal_id not in deals:
+        from .schema import suggest
+
+        choices = ", ".join(deals) or "none: the game defines no deals"
+        raise PnpError(Problem(game.loc, "deal-unknown", f"there is no deal '{deal_id}'{suggest(deal_id, deals)}; expected one of: {choices}"))
+    assert game.meta.deals is not None
+    include = SandboxedEnvironment().compile_expression(game.meta.deals.include)
+    deal = card_view(deals[deal_id])
+    members = set()
+    for card in game.cards():
+        view = card_view(card)
+        try:
+            chosen = include(**view, card=view, deal=deal)
+        except Exception as exc:
+            raise PnpError(Problem(game.loc, "deal-include", f"cannot evaluate deals.include for card '{card.id}': {exc}")) from None
+        if chosen:
+            members.add(card.id)
+    return members
 
 
 def build(folder: Path, options: BuildOptions) -> BuildResult:
     project = prepare(folder, options.decks)
     game = project.game
     lang = game.meta.language
-    all_faces, problems = lay_out(project, lang)
-    problems.items[:0] = project.problems.items
+    all_faces, problems = check_all(project, lang)
     if problems.errors and not options.force:
         raise PnpError(problems)
     spec = options.sheet
+    members = deal_members(game, options.deal) if options.deal else None
     files = []
     for faces in all_faces:
         deck = faces.deck
@@ -124,7 +165,7 @@ def build(folder: Path, options: BuildOptions) -> BuildResult:
             raise PnpError(problems) from None
         if spec.sides == "backs" and not faces.backs:
             continue
-        items = [i for i, card in enumerate(deck.cards) for _ in range(card.copies)]
+        items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
         sheets = -(-len(items) // grid.per_sheet)
 
         def face_of(page, item, faces=faces, items=items):
@@ -132,7 +173,7 @@ def build(folder: Path, options: BuildOptions) -> BuildResult:
             return faces.fronts[index] if page.side == "front" else faces.backs[index]
 
         pages = impose(len(items), grid, spec if faces.backs else _fronts_only(spec))
-        target = options.out / output_name(game, deck, lang, spec)
+        target = options.out / output_name(game, deck, lang, spec, options.deal)
         caption = f"{game.meta.title} · {deck.name} · {{sheet}}/{sheets} {{side}} · print at 100 % (actual size): this ruler is {{length}} mm"
         info = DocInfo(
             title=f"{game.meta.title}: {deck.name}",

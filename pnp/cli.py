@@ -98,6 +98,7 @@ def _report(problems) -> None:
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
 @click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
 @click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
+@click.option("--deal", default=None, help="Print only the cards of this deal (game set-up), e.g. quick.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
 @click.pass_obj
 def build(
@@ -111,6 +112,7 @@ def build(
     bleed: float,
     gap: float,
     decks: tuple[str, ...],
+    deal: str | None,
     force: bool,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
@@ -121,7 +123,7 @@ def build(
         from .impose import SheetSpec
 
         spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides)
-        result = run_build(game, BuildOptions(sheet=spec, out=out, decks=list(decks) or None, force=force))
+        result = run_build(game, BuildOptions(sheet=spec, out=out, decks=list(decks) or None, deal=deal, force=force))
         _report(result.problems.items)
         for path, cards, pages in result.files:
             ctx.say(f"wrote {path} ({cards} cards, {pages} pages)")
@@ -162,13 +164,12 @@ def check(ctx: Context, game: Path, fmt: str) -> None:
     missing glyphs and unknown symbols. Exit 0 when clean, 1 on errors, 2 if unreadable."""
 
     def action():
-        from .build import lay_out, prepare
+        from .build import check_all, prepare
         from .errors import EXIT_ERRORS, PnpError, Problems
 
         try:
             project = prepare(game)
-            _, problems = lay_out(project, project.game.meta.language)
-            problems.items[:0] = project.problems.items
+            _, problems = check_all(project, project.game.meta.language)
         except PnpError as err:
             if fmt == "text":
                 raise

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Location, PnpError, Problems, display_path
+from .glossary import load_glossary
 from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside
 from .schema import MISSING, build, suggest
@@ -86,9 +87,47 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
         decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs)
 
-    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc)
+    deals = _load_deals(folder, meta, raw, rules.types, enums, symbols, seen_ids, problems)
+    constraints = rules_raw.get("constraints") if isinstance(rules_raw, LMap) else None
+    glossary = []
+    glossary_path = check_inside(meta.glossary, folder, [folder], raw.loc_of("glossary"), "glossary")
+    if isinstance(glossary_path, PnpError):
+        problems.extend(glossary_path.problems)
+    elif glossary_path.is_file():
+        glossary = load_glossary(glossary_path, enums, problems)
+    elif "glossary" in raw:
+        problems.error(raw.loc_of("glossary"), "glossary-missing", f"glossary '{meta.glossary}' does not exist; expected a YAML file with 'terms:'")
+    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary)
     problems.raise_if_errors()
     return game, problems
+
+
+def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dict, symbols: dict, seen: dict, problems: Problems) -> list[Card]:
+    if meta.deals is None:
+        return []
+    where = raw["deals"]
+    if meta.deals.type not in types:
+        problems.error(
+            where.loc_of("type"), "deal-type", f"deals have type '{meta.deals.type}', which rules.yaml does not declare{suggest(meta.deals.type, types)}"
+        )
+        return []
+    path = check_inside(meta.deals.data, folder, [folder], where.loc_of("data"), "deals")
+    if isinstance(path, PnpError):
+        problems.extend(path.problems)
+        return []
+    if not path.is_file():
+        problems.error(where.loc_of("data"), "data-missing", f"deals file '{meta.deals.data}' does not exist; expected a YAML list of deals")
+        return []
+    try:
+        rows = load_yaml(path, problems)
+    except PnpError as err:
+        problems.extend(err.problems)
+        return []
+    deals = _load_cards(rows, "deals", meta.deals.type, types[meta.deals.type], enums, symbols, problems, display_path(path))
+    for deal in deals:
+        if deal.id in seen:
+            problems.error(deal.loc, "card-duplicate-id", f"deal id '{deal.id}' is also the id of a card ({seen[deal.id].loc}); expected every id once")
+    return deals
 
 
 def _build(cls: type, raw: Any, problems: Problems, what: str, loc: Location) -> Any:

@@ -51,6 +51,7 @@ class FieldDef:
     min: float | None = None
     max: float | None = None
     translate: bool = True  # for text: goes to the translators' catalogue
+    glossary: bool = True  # for text: checked against the glossary (off for proper names)
     doc: str = ""
 
 
@@ -66,6 +67,7 @@ class RulesFile:
 
     enums: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     types: dict[str, TypeDef] = field(default_factory=dict)
+    constraints: list[Any] = field(default_factory=list)  # read by check.load_constraints
 
 
 @dataclass
@@ -75,6 +77,16 @@ class DeckDef:
     front: str  # layout name
     back: str | None = None  # layout name of the card back
     name: str = ""  # shown on sheets and in messages
+
+
+@dataclass
+class DealsDef:
+    """Game set-ups: which components a deal uses (`include`, an expression evaluated
+    per component with `deal` bound), and the deals themselves as data of a type."""
+
+    data: str  # file with the list of deals
+    type: str = "deal"  # their type in rules.yaml
+    include: str = "true"
 
 
 @dataclass
@@ -93,6 +105,8 @@ class GameFile:
     rules: str = "rules.yaml"
     symbols: str = "symbols"  # folder of SVG files, one symbol each
     strings: dict[str, str] = field(default_factory=dict)  # texts layouts print
+    deals: DealsDef | None = None
+    glossary: str = "glossary.yaml"  # canonical terms and their forms (optional file)
 
 
 # --- the loaded game -------------------------------------------------------------------
@@ -139,6 +153,9 @@ class Game:
     decks: dict[str, Deck]
     symbols: dict[str, Path]
     loc: Location
+    constraints: Any = None  # the located `constraints:` list of rules.yaml
+    deals: list[Card] = field(default_factory=list)
+    glossary: list[Any] = field(default_factory=list)  # glossary.Term
 
     @property
     def name(self) -> str:

@@ -1,0 +1,433 @@
+"""Stage 2, check: hold the loaded game to its own rules model.
+
+rules.yaml declares constraints, each with an id, a severity and a message, and exactly
+one kind of check:
+
+  count      how many components (copies counted), in total or per group
+  unique     no two components share a value
+  reference  values (of a field, or names found in text by a pattern) must exist
+  expect     an expression that must hold for every selected component
+  partition  the values found cover an enumeration exactly once
+  values     the set of values is exactly the one given
+  expression an expression over the whole game (the escape hatch)
+
+Selections (`type`, `where`) and `for_each` are shared by all kinds. Expressions are
+Jinja2 expressions evaluated in the sandbox: they cannot reach Python internals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from jinja2 import TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from .errors import Location, Problems
+from .model import Card, Game
+from .schema import MISSING, build
+from .yamlfile import LList, LMap
+
+_ENV = SandboxedEnvironment()
+
+
+@lru_cache(maxsize=1024)
+def _compiled(source: str):
+    return _ENV.compile_expression(source)
+
+
+@dataclass
+class CountSpec:
+    equals: int | None = None
+    min: int | None = None
+    max: int | None = None
+    group_by: str | None = None  # a field; each value forms a group
+    groups: Literal["present", "all"] = "present"  # all: every enumeration value must have a group
+    each: dict[str, int] = field(default_factory=dict)  # expected count per group value
+    copies: bool = True  # count printed copies, not distinct cards
+
+
+@dataclass
+class Source:
+    """Where values come from: a field, optionally searched with a regular expression."""
+
+    field: str
+    pattern: str | None = None  # every group of every match is a value
+    split: str | None = None  # a regular expression that splits each match into names
+
+
+@dataclass
+class ReferenceSpec(Source):
+    to: str = ""  # "event.kind" (a field of components of a type), "enum discipline", "enum event_kind.name", "symbol"
+    allow: list[str] = field(default_factory=list)  # values accepted without a target
+
+
+@dataclass
+class PartitionSpec(Source):
+    covers: str = ""  # the same target forms as ReferenceSpec.to
+    per_card: bool = False  # each card on its own covers the target (else all cards together)
+
+
+@dataclass
+class ValuesSpec(Source):
+    equals: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Constraint:
+    id: str
+    message: str
+    severity: Literal["error", "warning"] = "error"
+    type: str | None = None  # select components of this type (default: all)
+    where: str | None = None  # and only those for which this expression is true
+    for_each: str | None = None  # repeat for every value of this enumeration, bound to `value`
+    count: CountSpec | None = None
+    unique: str | list[str] | None = None
+    reference: ReferenceSpec | None = None
+    expect: str | None = None
+    partition: PartitionSpec | None = None
+    values: ValuesSpec | None = None
+    expression: str | None = None
+    doc: str = ""
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+KINDS = ("count", "unique", "reference", "expect", "partition", "values", "expression")
+
+
+def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
+    """Read the `constraints:` list of rules.yaml."""
+    out: list[Constraint] = []
+    if raw is None:
+        return out
+    if not isinstance(raw, LList):
+        problems.error(getattr(raw, "loc", Location("?")), "constraint-shape", "constraints must be a list; expected '- id: ...' entries")
+        return out
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        if not isinstance(item, LMap):
+            problems.error(raw.loc_of(i), "constraint-shape", f"constraint {i + 1} is not a mapping; expected id, message and one of: {', '.join(KINDS)}")
+            continue
+        c = build(Constraint, item, problems, "constraint")
+        if c is MISSING:
+            continue
+        kinds = [k for k in KINDS if getattr(c, k) is not None]
+        if len(kinds) != 1:
+            problems.error(item.loc, "constraint-kind", f"constraint '{c.id}' has {len(kinds) or 'none'} of {', '.join(KINDS)}; expected exactly one")
+            continue
+        if c.id in seen:
+            problems.error(item.loc_of("id"), "constraint-id", f"constraint id '{c.id}' is used twice; expected unique ids")
+        seen.add(c.id)
+        out.append(c)
+    return out
+
+
+def card_view(card: Card) -> dict[str, Any]:
+    """What expressions see of a card: its fields, id, type and copies."""
+    view = dict(card.fields)
+    view.update(id=card.id, type=card.type, copies=card.copies, deck=card.deck)
+    return view
+
+
+def values_of(cards: list[dict], *names: str) -> list[Any]:
+    """Distinct non-empty values of the given fields over cards, lists flattened."""
+    found: list[Any] = []
+    for card in cards:
+        for name in names:
+            value = card.get(name)
+            for v in value if isinstance(value, list) else [value]:
+                if v is not None and v not in found:
+                    found.append(v)
+    return found
+
+
+def total(cards: list[dict]) -> int:
+    """Printed copies of the cards."""
+    return sum(card.get("copies", 1) for card in cards)
+
+
+class Checker:
+    def __init__(self, game: Game, constraints: list[Constraint], problems: Problems):
+        self.game = game
+        self.constraints = constraints
+        self.problems = problems
+        self.cards = game.cards() + game.deals
+        self.views = {card.id: card_view(card) for card in self.cards}
+        self.context: dict[str, Any] = {"enums": game.enums, "values": values_of, "total": total, "game": {"title": game.meta.title}}
+        for deck_id, deck in game.decks.items():
+            self.context[deck_id] = [self.views[c.id] for c in deck.cards]
+        self.context["components"] = [self.views[c.id] for c in game.cards()]
+        self.context["deals"] = [self.views[c.id] for c in game.deals]
+
+    # --- helpers ----------------------------------------------------------------------
+
+    def _eval(self, source: str, ctx: dict, c: Constraint, what: str) -> Any:
+        try:
+            return _compiled(source)(**ctx)
+        except TemplateError as exc:
+            self.problems.error(c._loc, "constraint-expression", f"[{c.id}] cannot evaluate {what} '{source}': {exc.message or exc}")
+        except Exception as exc:  # sandbox refusals, type errors inside the expression
+            self.problems.error(c._loc, "constraint-expression", f"[{c.id}] cannot evaluate {what} '{source}': {type(exc).__name__}: {exc}")
+        return _FAILED
+
+    def _say(self, c: Constraint, loc: Location, detail: str, ctx: dict) -> None:
+        message = c.message
+        if "{" in message:
+            try:
+                message = _ENV.from_string(message).render(**ctx)
+            except Exception:  # a broken message must not hide the violation
+                pass
+        text = f"{message} ({detail})" if detail else message
+        (self.problems.warn if c.severity == "warning" else self.problems.error)(loc, c.id, text)
+
+    def _select(self, c: Constraint, extra: dict) -> list[Card] | None:
+        chosen = []
+        for card in self.cards:
+            if c.type is not None and card.type != c.type:
+                continue
+            if c.where is not None:
+                ok = self._eval(c.where, {**self.context, **extra, **self.views[card.id], "card": self.views[card.id]}, c, "where")
+                if ok is _FAILED:
+                    return None
+                if not ok:
+                    continue
+            chosen.append(card)
+        return chosen
+
+    def _source(self, spec: Source, card: Card) -> list[Any]:
+        value = card.fields.get(spec.field, card.id if spec.field == "id" else None)
+        items = value if isinstance(value, list) else [] if value is None else [value]
+        if spec.pattern is None:
+            return list(items)
+        names: list[str] = []
+        for text in items:
+            for match in re.finditer(spec.pattern, str(text)):
+                for group in match.groups() or (match.group(0),):
+                    if group:
+                        parts = re.split(spec.split, group) if spec.split else [group]
+                        names.extend(p.strip() for p in parts if p.strip())
+        return names
+
+    def _target(self, spec: str, c: Constraint) -> set[str] | None:
+        """The set of names a reference or partition must resolve to."""
+        words = spec.split()
+        if words == ["symbol"]:
+            return set(self.game.symbols)
+        if len(words) == 2 and words[0] == "enum":
+            enum, _, attr = words[1].partition(".")
+            if enum not in self.game.enums:
+                self.problems.error(c._loc, "constraint-target", f"[{c.id}] enumeration '{enum}' does not exist; expected one of: {', '.join(self.game.enums)}")
+                return None
+            values = self.game.enums[enum].values()
+            return {str(v.attrs.get(attr)) if attr else str(v) for v in values}
+        if len(words) == 1 and "." in words[0]:
+            type_name, _, field_name = words[0].partition(".")
+            if type_name not in self.game.types:
+                self.problems.error(c._loc, "constraint-target", f"[{c.id}] type '{type_name}' does not exist; expected one of: {', '.join(self.game.types)}")
+                return None
+            found = set()
+            for card in self.cards:
+                if card.type == type_name:
+                    value = card.id if field_name == "id" else card.fields.get(field_name)
+                    found.update(str(v) for v in (value if isinstance(value, list) else [value]) if v is not None)
+            return found
+        self.problems.error(
+            c._loc, "constraint-target", f"[{c.id}] target '{spec}' is not understood; expected 'TYPE.FIELD', 'enum NAME', 'enum NAME.ATTRIBUTE' or 'symbol'"
+        )
+        return None
+
+    # --- the kinds --------------------------------------------------------------------
+
+    def run(self) -> None:
+        for c in self.constraints:
+            if c.type is not None and c.type not in self.game.types:
+                self.problems.error(c._loc, "constraint-type", f"[{c.id}] type '{c.type}' does not exist; expected one of: {', '.join(self.game.types)}")
+                continue
+            if c.for_each is not None:
+                if c.for_each not in self.game.enums:
+                    self.problems.error(
+                        c._loc,
+                        "constraint-for-each",
+                        f"[{c.id}] for_each names '{c.for_each}', which is not an enumeration; expected one of: {', '.join(self.game.enums)}",
+                    )
+                    continue
+                bindings = [{"value": v} for v in self.game.enums[c.for_each].values()]
+            else:
+                bindings = [{}]
+            for extra in bindings:
+                if not self._one(c, extra):
+                    break  # an expression error: reported once, not per value
+
+    def _one(self, c: Constraint, extra: dict) -> bool:
+        if c.expression is not None:
+            ok = self._eval(c.expression, {**self.context, **extra}, c, "expression")
+            if ok is _FAILED:
+                return False
+            if not ok:
+                self._say(c, c._loc, f"for {extra['value']}" if extra else "", {**self.context, **extra})
+            return True
+        cards = self._select(c, extra)
+        if cards is None:
+            return False
+        kind = next(k for k in KINDS if getattr(c, k) is not None)
+        return getattr(self, f"_{kind}")(c, cards, extra) is not False
+
+    def _count(self, c: Constraint, cards: list[Card], extra: dict) -> None:
+        spec = c.count
+        assert spec is not None
+        weight = (lambda card: card.copies) if spec.copies else (lambda card: 1)
+        if spec.group_by is None:
+            n = sum(weight(card) for card in cards)
+            self._check_number(c, n, spec.equals, spec.min, spec.max, c._loc, "", extra)
+            return
+        groups: dict[str, list[Card]] = {}
+        for card in cards:
+            value = card.fields.get(spec.group_by)
+            for v in value if isinstance(value, list) else [value]:
+                groups.setdefault(str(v) if v is not None else "(none)", []).append(card)
+        if spec.groups == "all":
+            enum = self.game.types[c.type].fields.get(spec.group_by) if c.type else None
+            if enum is not None and enum.enum in self.game.enums:
+                for value in self.game.enums[enum.enum]:
+                    groups.setdefault(value, [])
+        for value, members in groups.items():
+            n = sum(weight(card) for card in members)
+            expected = spec.each.get(value, spec.equals)
+            if spec.each and value not in spec.each and spec.equals is None:
+                self._say(
+                    c,
+                    members[0].loc if members else c._loc,
+                    f"{spec.group_by} '{value}' is not expected here; expected one of: {', '.join(spec.each)}",
+                    {**self.context, **extra, "group": value},
+                )
+                continue
+            loc = members[-1].loc if members and (expected is None or n > expected) else c._loc
+            names = ", ".join(card.id for card in members[:8]) + (" ..." if len(members) > 8 else "")
+            self._check_number(c, n, expected, spec.min, spec.max, loc, f"{spec.group_by} '{value}': {names or 'none'}", {**extra, "group": value})
+        for value in spec.each:
+            if value not in groups:
+                self._say(c, c._loc, f"{spec.group_by} '{value}' has 0, expected {spec.each[value]}", {**self.context, **extra, "group": value})
+
+    def _check_number(self, c: Constraint, n: int, equals, least, most, loc: Location, what: str, extra: dict) -> None:
+        wrong = (equals is not None and n != equals) or (least is not None and n < least) or (most is not None and n > most)
+        if wrong:
+            want = f"{equals}" if equals is not None else " to ".join(str(x) for x in (least, most) if x is not None)
+            if equals is None and least is not None and most is None:
+                want = f"at least {least}"
+            elif equals is None and most is not None and least is None:
+                want = f"at most {most}"
+            self._say(c, loc, f"{what + ' has' if what else 'found'} {n}, expected {want}", {**self.context, **extra, "actual": n})
+
+    def _unique(self, c: Constraint, cards: list[Card], extra: dict) -> None:
+        names = [c.unique] if isinstance(c.unique, str) else list(c.unique or [])
+        seen: dict[tuple, Card] = {}
+        for card in cards:
+            key = tuple(str(card.fields.get(n, card.id if n == "id" else None)) for n in names)
+            if key in seen:
+                self._say(
+                    c,
+                    card.loc_of(names[0]),
+                    f"'{card.id}' has the same {', '.join(names)} as '{seen[key].id}' ({seen[key].loc})",
+                    {**self.context, **extra, "card": self.views[card.id]},
+                )
+            else:
+                seen[key] = card
+
+    def _reference(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
+        spec = c.reference
+        assert spec is not None
+        target = self._target(spec.to, c)
+        if target is None:
+            return False
+        for card in cards:
+            for name in self._source(spec, card):
+                if str(name) not in target and str(name) not in spec.allow:
+                    close = _close(str(name), target)
+                    self._say(
+                        c,
+                        card.loc_of(spec.field),
+                        f"card '{card.id}' names '{name}', which is not {_describe(spec.to)}{close}",
+                        {**self.context, **extra, "card": self.views[card.id], "name": name},
+                    )
+        return None
+
+    def _expect(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
+        assert c.expect is not None
+        for card in cards:
+            view = self.views[card.id]
+            ok = self._eval(c.expect, {**self.context, **extra, **view, "card": view}, c, "expect")
+            if ok is _FAILED:
+                return False
+            if not ok:
+                self._say(c, card.loc, f"card '{card.id}' fails: {c.expect}", {**self.context, **extra, "card": view})
+        return None
+
+    def _partition(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
+        spec = c.partition
+        assert spec is not None
+        target = self._target(spec.covers, c)
+        if target is None:
+            return False
+        batches = [[card] for card in cards] if spec.per_card else [cards]
+        for batch in batches:
+            seen = Counter(str(v) for card in batch for v in self._source(spec, card))
+            twice = sorted(v for v, n in seen.items() if n > 1)
+            missing = sorted(target - set(seen))
+            extra_names = sorted(set(seen) - target)
+            if twice or missing or extra_names:
+                parts = [
+                    f"named twice: {', '.join(twice)}" if twice else "",
+                    f"missing: {', '.join(missing)}" if missing else "",
+                    f"not {_describe(spec.covers)}: {', '.join(extra_names)}" if extra_names else "",
+                ]
+                loc = batch[0].loc_of(spec.field) if batch and (spec.per_card or len(batch) == 1) else c._loc
+                who = f"card '{batch[0].id}': " if spec.per_card and batch else ""
+                self._say(c, loc, who + "; ".join(p for p in parts if p), {**self.context, **extra})
+        return None
+
+    def _values(self, c: Constraint, cards: list[Card], extra: dict) -> None:
+        spec = c.values
+        assert spec is not None
+        found = {str(v) for card in cards for v in self._source(spec, card)}
+        want = {str(v) for v in spec.equals}
+        if found != want:
+            parts = []
+            if want - found:
+                parts.append(f"missing: {', '.join(sorted(want - found))}")
+            if found - want:
+                who = [card.id for card in cards if {str(v) for v in self._source(spec, card)} & (found - want)]
+                parts.append(f"not expected: {', '.join(sorted(found - want))} (on {', '.join(who)})")
+            loc = next((card.loc for card in cards if {str(v) for v in self._source(spec, card)} & (found - want)), c._loc)
+            self._say(c, loc, "; ".join(parts), {**self.context, **extra})
+
+
+_FAILED = object()
+
+
+def _describe(target: str) -> str:
+    """A reference target in words: 'enum empire.name' -> 'a name of an empire value'."""
+    words = target.split()
+    if words == ["symbol"]:
+        return "a symbol of the game"
+    if len(words) == 2 and words[0] == "enum":
+        enum, _, attr = words[1].partition(".")
+        return f"the {attr} of any '{enum}' value" if attr else f"a value of '{enum}'"
+    type_name, _, field_name = target.partition(".")
+    return f"the {field_name} of any '{type_name}' component"
+
+
+def _close(name: str, choices: set[str]) -> str:
+    from .schema import suggest
+
+    return suggest(name, choices)
+
+
+def check_rules(game: Game, raw_constraints: Any) -> Problems:
+    """Run every constraint of the game; returns the violations (errors and warnings)."""
+    problems = Problems()
+    constraints = load_constraints(raw_constraints, problems)
+    Checker(game, constraints, problems).run()
+    return problems
