@@ -289,10 +289,15 @@ class Checker:
             for v in value if isinstance(value, list) else [value]:
                 groups.setdefault(str(v) if v is not None else "(none)", []).append(card)
         if spec.groups == "all":
-            enum = self.game.types[c.type].fields.get(spec.group_by) if c.type else None
-            if enum is not None and enum.enum in self.game.enums:
-                for value in self.game.enums[enum.enum]:
-                    groups.setdefault(value, [])
+            types = [self.game.types[c.type]] if c.type else list(self.game.types.values())
+            enums = [t.fields[spec.group_by].enum for t in types if spec.group_by in t.fields]
+            if not enums or enums[0] not in self.game.enums:
+                self.problems.error(
+                    c._loc, "constraint-groups", f"[{c.id}] groups: all needs '{spec.group_by}' to be an enumeration field; expected a field of type enum"
+                )
+                return
+            for value in self.game.enums[enums[0]]:
+                groups.setdefault(value, [])
         for value, members in groups.items():
             n = sum(weight(card) for card in members)
             expected = spec.each.get(value, spec.equals)
