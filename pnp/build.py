@@ -7,15 +7,16 @@ same mistakes. Data flows one way: no stage reaches back into an earlier one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab.lib.units import mm
 
 from .check import check_rules
-from .errors import PnpError, Problem, Problems
+from .errors import Location, PnpError, Problem, Problems, display_path
 from .fonts import FontSet
 from .glossary import check_glossary
+from .i18n import languages, translate, translations
 from .impose import DoesNotFit, SheetSpec, impose, plan_grid
 from .layouts import Layout, LayoutLoader
 from .load import load_game
@@ -75,24 +76,60 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
     return Project(game, fonts, symbols, layouts, problems)
 
 
-def check_all(project: Project, lang: str) -> tuple[list[DeckFaces], Problems]:
-    """Everything `pnp check` reports: load warnings, the rules model, then the layouts."""
+def check_game(project: Project) -> Problems:
+    """The language-independent checks: load warnings, the rules model, the glossary."""
     problems = Problems()
     problems.extend(project.problems)
     problems.extend(check_rules(project.game, project.game.constraints))
     problems.extend(check_glossary(project.game, project.game.glossary))
-    faces, layout_problems = lay_out(project, lang)
+    return problems
+
+
+def resolve_languages(game: Game, langs: list[str] | None) -> list[str]:
+    """None: the source language; 'all': the source and every catalogue."""
+    if not langs:
+        return [game.meta.language]
+    if "all" in langs:
+        return [game.meta.language] + [lang for lang in languages(game) if lang != game.meta.language]
+    return list(dict.fromkeys(langs))
+
+
+def check_language(project: Project, lang: str, allow_untranslated: bool = False) -> tuple[Game, list[DeckFaces], Problems]:
+    """The game in one language, set in its layouts, with every problem found."""
+    problems = Problems()
+    game = project.game
+    if lang != game.meta.language:
+        strings, fallback = translations(game, lang, allow_untranslated, problems)
+        if fallback and allow_untranslated:
+            problems.warn(
+                Location(display_path(game.root / "locale" / f"{lang}.po")),
+                "untranslated-fallback",
+                f"{fallback} strings are missing or fuzzy in '{lang}' and are printed in the source language",
+            )
+        game = translate(game, strings)
+    faces, layout_problems = lay_out(project, game, lang)
     problems.extend(layout_problems)
-    return faces, problems
+    return game, faces, problems
 
 
-def lay_out(project: Project, lang: str) -> tuple[list[DeckFaces], Problems]:
+def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> tuple[dict[str, tuple[Game, list[DeckFaces]]], Problems]:
+    """Everything `pnp check` reports, for every language asked for."""
+    problems = check_game(project)
+    results = {}
+    for lang in langs:
+        game, faces, found = check_language(project, lang, allow_untranslated)
+        problems.extend(found)
+        results[lang] = (game, faces)
+    return results, problems
+
+
+def lay_out(project: Project, game: Game, lang: str) -> tuple[list[DeckFaces], Problems]:
     """Set every face of every deck; the problems are those `pnp check` reports."""
     problems = Problems()
-    renderer = Renderer(project.game, project.fonts, project.symbols, lang)
+    renderer = Renderer(game, project.fonts, project.symbols, lang)
     result = []
     for deck_id, (front, back) in project.layouts.items():
-        deck = project.game.decks[deck_id]
+        deck = game.decks[deck_id]
         fronts = [renderer.face(card, front, "front", problems) for card in deck.cards]
         backs = [renderer.face(card, back, "back", problems) for card in deck.cards] if back else []
         result.append(DeckFaces(deck, front, back, fronts, backs))
@@ -105,6 +142,8 @@ class BuildOptions:
     out: Path = Path("output")
     decks: list[str] | None = None
     deal: str | None = None  # print only the components this deal uses
+    langs: list[str] | None = None  # None: the source language; ["all"]: every language
+    allow_untranslated: bool = False
     force: bool = False  # write even when the check finds errors
 
 
@@ -148,46 +187,49 @@ def deal_members(game: Game, deal_id: str) -> set[str]:
 
 def build(folder: Path, options: BuildOptions) -> BuildResult:
     project = prepare(folder, options.decks)
-    game = project.game
-    lang = game.meta.language
-    all_faces, problems = check_all(project, lang)
+    langs = resolve_languages(project.game, options.langs)
+    results, problems = check_all(project, langs, options.allow_untranslated)
     if problems.errors and not options.force:
         raise PnpError(problems)
-    spec = options.sheet
-    members = deal_members(game, options.deal) if options.deal else None
+    members = deal_members(project.game, options.deal) if options.deal else None
     files = []
-    for faces in all_faces:
-        deck = faces.deck
-        try:
-            grid = plan_grid(spec, faces.front.width * mm, faces.front.height * mm)
-        except DoesNotFit as exc:
-            problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller component or larger paper (--paper)")
-            raise PnpError(problems) from None
-        if spec.sides == "backs" and not faces.backs:
-            continue
-        items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
-        sheets = -(-len(items) // grid.per_sheet)
-
-        def face_of(page, item, faces=faces, items=items):
-            index = items[item]
-            return faces.fronts[index] if page.side == "front" else faces.backs[index]
-
-        pages = impose(len(items), grid, spec if faces.backs else _fronts_only(spec))
-        target = options.out / output_name(game, deck, lang, spec, options.deal)
-        caption = f"{game.meta.title} · {deck.name} · {{sheet}}/{sheets} {{side}} · print at 100 % (actual size): this ruler is {{length}} mm"
-        info = DocInfo(
-            title=f"{game.meta.title}: {deck.name}",
-            author=game.meta.author,
-            subject=f"{deck.count} cards, {spec.paper.upper()}, {spec.sides}" + (f", flip on the {spec.flip} edge" if spec.sides == "duplex" else ""),
-            initial_font=project.fonts.get("sans").registered,
-            duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if spec.sides == "duplex" else None,
-        )
-        count = write_sheets(target, pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
-        files.append((target, len(items), count))
+    for lang, (game, all_faces) in results.items():
+        for faces in all_faces:
+            written = write_deck(game, faces, lang, members, options, project, problems)
+            if written is not None:
+                files.append(written)
     return BuildResult(files, problems)
 
 
-def _fronts_only(spec: SheetSpec) -> SheetSpec:
-    from dataclasses import replace
+def write_deck(
+    game: Game, faces: DeckFaces, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems
+) -> tuple[Path, int, int] | None:
+    """Impose one deck in one language and write its PDF."""
+    spec = options.sheet
+    deck = faces.deck
+    try:
+        grid = plan_grid(spec, faces.front.width * mm, faces.front.height * mm)
+    except DoesNotFit as exc:
+        problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller component or larger paper (--paper)")
+        raise PnpError(problems) from None
+    if spec.sides == "backs" and not faces.backs:
+        return None
+    items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
+    sheets = -(-len(items) // grid.per_sheet)
 
-    return replace(spec, sides="fronts")
+    def face_of(page, item):
+        index = items[item]
+        return faces.fronts[index] if page.side == "front" else faces.backs[index]
+
+    pages = impose(len(items), grid, spec if faces.backs else replace(spec, sides="fronts"))
+    target = options.out / output_name(game, deck, lang, spec, options.deal)
+    caption = f"{game.meta.title} · {deck.name} · {{sheet}}/{sheets} {{side}} · print at 100 % (actual size): this ruler is {{length}} mm"
+    info = DocInfo(
+        title=f"{game.meta.title}: {deck.name}",
+        author=game.meta.author,
+        subject=f"{len(items)} cards, {spec.paper.upper()}, {spec.sides}" + (f", flip on the {spec.flip} edge" if spec.sides == "duplex" else ""),
+        initial_font=project.fonts.get("sans").registered,
+        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if spec.sides == "duplex" else None,
+    )
+    count = write_sheets(target, pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
+    return target, len(items), count

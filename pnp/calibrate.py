@@ -9,8 +9,9 @@ from reportlab.lib.colors import black
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from .files import atomic_path
 from .impose import PAPERS, Flip
-from .pdf import DocInfo, atomic_path, new_canvas
+from .pdf import DocInfo, new_canvas
 
 CROSS = 8 * mm  # arm length of a crosshair
 

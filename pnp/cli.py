@@ -99,6 +99,13 @@ def _report(problems) -> None:
 @click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
 @click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
 @click.option("--deal", default=None, help="Print only the cards of this deal (game set-up), e.g. quick.")
+@click.option(
+    "--lang",
+    "langs",
+    multiple=True,
+    help="Language to build (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language). Default: the game's source language.",
+)
+@click.option("--allow-untranslated", is_flag=True, help="Print missing or stale translations in the source language instead of failing.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
 @click.pass_obj
 def build(
@@ -113,6 +120,8 @@ def build(
     gap: float,
     decks: tuple[str, ...],
     deal: str | None,
+    langs: tuple[str, ...],
+    allow_untranslated: bool,
     force: bool,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
@@ -123,7 +132,12 @@ def build(
         from .impose import SheetSpec
 
         spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides)
-        result = run_build(game, BuildOptions(sheet=spec, out=out, decks=list(decks) or None, deal=deal, force=force))
+        result = run_build(
+            game,
+            BuildOptions(
+                sheet=spec, out=out, decks=list(decks) or None, deal=deal, langs=list(langs) or None, allow_untranslated=allow_untranslated, force=force
+            ),
+        )
         _report(result.problems.items)
         for path, cards, pages in result.files:
             ctx.say(f"wrote {path} ({cards} cards, {pages} pages)")
@@ -158,38 +172,90 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: one object per problem, for editors and CI."
 )
+@click.option("--lang", "langs", multiple=True, help="Also check this language (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language).")
+@click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
 @click.pass_obj
-def check(ctx: Context, game: Path, fmt: str) -> None:
-    """Check GAME without building: data types, layouts, text that does not fit,
-    missing glyphs and unknown symbols. Exit 0 when clean, 1 on errors, 2 if unreadable."""
+def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untranslated: bool) -> None:
+    """Check GAME without building: data types, the game's rules, the glossary, layouts,
+    text that does not fit, missing glyphs, unknown symbols and translations.
+    Exit 0 when clean, 1 on errors, 2 if the game cannot be read."""
 
     def action():
-        from .build import check_all, prepare
-        from .errors import EXIT_ERRORS, PnpError, Problems
+        from .build import check_all, prepare, resolve_languages
+        from .errors import PnpError
 
         try:
             project = prepare(game)
-            _, problems = check_all(project, project.game.meta.language)
+            _, problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated)
         except PnpError as err:
             if fmt == "text":
                 raise
             problems = err.problems
         if fmt == "json":
-            click.echo(
-                json.dumps(
-                    [
-                        {"file": p.location.file, "line": p.location.line, "col": p.location.col, "code": p.code, "severity": p.severity, "message": p.message}
-                        for p in problems.items
-                    ],
-                    ensure_ascii=False,
-                    indent=1,
-                )
-            )
+            rows = [
+                {"file": p.location.file, "line": p.location.line, "col": p.location.col, "code": p.code, "severity": p.severity, "message": p.message}
+                for p in problems.items
+            ]
+            click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         else:
             _report(problems.items)
             ctx.say(f"{len(problems.errors)} errors, {len(problems.warnings)} warnings" if problems.items else "no problems found")
         if problems.errors:
-            sys.exit(PnpError(problems).exit_code if isinstance(problems, Problems) else EXIT_ERRORS)
+            sys.exit(PnpError(problems).exit_code)
+
+    _run(ctx, action)
+
+
+@main.group()
+def i18n() -> None:
+    """Translations: gettext catalogues in GAME/locale/ (messages.pot and LANG.po)."""
+
+
+@i18n.command("update")
+@game_argument
+@click.option("--add", "add", multiple=True, metavar="LANG", help="Create a catalogue for a new language (repeatable).")
+@click.pass_obj
+def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
+    """Extract the template and merge it into every catalogue: changed source texts become
+    fuzzy, new strings empty, removed ones obsolete. No translation is ever lost."""
+
+    def action():
+        from .i18n import update
+        from .load import load_game
+
+        loaded, _ = load_game(game)
+        pot, reports = update(loaded, list(add))
+        ctx.say(f"wrote {pot}")
+        for r in reports:
+            ctx.say(f"{r.lang}: {r.new} new, {r.fuzzy} fuzzy, {r.obsolete} obsolete")
+
+    _run(ctx, action)
+
+
+@i18n.command("status")
+@game_argument
+@click.pass_obj
+def i18n_status(ctx: Context, game: Path) -> None:
+    """Per language: translated, fuzzy and missing strings, and the ids of what is not done."""
+
+    def action():
+        from .errors import PnpError, Problems
+        from .i18n import languages, status
+        from .load import load_game
+
+        loaded, _ = load_game(game)
+        problems = Problems()
+        found = languages(loaded)
+        if not found:
+            click.echo(f"no catalogues in {game / 'locale'}; create one with: pnp i18n update --add LANG")
+        for lang in found:
+            state, _ = status(loaded, lang, problems)
+            click.echo(f"{lang}: {state.translated}/{state.total} translated ({state.percent:.0f} %), {len(state.fuzzy)} fuzzy, {len(state.missing)} missing")
+            for label, items in (("fuzzy", state.fuzzy), ("missing", state.missing)):
+                for sid, line in items:
+                    click.echo(f"  {label}: {sid}" + (f" (line {line})" if line else ""))
+        if problems.errors:
+            raise PnpError(problems)
 
     _run(ctx, action)
 

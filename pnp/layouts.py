@@ -100,6 +100,7 @@ class LayoutFile:
     size: tuple[float, float] | None = None  # trim width, height in mm
     extends: str | None = None
     safe: float | None = None  # mm inside the trim that text should keep clear of
+    lang_scale: dict[str, float] = field(default_factory=dict)  # text size factor per language, e.g. {de: 0.92}
     styles: dict[str, StyleDef] = field(default_factory=dict)
     elements: list[Any] = field(default_factory=list)
     doc: str = ""
@@ -113,6 +114,7 @@ class Layout:
     styles: dict[str, TextStyle]
     elements: list[Element]
     loc: Location
+    lang_scale: dict[str, float] = field(default_factory=dict)
 
     @property
     def width(self) -> float:
@@ -193,7 +195,11 @@ class LayoutLoader:
         elements = list(parent.elements) if parent else []
         elements.extend(_elements(spec.elements, raw.get("elements"), styles, problems))
         safe = spec.safe if spec.safe is not None else (parent.safe if parent else 3.0)
-        layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1))
+        lang_scale = {**(parent.lang_scale if parent else {}), **spec.lang_scale}
+        for lang, factor in lang_scale.items():
+            if not 0.5 <= factor <= 2:
+                problems.error(raw["lang_scale"].loc_of(lang), "layout-lang-scale", f"lang_scale for '{lang}' is {factor}; expected a factor from 0.5 to 2")
+        layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale)
         self._cache[name] = layout
         return layout
 

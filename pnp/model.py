@@ -68,6 +68,7 @@ class RulesFile:
     enums: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     types: dict[str, TypeDef] = field(default_factory=dict)
     constraints: list[Any] = field(default_factory=list)  # read by check.load_constraints
+    translate: list[str] = field(default_factory=lambda: ["name"])  # enum attributes that are texts
 
 
 @dataclass
@@ -156,6 +157,7 @@ class Game:
     constraints: Any = None  # the located `constraints:` list of rules.yaml
     deals: list[Card] = field(default_factory=list)
     glossary: list[Any] = field(default_factory=list)  # glossary.Term
+    translate_attributes: list[str] = field(default_factory=lambda: ["name"])
 
     @property
     def name(self) -> str:

@@ -7,10 +7,7 @@ the last good one. `invariant=1` and a fixed date make the same input give the s
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +16,7 @@ from reportlab.lib.colors import black
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from .files import atomic_path
 from .impose import MARK_WIDTH, Grid, Page
 from .render import Face, ImageOp, LineOp, RectOp, SymbolOp, TextOp
 from .text import SYMBOL_EM
@@ -33,20 +31,6 @@ class DocInfo:
     subject: str
     initial_font: str  # a registered embedded font, so no Helvetica is referenced
     duplex: str | None = "DuplexFlipLongEdge"
-
-
-@contextmanager
-def atomic_path(target: Path):
-    """Yield a temporary path beside `target`; move it into place only on success."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Canvas:

@@ -6,7 +6,7 @@ unknown symbols without building anything."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 
 from .errors import Location, Problems
 from .fonts import FontSet
+from .i18n import PSEUDO
 from .layouts import Image, Layout, Line, Rect, SymbolEl, Text, text_style
 from .model import Card, Game
 from .text import TextLayout, typeset
@@ -178,6 +179,9 @@ class Renderer:
         if not content:
             return None
         style = text_style(layout, el)
+        scale = layout.lang_scale.get(self.lang)
+        if scale:
+            style = replace(style, size=style.size * scale, min_size=style.min_size * scale if style.min_size else None)
         if style.font not in self.fonts:
             problems.error(el._loc, "font-unknown", f"{where}: font '{style.font}' does not exist; expected one of: {', '.join(self.fonts.names())}")
             return None
@@ -191,6 +195,12 @@ class Renderer:
                 loc,
                 "text-overflow",
                 f"{label} of card '{card.id}' does not fit its box in layout '{layout.name}' even at {result.size:g} pt: it needs {result.height / mm:.1f} mm, the box is {h:g} x {w:g} mm; shorten the text or enlarge the box",
+            )
+        elif self.lang == PSEUDO and result.size < style.size - 1e-6:
+            problems.warn(
+                loc,
+                "text-shrunk",
+                f"{label} of card '{card.id}' shrinks from {style.size:g} to {result.size:g} pt in the pseudo-language: a longer translation may not fit its box in layout '{layout.name}'",
             )
         if result.missing:
             chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
