@@ -159,6 +159,7 @@ def update(game: Game, add: list[str] | None = None) -> tuple[Path, list[UpdateR
 
 def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, UpdateReport]:
     by_id: dict[str, Message] = {m.context: m for m in old if m.id and m.context}
+    revived = {m.context: m for m in old.obsolete.values() if m.context and m.context not in by_id and m.string}
     merged = _new_catalog(game, lang)
     merged.last_translator = old.last_translator
     merged.language_team = old.language_team
@@ -167,7 +168,7 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
     for message in pot:
         if not message.id:
             continue
-        previous = by_id.get(message.context)
+        previous = by_id.get(message.context) or revived.get(message.context)  # a string that comes back keeps its translation
         flags: set[str] = set()
         string, previous_id = "", None
         if previous is not None:
@@ -199,7 +200,7 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             merged.obsolete[(message.id, context)] = message
             obsolete += 1
     for key, message in old.obsolete.items():
-        if message.context not in used and key not in merged.obsolete and message.string:
+        if message.context not in used and key not in merged.obsolete and message.string:  # still obsolete: keep it
             merged.obsolete[key] = message
     return merged, UpdateReport(lang, new, fuzzy, obsolete)
 

@@ -1,0 +1,173 @@
+"""Translations: catalogues a translator's tool reads, stale strings caught, nothing lost."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from conftest import edit, run
+from pdfread import text
+
+GAME = """\
+title: Hra
+language: sk
+attribution: Autor hry.
+decks:
+  cards: {type: card, data: cards.yaml, front: basic/card, back: basic/back}
+strings:
+  back: Karta
+"""
+RULES = """\
+enums:
+  color:
+    red: {name: Červená}
+types:
+  card:
+    fields:
+      title: {type: text}
+      text: {type: text, required: false}
+      color: {type: enum, enum: color, required: false}
+"""
+CARDS = """\
+- {id: a, title: Prvá, text: Hráč získa mesto., color: red}
+- {id: b, title: Druhá, text: Hráč stráca mesto.}
+"""
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    folder = tmp_path / "hra"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "rules.yaml").write_text(RULES, encoding="utf-8")
+    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
+    return folder
+
+
+def catalog(folder: Path, lang: str):
+    with (folder / "locale" / f"{lang}.po").open("rb") as handle:
+        return {m.context: m for m in read_po(handle) if m.id}
+
+
+def translate_all(folder: Path, lang: str, prefix: str) -> None:
+    """Fill every msgstr like a translator would (prefix + source)."""
+    path = folder / "locale" / f"{lang}.po"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if line == 'msgstr ""' and i > 0 and lines[i - 1].startswith("msgid ") and lines[i - 1] != 'msgid ""':
+            line = f'msgstr "{prefix}{lines[i - 1][7:-1]}"'
+        out.append(line)
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def test_update_writes_a_template_and_catalogues_with_stable_ids(small):
+    result = run("i18n", "update", small, "--add", "en", "--add", "cs")
+    assert result.exit_code == 0, result.output
+    assert (small / "locale" / "messages.pot").is_file()
+    ids = set(catalog(small, "en"))
+    assert {"a.title", "a.text", "b.title", "b.text", "game.title", "game.attribution", "strings.back", "enum.color.red.name", "deck.cards.name"} <= ids
+    assert all(not m.string for m in catalog(small, "cs").values())
+
+
+def test_catalogues_pass_msgfmt(small):
+    if not shutil.which("msgfmt"):
+        pytest.skip("msgfmt (gettext) is not installed")
+    run("i18n", "update", small, "--add", "en")
+    translate_all(small, "en", "EN ")
+    subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(small / "locale" / "en.po")], check=True)
+
+
+def test_a_changed_source_text_becomes_fuzzy_in_every_catalogue_and_nothing_else(small):
+    run("i18n", "update", small, "--add", "en", "--add", "cs")
+    translate_all(small, "en", "EN ")
+    translate_all(small, "cs", "CS ")
+    assert run("check", small, "--lang", "all").exit_code == 0
+    edit(small / "cards.yaml", "Hráč stráca mesto.", "Hráč stráca dve mestá.")
+    result = run("i18n", "update", small)
+    assert "en: 0 new, 1 fuzzy, 0 obsolete" in result.output and "cs: 0 new, 1 fuzzy, 0 obsolete" in result.output
+    for lang in ("en", "cs"):
+        messages = catalog(small, lang)
+        fuzzy = [sid for sid, m in messages.items() if m.fuzzy]
+        assert fuzzy == ["b.text"]
+        assert messages["b.text"].string == f"{lang.upper()} Hráč stráca mesto."  # the old translation is kept
+        po = (small / "locale" / f"{lang}.po").read_text(encoding="utf-8")
+        assert '#| msgid "Hráč stráca mesto."\nmsgctxt "b.text"' in po  # the old source, shown to the translator
+    check = run("check", small, "--lang", "en")
+    assert check.exit_code == 1
+    line = messages["b.text"].lineno
+    assert f"locale/en.po:{line}: 'b.text' is fuzzy" in check.output
+
+
+def test_a_removed_card_becomes_obsolete_and_is_kept(small):
+    run("i18n", "update", small, "--add", "en")
+    translate_all(small, "en", "EN ")
+    edit(small / "cards.yaml", "- {id: b, title: Druhá, text: Hráč stráca mesto.}\n", "")
+    result = run("i18n", "update", small)
+    assert "en: 0 new, 0 fuzzy, 2 obsolete" in result.output
+    po = (small / "locale" / "en.po").read_text(encoding="utf-8")
+    assert '#~ msgctxt "b.text"' in po and "EN Hráč stráca mesto." in po
+    edit(small / "cards.yaml", "- {id: a,", "- {id: b, title: Druhá, text: Hráč stráca mesto.}\n- {id: a,")
+    run("i18n", "update", small)
+    assert catalog(small, "en")["b.text"].string == "EN Hráč stráca mesto."  # back from the dead
+
+
+def test_status_counts_and_names_what_is_left(small):
+    run("i18n", "update", small, "--add", "en")
+    result = run("i18n", "status", small)
+    assert "en: 0/9 translated (0 %), 0 fuzzy, 9 missing" in result.output
+    assert "missing: a.title" in result.output
+    translate_all(small, "en", "EN ")
+    assert "en: 9/9 translated (100 %), 0 fuzzy, 0 missing" in run("i18n", "status", small).output
+
+
+def test_build_in_a_language_prints_the_translation(small, tmp_path):
+    run("i18n", "update", small, "--add", "en")
+    translate_all(small, "en", "EN ")
+    result = run("build", small, "--lang", "en", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    printed = text(tmp_path / "out" / "hra" / "cards-en-a4.pdf")
+    assert "EN Prvá" in printed and "EN Hráč získa mesto." in printed
+    assert "Hráč stráca mesto." not in printed.replace("EN Hráč stráca mesto.", "")
+
+
+def test_missing_translation_is_an_error_unless_allowed(small, tmp_path):
+    run("i18n", "update", small, "--add", "en")
+    result = run("build", small, "--lang", "en", "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "locale/en.po:" in result.output and "'a.title' has no en translation" in result.output
+    assert not (tmp_path / "out").exists()
+    allowed = run("build", small, "--lang", "en", "--allow-untranslated", "--out", tmp_path / "out")
+    assert allowed.exit_code == 0
+    assert "9 strings are missing or fuzzy in 'en' and are printed in the source language" in allowed.output
+
+
+def test_unknown_language_is_an_error(small):
+    result = run("check", small, "--lang", "de")
+    assert result.exit_code == 1
+    assert "there is no catalogue for 'de'" in result.output
+
+
+def test_pseudo_language_is_accented_and_longer(small, tmp_path):
+    result = run("build", small, "--lang", "qps", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    printed = text(tmp_path / "out" / "hra" / "cards-qps-a4.pdf")
+    assert "[Ďřůhá" in printed
+    assert "Druhá" not in printed
+
+
+def test_pseudo_language_reports_boxes_at_risk(mesta):
+    result = run("check", mesta, "--lang", "qps")
+    assert result.exit_code == 0
+    assert "shrinks from 11 to" in result.output and "in the pseudo-language" in result.output
+
+
+def test_update_is_reproducible_from_any_directory(small, tmp_path, monkeypatch):
+    run("i18n", "update", small, "--add", "en")
+    first = (small / "locale" / "en.po").read_bytes()
+    monkeypatch.chdir(tmp_path)
+    run("i18n", "update", small)
+    assert (small / "locale" / "en.po").read_bytes() == first
