@@ -13,6 +13,8 @@ from pathlib import Path
 def atomic_path(target: Path):
     """Yield a temporary path beside `target`; move it into place only on success."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    for stale in target.parent.glob(f".{target.name}.*.tmp"):  # left by a killed run
+        stale.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
     try:

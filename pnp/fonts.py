@@ -13,8 +13,8 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from .errors import Location, PnpError, Problems, display_path
-from .paths import FONTS_DIR
+from .errors import Location, PnpError, Problems, display_path, fail
+from .paths import FONTS_DIR, resolve_inside
 from .yamlfile import load_yaml
 
 PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
@@ -39,8 +39,17 @@ class FontSet:
             index = folder / "fonts.yaml"
             if index.is_file():
                 listing = load_yaml(index)
-                for name, file in (listing or {}).items():
-                    self._files[str(name)] = (folder / str(file), listing.loc_of(name))
+                if not isinstance(listing, dict):
+                    raise fail(
+                        Location(display_path(index), 1, 1),
+                        "fonts-shape",
+                        "fonts.yaml must map font names to .ttf files; expected lines such as 'sans: MyFont.ttf'",
+                    )
+                for name, file in listing.items():
+                    path = resolve_inside(str(file), folder, [folder], listing.loc_of(name), f"font '{name}'")
+                    if not path.is_file():
+                        raise fail(listing.loc_of(name), "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml")
+                    self._files[str(name)] = (path, listing.loc_of(name))
 
     def names(self) -> list[str]:
         return sorted(self._files)

@@ -18,6 +18,7 @@ from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap, load_yaml
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
+MAX_CARDS = 200_000  # in one deck, copies counted: about 22,000 A4 sheets
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RESERVED = {"id", "copies"}
 
@@ -83,6 +84,11 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
                 problems.error(card.loc, "card-duplicate-id", f"card id '{card.id}' is used twice (first at {seen_ids[card.id].loc}); expected every id once")
             else:
                 seen_ids[card.id] = card
+        total = sum(card.copies for card in cards)
+        if total > MAX_CARDS:
+            problems.error(
+                raw["decks"][deck_id].loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}"
+            )
         deck_raw = raw["decks"][deck_id]
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
         decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs)

@@ -15,9 +15,10 @@ from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.units import mm
 
-from .errors import Location, Problems
+from .errors import Location, PnpError, Problems
 from .fonts import FontSet
 from .i18n import PSEUDO
+from .images import find_image
 from .layouts import Image, Layout, Line, Rect, SymbolEl, Text, text_style
 from .model import Card, Game
 from .text import TextLayout, typeset
@@ -168,10 +169,15 @@ class Renderer:
                 size = min(w, h) * mm
                 ops.append(SymbolOp(sid, x * mm + (w * mm - size) / 2, height - (y + h) * mm + (h * mm - size) / 2, size))
             elif isinstance(el, Image):
-                path = self._render(el.image, ctx, el._loc, where, problems)
-                if path:
+                name = self._render(el.image, ctx, el._loc, where, problems)
+                if name:
+                    try:
+                        path = find_image(name, self.game.root, el._loc, f"{where}: image")
+                    except PnpError as err:
+                        problems.extend(err.problems)
+                        continue
                     x, y, w, h = el.box
-                    ops.append(ImageOp(path, x * mm, height - (y + h) * mm, w * mm, h * mm))
+                    ops.append(ImageOp(str(path), x * mm, height - (y + h) * mm, w * mm, h * mm))
         return Face(f"{card.id} ({side})", layout.width * mm, height, tuple(ops))
 
     def _text(self, el: Text, layout: Layout, card: Card, ctx: dict, where: str, problems: Problems) -> TextOp | None:

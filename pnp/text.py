@@ -27,6 +27,7 @@ SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
 SIZE_STEP = 0.25  # points between the sizes tried when shrinking
 _MARKUP = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|:([a-z0-9][a-z0-9_-]*):")
 _CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
+_NUMBER = re.compile(r"\d{1,3}")
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 
@@ -98,13 +99,14 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False) -> list[li
             pos = m.end()
         add(raw[pos:], family)
         words = [w for w in words if w.parts]
-        paragraphs.append(_glue(words) if glue else words)
+        paragraphs.append(_glue(words, _CLINGING if glue else set()))
     return paragraphs
 
 
-def _glue(words: list[_Word]) -> list[_Word]:
-    """Keep one-letter prepositions and conjunctions with the next word: Czech and Slovak
-    typography never leaves 'v', 'k', 'a', 'o', 's', 'z', 'u', 'i' at the end of a line."""
+def _glue(words: list[_Word], clinging: set[str]) -> list[_Word]:
+    """Keep a short number with the word it counts ('2 cities'), and in Czech and Slovak
+    the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
+    with the next word: typography never leaves them at the end of a line."""
     out: list[_Word] = []
     carry: _Word | None = None
     for word in words:
@@ -115,7 +117,7 @@ def _glue(words: list[_Word]) -> list[_Word]:
             else:
                 word = _Word(carry.parts + word.parts)
             carry = None
-        if len(word.parts) == 1 and word.parts[0][1] and word.parts[0][0] in _CLINGING:
+        if len(word.parts) == 1 and word.parts[0][1] and (word.parts[0][0] in clinging or _NUMBER.fullmatch(word.parts[0][0])):
             carry = word
             continue
         out.append(word)

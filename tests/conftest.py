@@ -46,3 +46,38 @@ def line_of(path: Path, needle: str) -> int:
         if needle in line:
             return number
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+SMALL_GAME = """\
+title: Hra
+language: sk
+attribution: Autor hry.
+decks:
+  cards: {type: card, data: cards.yaml, front: basic/card, back: basic/back}
+strings:
+  back: Karta
+"""
+SMALL_RULES = """\
+enums:
+  color:
+    red: {name: Červená}
+types:
+  card:
+    fields:
+      title: {type: text}
+      text: {type: text, required: false}
+      color: {type: enum, enum: color, required: false}
+"""
+SMALL_CARDS = """\
+- {id: a, title: Prvá, text: Hráč získa mesto., color: red}
+- {id: b, title: Druhá, text: Hráč stráca mesto.}
+"""
+
+
+def make_small_game(folder: Path, cards: str = SMALL_CARDS) -> Path:
+    """A two-card game on the bundled basic layouts: quick to build, easy to break."""
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(SMALL_GAME, encoding="utf-8")
+    (folder / "rules.yaml").write_text(SMALL_RULES, encoding="utf-8")
+    (folder / "cards.yaml").write_text(cards, encoding="utf-8")
+    return folder

@@ -8,43 +8,13 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from conftest import edit, run
+from conftest import edit, make_small_game, run
 from pdfread import text
-
-GAME = """\
-title: Hra
-language: sk
-attribution: Autor hry.
-decks:
-  cards: {type: card, data: cards.yaml, front: basic/card, back: basic/back}
-strings:
-  back: Karta
-"""
-RULES = """\
-enums:
-  color:
-    red: {name: Červená}
-types:
-  card:
-    fields:
-      title: {type: text}
-      text: {type: text, required: false}
-      color: {type: enum, enum: color, required: false}
-"""
-CARDS = """\
-- {id: a, title: Prvá, text: Hráč získa mesto., color: red}
-- {id: b, title: Druhá, text: Hráč stráca mesto.}
-"""
 
 
 @pytest.fixture
 def small(tmp_path: Path) -> Path:
-    folder = tmp_path / "hra"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
-    (folder / "rules.yaml").write_text(RULES, encoding="utf-8")
-    (folder / "cards.yaml").write_text(CARDS, encoding="utf-8")
-    return folder
+    return make_small_game(tmp_path / "hra")
 
 
 def catalog(folder: Path, lang: str):

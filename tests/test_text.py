@@ -82,3 +82,11 @@ def test_lines_stay_inside_the_box(align):
     for line in out.lines:
         assert line[0].x >= -0.01
         assert line[-1].x + line[-1].width <= width + 0.01
+
+
+def test_a_short_number_stays_with_the_word_it_counts():
+    text = "Hráč získa 2 nové mestá z kôpky a 1 udalosť."
+    for width in range(20, 60, 2):
+        out = typeset(text, TextStyle(size=10), width * MM, 100 * MM, FONTS, "en")
+        for line in words(out):
+            assert not line.split()[-1].isdigit(), (width, words(out))
