@@ -223,7 +223,10 @@ def write_deck(
 
     pages = impose(len(items), grid, spec if faces.backs else replace(spec, sides="fronts"))
     target = options.out / output_name(game, deck, lang, spec, options.deal)
-    caption = f"{game.meta.title} · {deck.name} · {{sheet}}/{sheets} {{side}} · print at 100 % (actual size): this ruler is {{length}} mm"
+
+    def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
+        return f"{game.meta.title} · {deck.name} · {page.sheet}/{sheets} {page.side} · print at 100 % (actual size): this ruler is {length} mm"
+
     info = DocInfo(
         title=f"{game.meta.title}: {deck.name}",
         author=game.meta.author,

@@ -47,7 +47,9 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         problems.error(raw.loc_of("rules"), "rules-missing", f"rules file '{meta.rules}' does not exist; expected the game's types in it")
         raise PnpError(problems)
     rules_raw = load_yaml(rules_path, problems)
-    rules = _build(RulesFile, rules_raw if rules_raw is not None else LMap(), problems, meta.rules, Location(display_path(rules_path)))
+    if rules_raw is None:  # an empty file
+        rules_raw = LMap(loc=Location(display_path(rules_path), 1, 1))
+    rules = _build(RulesFile, rules_raw, problems, meta.rules, Location(display_path(rules_path)))
     if rules is MISSING:
         raise PnpError(problems)
 

@@ -111,7 +111,7 @@ def draw_marks(canvas: Canvas, page: Page) -> None:
             canvas.line(x1, y1, x2, y2)
 
 
-def draw_ruler(canvas: Canvas, page: Page, caption: str, font: str) -> None:
+def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], font: str) -> None:
     """A millimetre ruler with a caption: measure it to check the print is at 100 %."""
     if page.ruler is None:
         return
@@ -129,12 +129,19 @@ def draw_ruler(canvas: Canvas, page: Page, caption: str, font: str) -> None:
         canvas.line(i * mm, 0, i * mm, tick)
     canvas.setFillColor(black)
     canvas.setFont(font, 6)
-    canvas.drawString(0, -2.6 * mm, caption.format(length=f"{length / mm:.0f}"))
+    canvas.drawString(0, -2.6 * mm, caption(page, round(length / mm)))
     canvas.restoreState()
 
 
 def write_sheets(
-    target: Path, pages: Iterable[Page], grid: Grid, info: DocInfo, face_of: Callable[[Page, int], Face], symbols, caption: str, bleed: float
+    target: Path,
+    pages: Iterable[Page],
+    grid: Grid,
+    info: DocInfo,
+    face_of: Callable[[Page, int], Face],
+    symbols,
+    caption: Callable[[Page, int], str],
+    bleed: float,
 ) -> int:
     """Draw every page into `target`; returns the page count."""
     count = 0
@@ -144,7 +151,7 @@ def write_sheets(
             for placement in page.placements:
                 draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
             draw_marks(canvas, page)
-            draw_ruler(canvas, page, caption.format(sheet=page.sheet, side=page.side, length="{length}"), info.initial_font)
+            draw_ruler(canvas, page, caption, info.initial_font)
             canvas.showPage()
             count += 1
         canvas.save()

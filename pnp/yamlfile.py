@@ -29,9 +29,11 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 class LMap(dict):
     """A mapping with `loc` (of the mapping) and `locs[key]` / `key_locs[key]`."""
 
-    loc: Location
-    locs: dict[str, Location]
-    key_locs: dict[str, Location]
+    def __init__(self, *args, loc: Location = Location("?"), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.loc = loc
+        self.locs: dict[str, Location] = {}
+        self.key_locs: dict[str, Location] = {}
 
     def loc_of(self, key: str) -> Location:
         return self.locs.get(key, self.loc)
@@ -40,8 +42,10 @@ class LMap(dict):
 class LList(list):
     """A sequence with `loc` (of the sequence) and `locs[i]` for each item."""
 
-    loc: Location
-    locs: list[Location]
+    def __init__(self, *args, loc: Location = Location("?")):
+        super().__init__(*args)
+        self.loc = loc
+        self.locs: list[Location] = []
 
     def loc_of(self, index: int) -> Location:
         return self.locs[index] if 0 <= index < len(self.locs) else self.loc
@@ -83,8 +87,7 @@ class _Converter:
                     raise self.limit(node, f"more than {MAX_ALIASES} aliases; expected plain data")
             self.seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            result = LMap()
-            result.loc, result.locs, result.key_locs = self.loc(node), {}, {}
+            result = LMap(loc=self.loc(node))
             self.scalar.flatten_mapping(node)  # resolve `<<: *base` merge keys
             for key_node, value_node in node.value:
                 key = self.convert(key_node, depth + 1)
@@ -99,8 +102,7 @@ class _Converter:
                 result.key_locs[key] = self.loc(key_node)
             return result
         if isinstance(node, yaml.SequenceNode):
-            seq = LList()
-            seq.loc, seq.locs = self.loc(node), []
+            seq = LList(loc=self.loc(node))
             for item in node.value:
                 seq.append(self.convert(item, depth + 1))
                 seq.locs.append(self.loc(item))

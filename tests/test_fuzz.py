@@ -1,0 +1,106 @@
+"""Fuzzing: mutated game folders never make the pipeline raise anything but its own
+located errors. The quick profile runs with the tests; the long one (10,000 examples)
+is `python -m pytest -m slow tests/test_fuzz.py`."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import SMALL_CARDS, SMALL_GAME, SMALL_RULES, make_small_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pnp.build import BuildOptions, build
+from pnp.errors import PnpError
+from pnp.impose import SheetSpec
+
+FILES = {"cards.yaml": SMALL_CARDS, "game.yaml": SMALL_GAME, "rules.yaml": SMALL_RULES}
+
+nasty_text = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\x00",
+            "\x1b[31m",
+            "\u202eevil\u202c",
+            "e\u0301\u0301\u0301",
+            "🎲🃏",
+            "שלום",
+            "مرحبا",
+            "\ufeff",
+            "\t\r\n",
+            "'",
+            '"',
+            ":",
+            "- ",
+            "*",
+            "**x**",
+            ":armada:",
+            "{{ x }}",
+            "&a",
+            "*a",
+            "!!python/object:os.system",
+            "~",
+            "null",
+        ]
+    ),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(str),
+)
+
+
+@st.composite
+def mutation(draw):
+    name = draw(st.sampled_from(sorted(FILES)))
+    source = FILES[name]
+    kind = draw(st.sampled_from(["insert", "truncate", "replace-value", "nest", "bytes"]))
+    if kind == "truncate":
+        cut = draw(st.integers(0, len(source)))
+        return name, source[:cut].encode()
+    if kind == "insert":
+        at = draw(st.integers(0, len(source)))
+        return name, (source[:at] + draw(nasty_text) + source[at:]).encode("utf-8", "surrogatepass")
+    if kind == "nest":
+        depth = draw(st.integers(1, 300))
+        return name, (source + "deep: " + "[" * depth + "]" * depth + "\n").encode()
+    if kind == "bytes":
+        at = draw(st.integers(0, len(source)))
+        junk = draw(st.binary(min_size=1, max_size=20))
+        data = source.encode()
+        return name, data[:at] + junk + data[at:]
+    # replace one value (after a ': ') with something nasty
+    pieces = source.split(": ")
+    index = draw(st.integers(1, len(pieces) - 1))
+    value = draw(nasty_text)
+    rest = pieces[index]
+    end = min((rest.find(ch) for ch in ",}\n" if rest.find(ch) >= 0), default=len(rest))
+    pieces[index] = value + rest[end:]
+    return name, ": ".join(pieces).encode("utf-8", "surrogatepass")
+
+
+def run_pipeline(name: str, data: bytes) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = make_small_game(Path(tmp) / "g")
+        (folder / name).write_bytes(data)
+        try:
+            build(folder, BuildOptions(sheet=SheetSpec(sides="fronts"), out=Path(tmp) / "out"))
+        except PnpError as err:
+            for problem in err.problems.items:  # located and explained
+                assert problem.location.file and problem.message and problem.code
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(mutation())
+def test_mutated_games_fail_only_with_located_errors(change):
+    run_pipeline(*change)
+
+
+@pytest.mark.slow
+@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutation())
+def test_mutated_games_fail_only_with_located_errors_long(change):
+    run_pipeline(*change)
