@@ -26,10 +26,13 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Loader = yaml.SafeLoader
 
 
+UNKNOWN = Location("?")
+
+
 class LMap(dict):
     """A mapping with `loc` (of the mapping) and `locs[key]` / `key_locs[key]`."""
 
-    def __init__(self, *args, loc: Location = Location("?"), **kwargs):
+    def __init__(self, *args, loc: Location = UNKNOWN, **kwargs):
         super().__init__(*args, **kwargs)
         self.loc = loc
         self.locs: dict[str, Location] = {}
@@ -42,7 +45,7 @@ class LMap(dict):
 class LList(list):
     """A sequence with `loc` (of the sequence) and `locs[i]` for each item."""
 
-    def __init__(self, *args, loc: Location = Location("?")):
+    def __init__(self, *args, loc: Location = UNKNOWN):
         super().__init__(*args)
         self.loc = loc
         self.locs: list[Location] = []
