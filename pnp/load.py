@@ -49,8 +49,10 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     rules_raw = load_yaml(rules_path, problems)
     if rules_raw is None:  # an empty file
         rules_raw = LMap(loc=Location(display_path(rules_path), 1, 1))
+    before = len(problems.errors)
     rules = _build(RulesFile, rules_raw, problems, meta.rules, Location(display_path(rules_path)))
-    if rules is MISSING:
+    if rules is MISSING or len(problems.errors) > before:  # a malformed rules file: stop before errors cascade
+        problems.unreadable = True
         raise PnpError(problems)
 
     enums = _load_enums(rules, rules_raw, problems)
@@ -140,7 +142,8 @@ def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dic
 
 def _build(cls: type, raw: Any, problems: Problems, what: str, loc: Location) -> Any:
     if not isinstance(raw, dict):
-        problems.error(loc, "schema-type", f"{what} must be a mapping of keys to values; found {type(raw).__name__ if raw is not None else 'an empty file'}")
+        found = "a list" if isinstance(raw, list) else "an empty file" if raw is None else f"'{raw}'"
+        problems.error(getattr(raw, "loc", None) or Location(loc.file, 1, 1), "schema-type", f"{what} must be a mapping of keys to values; found {found}")
         return MISSING
     return build(cls, raw, problems, what)
 

@@ -78,6 +78,8 @@ def test_bleed_extends_the_art_and_keeps_marks_on_the_trim(tmp_path):
 def test_same_input_gives_the_same_bytes(tmp_path, monkeypatch):
     assert run("build", "--out", tmp_path / "a").exit_code == 0
     monkeypatch.setenv("TZ", "Pacific/Auckland")
+    monkeypatch.setenv("LC_ALL", "C")
+    monkeypatch.setenv("LANG", "cs_CZ.UTF-8")
     monkeypatch.chdir(tmp_path)
     assert run("build", "--out", tmp_path / "b").exit_code == 0
     for name in ("cities-sk-a4.pdf", "events-sk-a4.pdf"):
