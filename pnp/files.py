@@ -19,6 +19,9 @@ def atomic_path(target: Path):
     os.close(fd)
     try:
         yield Path(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
