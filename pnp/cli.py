@@ -260,5 +260,28 @@ def i18n_status(ctx: Context, game: Path) -> None:
     _run(ctx, action)
 
 
+@main.command()
+@click.argument("name", type=click.Path(path_type=Path))
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("."), show_default=True, help="Folder to create the game in.")
+@click.option("--title", default=None, help="The game's title (default: from NAME).")
+@click.option("--lang", default="en", show_default=True, help="The language the game is written in.")
+@click.option("--translation", default="de", show_default=True, help="A second language to start an empty catalogue for ('none': no catalogue).")
+@click.pass_obj
+def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, translation: str) -> None:
+    """Create a game folder NAME that builds at once: metadata, a card type with one rule,
+    a few cards, their front and back layouts, a rulebook stub and a catalogue to translate."""
+
+    def action():
+        import shlex
+
+        from .scaffold import create
+
+        target = create(out / name, title, lang, None if translation == "none" else translation)
+        shown = shlex.quote(str(target))
+        ctx.say(f"created {target}: next, run  pnp check {shown}  and  pnp build {shown}")
+
+    _run(ctx, action)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

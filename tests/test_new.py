@@ -1,0 +1,71 @@
+"""`pnp new`: a game folder that checks, builds and translates at once, and never
+overwrites anything."""
+
+from __future__ import annotations
+
+from conftest import run
+from pdfread import card_boxes, reader, text
+
+
+def test_new_game_checks_and_builds_at_once(tmp_path):
+    result = run("new", "mygame", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    game = tmp_path / "mygame"
+    for name in ("game.yaml", "rules.yaml", "cards.yaml", "layouts/card.yaml", "layouts/back.yaml", "rules.md", "locale/messages.pot", "locale/de.po"):
+        assert (game / name).is_file(), name
+    checked = run("check", game)
+    assert checked.exit_code == 0, checked.output
+    assert "no problems found" in checked.output
+    built = run("build", game, "--out", tmp_path / "out")
+    assert built.exit_code == 0, built.output
+    pdf = tmp_path / "out" / "mygame" / "cards-en-a4.pdf"
+    assert len(reader(pdf).pages) == 2  # 5 cards: one sheet of fronts, one of backs
+    assert len(card_boxes(reader(pdf).pages[0])) == 5
+    words = text(pdf)
+    assert "Dawn" in words and "Midnight" in words and "Mygame" in words
+
+
+def test_new_game_has_an_empty_catalogue_for_a_second_language(tmp_path):
+    assert run("new", "g", "--out", tmp_path, "--lang", "sk", "--translation", "cs").exit_code == 0
+    status = run("i18n", "status", tmp_path / "g")
+    assert status.exit_code == 0, status.output
+    assert "cs: 0/" in status.output and "missing: dawn.title" in status.output
+    assert "Language: cs" in (tmp_path / "g" / "locale" / "cs.po").read_text(encoding="utf-8")
+    assert "language: sk" in (tmp_path / "g" / "game.yaml").read_text(encoding="utf-8")
+    fallback = run("build", tmp_path / "g", "--lang", "cs", "--allow-untranslated", "--out", tmp_path / "out")
+    assert fallback.exit_code == 0, fallback.output
+    assert (tmp_path / "out" / "g" / "cards-cs-a4.pdf").is_file()
+
+
+def test_new_refuses_an_existing_folder_and_leaves_it_alone(tmp_path):
+    game = tmp_path / "mygame"
+    game.mkdir()
+    (game / "game.yaml").write_text("mine", encoding="utf-8")
+    result = run("new", "mygame", "--out", tmp_path)
+    assert result.exit_code == 1
+    assert "mygame: 'mygame'" not in result.output  # located at the folder, said once
+    assert f"{game}: '{game}' already exists" in result.output
+    assert "[new-exists]" in result.output and "Traceback" not in result.output
+    assert (game / "game.yaml").read_text(encoding="utf-8") == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mygame"]  # no staging folder left behind
+
+
+def test_new_fills_an_empty_folder(tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert run("new", tmp_path / "empty").exit_code == 0
+    assert run("check", tmp_path / "empty").exit_code == 0
+
+
+def test_titles_with_yaml_characters_survive(tmp_path):
+    title = 'Quote "this": #1 & co'
+    assert run("new", "q", "--out", tmp_path, "--title", title, "--translation", "none").exit_code == 0
+    assert not (tmp_path / "q" / "locale").exists()
+    assert run("build", tmp_path / "q", "--out", tmp_path / "out").exit_code == 0
+    assert title in text(tmp_path / "out" / "q" / "cards-en-a4.pdf")
+
+
+def test_new_rejects_a_language_that_is_not_a_code(tmp_path):
+    result = run("new", "g", "--out", tmp_path, "--lang", "English")
+    assert result.exit_code == 1
+    assert "'English' is not a language code" in result.output
+    assert not (tmp_path / "g").exists()
