@@ -15,6 +15,7 @@ from .glossary import load_glossary
 from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside
 from .schema import MISSING, build, suggest
+from .sheets import is_sheet, read_sheet
 from .yamlfile import LList, LMap, load_yaml
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
@@ -75,10 +76,12 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             problems.extend(data_path.problems)
             continue
         if not data_path.is_file():
-            problems.error(raw["decks"][deck_id].loc_of("data"), "data-missing", f"data file '{deck_def.data}' does not exist; expected a YAML list of cards")
+            problems.error(
+                raw["decks"][deck_id].loc_of("data"), "data-missing", f"data file '{deck_def.data}' does not exist; expected a YAML, CSV or XLSX list of cards"
+            )
             continue
         try:
-            rows = load_yaml(data_path, problems)
+            rows = _read_data(data_path, rules.types[deck_def.type], problems, deck_def.sheet, raw["decks"][deck_id].loc_of("sheet"))
         except PnpError as err:
             problems.extend(err.problems)
             continue
@@ -129,7 +132,7 @@ def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dic
         problems.error(where.loc_of("data"), "data-missing", f"deals file '{meta.deals.data}' does not exist; expected a YAML list of deals")
         return []
     try:
-        rows = load_yaml(path, problems)
+        rows = _read_data(path, types[meta.deals.type], problems)
     except PnpError as err:
         problems.extend(err.problems)
         return []
@@ -138,6 +141,13 @@ def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dic
         if deal.id in seen:
             problems.error(deal.loc, "card-duplicate-id", f"deal id '{deal.id}' is also the id of a card ({seen[deal.id].loc}); expected every id once")
     return deals
+
+
+def _read_data(path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None) -> Any:
+    """Card rows from YAML, or from a CSV/XLSX file (one row per card), by the suffix."""
+    if is_sheet(path):
+        return read_sheet(path, tdef, problems, sheet, sheet_loc)
+    return load_yaml(path, problems)
 
 
 def _build(cls: type, raw: Any, problems: Problems, what: str, loc: Location) -> Any:

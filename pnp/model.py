@@ -74,10 +74,11 @@ class RulesFile:
 @dataclass
 class DeckDef:
     type: str  # a type from rules.yaml
-    data: str  # the data file, relative to the game folder
+    data: str  # the data file (YAML, CSV or XLSX), relative to the game folder
     front: str  # layout name
     back: str | None = None  # layout name of the card back
     name: str = ""  # shown on sheets and in messages
+    sheet: str | None = None  # for an XLSX data file: the sheet (default: the first)
 
 
 @dataclass

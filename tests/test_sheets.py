@@ -1,0 +1,203 @@
+"""Card data from spreadsheets: CSV and XLSX rows checked like YAML cards, with every
+mistake located by row and column (and sheet)."""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+from conftest import edit, make_small_game, run
+from pdfread import text
+
+import pnp.sheets
+
+RULES = """\
+enums:
+  color:
+    red: {name: Červená}
+    blue: {name: Modrá}
+types:
+  card:
+    fields:
+      title: {type: text}
+      text: {type: text, required: false}
+      color: {type: enum, enum: color, required: false}
+      power: {type: int, required: false, min: 0, max: 9}
+      tags: {type: list, item: text, required: false}
+      colors: {type: list, item: enum, enum: color, required: false}
+constraints:
+  - id: tagged
+    message: Karta má dva tagy.
+    type: card
+    expect: tags | length != 2
+    severity: warning
+"""
+
+
+def sheet_game(tmp_path, data: str, name: str = "cards.csv"):
+    game = make_small_game(tmp_path / "hra")
+    (game / "rules.yaml").write_text(RULES, encoding="utf-8")
+    edit(game / "game.yaml", "data: cards.yaml", f"data: {name}")
+    (game / "cards.yaml").unlink()
+    if data:
+        (game / name).write_bytes(data.encode("utf-8"))
+    return game
+
+
+def test_a_typo_in_row_12_is_reported_at_row_12(tmp_path):
+    rows = ["id,title,color,power"] + [f"c{i},Karta {i},red,{i % 10}" for i in range(2, 12)] + ["c12,Karta 12,rde,3"]
+    game = sheet_game(tmp_path, "\n".join(rows) + "\n")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "hra/cards.csv:12:3: field 'color' of card 'c12' is 'rde', which is not in 'color' (did you mean 'red'?)" in result.output.replace(
+        str(tmp_path) + "/", ""
+    )
+    assert result.output.count("error") == 1 or "1 error" in result.output
+
+
+def test_a_csv_exported_by_a_spreadsheet_builds_unchanged(tmp_path):
+    data = (
+        "\ufeffid,title,text,copies,color,tags\r\n"
+        'a,Prvá,"Hráč získa mesto, potom ""dve"" karty.",2,red,"vojna; mier"\r\n'
+        'b,Druhá,"Riadok jeden\r\nriadok dva",,,\r\n'
+        ",,,,,\r\n"  # the blank rows a spreadsheet leaves at the end
+        ",,,,,\r\n"
+    )
+    game = sheet_game(tmp_path, data)
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "(3 cards" in result.output  # copies: 2 + an empty cell, which means 1
+    words = text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+    assert 'potom "dve"' in words and "Riadok jeden" in words
+
+
+def test_semicolon_separated_csv_from_a_european_excel(tmp_path):
+    game = sheet_game(tmp_path, "id;title;tags\na;Prvá;x, y\n")
+    assert run("check", game).exit_code == 0
+
+
+def test_list_cells_split_on_semicolons_or_commas_and_each_item_is_checked(tmp_path):
+    game = sheet_game(tmp_path, 'id,title,colors,tags\na,A,red; bleu,one\nb,B,"red,blue","x, y"\n')
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.csv:2:3: item 2 of field 'colors' of card 'a' is 'bleu'" in result.output
+    edit(game / "cards.csv", "bleu", "blue")
+    result = run("check", game)
+    assert result.exit_code == 0, result.output
+    assert "cards.csv:3:1: warning: Karta má dva tagy. (card 'b' fails" in result.output  # the rules model sees the split list
+
+
+def test_empty_cells_are_absent_fields(tmp_path):
+    game = sheet_game(tmp_path, "id,title,text\na,,\n")
+    result = run("check", game)
+    assert "cards.csv:2:1: card 'a' has no 'title'; expected text [card-missing-field]" in result.output
+
+
+def test_unknown_and_missing_columns_are_reported_once_at_the_header(tmp_path):
+    rows = "id,title,colour\n" + "".join(f"c{i},T{i},red\n" for i in range(5))
+    result = run("check", sheet_game(tmp_path, rows))
+    assert result.output.count("unknown column 'colour'") == 1
+    assert "cards.csv:1:3: unknown column 'colour' (did you mean 'color'?)" in result.output
+    result = run("check", sheet_game(tmp_path / "2", "name,title\nx,y\n"))
+    assert "cards.csv:1:1: no 'id' column in the header row" in result.output
+    assert result.exit_code == 1
+
+
+def test_a_value_under_no_header_is_located(tmp_path):
+    result = run("check", sheet_game(tmp_path, "id,title\na,A,stray\n"))
+    assert "cards.csv:2:3: a value in column 3, which has no name in the header row" in result.output
+
+
+def test_copies_that_are_not_a_number_are_located(tmp_path):
+    result = run("check", sheet_game(tmp_path, "id,title,copies\na,A,two\n"))
+    assert "cards.csv:2:3: copies of card 'a' is 'two'" in result.output
+
+
+def test_a_csv_that_is_not_utf8_says_how_to_save_it(tmp_path):
+    game = sheet_game(tmp_path, "")
+    (game / "cards.csv").write_bytes("id,title\na,Prvá\n".encode("cp1250"))
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert "cards.csv:2: the file is not UTF-8 text" in result.output and "CSV UTF-8" in result.output
+
+
+def test_old_excel_files_are_refused_with_a_reason(tmp_path):
+    game = sheet_game(tmp_path, "", name="cards.xls")
+    (game / "cards.xls").write_bytes(b"\xd0\xcf\x11\xe0")
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert "cards.xls: this is an old Excel workbook; expected a .csv (UTF-8) or .xlsx file" in result.output
+
+
+def test_files_over_20_mb_are_refused_before_reading(tmp_path):
+    game = sheet_game(tmp_path, "id,title\n")
+    with (game / "cards.csv").open("r+b") as handle:
+        handle.truncate(21 * 1024 * 1024)
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert "expected at most 20971520" in result.output and "[sheet-limit]" in result.output
+
+
+def test_too_many_rows_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(pnp.sheets, "MAX_ROWS", 10)
+    game = sheet_game(tmp_path, "id,title\n" + "".join(f"c{i},T\n" for i in range(11)))
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert "cards.csv:12: more than 10 rows" in result.output
+
+
+def workbook(path, sheets: dict[str, list[list]]):
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for name, rows in sheets.items():
+        sheet = book.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+    book.save(path)
+
+
+def test_xlsx_rows_are_cards_and_errors_name_the_sheet(tmp_path):
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    workbook(
+        game / "cards.xlsx",
+        {"Karty": [["id", "title", "power", "copies", "text"], ["a", "Prvá", 3, 2, "Text"], ["b", "Druhá", 12.0, None, None], [101, "Číslo", 1.0, 1.0, None]]},
+    )
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.xlsx[Karty]:3:3: field 'power' of card 'b' is 12; expected a value from 0 to 9" in result.output
+    assert "101" not in result.output  # a numeric id is a plain name; 1.0 is the number 1
+    workbook(game / "cards.xlsx", {"Karty": [["id", "title", "power", "copies"], ["a", "Prvá", 3, 2], [101, "Číslo", 1.0, 1.0]]})
+    built = run("build", game, "--out", tmp_path / "out")
+    assert built.exit_code == 0, built.output
+    assert "(3 cards" in built.output
+    assert "Číslo" in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+
+
+def test_xlsx_sheet_is_chosen_by_name(tmp_path):
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    workbook(game / "cards.xlsx", {"Notes": [["whatever"]], "Cards": [["id", "title"], ["a", "Z hárku Cards"]]})
+    edit(game / "game.yaml", "data: cards.xlsx", "data: cards.xlsx, sheet: Cards")
+    assert run("build", game, "--out", tmp_path / "out").exit_code == 0
+    assert "Z hárku Cards" in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+    edit(game / "game.yaml", "sheet: Cards", "sheet: Card")
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert "hra/game.yaml:5:" in result.output.replace(str(tmp_path) + "/", "")
+    assert "the workbook has no sheet 'Card' (did you mean 'Cards'?); expected one of: Notes, Cards" in result.output
+
+
+def test_a_damaged_workbook_is_an_error_not_a_traceback(tmp_path):
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    (game / "cards.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert "cannot read this workbook" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", ["cards.csv", "cards.xlsx"])
+def test_translations_point_at_the_spreadsheet(tmp_path, name):
+    game = sheet_game(tmp_path, "id,title\na,Prvá\n" if name.endswith("csv") else "", name=name)
+    if name.endswith("xlsx"):
+        workbook(game / name, {"S": [["id", "title"], ["a", "Prvá"]]})
+    assert run("i18n", "update", game, "--add", "en").exit_code == 0
+    pot = (game / "locale" / "messages.pot").read_text(encoding="utf-8")
+    assert f"#: {name}" in pot and 'msgctxt "a.title"' in pot
