@@ -283,5 +283,21 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
     _run(ctx, action)
 
 
+@main.command("list")
+@game_argument
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
+@click.pass_obj
+def list_game(ctx: Context, game: Path, fmt: str) -> None:
+    """Show what GAME is made of: types, decks (cards, copies, size), deals and languages."""
+
+    def action():
+        from .listing import listing, render_text
+
+        data = listing(game)
+        click.echo(json.dumps(data.as_dict(), ensure_ascii=False, indent=1) if fmt == "json" else render_text(data))
+
+    _run(ctx, action)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,122 @@
+"""`pnp list`: what a game is made of, at a glance: its types, decks (with card counts and
+sizes), deals and languages (with how much of each is translated). Read-only."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .errors import Problems
+
+
+@dataclass
+class DeckRow:
+    id: str
+    name: str
+    type: str
+    front: str
+    back: str | None
+    distinct: int  # different cards
+    copies: int  # cards printed, copies counted
+    size_mm: tuple[float, float]
+
+
+@dataclass
+class DealRow:
+    id: str
+    name: str
+    components: int  # distinct components the deal uses
+    copies: int
+
+
+@dataclass
+class LanguageRow:
+    lang: str
+    source: bool
+    translated: int
+    total: int
+    fuzzy: int
+    missing: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.translated / self.total if self.total else 100.0
+
+
+@dataclass
+class Listing:
+    title: str
+    folder: str
+    types: dict[str, list[str]]  # type -> its fields
+    decks: list[DeckRow] = field(default_factory=list)
+    deals: list[DealRow] = field(default_factory=list)
+    languages: list[LanguageRow] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        for row, lang in zip(data["languages"], self.languages):
+            row["percent"] = round(lang.percent, 1)
+        return data
+
+
+def listing(folder: Path) -> Listing:
+    """Everything `pnp list` shows; raises PnpError if the game cannot be loaded."""
+    from .build import deal_members, prepare
+    from .errors import display_path
+    from .i18n import extract, languages, status
+
+    project = prepare(folder)
+    game = project.game
+    result = Listing(game.meta.title, display_path(game.root), {name: list(t.fields) for name, t in game.types.items()})
+    for deck in game.decks.values():
+        front, back = project.layouts[deck.id]
+        result.decks.append(DeckRow(deck.id, deck.name, deck.type, front.name, back.name if back else None, len(deck.cards), deck.count, front.size))
+    by_id = {card.id: card for card in game.cards()}
+    for deal in game.deals:
+        members = deal_members(game, deal.id)
+        name = deal.fields.get("name")
+        result.deals.append(DealRow(deal.id, str(name) if name else deal.id, len(members), sum(by_id[m].copies for m in members)))
+    total = len(extract(game))
+    result.languages.append(LanguageRow(game.meta.language, True, total, total, 0, 0))
+    problems = Problems()
+    for lang in languages(game):
+        if lang == game.meta.language:
+            continue
+        state, _ = status(game, lang, problems)
+        result.languages.append(LanguageRow(lang, False, state.translated, state.total, len(state.fuzzy), len(state.missing)))
+    problems.raise_if_errors()
+    return result
+
+
+def render_text(data: Listing) -> str:
+    """The listing as aligned columns, for a terminal."""
+    lines = [f"{data.title} ({data.folder})", "", "types:"]
+    for name, fields in data.types.items():
+        lines.append(f"  {name}: {', '.join(fields) or '(no fields)'}")
+    lines += ["", "decks:"]
+    table = [("id", "name", "type", "front / back", "cards", "copies", "size")]
+    for d in data.decks:
+        table.append((d.id, d.name, d.type, f"{d.front} / {d.back or '-'}", str(d.distinct), str(d.copies), f"{d.size_mm[0]:g} x {d.size_mm[1]:g} mm"))
+    lines += _columns(table, right={4, 5})
+    lines += ["", "deals:"]
+    if data.deals:
+        table = [("id", "name", "components", "copies")] + [(d.id, d.name, str(d.components), str(d.copies)) for d in data.deals]
+        lines += _columns(table, right={2, 3})
+    else:
+        lines.append("  (none: add a deals: section to game.yaml for game set-ups)")
+    lines += ["", "languages:"]
+    for lang in data.languages:
+        if lang.source:
+            lines.append(f"  {lang.lang}  source ({lang.total} strings)")
+        else:
+            lines.append(f"  {lang.lang}  {lang.percent:.0f} % translated ({lang.translated}/{lang.total}), {lang.fuzzy} fuzzy, {lang.missing} missing")
+    return "\n".join(lines)
+
+
+def _columns(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
+        out.append(("  " + "  ".join(cells)).rstrip())
+    return out

@@ -1,0 +1,42 @@
+"""`pnp list`: decks with their counts and sizes, deals and languages, as a user reads them."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from conftest import run
+
+
+def test_list_shows_mestas_decks_deals_and_languages():
+    result = run("list")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert re.search(r"cities\s+Mestá\s+city\s+mesta/city / mesta/city-back\s+54\s+54\s+44 x 68 mm", out)
+    assert re.search(r"events\s+Udalosti\s+event\s+mesta/event / mesta/event-back\s+53\s+75\s+63 x 88 mm", out)
+    assert re.search(r"quick\s+Rýchla hra\s+\d+\s+\d+", out)
+    assert "sk  source" in out
+    assert "en  100 % translated" in out and "cs  100 % translated" in out
+
+
+def test_list_json_is_for_scripts():
+    data = json.loads(run("list", "--format", "json").output)
+    decks = {d["id"]: d for d in data["decks"]}
+    assert decks["events"]["copies"] == 75 and decks["events"]["size_mm"] == [63, 88]
+    assert [lang["lang"] for lang in data["languages"]] == ["sk", "cs", "en"]
+    assert {d["id"] for d in data["deals"]} >= {"full", "quick"}
+
+
+def test_list_a_new_game_shows_its_untranslated_catalogue(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    result = run("list", tmp_path / "g")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"cards\s+Cards\s+card\s+card / back\s+4\s+5\s+63 x 88 mm", result.output)
+    assert re.search(r"de  0 % translated \(0/\d+\)", result.output)
+    assert "(none" in result.output  # no deals
+
+
+def test_list_a_broken_game_reports_located_errors(tmp_path):
+    result = run("list", tmp_path)
+    assert result.exit_code == 2
+    assert "no game.yaml in this folder" in result.output
