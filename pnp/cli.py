@@ -299,5 +299,73 @@ def list_game(ctx: Context, game: Path, fmt: str) -> None:
     _run(ctx, action)
 
 
+@main.group()
+def export() -> None:
+    """Images of GAME: PNGs of every card, or Tabletop Simulator deck sheets."""
+
+
+out_option = click.option(
+    "--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the images."
+)
+deck_option = click.option("--deck", "decks", multiple=True, help="Export only this deck (repeatable).")
+lang_option = click.option("--lang", default=None, help="Language to export (default: the game's source language).")
+untranslated_option = click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
+force_option = click.option("--force", is_flag=True, help="Write the images even if the check finds errors.")
+
+
+@export.command("png")
+@game_argument
+@out_option
+@click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True, help="Resolution of the images.")
+@click.option("--bleed/--no-bleed", default=False, show_default=True, help="Include 3 mm of bleed around each card.")
+@lang_option
+@deck_option
+@untranslated_option
+@force_option
+@click.pass_obj
+def export_png(
+    ctx: Context, game: Path, out: Path, dpi: int, bleed: bool, lang: str | None, decks: tuple[str, ...], allow_untranslated: bool, force: bool
+) -> None:
+    """One PNG per distinct card face: OUT/GAME/png-LANG/DECK/ID-front.png and the backs
+    (one back.png when every card of a deck has the same back)."""
+
+    def action():
+        from .export import export_png as run_export
+
+        result = run_export(game, out, dpi, bleed, lang, list(decks) or None, allow_untranslated, force)
+        _report(result.problems.items)
+        folders = sorted({str(path.parent) for path in result.files})
+        ctx.say(f"wrote {len(result.files)} PNG files at {dpi} dpi in {', '.join(folders)}")
+
+    _run(ctx, action)
+
+
+@export.command("tts")
+@game_argument
+@out_option
+@click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True, help="Resolution of the cards on the sheets.")
+@click.option("--format", "fmt", type=click.Choice(["jpg", "png"]), default="jpg", show_default=True, help="Image format of the sheets.")
+@lang_option
+@deck_option
+@untranslated_option
+@force_option
+@click.pass_obj
+def export_tts(
+    ctx: Context, game: Path, out: Path, dpi: int, fmt: str, lang: str | None, decks: tuple[str, ...], allow_untranslated: bool, force: bool
+) -> None:
+    """Tabletop Simulator deck sheets: per deck, 10 x 7 grids of card fronts (69 cards, the
+    last cell the hidden card) and the back image, with how to import them."""
+
+    def action():
+        from .export import export_tts as run_export
+
+        result = run_export(game, out, dpi, fmt, lang, list(decks) or None, allow_untranslated, force)
+        _report(result.problems.items)
+        for line in result.notes:
+            ctx.say(line)
+
+    _run(ctx, action)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

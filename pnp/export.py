@@ -1,0 +1,234 @@
+"""Images out: PNGs of every component face, and Tabletop Simulator deck sheets.
+
+A face is drawn by the same code as the print PDFs (`pdf.draw_face`) onto a one-page PDF
+in memory, which pypdfium2 rasterises, so an exported image is exactly what prints. Files
+are named from deck and card ids (never from time or order of work), so the same game gives
+the same files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PIL import Image
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from .errors import Location, PnpError, Problems, display_path
+from .files import atomic_path
+from .model import Deck, Game
+from .render import Face
+
+if TYPE_CHECKING:
+    from .build import Project
+
+BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far out
+TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
+TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot holds the hidden card (the back)
+TTS_MAX_PIXELS = 10_000  # per side of a sheet: Tabletop Simulator refuses larger images
+MAX_DPI = 1200
+
+
+@dataclass
+class DeckFaces:
+    """The faces of one deck in one language: one per distinct card."""
+
+    deck: Deck
+    fronts: list[Face]
+    backs: list[Face]  # empty when the deck has no back layout
+
+
+@dataclass
+class Exported:
+    files: list[Path] = field(default_factory=list)
+    problems: Problems = field(default_factory=Problems)
+    notes: list[str] = field(default_factory=list)  # what to tell the user (TTS import)
+
+
+def pixels(length_pt: float, dpi: int) -> int:
+    """A length in points as whole pixels at `dpi` (at least one)."""
+    return max(1, round(length_pt / 72 * dpi))
+
+
+def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Image.Image:
+    """`face` (with `bleed_pt` of its surroundings) as an RGB image at `dpi`."""
+    import pypdfium2 as pdfium  # only for exports: pnp --help stays fast
+
+    from .pdf import draw_face
+
+    width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
+    px_w, px_h = pixels(width, dpi), pixels(height, dpi)
+    page_w, page_h = px_w * 72 / dpi, px_h * 72 / dpi  # whole pixels: the art is stretched by less than one
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, initialFontName=font)
+    canvas.scale(page_w / width, page_h / height)
+    draw_face(canvas, face, bleed_pt, bleed_pt, bleed_pt, symbols)
+    canvas.showPage()
+    canvas.save()
+    document = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        image = document[0].render(scale=dpi / 72 * (1 - 1e-9)).to_pil()  # pdfium rounds up: stay below the next pixel
+    finally:
+        document.close()
+    if image.size != (px_w, px_h):  # pragma: no cover - a rounding difference of pdfium
+        image = image.resize((px_w, px_h), Image.Resampling.LANCZOS)
+    return image.convert("RGB")
+
+
+def game_faces(
+    folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool
+) -> tuple[Project, Game, str, list[DeckFaces], Problems]:
+    """Check the game and set every face of the chosen decks in one language, like
+    `pnp build` does; raises PnpError on errors unless `force`."""
+    from .build import check_game, prepare
+    from .i18n import translate, translations
+    from .render import Renderer
+
+    project = prepare(folder, decks)
+    game = project.game
+    lang = lang or game.meta.language
+    problems = check_game(project)
+    if lang != game.meta.language:
+        strings, fallback = translations(game, lang, allow_untranslated, problems)
+        if fallback and allow_untranslated:
+            problems.warn(
+                Location(display_path(game.root / "locale" / f"{lang}.po")),
+                "untranslated-fallback",
+                f"{fallback} strings are missing or fuzzy in '{lang}' and are printed in the source language",
+            )
+        game = translate(game, strings)
+    renderer = Renderer(game, project.fonts, project.symbols, lang)
+    result = []
+    for deck_id, (front, back) in project.layouts.items():
+        deck = game.decks[deck_id]
+        fronts = [renderer.face(card, front, "front", problems) for card in deck.cards]
+        backs = [renderer.face(card, back, "back", problems) for card in deck.cards] if back else []
+        result.append(DeckFaces(deck, fronts, backs))
+    if problems.errors and not force:
+        raise PnpError(problems)
+    return project, game, lang, result, problems
+
+
+def _save(image: Image.Image, target: Path, dpi: int, files: list[Path]) -> None:
+    kind = "JPEG" if target.suffix.lower() in (".jpg", ".jpeg") else "PNG"
+    with atomic_path(target) as tmp:
+        with tmp.open("wb") as handle:
+            if kind == "JPEG":
+                image.save(handle, kind, quality=90, dpi=(dpi, dpi))
+            else:
+                image.save(handle, kind, dpi=(dpi, dpi), optimize=False)
+    files.append(target)
+
+
+def _digest(image: Image.Image) -> str:
+    return hashlib.sha256(image.tobytes()).hexdigest()
+
+
+def export_png(
+    folder: Path,
+    out: Path,
+    dpi: int = 300,
+    bleed: bool = False,
+    lang: str | None = None,
+    decks: list[str] | None = None,
+    allow_untranslated: bool = False,
+    force: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Exported:
+    """One PNG per distinct face: out/GAME/png-LANG/DECK/ID-front.png and ID-back.png, or
+    one back.png when every card of the deck has the same back."""
+    project, game, lang, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
+    result = Exported(problems=problems)
+    font = project.fonts.get("sans").registered
+    bleed_pt = BLEED_MM * mm if bleed else 0.0
+    for faces in all_faces:
+        where = out / game.name / f"png-{lang}" / faces.deck.id
+        for card, face in zip(faces.deck.cards, faces.fronts):
+            _save(rasterise(face, project.symbols, dpi, bleed_pt, font), where / f"{card.id}-front.png", dpi, result.files)
+            if progress:
+                progress(1)
+        backs = [rasterise(face, project.symbols, dpi, bleed_pt, font) for face in faces.backs]
+        if backs and len({_digest(image) for image in backs}) == 1:
+            _save(backs[0], where / "back.png", dpi, result.files)
+        else:
+            for card, image in zip(faces.deck.cards, backs):
+                _save(image, where / f"{card.id}-back.png", dpi, result.files)
+    return result
+
+
+def export_tts(
+    folder: Path,
+    out: Path,
+    dpi: int = 150,
+    fmt: str = "jpg",
+    lang: str | None = None,
+    decks: list[str] | None = None,
+    allow_untranslated: bool = False,
+    force: bool = False,
+) -> Exported:
+    """Tabletop Simulator deck sheets: per deck, grids of 10 x 7 cells holding up to 69
+    cards (copies repeated), the last cell the hidden card; and the back, one image when
+    all backs are the same, else back sheets in the same grid ("unique backs")."""
+    project, game, lang, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
+    result = Exported(problems=problems)
+    font = project.fonts.get("sans").registered
+    where = out / game.name / f"tts-{lang}"
+    for faces in all_faces:
+        deck = faces.deck
+        if not faces.fronts:
+            continue
+        fronts = [rasterise(face, project.symbols, dpi, 0.0, font) for face in faces.fronts]
+        cell_w, cell_h = fronts[0].size
+        if cell_w * TTS_COLS > TTS_MAX_PIXELS or cell_h * TTS_ROWS > TTS_MAX_PIXELS:
+            fit = math.floor(dpi * min(TTS_MAX_PIXELS / (cell_w * TTS_COLS), TTS_MAX_PIXELS / (cell_h * TTS_ROWS)))
+            problems.error(
+                deck.locs.get("front", deck.loc),
+                "tts-too-large",
+                f"deck '{deck.id}': a 10 x 7 sheet at {dpi} dpi is {cell_w * TTS_COLS} x {cell_h * TTS_ROWS} pixels; Tabletop Simulator takes at most {TTS_MAX_PIXELS}: expected --dpi {fit} or less",
+            )
+            raise PnpError(problems)
+        backs = [rasterise(face, project.symbols, dpi, 0.0, font) for face in faces.backs]
+        unique_backs = len({_digest(image) for image in backs}) > 1
+        hidden = backs[0] if backs else Image.new("RGB", (cell_w, cell_h), "white")
+        slots = [i for i, card in enumerate(deck.cards) for _ in range(card.copies)]
+        sheets = [slots[i : i + TTS_PER_SHEET] for i in range(0, len(slots), TTS_PER_SHEET)]
+        suffix = "jpg" if fmt == "jpg" else "png"
+        lines = [f"{deck.id}: {len(slots)} cards on {len(sheets)} sheet{'s' if len(sheets) != 1 else ''} of {TTS_COLS} x {TTS_ROWS}"]
+        back_file = None
+        if backs and not unique_backs:
+            back_file = where / f"{deck.id}-back.{suffix}"
+            _save(backs[0], back_file, dpi, result.files)
+        for number, sheet in enumerate(sheets, start=1):
+            face_file = where / f"{deck.id}-{number}.{suffix}"
+            _save(_sheet([fronts[i] for i in sheet], hidden, cell_w, cell_h), face_file, dpi, result.files)
+            this_back = back_file
+            if unique_backs:
+                this_back = where / f"{deck.id}-{number}-back.{suffix}"
+                _save(_sheet([backs[i] for i in sheet], hidden, cell_w, cell_h), this_back, dpi, result.files)
+            lines.append(
+                f"  Face: {display_path(face_file)}   Back: {display_path(this_back) if this_back else '(none)'}"
+                f"   Width {TTS_COLS}, Height {TTS_ROWS}, Number {len(sheet)}" + ("   tick 'Unique backs'" if unique_backs else "")
+            )
+        result.notes.extend(lines)
+    if result.files:
+        result.notes.append(
+            "In Tabletop Simulator: Objects > Components > Custom > Deck, place it, then for each sheet choose the Face and Back "
+            "images (Local files are uploaded to your Steam Cloud), set Width, Height and Number as above, and Import."
+        )
+    return result
+
+
+def _sheet(cards: list[Image.Image], hidden: Image.Image, cell_w: int, cell_h: int) -> Image.Image:
+    """A 10 x 7 grid, row by row from the top left; the last cell shows the hidden card."""
+    sheet = Image.new("RGB", (cell_w * TTS_COLS, cell_h * TTS_ROWS), "white")
+    for slot, image in enumerate(cards):
+        row, col = divmod(slot, TTS_COLS)
+        sheet.paste(image if image.size == (cell_w, cell_h) else image.resize((cell_w, cell_h)), (col * cell_w, row * cell_h))
+    sheet.paste(hidden.resize((cell_w, cell_h)) if hidden.size != (cell_w, cell_h) else hidden, ((TTS_COLS - 1) * cell_w, (TTS_ROWS - 1) * cell_h))
+    return sheet

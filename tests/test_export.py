@@ -1,0 +1,101 @@
+"""Images out: PNGs of every face at the asked resolution, and Tabletop Simulator sheets
+that import as a deck (10 x 7 cells, the back separate)."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import edit, run
+from PIL import Image, ImageChops, ImageStat
+
+MM_PER_INCH = 25.4
+
+
+def px(mm: float, dpi: int) -> int:
+    return round(mm / MM_PER_INCH * dpi)
+
+
+def new_game(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    return tmp_path / "g"
+
+
+def test_png_one_file_per_face_at_the_chosen_dpi(tmp_path):
+    game = new_game(tmp_path)
+    result = run("export", "png", game, "--out", tmp_path / "out", "--dpi", 200)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "g" / "png-en" / "cards"
+    assert sorted(p.name for p in folder.iterdir()) == ["back.png", "dawn-front.png", "dusk-front.png", "midnight-front.png", "noon-front.png"]
+    with Image.open(folder / "dawn-front.png") as image:
+        assert image.size == (px(63, 200), px(88, 200))
+        assert image.getpixel((image.width // 2, 2)) != (255, 255, 255)  # the background reaches the trim
+        assert round(image.info["dpi"][0]) == 200
+
+
+def test_png_with_bleed_adds_3_mm_of_art_on_every_side(tmp_path):
+    game = new_game(tmp_path)
+    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 100, "--bleed").exit_code == 0
+    with Image.open(tmp_path / "out" / "g" / "png-en" / "cards" / "noon-front.png") as image:
+        assert image.size == (px(69, 100), px(94, 100))
+        assert image.getpixel((0, 0)) == (0xFB, 0xF7, 0xEE)  # the layout's background, not paper white
+
+
+def test_png_backs_that_differ_are_one_file_per_card(tmp_path):
+    game = new_game(tmp_path)
+    edit(game / "layouts" / "back.yaml", '"{{ strings.back }}"', '"{{ title }}"')
+    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 72).exit_code == 0
+    names = sorted(p.name for p in (tmp_path / "out" / "g" / "png-en" / "cards").glob("*-back.png"))
+    assert names == ["dawn-back.png", "dusk-back.png", "midnight-back.png", "noon-back.png"]
+
+
+def test_png_in_another_language_and_errors_stop_the_export(tmp_path):
+    game = new_game(tmp_path)
+    result = run("export", "png", game, "--out", tmp_path / "out", "--lang", "de")
+    assert result.exit_code == 1
+    assert "has no de translation" in result.output
+    assert not (tmp_path / "out").exists()
+    result = run("export", "png", game, "--out", tmp_path / "out", "--lang", "de", "--allow-untranslated", "--dpi", 72)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "g" / "png-de" / "cards" / "dawn-front.png").is_file()
+
+
+def test_tts_sheets_are_10_by_7_cells_with_the_back_separate(tmp_path):
+    result = run("export", "tts", "--deck", "events", "--out", tmp_path, "--format", "png", "--dpi", 100)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "mesta" / "tts-sk"
+    assert sorted(p.name for p in folder.iterdir()) == ["events-1.png", "events-2.png", "events-back.png"]
+    cell = (px(63, 100), px(88, 100))
+    for name in ("events-1.png", "events-2.png"):
+        with Image.open(folder / name) as sheet:
+            assert sheet.size == (10 * cell[0], 7 * cell[1])
+    assert re.search(r"events-1.png .*Width 10, Height 7, Number 69", result.output)
+    assert re.search(r"events-2.png .*Width 10, Height 7, Number 6\b", result.output)  # 75 events: 69 + 6
+    assert "Objects > Components > Custom > Deck" in result.output
+    with Image.open(folder / "events-1.png") as sheet, Image.open(folder / "events-back.png") as back:
+        assert back.size == cell
+        hidden = sheet.crop((9 * cell[0], 6 * cell[1], 10 * cell[0], 7 * cell[1]))
+        assert ImageChops.difference(hidden.convert("RGB"), back.convert("RGB")).getbbox() is None  # the last cell is the hidden card
+        first = sheet.crop((0, 0, cell[0], cell[1]))
+        assert ImageChops.difference(first.convert("RGB"), hidden.convert("RGB")).getbbox() is not None
+
+
+def test_tts_repeats_copies_and_names_files_the_same_every_time(tmp_path):
+    game = new_game(tmp_path)
+    for out in ("a", "b"):
+        result = run("export", "tts", game, "--out", tmp_path / out, "--dpi", 60)
+        assert result.exit_code == 0, result.output
+        assert "Number 5" in result.output  # 4 distinct cards, noon twice
+    for name in ("cards-1.jpg", "cards-back.jpg"):
+        assert (tmp_path / "a" / "g" / "tts-en" / name).read_bytes() == (tmp_path / "b" / "g" / "tts-en" / name).read_bytes()
+    with Image.open(tmp_path / "a" / "g" / "tts-en" / "cards-1.jpg") as sheet:
+        w, h = px(63, 60), px(88, 60)
+        noon1, noon2 = sheet.crop((w, 0, 2 * w, h)), sheet.crop((2 * w, 0, 3 * w, h))
+        assert max(ImageStat.Stat(ImageChops.difference(noon1, noon2)).mean) < 2  # the same card (JPEG noise aside)
+        dawn = sheet.crop((0, 0, w, h))
+        assert max(ImageStat.Stat(ImageChops.difference(dawn, noon1)).mean) > 2
+
+
+def test_tts_refuses_sheets_larger_than_tts_takes(tmp_path):
+    result = run("export", "tts", "--deck", "events", "--out", tmp_path, "--dpi", 600)
+    assert result.exit_code == 1
+    assert "Tabletop Simulator takes at most 10000" in result.output and "--dpi" in result.output
