@@ -1,19 +1,21 @@
 """The pipeline: load -> check -> lay out -> impose -> write, one deck at a time.
 
-Every command goes through `prepare` (load the game and its layouts) and `lay_out`
-(set every face, collecting problems), so `pnp check` and `pnp build` report exactly the
-same mistakes. Data flows one way: no stage reaches back into an earlier one.
+Every command goes through `prepare` (load the game and its layouts); `check_all` and
+`build` set faces with the same Renderer, so `pnp check` and `pnp build` report the same
+mistakes. Data flows one way: no stage reaches back into an earlier one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib.units import mm
 
 from .check import check_rules
 from .errors import Location, PnpError, Problem, Problems, display_path
+from .files import transaction
 from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
@@ -36,15 +38,6 @@ class Project:
     symbols: SymbolSet
     layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back
     problems: Problems
-
-
-@dataclass
-class DeckFaces:
-    deck: Deck
-    front: Layout
-    back: Layout | None
-    fronts: list[Face]  # one per distinct card, in data order
-    backs: list[Face]
 
 
 def prepare(folder: Path, decks: list[str] | None = None) -> Project:
@@ -94,46 +87,34 @@ def resolve_languages(game: Game, langs: list[str] | None) -> list[str]:
     return list(dict.fromkeys(langs))
 
 
-def check_language(project: Project, lang: str, allow_untranslated: bool = False) -> tuple[Game, list[DeckFaces], Problems]:
-    """The game in one language, set in its layouts, with every problem found."""
-    problems = Problems()
+def language_game(project: Project, lang: str, allow_untranslated: bool, problems: Problems) -> Game:
+    """The game in one language: the source, or a translated copy."""
     game = project.game
-    if lang != game.meta.language:
-        strings, fallback = translations(game, lang, allow_untranslated, problems)
-        if fallback and allow_untranslated:
-            problems.warn(
-                Location(display_path(game.root / "locale" / f"{lang}.po")),
-                "untranslated-fallback",
-                f"{fallback} strings are missing or fuzzy in '{lang}' and are printed in the source language",
-            )
-        game = translate(game, strings)
-    faces, layout_problems = lay_out(project, game, lang)
-    problems.extend(layout_problems)
-    return game, faces, problems
+    if lang == game.meta.language:
+        return game
+    strings, fallback = translations(game, lang, allow_untranslated, problems)
+    if fallback and allow_untranslated:
+        problems.warn(
+            Location(display_path(game.root / "locale" / f"{lang}.po")),
+            "untranslated-fallback",
+            f"{fallback} strings are missing or fuzzy in '{lang}' and are printed in the source language",
+        )
+    return translate(game, strings)
 
 
-def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> tuple[dict[str, tuple[Game, list[DeckFaces]]], Problems]:
-    """Everything `pnp check` reports, for every language asked for."""
+def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
+    """Everything `pnp check` reports, for every language asked for: every face is set
+    (and thrown away), so text that does not fit is found without building."""
     problems = check_game(project)
-    results = {}
     for lang in langs:
-        game, faces, found = check_language(project, lang, allow_untranslated)
-        problems.extend(found)
-        results[lang] = (game, faces)
-    return results, problems
-
-
-def lay_out(project: Project, game: Game, lang: str) -> tuple[list[DeckFaces], Problems]:
-    """Set every face of every deck; the problems are those `pnp check` reports."""
-    problems = Problems()
-    renderer = Renderer(game, project.fonts, project.symbols, lang)
-    result = []
-    for deck_id, (front, back) in project.layouts.items():
-        deck = game.decks[deck_id]
-        fronts = [renderer.face(card, front, "front", problems) for card in deck.cards]
-        backs = [renderer.face(card, back, "back", problems) for card in deck.cards] if back else []
-        result.append(DeckFaces(deck, front, back, fronts, backs))
-    return result, problems
+        game = language_game(project, lang, allow_untranslated, problems)
+        renderer = Renderer(game, project.fonts, project.symbols, lang)
+        for deck_id, (front, back) in project.layouts.items():
+            for card in game.decks[deck_id].cards:
+                renderer.face(card, front, "front", problems)
+                if back:
+                    renderer.face(card, back, "back", problems)
+    return problems
 
 
 @dataclass
@@ -186,42 +167,67 @@ def deal_members(game: Game, deal_id: str) -> set[str]:
 
 
 def build(folder: Path, options: BuildOptions) -> BuildResult:
+    """Check the rules, then set and draw every deck in every language in one pass. Each
+    face is laid out when its sheet is drawn and dropped after, so memory does not grow
+    with the deck. Layout problems are found while drawing: the PDFs are moved into place
+    only if there are none (or with --force)."""
     project = prepare(folder, options.decks)
     langs = resolve_languages(project.game, options.langs)
-    results, problems = check_all(project, langs, options.allow_untranslated)
+    problems = check_game(project)
     if problems.errors and not options.force:
         raise PnpError(problems)
     members = deal_members(project.game, options.deal) if options.deal else None
     files = []
-    for lang, (game, all_faces) in results.items():
-        for faces in all_faces:
-            written = write_deck(game, faces, lang, members, options, project, problems)
-            if written is not None:
-                files.append(written)
+    with transaction() as txn:
+        for lang in langs:
+            game = language_game(project, lang, options.allow_untranslated, problems)
+            if problems.errors and not options.force:
+                raise PnpError(problems)
+            renderer = Renderer(game, project.fonts, project.symbols, lang)
+            for deck_id, (front, back) in project.layouts.items():
+                written = write_deck(game, game.decks[deck_id], front, back, renderer, lang, members, options, project, problems, txn)
+                if written is not None:
+                    files.append(written)
+        problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
+        if problems.errors and not options.force:
+            raise PnpError(problems)
     return BuildResult(files, problems)
 
 
 def write_deck(
-    game: Game, faces: DeckFaces, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems
+    game: Game,
+    deck: Deck,
+    front: Layout,
+    back: Layout | None,
+    renderer: Renderer,
+    lang: str,
+    members: set[str] | None,
+    options: BuildOptions,
+    project: Project,
+    problems: Problems,
+    txn,
 ) -> tuple[Path, int, int] | None:
-    """Impose one deck in one language and write its PDF."""
+    """Impose one deck in one language and draw it into a temporary file of `txn`."""
     spec = options.sheet
-    deck = faces.deck
     try:
-        grid = plan_grid(spec, faces.front.width * mm, faces.front.height * mm)
+        grid = plan_grid(spec, front.width * mm, front.height * mm)
     except DoesNotFit as exc:
         problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller component or larger paper (--paper)")
         raise PnpError(problems) from None
-    if spec.sides == "backs" and not faces.backs:
+    if spec.sides == "backs" and back is None:
         return None
     items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
     sheets = -(-len(items) // grid.per_sheet)
 
-    def face_of(page, item):
-        index = items[item]
-        return faces.fronts[index] if page.side == "front" else faces.backs[index]
+    @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
+    def face(index: int, side: str) -> Face:
+        layout = front if side == "front" else back
+        return renderer.face(deck.cards[index], layout, side, problems)
 
-    pages = impose(len(items), grid, spec if faces.backs else replace(spec, sides="fronts"))
+    def face_of(page, item):
+        return face(items[item], page.side)
+
+    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"))
     target = options.out / output_name(game, deck, lang, spec, options.deal)
 
     def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
@@ -234,5 +240,5 @@ def write_deck(
         initial_font=project.fonts.get("sans").registered,
         duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if spec.sides == "duplex" else None,
     )
-    count = write_sheets(target, pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
+    count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
     return target, len(items), count

@@ -186,7 +186,7 @@ def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untr
 
         try:
             project = prepare(game)
-            _, problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated)
+            problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated)
         except PnpError as err:
             if fmt == "text":
                 raise

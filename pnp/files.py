@@ -1,28 +1,58 @@
 """Atomic writes: a file appears complete or not at all, and the previous one survives
-any failure, including a killed process."""
+any failure, including a killed process. A build writes several files as one
+transaction: all are moved into place at the end, or none is."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 
-@contextmanager
-def atomic_path(target: Path):
-    """Yield a temporary path beside `target`; move it into place only on success."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    for stale in target.parent.glob(f".{target.name}.*.tmp"):  # left by a killed run
-        stale.unlink(missing_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
-        yield Path(tmp)
+class Transaction:
+    """Temporary files beside their targets, moved into place together by `commit`."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[Path, Path]] = []
+
+    def path_for(self, target: Path) -> Path:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for stale in target.parent.glob(f".{target.name}.*.tmp"):  # left by a killed run
+            stale.unlink(missing_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        self.pending.append((Path(tmp), target))
+        return Path(tmp)
+
+    def commit(self) -> None:
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
-        os.replace(tmp, target)
+        for tmp, target in self.pending:
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
+            os.replace(tmp, target)
+        self.pending.clear()
+
+    def abort(self) -> None:
+        for tmp, _ in self.pending:
+            tmp.unlink(missing_ok=True)
+        self.pending.clear()
+
+
+@contextmanager
+def transaction() -> Iterator[Transaction]:
+    """Commit on success; on any exception remove every temporary file."""
+    txn = Transaction()
+    try:
+        yield txn
+        txn.commit()
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        txn.abort()
+
+
+@contextmanager
+def atomic_path(target: Path) -> Iterator[Path]:
+    """Yield a temporary path beside `target`; move it into place only on success."""
+    with transaction() as txn:
+        yield txn.path_for(target)

@@ -21,6 +21,7 @@ def image_size(path: Path) -> tuple[int, int]:
         return image.size
 
 
+@lru_cache(maxsize=1024)
 def find_image(name: str, game_root: Path, loc: Location, what: str) -> Path:
     """The image file `name` (relative to the game folder), checked; raises PnpError."""
     path = resolve_inside(name, game_root, [game_root, LAYOUTS_DIR], loc, what)

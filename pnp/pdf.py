@@ -16,7 +16,6 @@ from reportlab.lib.colors import black
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .files import atomic_path
 from .impose import MARK_WIDTH, Grid, Page
 from .render import Face, ImageOp, LineOp, RectOp, SymbolOp, TextOp
 from .text import SYMBOL_EM
@@ -143,16 +142,15 @@ def write_sheets(
     caption: Callable[[Page, int], str],
     bleed: float,
 ) -> int:
-    """Draw every page into `target`; returns the page count."""
+    """Draw every page into `target` (a temporary file of the build); returns the page count."""
     count = 0
-    with atomic_path(target) as tmp:
-        canvas = new_canvas(tmp, (grid.page_w, grid.page_h), info)
-        for page in pages:
-            for placement in page.placements:
-                draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
-            draw_marks(canvas, page)
-            draw_ruler(canvas, page, caption, info.initial_font)
-            canvas.showPage()
-            count += 1
-        canvas.save()
+    canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
+    for page in pages:
+        for placement in page.placements:
+            draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
+        draw_marks(canvas, page)
+        draw_ruler(canvas, page, caption, info.initial_font)
+        canvas.showPage()
+        count += 1
+    canvas.save()
     return count

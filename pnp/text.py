@@ -139,10 +139,16 @@ class _Measured:
 
     def __init__(self, word: _Word, fonts: FontSet):
         self.parts = word.parts
-        self.widths = [SYMBOL_EM if not font else stringWidth(text, fonts.get(font).registered, 1) for text, font in word.parts]
+        self.widths = [SYMBOL_EM if not font else _width(text, fonts.get(font).registered) for text, font in word.parts]
         self.width = sum(self.widths)
         first_font = next((f for _, f in word.parts if f), None)
-        self.space = stringWidth(" ", fonts.get(first_font).registered, 1) if first_font else 0.25
+        self.space = _width(" ", fonts.get(first_font).registered) if first_font else 0.25
+
+
+@lru_cache(maxsize=65536)
+def _width(text: str, registered: str) -> float:
+    """Width at size 1: words repeat across cards, so measure each once."""
+    return stringWidth(text, registered, 1)
 
 
 def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None = None) -> TextLayout:
@@ -150,7 +156,7 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
     return _typeset(text, style, round(width, 3), round(height, 3), fonts, lang, symbols)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)  # repeated texts (copies, backs, translations) are set once
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
     glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
     paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts, glue)]
