@@ -367,5 +367,58 @@ def export_tts(
     _run(ctx, action)
 
 
+def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
+    from .imposeimages import parse_size
+
+    try:
+        return parse_size(value) if value else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@main.command("impose")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--back", type=click.Path(path_type=Path), default=None, help="One back image for every card, or a folder of backs (one per front, same order).")
+@click.option("--size", callback=_size, metavar="WxH", default=None, help="Trim size in mm, e.g. 63x88 (default: from the images' proportions).")
+@click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDF.")
+@click.option("--sides", type=click.Choice(["duplex", "fronts", "backs"]), default="duplex", show_default=True, help="As for pnp build.")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex.")
+@click.option("--back-offset", default="0,0", callback=_offset, metavar="X,Y", show_default=True, help="Shift the backs X,Y mm right and up, as seen from the front.")
+@click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
+@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
+@click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
+@click.pass_obj
+def impose_images(
+    ctx: Context,
+    folder: Path,
+    back: Path | None,
+    size: tuple[float, float] | None,
+    paper: str,
+    out: Path,
+    sides: str,
+    flip: str,
+    back_offset: tuple[float, float],
+    bleed: float,
+    gap: float,
+    title: str | None,
+) -> None:
+    """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
+    sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
+
+    def action():
+        from .impose import SheetSpec
+        from .imposeimages import impose_images as run_impose
+
+        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides)
+        target, cards, pages, problems = run_impose(folder, back, size, spec, out, title)
+        _report(problems.items)
+        ctx.say(f"wrote {target} ({cards} cards, {pages} pages)")
+        if pages and sides == "duplex" and back is not None:
+            ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
+
+    _run(ctx, action)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,189 @@
+"""`pnp impose`: finished card images (a folder of fronts, one back or a folder of backs)
+on the same sheets as generated decks: the grid, crop marks, duplex backs and calibration
+ruler all come from `impose` and `pdf.write_sheets`, each card a Face with one image.
+
+Images are taken in natural file-name order ("card2" before "card10"). The card size is
+given, or read from the images' proportions: portrait cards of about poker proportions are
+63 x 88 mm, others keep their proportions at 63 mm across the short side.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+from reportlab.lib.units import mm
+
+from .errors import Location, PnpError, Problems, display_path
+from .images import MAX_PIXELS
+from .impose import DoesNotFit, SheetSpec, impose, plan_grid
+from .render import Face, ImageOp
+
+SUFFIXES = {".png", ".jpg", ".jpeg"}
+POKER = (63.0, 88.0)
+SHORT_SIDE = 63.0  # mm: the default width of a card that is not of poker proportions
+MIN_DPI = 150  # below this a printed card looks blurred
+MAX_IMAGES = 10_000
+
+
+@dataclass
+class Artwork:
+    fronts: list[Path]
+    backs: list[Path]  # empty, one for every card, or one per front
+    size: tuple[float, float]  # trim in mm
+    problems: Problems = field(default_factory=Problems)
+
+
+def natural_key(path: Path) -> list:
+    """'card2.png' sorts before 'card10.png', as a file manager shows them."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
+
+
+def image_files(folder: Path, skip: Path | None = None) -> list[Path]:
+    """The PNG and JPEG files of a folder in natural order, hidden files and `skip` left out."""
+    files = [p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES and not p.name.startswith(".")]
+    if skip is not None:
+        files = [p for p in files if p.resolve() != skip.resolve()]
+    return sorted(files, key=natural_key)
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """'63x88' (mm) -> (63.0, 88.0); raises ValueError with a reason."""
+    parts = re.split(r"\s*[x×X,]\s*", text.strip().removesuffix("mm").strip())
+    if len(parts) != 2:
+        raise ValueError(f"'{text}' is not a size; expected WIDTHxHEIGHT in mm, e.g. 63x88")
+    width, height = (float(p) for p in parts)
+    if not (10 <= width <= 500 and 10 <= height <= 500):
+        raise ValueError(f"'{text}' is out of range; expected a width and height from 10 to 500 mm")
+    return width, height
+
+
+def _pixels(path: Path, problems: Problems) -> tuple[int, int] | None:
+    try:
+        with Image.open(path) as image:  # the header only
+            size = image.size
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+        problems.error(Location(display_path(path)), "image-unreadable", f"cannot read this image ({exc}); expected a PNG or JPEG file")
+        return None
+    if size[0] * size[1] > MAX_PIXELS:
+        problems.error(Location(display_path(path)), "image-too-large", f"the image is {size[0]} x {size[1]} pixels; expected at most {MAX_PIXELS:,} pixels")
+        return None
+    return size
+
+
+def size_from(pixels: tuple[int, int], bleed: float) -> tuple[float, float]:
+    """A trim size in mm for images of these proportions, which include `bleed` mm a side."""
+    w, h = pixels
+    if w <= h:
+        height = (SHORT_SIDE + 2 * bleed) * h / w - 2 * bleed
+        size = (SHORT_SIDE, round(height, 1))
+        return POKER if abs(size[1] - POKER[1]) / POKER[1] < 0.03 else size
+    width = (SHORT_SIDE + 2 * bleed) * w / h - 2 * bleed
+    size = (round(width, 1), SHORT_SIDE)
+    return (POKER[1], POKER[0]) if abs(size[0] - POKER[1]) / POKER[1] < 0.03 else size
+
+
+def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, bleed: float) -> Artwork:
+    """Find and check the images; raises PnpError with every problem found."""
+    problems = Problems()
+    shown = Location(display_path(folder))
+    if not folder.is_dir():
+        problems.error(shown, "images-missing", "this is not a folder; expected a folder of card fronts (PNG or JPEG)")
+        problems.unreadable = True
+        raise PnpError(problems)
+    fronts = image_files(folder, skip=back if back is not None and back.is_file() else None)
+    if not fronts:
+        problems.error(shown, "images-missing", "no PNG or JPEG images in this folder; expected one image per card front")
+        problems.unreadable = True
+        raise PnpError(problems)
+    if len(fronts) > MAX_IMAGES:
+        problems.error(shown, "images-limit", f"{len(fronts)} images; expected at most {MAX_IMAGES}")
+        raise PnpError(problems)
+    backs: list[Path] = []
+    if back is not None:
+        if back.is_dir():
+            backs = image_files(back)
+            if len(backs) != len(fronts):
+                problems.error(
+                    Location(display_path(back)),
+                    "images-backs",
+                    f"{len(backs)} back images for {len(fronts)} fronts; expected one back per front (in the same file-name order) or a single back file",
+                )
+        elif back.is_file():
+            backs = [back]
+        else:
+            problems.error(Location(display_path(back)), "images-missing", "this back image or folder does not exist; expected a PNG or JPEG file, or a folder")
+    sizes = {path: _pixels(path, problems) for path in fronts + backs}
+    problems.raise_if_errors()
+    trim = size or size_from(sizes[fronts[0]], bleed)  # type: ignore[arg-type]
+    art_w, art_h = trim[0] + 2 * bleed, trim[1] + 2 * bleed
+    for path, pixels in sizes.items():
+        assert pixels is not None
+        ratio, want = pixels[0] / pixels[1], art_w / art_h
+        where = Location(display_path(path))
+        if abs(ratio - want) / want > 0.02:
+            problems.warn(
+                where,
+                "image-proportions",
+                f"the image is {pixels[0]} x {pixels[1]} pixels, not in the proportions of {art_w:g} x {art_h:g} mm; it is centred with white margins (check --size and --bleed)",
+            )
+        dpi = pixels[0] / (art_w / 25.4)
+        if dpi < MIN_DPI:
+            problems.warn(where, "image-resolution", f"the image has {dpi:.0f} dpi at {art_w:g} mm across; expected at least {MIN_DPI} for a sharp print")
+    return Artwork(fronts, backs, trim, problems)
+
+
+def impose_images(
+    folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None
+) -> tuple[Path, int, int, Problems]:
+    """Write the sheets of the images in `folder` to one PDF; returns its path, the number of
+    cards and pages, and the warnings."""
+    from .files import atomic_path
+    from .fonts import bundled_fonts
+    from .pdf import DocInfo, write_sheets
+
+    art = collect(folder, back, size, spec.bleed)
+    width, height = art.size[0] * mm, art.size[1] * mm
+    try:
+        grid = plan_grid(spec, width, height)
+    except DoesNotFit as exc:
+        art.problems.error(Location(display_path(folder)), "sheet-fit", f"{exc}; expected a smaller --size or larger paper (--paper)")
+        raise PnpError(art.problems) from None
+    bleed = spec.bleed * mm
+
+    def face(path: Path, side: str) -> Face:
+        return Face(f"{path.name} ({side})", width, height, (ImageOp(str(path.resolve()), -bleed, -bleed, width + 2 * bleed, height + 2 * bleed),))
+
+    fronts = [face(p, "front") for p in art.fronts]
+    backs = [face(p, "back") for p in art.backs]
+
+    def face_of(page, item: int) -> Face:
+        if page.side == "front":
+            return fronts[item]
+        return backs[item] if len(backs) > 1 else backs[0]
+
+    if spec.sides == "backs" and not backs:
+        art.problems.error(Location(display_path(folder)), "images-backs", "--sides backs needs back images; expected --back FILE or FOLDER")
+        raise PnpError(art.problems)
+    pages = list(impose(len(fronts), grid, spec if backs else replace(spec, sides="fronts")))
+    sheets = -(-len(fronts) // grid.per_sheet)
+    name = title or folder.resolve().name
+    suffix = "" if spec.sides == "duplex" else f"-{spec.sides}"
+    target = out / f"{folder.resolve().name}-{spec.paper}{suffix}.pdf"
+
+    def caption(page, length: int) -> str:
+        return f"{name} · {page.sheet}/{sheets} {page.side} · print at 100 % (actual size): this ruler is {length} mm"
+
+    duplex = spec.sides == "duplex" and bool(backs)
+    info = DocInfo(
+        title=name,
+        author="",
+        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.paper.upper()}, {spec.sides if backs else 'fronts'}",
+        initial_font=bundled_fonts().get("sans").registered,
+        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if duplex else None,
+    )
+    with atomic_path(target) as tmp:
+        count = write_sheets(tmp, pages, grid, info, face_of, None, caption, bleed)
+    return target, len(fronts), count, art.problems

@@ -1,0 +1,112 @@
+"""`pnp impose`: finished card images on the same sheets as a generated deck: same grid,
+crop marks and duplex backs, in file-name order."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+from conftest import run
+from pdfread import MM, card_boxes, marks, reader
+from PIL import Image
+
+from pnp.imposeimages import size_from
+
+COLOURS = ["#d62728", "#2ca02c", "#1f77b4", "#ff7f0e", "#9467bd"]
+
+
+def images(folder, names, size=(744, 1039), colours=COLOURS):
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, colour in zip(names, colours):
+        Image.new("RGB", size, colour).save(folder / name)
+    return folder
+
+
+def geometry(pdf):
+    pages = reader(pdf).pages
+    return [
+        (
+            round(float(p.mediabox.width), 2),
+            round(float(p.mediabox.height), 2),
+            sorted(tuple(round(v, 2) for v in box) for box in card_boxes(p)),
+            sorted(tuple(round(v, 2) for v in seg) for seg in marks(p)),
+        )
+        for p in pages
+    ]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--paper", "letter", "--bleed", "2", "--gap", "1.5"],
+        ["--flip", "short", "--back-offset", "0.5,-1", "--bleed", "3"],
+    ],
+)
+def test_imposed_images_have_the_geometry_of_a_generated_deck(tmp_path, options):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0  # five 63 x 88 mm cards
+    built = run("build", tmp_path / "g", "--out", tmp_path / "built", *options)
+    assert built.exit_code == 0, built.output
+    fronts = images(tmp_path / "art", [f"card{i}.png" for i in range(1, 6)])
+    images(tmp_path, ["back.png"], colours=["#333333"])
+    result = run("impose", fronts, "--back", tmp_path / "back.png", "--size", "63x88", "--out", tmp_path / "imposed", *options)
+    assert result.exit_code == 0, result.output
+    paper = "letter" if "letter" in options else "a4"
+    ours = geometry(tmp_path / "imposed" / f"art-{paper}.pdf")
+    theirs = geometry(tmp_path / "built" / "g" / f"cards-en-{paper}.pdf")
+    assert len(ours) == 2  # a sheet of fronts, then its backs
+    assert ours == theirs
+
+
+def test_default_size_is_poker_for_portrait_images_and_keeps_other_proportions():
+    assert size_from((744, 1039), 0) == (63.0, 88.0)
+    assert size_from((750, 1050), 0) == (63.0, 88.0)  # near enough: 2.5 x 3.5 inches
+    assert size_from((815, 1110), 3) == (63.0, 88.0)  # the images include 3 mm of bleed
+    assert size_from((1039, 744), 0) == (88.0, 63.0)
+    assert size_from((600, 600), 0) == (63.0, 63.0)
+    assert size_from((500, 1000), 0) == (63.0, 126.0)
+
+
+def test_cards_follow_natural_file_name_order_and_backs_land_behind_their_fronts(tmp_path):
+    fronts = images(tmp_path / "fronts", ["card1.png", "card10.png", "card2.png"], colours=["#ff0000", "#0000ff", "#00ff00"])
+    backs = images(tmp_path / "backs", ["b1.png", "b10.png", "b2.png"], colours=["#800000", "#000080", "#008000"])
+    result = run("impose", fronts, "--back", backs, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "fronts-a4.pdf"
+    document = pdfium.PdfDocument(str(pdf))
+    scale = 1.0  # 72 dpi: a pixel per point
+
+    def colour(page_index, x, y):
+        page = document[page_index]
+        image = page.render(scale=scale).to_pil()
+        return image.getpixel((round(x), round(image.height - y)))
+
+    boxes = card_boxes(reader(pdf).pages[0])
+    centres = [(x + w / 2, y + h / 2) for x, y, w, h in boxes]
+    assert [colour(0, *c) for c in centres] == [(255, 0, 0), (0, 255, 0), (0, 0, 255)]  # card1, card2, card10
+    width = float(reader(pdf).pages[0].mediabox.width)
+    behind = [colour(1, width - x, y) for x, y in centres]  # long-edge flip mirrors left and right
+    assert behind == [(128, 0, 0), (0, 128, 0), (0, 0, 128)]
+    document.close()
+
+
+def test_problems_with_the_images_are_reported_before_anything_is_written(tmp_path):
+    fronts = images(tmp_path / "fronts", ["a.png", "b.png"], size=(300, 300))
+    backs = images(tmp_path / "backs", ["x.png"])
+    result = run("impose", fronts, "--back", backs, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "1 back images for 2 fronts" in result.output
+    assert not (tmp_path / "out").exists()
+    (fronts / "broken.png").write_bytes(b"not an image")
+    result = run("impose", fronts, "--out", tmp_path / "out")
+    assert "broken.png: cannot read this image" in result.output
+    assert run("impose", tmp_path / "empty-nothing").exit_code == 2
+
+
+def test_mismatched_proportions_and_low_resolution_are_warnings(tmp_path):
+    fronts = images(tmp_path / "fronts", ["a.png"], size=(200, 200))
+    result = run("impose", fronts, "--size", "63x88", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "a.png: warning: the image is 200 x 200 pixels, not in the proportions of 63 x 88 mm" in result.output
+    assert "warning: the image has 81 dpi" in result.output
+    assert len(reader(tmp_path / "out" / "fronts-a4.pdf").pages) == 1  # no back: fronts only
+    assert float(reader(tmp_path / "out" / "fronts-a4.pdf").pages[0].mediabox.width) == pytest.approx(210 * MM, abs=0.01)
