@@ -125,6 +125,7 @@ class BuildOptions:
     deal: str | None = None  # print only the components this deal uses
     langs: list[str] | None = None  # None: the source language; ["all"]: every language
     allow_untranslated: bool = False
+    jobs: int = 1  # processes; each builds one deck in one language
     force: bool = False  # write even when the check finds errors
 
 
@@ -179,6 +180,9 @@ def build(folder: Path, options: BuildOptions) -> BuildResult:
     members = deal_members(project.game, options.deal) if options.deal else None
     files = []
     with transaction() as txn:
+        if options.jobs > 1 and len(langs) * len(project.layouts) > 1:
+            files = _build_parallel(folder, options, project, langs, members, problems, txn)
+            langs = []
         for lang in langs:
             game = language_game(project, lang, options.allow_untranslated, problems)
             if problems.errors and not options.force:
@@ -192,6 +196,49 @@ def build(folder: Path, options: BuildOptions) -> BuildResult:
         if problems.errors and not options.force:
             raise PnpError(problems)
     return BuildResult(files, problems)
+
+
+class _Given:
+    """Stands in for a Transaction in a worker process: the parent chose the file."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def path_for(self, target: Path) -> Path:
+        return self.path
+
+
+def _build_parallel(folder: Path, options: BuildOptions, project: Project, langs: list[str], members: set[str] | None, problems: Problems, txn) -> list:
+    """Build every (language, deck) in its own process; the parent owns the transaction."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    tasks = []
+    for lang in langs:
+        for deck_id in project.layouts:
+            deck = project.game.decks[deck_id]
+            target = options.out / output_name(project.game, deck, lang, options.sheet, options.deal)
+            tasks.append((folder, options, lang, deck_id, members, target, txn.path_for(target)))
+    files = []
+    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+        for written, found in pool.map(_build_one, tasks):
+            problems.items.extend(found)
+            if written is not None:
+                files.append(written)
+    return files
+
+
+def _build_one(task: tuple) -> tuple[tuple[Path, int, int] | None, list[Problem]]:
+    folder, options, lang, deck_id, members, target, tmp = task
+    project = prepare(folder, [deck_id])
+    problems = Problems()
+    try:
+        game = language_game(project, lang, options.allow_untranslated, problems)
+        front, back = project.layouts[deck_id]
+        renderer = Renderer(game, project.fonts, project.symbols, lang)
+        written = write_deck(game, game.decks[deck_id], front, back, renderer, lang, members, options, project, problems, _Given(tmp))
+    except PnpError as err:
+        return None, err.problems.items
+    return (written and (target, written[1], written[2])), problems.items
 
 
 def write_deck(

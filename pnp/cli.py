@@ -106,6 +106,7 @@ def _report(problems) -> None:
     help="Language to build (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language). Default: the game's source language.",
 )
 @click.option("--allow-untranslated", is_flag=True, help="Print missing or stale translations in the source language instead of failing.")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
 @click.pass_obj
 def build(
@@ -122,6 +123,7 @@ def build(
     deal: str | None,
     langs: tuple[str, ...],
     allow_untranslated: bool,
+    jobs: int,
     force: bool,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
@@ -135,7 +137,7 @@ def build(
         result = run_build(
             game,
             BuildOptions(
-                sheet=spec, out=out, decks=list(decks) or None, deal=deal, langs=list(langs) or None, allow_untranslated=allow_untranslated, force=force
+                sheet=spec, out=out, decks=list(decks) or None, deal=deal, langs=list(langs) or None, allow_untranslated=allow_untranslated, jobs=jobs, force=force
             ),
         )
         _report(result.problems.items)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run
+from conftest import edit, run
 from pdfread import MM, card_boxes, marks, reader
 
 from pnp.impose import SheetSpec, impose, plan_grid
@@ -99,3 +99,20 @@ def test_calibration_sheet_has_rulers_and_crosshairs_behind_each_other(tmp_path)
     front, back = centres(pdf.pages[0]), centres(pdf.pages[1])
     assert len(front) == 5
     assert sorted((round(width - x, 2), y) for x, y in back) == front
+
+
+def test_parallel_build_gives_the_same_bytes(tmp_path):
+    assert run("build", "--lang", "all", "--out", tmp_path / "one").exit_code == 0
+    assert run("build", "--lang", "all", "--jobs", "2", "--out", tmp_path / "two").exit_code == 0
+    names = sorted(p.name for p in (tmp_path / "one" / "mesta").iterdir())
+    assert len(names) == 6 and names == sorted(p.name for p in (tmp_path / "two" / "mesta").iterdir())
+    for name in names:
+        assert (tmp_path / "one" / "mesta" / name).read_bytes() == (tmp_path / "two" / "mesta" / name).read_bytes()
+
+
+def test_parallel_build_reports_errors_and_writes_nothing(mesta, tmp_path):
+    edit(mesta / "events.yaml", "grécke mestá.", "grécke mestá 漢.")
+    result = run("build", mesta, "--jobs", "2", "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "text of card 'leonidas' uses '漢' (U+6F22), missing from font 'sans'" in result.output
+    assert not list((tmp_path / "out").rglob("*.pdf"))
