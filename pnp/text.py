@@ -167,7 +167,8 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
     while True:  # hyphenate only where the text would not fit at this size without it
-        for attempt in (None, hyph) if hyph else (None,):
+        attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
+        for attempt in attempts:
             lines, too_wide = _break(paragraphs, size, width, attempt, fonts)
             needed = len(lines) * size * style.leading
             fits = needed <= height + 0.01 and not too_wide
