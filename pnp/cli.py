@@ -70,6 +70,14 @@ def _run(ctx: Context, action):
         sys.exit(EXIT_INTERNAL)
 
 
+def _attempt(ctx: Context, action) -> None:
+    """Run a command like `_run`, but report errors instead of exiting (for --watch)."""
+    try:
+        _run(ctx, action)
+    except SystemExit:
+        pass
+
+
 def _report(problems) -> None:
     for problem in problems:
         click.echo(str(problem), err=True)
@@ -108,6 +116,7 @@ def _report(problems) -> None:
 @click.option("--allow-untranslated", is_flag=True, help="Print missing or stale translations in the source language instead of failing.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
+@click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
 @click.pass_obj
 def build(
     ctx: Context,
@@ -125,6 +134,7 @@ def build(
     allow_untranslated: bool,
     jobs: int,
     force: bool,
+    watch: bool,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
 
@@ -146,7 +156,12 @@ def build(
         if sides == "duplex" and result.files:
             ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
 
-    _run(ctx, action)
+    if watch:
+        from .watch import watch as watch_folder
+
+        watch_folder(game, lambda: _attempt(ctx, action), ctx.say, ignore=[out])
+    else:
+        _run(ctx, action)
 
 
 @main.command()
@@ -386,7 +401,9 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDF.")
 @click.option("--sides", type=click.Choice(["duplex", "fronts", "backs"]), default="duplex", show_default=True, help="As for pnp build.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex.")
-@click.option("--back-offset", default="0,0", callback=_offset, metavar="X,Y", show_default=True, help="Shift the backs X,Y mm right and up, as seen from the front.")
+@click.option(
+    "--back-offset", default="0,0", callback=_offset, metavar="X,Y", show_default=True, help="Shift the backs X,Y mm right and up, as seen from the front."
+)
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
 @click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
