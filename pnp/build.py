@@ -25,6 +25,7 @@ from .load import load_game
 from .model import Deck, Game
 from .paths import FONTS_DIR
 from .pdf import DocInfo, write_sheets
+from .progress import BuildProgress, expected_cards
 from .render import Face, Renderer
 from .symbols import SymbolSet
 
@@ -167,7 +168,7 @@ def deal_members(game: Game, deal_id: str) -> set[str]:
     return members
 
 
-def build(folder: Path, options: BuildOptions) -> BuildResult:
+def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
     """Check the rules, then set and draw every deck in every language in one pass. Each
     face is laid out when its sheet is drawn and dropped after, so memory does not grow
     with the deck. Layout problems are found while drawing: the PDFs are moved into place
@@ -179,17 +180,22 @@ def build(folder: Path, options: BuildOptions) -> BuildResult:
         raise PnpError(problems)
     members = deal_members(project.game, options.deal) if options.deal else None
     files = []
+    progress = progress or BuildProgress(bar=False)
+    progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(langs)))
     with transaction() as txn:
         if options.jobs > 1 and len(langs) * len(project.layouts) > 1:
             files = _build_parallel(folder, options, project, langs, members, problems, txn)
             langs = []
+            for written in files:
+                progress.deck_done(written, timed=False)
         for lang in langs:
             game = language_game(project, lang, options.allow_untranslated, problems)
             if problems.errors and not options.force:
                 raise PnpError(problems)
-            renderer = Renderer(game, project.fonts, project.symbols, lang)
+            renderer = progress.wrap(Renderer(game, project.fonts, project.symbols, lang))
             for deck_id, (front, back) in project.layouts.items():
                 written = write_deck(game, game.decks[deck_id], front, back, renderer, lang, members, options, project, problems, txn)
+                progress.deck_done(written)
                 if written is not None:
                     files.append(written)
         problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once

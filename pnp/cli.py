@@ -28,9 +28,10 @@ def _offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[flo
 
 
 class Context:
-    def __init__(self, debug: bool, quiet: bool):
+    def __init__(self, debug: bool, quiet: bool, verbose: bool = False):
         self.debug = debug
         self.quiet = quiet
+        self.verbose = verbose and not quiet
 
     def say(self, message: str) -> None:
         if not self.quiet:
@@ -41,15 +42,16 @@ class Context:
 @click.version_option(__version__, prog_name="pnp")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks (for reporting bugs in pnp).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
+@click.option("-v", "--verbose", is_flag=True, help="Also print how long each deck took.")
 @click.pass_context
-def main(ctx: click.Context, debug: bool, quiet: bool) -> None:
+def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     """pnp: print-and-play cards, boards and rulebooks from one YAML source.
 
     GAME is a game folder (default: the bundled Mestá deck). Files go to --out DIR
     (default: output/). Exit codes: 0 fine, 1 errors in the game, 2 the game cannot be
     read, 3 a bug in pnp.
     """
-    ctx.obj = Context(debug, quiet)
+    ctx.obj = Context(debug, quiet, verbose)
 
 
 def _run(ctx: Context, action):
@@ -142,17 +144,34 @@ def build(
         from .build import BuildOptions
         from .build import build as run_build
         from .impose import SheetSpec
+        from .progress import BuildProgress
 
         spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides)
-        result = run_build(
-            game,
-            BuildOptions(
-                sheet=spec, out=out, decks=list(decks) or None, deal=deal, langs=list(langs) or None, allow_untranslated=allow_untranslated, jobs=jobs, force=force
-            ),
-        )
+        progress = BuildProgress(bar=not ctx.quiet)
+        try:
+            result = run_build(
+                game,
+                BuildOptions(
+                    sheet=spec,
+                    out=out,
+                    decks=list(decks) or None,
+                    deal=deal,
+                    langs=list(langs) or None,
+                    allow_untranslated=allow_untranslated,
+                    jobs=jobs,
+                    force=force,
+                ),
+                progress,
+            )
+        finally:
+            progress.finish()
         _report(result.problems.items)
         for path, cards, pages in result.files:
-            ctx.say(f"wrote {path} ({cards} cards, {pages} pages)")
+            seconds = progress.timings.get(path)
+            timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
+            ctx.say(f"wrote {path} ({cards} cards, {pages} pages{timing})")
+        if ctx.verbose:
+            ctx.say(f"built in {progress.total:.2f} s")
         if sides == "duplex" and result.files:
             ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
 

@@ -1,0 +1,91 @@
+"""Feedback while a build runs: a progress bar when there is enough work to wait for, and
+the time each deck took (for `pnp -v build`).
+
+The bar goes to standard error and only when it is a terminal, so output piped to a file or
+read by CI stays clean. The build counts card fronts as they are set (with the streaming
+writer a card is set when its sheet is drawn, so the bar moves with the PDF) and each
+deck's cards when it is done.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+BAR_THRESHOLD = 500  # cards (copies and languages counted): about two seconds of work
+
+
+class BuildProgress:
+    """Handed to `build.build`; it calls start, wrap (for each renderer) and deck_done."""
+
+    def __init__(self, bar: bool = True, stream: Any = None):
+        self.want_bar = bar
+        self.stream = stream if stream is not None else sys.stderr
+        self.bar: Any = None
+        self.timings: dict[Path, float | None] = {}
+        self.started = time.perf_counter()
+        self._last = self.started
+        self._ticks = 0  # fronts set since the last deck was done
+
+    def start(self, total_cards: int) -> None:
+        """Show a bar when `total_cards` is worth waiting for and stderr is a terminal."""
+        self._last = time.perf_counter()  # decks are timed from here, after loading and checking
+        isatty = getattr(self.stream, "isatty", None)
+        if self.want_bar and total_cards > BAR_THRESHOLD and isatty is not None and isatty():
+            self.bar = click.progressbar(length=total_cards, label="building", file=self.stream, show_eta=True)
+            self.bar.__enter__()
+
+    def wrap(self, renderer: Any) -> Any:
+        """The renderer, counting the fronts it sets (one per printed card)."""
+        return _Counting(renderer, self) if self.bar is not None else renderer
+
+    def tick(self) -> None:
+        if self.bar is not None:
+            self._ticks += 1
+            self.bar.update(1)
+
+    def deck_done(self, written: tuple[Path, int, int] | None, timed: bool = True) -> None:
+        """A deck's PDF is drawn: note how long it took since the previous one, and move
+        the bar past its cards (copies are set once, and a deck built in another process
+        was not counted here)."""
+        now = time.perf_counter()
+        if written is not None:
+            self.timings[written[0]] = now - self._last if timed else None
+            if self.bar is not None:
+                self.bar.update(max(0, written[1] - self._ticks))
+        self._ticks = 0
+        self._last = now
+
+    def finish(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+    @property
+    def total(self) -> float:
+        return time.perf_counter() - self.started
+
+
+class _Counting:
+    """A stand-in for a Renderer that reports each front it sets."""
+
+    def __init__(self, renderer: Any, progress: BuildProgress):
+        self._renderer = renderer
+        self._progress = progress
+
+    def face(self, card, layout, side, problems):
+        if side == "front":
+            self._progress.tick()
+        return self._renderer.face(card, layout, side, problems)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._renderer, name)
+
+
+def expected_cards(decks: list[Any], langs: int) -> int:
+    """Cards a build will print: copies of every deck, in every language."""
+    return sum(deck.count for deck in decks) * langs
