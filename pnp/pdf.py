@@ -85,6 +85,7 @@ def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
     text.setFillColor(op.color)
     marks = []
     font = None
+    spacing = 0.0
     for i, line in enumerate(layout.lines):
         baseline = op.baseline - i * layout.leading
         for piece in line:
@@ -94,8 +95,13 @@ def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
             if piece.font != font:
                 text.setFont(piece.font, size)
                 font = piece.font
+            if piece.word_space != spacing:
+                text.setWordSpace(piece.word_space)
+                spacing = piece.word_space
             text.setTextOrigin(op.x + piece.x, baseline)
             text.textOut(piece.text)
+    if spacing:
+        text.setWordSpace(0)  # word spacing outlives the text object in PDF
     canvas.drawText(text)
     for sid, x, y, s in marks:
         symbols.draw(canvas, sid, x, y, s)

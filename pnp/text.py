@@ -51,6 +51,7 @@ class Piece:
     text: str  # the text, or the symbol id
     font: str  # the font's name registered with reportlab; '' for a symbol
     width: float
+    word_space: float = 0.0  # extra points per space in the run (justified lines)
 
 
 @dataclass(frozen=True)
@@ -244,6 +245,9 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
 
 
 def _place(line: list, size: float, width: float, align: str, last: bool, fonts: FontSet) -> tuple[Piece, ...]:
+    """Position a line's words. Neighbouring words in one font become one run; on a
+    justified line the run carries the extra space per word gap (PDF word spacing), so a
+    line is one drawing operation, not one per word."""
     natural = sum(gap + sum(p[2] for p in parts) for parts, gap in line)
     extra = max(0.0, width - natural)
     gaps = len(line) - 1
@@ -252,13 +256,16 @@ def _place(line: list, size: float, width: float, align: str, last: bool, fonts:
     pieces: list[Piece] = []
     for parts, gap in line:
         x += gap + (stretch if gap else 0.0)
-        for text, name, w in parts:
+        for j, (text, name, w) in enumerate(parts):
             font = fonts.get(name).registered if name else ""
+            spaced = j == 0 and gap > 0  # a word space comes before this run
             prev = pieces[-1] if pieces else None
-            joinable = prev is not None and font and prev.font == font and not stretch
-            if joinable and abs(prev.x + prev.width + (gap if parts[0][0] == text else 0) - x) < 1e-6:
-                sep = " " if parts[0][0] == text and gap else ""
-                pieces[-1] = Piece(prev.x, prev.text + sep + text, font, x + w - prev.x)
+            fits = prev is not None and font and prev.font == font and abs(prev.x + prev.width + (gap + stretch if spaced else 0.0) - x) < 1e-6
+            if fits and stretch and (" " in text or (" " in prev.text and not prev.word_space)):
+                fits = False  # a glued word's own space must not stretch
+            if fits:
+                ws = stretch if spaced else prev.word_space
+                pieces[-1] = Piece(prev.x, prev.text + (" " if spaced else "") + text, font, x + w - prev.x, ws)
             else:
                 pieces.append(Piece(x, text, font, w))
             x += w
