@@ -9,28 +9,35 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
-from .errors import Location, fail
+from .errors import Location, PnpError, fail
 from .paths import LAYOUTS_DIR, resolve_inside
 
 MAX_PIXELS = 50_000_000  # about 7000 x 7000: more than any card needs at 600 dpi
 
 
-@lru_cache(maxsize=1024)
-def image_size(path: Path) -> tuple[int, int]:
-    with Image.open(path) as image:  # reads the header only
-        return image.size
-
-
-@lru_cache(maxsize=1024)
 def find_image(name: str, game_root: Path, loc: Location, what: str) -> Path:
     """The image file `name` (relative to the game folder), checked; raises PnpError."""
-    path = resolve_inside(name, game_root, [game_root, LAYOUTS_DIR], loc, what)
-    if not path.is_file():
-        raise fail(loc, "image-missing", f"{what} '{name}' does not exist; expected an image file inside the game folder")
+    found = _locate(name, game_root)
+    if isinstance(found, Path):
+        return found
+    code, message = found
+    raise fail(loc, code, f"{what} '{name}' {message}")
+
+
+@lru_cache(maxsize=1024)
+def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
+    """Checked once per file, however many cards use it: a path, or (code, reason)."""
     try:
-        width, height = image_size(path.resolve())
+        path = resolve_inside(name, game_root, [game_root, LAYOUTS_DIR], Location("?"), "image")
+    except PnpError:
+        return "path-outside", "points outside the game folder or is absolute; expected an image file inside the game folder"
+    if not path.is_file():
+        return "image-missing", "does not exist; expected an image file inside the game folder"
+    try:
+        with Image.open(path) as image:  # reads the header only
+            width, height = image.size
     except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        raise fail(loc, "image-unreadable", f"{what} '{name}' cannot be read as an image ({exc}); expected a PNG or JPEG file") from None
+        return "image-unreadable", f"cannot be read as an image ({exc}); expected a PNG or JPEG file"
     if width * height > MAX_PIXELS:
-        raise fail(loc, "image-too-large", f"{what} '{name}' is {width} x {height} pixels; expected at most {MAX_PIXELS:,} pixels (scale it down)")
+        return "image-too-large", f"is {width} x {height} pixels; expected at most {MAX_PIXELS:,} pixels (scale it down)"
     return path.resolve()
