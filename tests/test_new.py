@@ -69,3 +69,26 @@ def test_new_rejects_a_language_that_is_not_a_code(tmp_path):
     assert result.exit_code == 1
     assert "'English' is not a language code" in result.output
     assert not (tmp_path / "g").exists()
+
+
+def test_the_readme_tutorial_works_as_written(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    tutorial = readme.split("## Your own game")[1].split("\n## ")[0]
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "mygame").exit_code == 0
+    assert "no problems found" in run("check", "mygame").output
+    cards = tmp_path / "mygame" / "cards.yaml"
+    text_before = cards.read_text(encoding="utf-8")
+    cards.write_text(text_before.replace("suit: moon\n  value: 3", "suit: mon\n  value: 3"), encoding="utf-8")
+    error = run("check", "mygame").output.splitlines()[0]
+    assert error in tutorial  # the message the README shows is the one a user gets
+    cards.write_text(text_before, encoding="utf-8")
+    assert "wrote output/mygame/cards-en-a4.pdf" in run("build", "mygame").output
+    assert (tmp_path / "output" / "mygame" / "cards-en-a4.pdf").is_file()
+    assert run("list", "mygame").exit_code == 0
+    assert run("export", "png", "mygame", "--dpi", "72").exit_code == 0
+    assert "Objects > Components > Custom > Deck" in run("export", "tts", "mygame", "--dpi", "40").output
+    assert run("i18n", "update", "mygame").exit_code == 0
+    assert run("build", "mygame", "--lang", "de", "--allow-untranslated").exit_code == 0
