@@ -147,6 +147,10 @@ def _read_data(path: Path, tdef: TypeDef, problems: Problems, sheet: str | None 
     """Card rows from YAML, or from a CSV/XLSX file (one row per card), by the suffix."""
     if is_sheet(path):
         return read_sheet(path, tdef, problems, sheet, sheet_loc)
+    if sheet is not None:
+        problems.error(
+            sheet_loc or Location(display_path(path)), "sheet-name", f"'sheet: {sheet}' is only for XLSX workbooks; expected no 'sheet' for a YAML file"
+        )
     return load_yaml(path, problems)
 
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 import openpyxl
 import pytest
 from conftest import edit, make_small_game, run
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pdfread import text
 
 import pnp.sheets
+from pnp.errors import PnpError
+from pnp.load import load_game
 
 RULES = """\
 enums:
@@ -201,3 +205,32 @@ def test_translations_point_at_the_spreadsheet(tmp_path, name):
     assert run("i18n", "update", game, "--add", "en").exit_code == 0
     pot = (game / "locale" / "messages.pot").read_text(encoding="utf-8")
     assert f"#: {name}" in pot and 'msgctxt "a.title"' in pot
+
+
+def test_sheet_is_only_for_workbooks(tmp_path):
+    game = make_small_game(tmp_path / "hra")
+    edit(game / "game.yaml", "data: cards.yaml", "data: cards.yaml, sheet: Karty")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "'sheet: Karty' is only for XLSX workbooks" in result.output
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.one_of(st.binary(max_size=400), st.text(alphabet=st.sampled_from('id,title;text"\r\n\ufeffax\x00 1'), max_size=200).map(str.encode)))
+def test_any_csv_bytes_give_located_errors_or_cards(tmp_path_factory, data):
+    game = sheet_game(tmp_path_factory.mktemp("fuzz"), "")
+    (game / "cards.csv").write_bytes(data)
+    try:
+        load_game(game)
+    except PnpError as err:
+        assert all(p.location.file.endswith(("cards.csv", "hra")) for p in err.problems.items), err
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300))
+def test_any_xlsx_bytes_give_located_errors(tmp_path_factory, data):
+    game = sheet_game(tmp_path_factory.mktemp("fuzz"), "", name="cards.xlsx")
+    (game / "cards.xlsx").write_bytes(b"PK\x03\x04" + data)
+    with pytest.raises(PnpError) as err:
+        load_game(game)
+    assert all("cards.xlsx" in p.location.file for p in err.value.problems.items)
