@@ -301,9 +301,11 @@ def i18n_status(ctx: Context, game: Path) -> None:
 @click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("."), show_default=True, help="Folder to create the game in.")
 @click.option("--title", default=None, help="The game's title (default: from NAME).")
 @click.option("--lang", default="en", show_default=True, help="The language the game is written in.")
-@click.option("--translation", default="de", show_default=True, help="A second language to start an empty catalogue for ('none': no catalogue).")
+@click.option(
+    "--translation", default=None, help="A second language to start an empty catalogue for (default: de, or en for German games; 'none': no catalogue)."
+)
 @click.pass_obj
-def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, translation: str) -> None:
+def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, translation: str | None) -> None:
     """Create a game folder NAME that builds at once: metadata, a card type with one rule,
     a few cards, their front and back layouts, a rulebook stub and a catalogue to translate."""
 
@@ -312,7 +314,8 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
 
         from .scaffold import create
 
-        target = create(out / name, title, lang, None if translation == "none" else translation)
+        second = translation or ("en" if lang == "de" else "de")
+        target = create(out / name, title, lang, None if second == "none" else second)
         shown = shlex.quote(str(target))
         ctx.say(f"created {target}: next, run  pnp check {shown}  and  pnp build {shown}")
 

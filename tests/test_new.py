@@ -92,3 +92,9 @@ def test_the_readme_tutorial_works_as_written(tmp_path, monkeypatch):
     assert "Objects > Components > Custom > Deck" in run("export", "tts", "mygame", "--dpi", "40").output
     assert run("i18n", "update", "mygame").exit_code == 0
     assert run("build", "mygame", "--lang", "de", "--allow-untranslated").exit_code == 0
+
+
+def test_a_german_game_gets_an_english_catalogue(tmp_path):
+    assert run("new", "spiel", "--out", tmp_path, "--lang", "de").exit_code == 0
+    assert (tmp_path / "spiel" / "locale" / "en.po").is_file()
+    assert run("check", tmp_path / "spiel").exit_code == 0
