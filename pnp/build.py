@@ -20,7 +20,7 @@ from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
 from .impose import DoesNotFit, SheetSpec, impose, plan_grid
-from .layouts import Layout, LayoutLoader
+from .layouts import Layout, LayoutLoader, check_safe_area
 from .load import load_game
 from .model import Deck, Game
 from .paths import FONTS_DIR
@@ -66,6 +66,8 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
             )
         if front:
             layouts[deck.id] = (front, back)
+            for layout in {front.name: front, **({back.name: back} if back else {})}.values():
+                check_safe_area(layout, problems)
     problems.raise_if_errors()
     return Project(game, fonts, symbols, layouts, problems)
 
@@ -284,7 +286,7 @@ def write_deck(
     target = options.out / output_name(game, deck, lang, spec, options.deal)
 
     def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
-        return f"{game.meta.title} · {deck.name} · {page.sheet}/{sheets} {page.side} · print at 100 % (actual size): this ruler is {length} mm"
+        return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {deck.name} · sheet {page.sheet}/{sheets} {page.side}"
 
     info = DocInfo(
         title=f"{game.meta.title}: {deck.name}",

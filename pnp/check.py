@@ -367,7 +367,7 @@ class Checker:
             if ok is _FAILED:
                 return False
             if not ok:
-                self._say(c, card.loc, f"card '{card.id}' fails: {c.expect}", {**self.context, **extra, "card": view})
+                self._say(c, card.loc, f"card '{card.id}' fails: {c.expect}", {**self.context, **extra, **view, "card": view})
         return None
 
     def _partition(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:

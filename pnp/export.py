@@ -20,7 +20,7 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .errors import Location, PnpError, Problems, display_path
+from .errors import PnpError, Problems, display_path
 from .files import atomic_path
 from .model import Deck, Game
 from .render import Face
@@ -86,23 +86,13 @@ def game_faces(
 ) -> tuple[Project, Game, str, list[DeckFaces], Problems]:
     """Check the game and set every face of the chosen decks in one language, like
     `pnp build` does; raises PnpError on errors unless `force`."""
-    from .build import check_game, prepare
-    from .i18n import translate, translations
+    from .build import check_game, language_game, prepare
     from .render import Renderer
 
     project = prepare(folder, decks)
-    game = project.game
-    lang = lang or game.meta.language
+    lang = lang or project.game.meta.language
     problems = check_game(project)
-    if lang != game.meta.language:
-        strings, fallback = translations(game, lang, allow_untranslated, problems)
-        if fallback and allow_untranslated:
-            problems.warn(
-                Location(display_path(game.root / "locale" / f"{lang}.po")),
-                "untranslated-fallback",
-                f"{fallback} strings are missing or fuzzy in '{lang}' and are printed in the source language",
-            )
-        game = translate(game, strings)
+    game = language_game(project, lang, allow_untranslated, problems)
     renderer = Renderer(game, project.fonts, project.symbols, lang)
     result = []
     for deck_id, (front, back) in project.layouts.items():

@@ -41,3 +41,10 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
     if width * height > MAX_PIXELS:
         return "image-too-large", f"is {width} x {height} pixels; expected at most {MAX_PIXELS:,} pixels (scale it down)"
     return path.resolve()
+
+
+@lru_cache(maxsize=1024)
+def image_size(path: str) -> tuple[int, int]:
+    """Pixel size of an image already checked by find_image (header only)."""
+    with Image.open(path) as image:
+        return image.size

@@ -167,7 +167,7 @@ def ruler_spot(grid: Grid, margin: float) -> tuple[float, float, float, bool] | 
     left, bottom, right, top = grid.art_box
     side_room = left - MARK_GAP - margin  # left margin, beside the middle row
     foot_room = bottom - MARK_GAP - margin  # bottom margin, below the middle column
-    need = 7 * mm  # ticks and one line of small text
+    need = 9 * mm  # ticks (3 mm) on one side of the line, two lines of small text on the other
     if max(side_room, foot_room) < need:
         return None
     if foot_room >= side_room:
@@ -175,12 +175,12 @@ def ruler_spot(grid: Grid, margin: float) -> tuple[float, float, float, bool] | 
         length = min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
         col = (grid.cols - 1) // 2
         x = grid.x0 + col * grid.pitch_x + (grid.trim_w - length) / 2
-        return (x, margin + (foot_room - need) / 2 + 1.5 * mm, length, False) if length >= 20 * mm else None
+        return (x, margin + (foot_room - need) / 2 + 5.5 * mm, length, False) if length >= 20 * mm else None
     span = grid.trim_h
     length = min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
     row = (grid.rows - 1) // 2
     y = grid.y0 - row * grid.pitch_y - grid.trim_h + (grid.trim_h - length) / 2
-    return (margin + (side_room - need) / 2 + 5.5 * mm, y, length, True) if length >= 20 * mm else None
+    return (margin + (side_room - need) / 2 + 3.5 * mm, y, length, True) if length >= 20 * mm else None
 
 
 def impose(count: int, grid: Grid, spec: SheetSpec) -> Iterator[Page]:

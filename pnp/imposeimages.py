@@ -174,7 +174,7 @@ def impose_images(
     target = out / f"{folder.resolve().name}-{spec.paper}{suffix}.pdf"
 
     def caption(page, length: int) -> str:
-        return f"{name} · {page.sheet}/{sheets} {page.side} · print at 100 % (actual size): this ruler is {length} mm"
+        return f"print at 100 % (actual size): this ruler is {length} mm\n{name} · sheet {page.sheet}/{sheets} {page.side}"
 
     duplex = spec.sides == "duplex" and bool(backs)
     info = DocInfo(

@@ -255,6 +255,19 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
     return out
 
 
+def check_safe_area(layout: Layout, problems: Problems) -> None:
+    """Warn about text boxes that reach into the margin a cutter may take (`safe:`)."""
+    for el in layout.elements:
+        if isinstance(el, Text):
+            x, y, w, h = el.box
+            if x < layout.safe - 1e-6 or y < layout.safe - 1e-6 or x + w > layout.width - layout.safe + 1e-6 or y + h > layout.height - layout.safe + 1e-6:
+                problems.warn(
+                    el._loc,
+                    "layout-safe-area",
+                    f"text box {list(el.box)} of layout '{layout.name}' reaches into the outer {layout.safe:g} mm, which cutting may take; expected it inside the safe area",
+                )
+
+
 def text_style(layout: Layout, el: Text) -> TextStyle:
     """The effective style of a text element: its named style with its own overrides."""
     base = layout.styles.get(el.style, _DEFAULT_STYLE) if el.style else _DEFAULT_STYLE

@@ -16,6 +16,7 @@ from reportlab.lib.colors import black
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from .images import image_size
 from .impose import MARK_WIDTH, Grid, Page
 from .render import Face, ImageOp, LineOp, RectOp, SymbolOp, TextOp
 from .text import SYMBOL_EM
@@ -74,8 +75,23 @@ def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symb
         elif isinstance(op, SymbolOp):
             symbols.draw(canvas, op.symbol, op.x, op.y, op.size)
         elif isinstance(op, ImageOp):
-            canvas.drawImage(op.path, op.x, op.y, op.w, op.h, preserveAspectRatio=True, anchor="c", mask="auto")
+            _draw_image(canvas, op)
     canvas.restoreState()
+
+
+def _draw_image(canvas: Canvas, op: ImageOp) -> None:
+    if op.fit == "cover":  # scale to fill the box, centred, and cut what sticks out
+        iw, ih = image_size(op.path)
+        scale = max(op.w / iw, op.h / ih)
+        w, h = iw * scale, ih * scale
+        canvas.saveState()
+        box = canvas.beginPath()
+        box.rect(op.x, op.y, op.w, op.h)
+        canvas.clipPath(box, stroke=0, fill=0)
+        canvas.drawImage(op.path, op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h, mask="auto")
+        canvas.restoreState()
+    else:
+        canvas.drawImage(op.path, op.x, op.y, op.w, op.h, preserveAspectRatio=op.fit == "contain", anchor="c", mask="auto")
 
 
 def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
@@ -133,8 +149,12 @@ def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], 
         tick = 3 * mm if i % 10 == 0 else 2 * mm if i % 5 == 0 else 1 * mm
         canvas.line(i * mm, 0, i * mm, tick)
     canvas.setFillColor(black)
-    canvas.setFont(font, 6)
-    canvas.drawString(0, -2.6 * mm, caption(page, round(length / mm)))
+    lines = caption(page, round(length / mm)).split("\n")
+    widest = max(canvas.stringWidth(line, font, 1) for line in lines)
+    size = min(6.0, length / widest)  # the caption never runs past the ruler into a crop mark
+    canvas.setFont(font, size)
+    for i, line in enumerate(lines):
+        canvas.drawString(0, -2.4 * mm - i * size * 1.15, line)
     canvas.restoreState()
 
 

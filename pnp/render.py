@@ -73,6 +73,7 @@ class ImageOp:
     y: float
     w: float
     h: float
+    fit: str = "contain"  # contain: whole image, centred; cover: fill the box, cropped; stretch
 
 
 Op = RectOp | LineOp | TextOp | SymbolOp | ImageOp
@@ -177,7 +178,7 @@ class Renderer:
                         problems.extend(err.problems)
                         continue
                     x, y, w, h = el.box
-                    ops.append(ImageOp(str(path), x * mm, height - (y + h) * mm, w * mm, h * mm))
+                    ops.append(ImageOp(str(path), x * mm, height - (y + h) * mm, w * mm, h * mm, el.fit))
         return Face(f"{card.id} ({side})", layout.width * mm, height, tuple(ops))
 
     def _text(self, el: Text, layout: Layout, card: Card, ctx: dict, where: str, problems: Problems) -> TextOp | None:

@@ -246,3 +246,18 @@ def test_deal_prints_only_its_cards(tmp_path):
     assert "Leonidas" in event_text and "Julius Caesar" not in event_text  # commanders of empires in play only
     assert "Zjednotenie" in event_text
     assert len(re.findall(r"(?m)^Hnev bohov$", event_text)) == 3  # one per empire in play
+
+
+def test_a_message_can_name_the_card(tmp_path):
+    result = check(game(tmp_path, "  - {id: n, message: '{{ title }} is too weak.', expect: power > 1}\n"))
+    assert "Gama is too weak. (card 'c' fails: power > 1) [n]" in result.output
+
+
+def test_text_outside_the_safe_area_is_a_warning(tmp_path):
+    folder = game(tmp_path, "")
+    (folder / "layouts").mkdir()
+    (folder / "layouts" / "edge.yaml").write_text("size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [1, 40, 50, 10]\n", encoding="utf-8")
+    edit(folder / "game.yaml", "front: basic/card", "front: edge")
+    result = check(folder)
+    assert result.exit_code == 0
+    assert "layouts/edge.yaml:3:5: warning: text box [1.0, 40.0, 50.0, 10.0] of layout 'edge' reaches into the outer 3 mm" in result.output

@@ -167,3 +167,16 @@ def test_a_killed_build_leaves_the_last_good_pdf(tmp_path):
     assert run("build", big, "--out", out, "--sides", "fronts").exit_code == 0  # and the next build cleans up
     assert not list(target.parent.glob(".*.tmp"))
     assert target.read_bytes() != good
+
+
+@pytest.mark.parametrize(("fit", "size"), [("contain", (63.0, 31.5)), ("stretch", (63.0, 40.0)), ("cover", (80.0, 40.0))])
+def test_image_fit_modes(small, tmp_path, fit, size):
+    from pdfread import MM, operations, reader
+
+    Image.new("RGB", (200, 100), "red").save(small / "art.png")  # 2:1, into a 63 x 40 mm box
+    own_layout(small, f'  - image: "art.png"\n    box: [0, 0, 63, 40]\n    fit: {fit}\n')
+    assert run("build", small, "--out", tmp_path / "out", "--sides", "fronts").exit_code == 0
+    page = reader(tmp_path / "out" / "hra" / "cards-sk-a4-fronts.pdf").pages[0]
+    placed = [ops for ops, op in operations(page) if op == b"cm" and ops[1] == 0 and ops[0] != 1]
+    w, h = float(placed[0][0]) / MM, float(placed[0][3]) / MM
+    assert (round(w, 1), round(h, 1)) == size
