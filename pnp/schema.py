@@ -65,6 +65,8 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
     origin = get_origin(tp)
     if tp is Any:
         return value
+    if value is None and origin in (list, dict):  # `key:` with nothing after it: empty
+        return [] if origin is list else {}
     if origin in (Union, types.UnionType):
         args = get_args(tp)
         if value is None and type(None) in args:
