@@ -27,6 +27,32 @@ def _offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[flo
     return x, y
 
 
+# Sheet options shared by every command that prints sheets (build, impose).
+paper_option = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
+out_option = click.option(
+    "--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDFs."
+)
+sides_option = click.option(
+    "--sides",
+    type=click.Choice(["duplex", "fronts", "backs"]),
+    default="duplex",
+    show_default=True,
+    help="duplex: each sheet of fronts followed by its backs; or fronts or backs only.",
+)
+flip_option = click.option(
+    "--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex."
+)
+back_offset_option = click.option(
+    "--back-offset",
+    default="0,0",
+    callback=_offset,
+    metavar="X,Y",
+    show_default=True,
+    help="Shift the backs X,Y mm right and up, as seen from the front, if your printer misregisters (see pnp calibrate).",
+)
+gap_option = click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
+
+
 class Context:
     def __init__(self, debug: bool, quiet: bool, verbose: bool = False):
         self.debug = debug
@@ -87,26 +113,13 @@ def _report(problems) -> None:
 
 @main.command()
 @game_argument
-@click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
-@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDFs.")
-@click.option(
-    "--sides",
-    type=click.Choice(["duplex", "fronts", "backs"]),
-    default="duplex",
-    show_default=True,
-    help="duplex: each sheet of fronts followed by its backs; or fronts or backs only.",
-)
-@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex.")
-@click.option(
-    "--back-offset",
-    default="0,0",
-    callback=_offset,
-    metavar="X,Y",
-    show_default=True,
-    help="Shift the backs X,Y mm right and up, as seen from the front, if your printer misregisters (see pnp calibrate).",
-)
+@paper_option
+@out_option
+@sides_option
+@flip_option
+@back_offset_option
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
-@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
+@gap_option
 @click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
 @click.option("--deal", default=None, help="Print only the cards of this deal (game set-up), e.g. quick.")
 @click.option(
@@ -419,15 +432,13 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--back", type=click.Path(path_type=Path), default=None, help="One back image for every card, or a folder of backs (one per front, same order).")
 @click.option("--size", callback=_size, metavar="WxH", default=None, help="Trim size in mm, e.g. 63x88 (default: from the images' proportions).")
-@click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
-@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDF.")
-@click.option("--sides", type=click.Choice(["duplex", "fronts", "backs"]), default="duplex", show_default=True, help="As for pnp build.")
-@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex.")
-@click.option(
-    "--back-offset", default="0,0", callback=_offset, metavar="X,Y", show_default=True, help="Shift the backs X,Y mm right and up, as seen from the front."
-)
+@paper_option
+@out_option
+@sides_option
+@flip_option
+@back_offset_option
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
-@click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
+@gap_option
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
 @click.pass_obj
 def impose_images(
