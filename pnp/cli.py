@@ -356,7 +356,7 @@ def export() -> None:
     """Images of GAME: PNGs of every card, or Tabletop Simulator deck sheets."""
 
 
-out_option = click.option(
+images_out_option = click.option(
     "--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the images."
 )
 deck_option = click.option("--deck", "decks", multiple=True, help="Export only this deck (repeatable).")
@@ -367,7 +367,7 @@ force_option = click.option("--force", is_flag=True, help="Write the images even
 
 @export.command("png")
 @game_argument
-@out_option
+@images_out_option
 @click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True, help="Resolution of the images.")
 @click.option("--bleed/--no-bleed", default=False, show_default=True, help="Include 3 mm of bleed around each card.")
 @lang_option
@@ -394,7 +394,7 @@ def export_png(
 
 @export.command("tts")
 @game_argument
-@out_option
+@images_out_option
 @click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True, help="Resolution of the cards on the sheets.")
 @click.option("--format", "fmt", type=click.Choice(["jpg", "png"]), default="jpg", show_default=True, help="Image format of the sheets.")
 @lang_option
