@@ -28,7 +28,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from .errors import Location, Problems
 from .model import Card, Game
-from .schema import MISSING, build
+from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap
 
 _ENV = SandboxedEnvironment()
@@ -173,6 +173,11 @@ class Checker:
             self.problems.error(c._loc, "constraint-expression", f"[{c.id}] cannot evaluate {what} '{source}': {type(exc).__name__}: {exc}")
         return _FAILED
 
+    def _card_ctx(self, card: Card, extra: dict) -> dict:
+        """What an expression or message about one card sees: the game, its fields, `card`."""
+        view = self.views[card.id]
+        return {**self.context, **extra, **view, "card": view}
+
     def _say(self, c: Constraint, loc: Location, detail: str, ctx: dict) -> None:
         message = c.message
         if "{" in message:
@@ -189,7 +194,7 @@ class Checker:
             if c.type is not None and card.type != c.type:
                 continue
             if c.where is not None:
-                ok = self._eval(c.where, {**self.context, **extra, **self.views[card.id], "card": self.views[card.id]}, c, "where")
+                ok = self._eval(c.where, self._card_ctx(card, extra), c, "where")
                 if ok is _FAILED:
                     return None
                 if not ok:
@@ -319,11 +324,12 @@ class Checker:
     def _check_number(self, c: Constraint, n: int, equals, least, most, loc: Location, what: str, extra: dict) -> None:
         wrong = (equals is not None and n != equals) or (least is not None and n < least) or (most is not None and n > most)
         if wrong:
-            want = f"{equals}" if equals is not None else " to ".join(str(x) for x in (least, most) if x is not None)
-            if equals is None and least is not None and most is None:
-                want = f"at least {least}"
-            elif equals is None and most is not None and least is None:
-                want = f"at most {most}"
+            if equals is not None:
+                want = f"{equals}"
+            elif least is not None and most is not None:
+                want = f"{least} to {most}"
+            else:
+                want = f"at least {least}" if least is not None else f"at most {most}"
             self._say(c, loc, f"{what + ' has' if what else 'found'} {n}, expected {want}", {**self.context, **extra, "actual": n})
 
     def _unique(self, c: Constraint, cards: list[Card], extra: dict) -> None:
@@ -336,7 +342,7 @@ class Checker:
                     c,
                     card.loc_of(names[0]),
                     f"'{card.id}' has the same {', '.join(names)} as '{seen[key].id}' ({seen[key].loc})",
-                    {**self.context, **extra, "card": self.views[card.id]},
+                    self._card_ctx(card, extra),
                 )
             else:
                 seen[key] = card
@@ -350,24 +356,24 @@ class Checker:
         for card in cards:
             for name in self._source(spec, card):
                 if str(name) not in target and str(name) not in spec.allow:
-                    close = _close(str(name), target)
+                    close = suggest(str(name), target)
                     self._say(
                         c,
                         card.loc_of(spec.field),
                         f"card '{card.id}' names '{name}', which is not {_describe(spec.to)}{close}",
-                        {**self.context, **extra, "card": self.views[card.id], "name": name},
+                        {**self._card_ctx(card, extra), "name": name},
                     )
         return None
 
     def _expect(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         assert c.expect is not None
         for card in cards:
-            view = self.views[card.id]
-            ok = self._eval(c.expect, {**self.context, **extra, **view, "card": view}, c, "expect")
+            ctx = self._card_ctx(card, extra)
+            ok = self._eval(c.expect, ctx, c, "expect")
             if ok is _FAILED:
                 return False
             if not ok:
-                self._say(c, card.loc, f"card '{card.id}' fails: {c.expect}", {**self.context, **extra, **view, "card": view})
+                self._say(c, card.loc, f"card '{card.id}' fails: {c.expect}", ctx)
         return None
 
     def _partition(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
@@ -422,12 +428,6 @@ def _describe(target: str) -> str:
         return f"the {attr} of any '{enum}' value" if attr else f"a value of '{enum}'"
     type_name, _, field_name = target.partition(".")
     return f"the {field_name} of any '{type_name}' component"
-
-
-def _close(name: str, choices: set[str]) -> str:
-    from .schema import suggest
-
-    return suggest(name, choices)
 
 
 def check_rules(game: Game, raw_constraints: Any) -> Problems:

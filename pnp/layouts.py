@@ -212,7 +212,7 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
         for name, sd in list(pending.items()):
             if sd.base is not None and sd.base not in known and sd.base not in out:
                 continue
-            base = out.get(sd.base) or known.get(sd.base) or _DEFAULT_STYLE if sd.base else _DEFAULT_STYLE
+            base = (out.get(sd.base) or known[sd.base]) if sd.base else _DEFAULT_STYLE
             values = {f.name: getattr(sd, f.name) for f in fields(TextStyle) if getattr(sd, f.name, None) is not None}
             out[name] = replace(base, **values)
             del pending[name]

@@ -71,32 +71,26 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
                 f"deck '{deck_id}' has type '{deck_def.type}', which rules.yaml does not declare{suggest(deck_def.type, rules.types)}; expected one of: {', '.join(rules.types)}",
             )
             continue
-        data_path = check_inside(deck_def.data, folder, [folder], raw["decks"][deck_id].loc_of("data"), "data")
-        if isinstance(data_path, PnpError):
-            problems.extend(data_path.problems)
+        deck_raw = raw["decks"][deck_id]
+        cards = _load_data(
+            folder,
+            deck_def.data,
+            deck_raw.loc_of("data"),
+            deck_id,
+            deck_def.type,
+            rules.types,
+            enums,
+            symbols,
+            seen_ids,
+            problems,
+            deck_def.sheet,
+            deck_raw.loc_of("sheet"),
+        )
+        if cards is None:
             continue
-        if not data_path.is_file():
-            problems.error(
-                raw["decks"][deck_id].loc_of("data"), "data-missing", f"data file '{deck_def.data}' does not exist; expected a YAML, CSV or XLSX list of cards"
-            )
-            continue
-        try:
-            rows = _read_data(data_path, rules.types[deck_def.type], problems, deck_def.sheet, raw["decks"][deck_id].loc_of("sheet"))
-        except PnpError as err:
-            problems.extend(err.problems)
-            continue
-        cards = _load_cards(rows, deck_id, deck_def.type, rules.types[deck_def.type], enums, symbols, problems, display_path(data_path))
-        for card in cards:
-            if card.id in seen_ids:
-                problems.error(card.loc, "card-duplicate-id", f"card id '{card.id}' is used twice (first at {seen_ids[card.id].loc}); expected every id once")
-            else:
-                seen_ids[card.id] = card
         total = sum(card.copies for card in cards)
         if total > MAX_CARDS:
-            problems.error(
-                raw["decks"][deck_id].loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}"
-            )
-        deck_raw = raw["decks"][deck_id]
+            problems.error(deck_raw.loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}")
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
         decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs)
 
@@ -124,23 +118,44 @@ def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dic
             where.loc_of("type"), "deal-type", f"deals have type '{meta.deals.type}', which rules.yaml does not declare{suggest(meta.deals.type, types)}"
         )
         return []
-    path = check_inside(meta.deals.data, folder, [folder], where.loc_of("data"), "deals")
+    return _load_data(folder, meta.deals.data, where.loc_of("data"), "deals", meta.deals.type, types, enums, symbols, seen, problems) or []
+
+
+def _load_data(
+    folder: Path,
+    name: str,
+    loc: Location,
+    deck: str,
+    type_name: str,
+    types: dict,
+    enums: dict,
+    symbols: dict,
+    seen: dict,
+    problems: Problems,
+    sheet=None,
+    sheet_loc=None,
+) -> list[Card] | None:
+    """The components of one data file (YAML, CSV or XLSX), each id checked against every
+    id seen so far; None when the file cannot be used."""
+    path = check_inside(name, folder, [folder], loc, "data")
     if isinstance(path, PnpError):
         problems.extend(path.problems)
-        return []
+        return None
     if not path.is_file():
-        problems.error(where.loc_of("data"), "data-missing", f"deals file '{meta.deals.data}' does not exist; expected a YAML list of deals")
-        return []
+        problems.error(loc, "data-missing", f"data file '{name}' does not exist; expected a YAML, CSV or XLSX list of {type_name} entries")
+        return None
     try:
-        rows = _read_data(path, types[meta.deals.type], problems)
+        rows = _read_data(path, types[type_name], problems, sheet, sheet_loc)
     except PnpError as err:
         problems.extend(err.problems)
-        return []
-    deals = _load_cards(rows, "deals", meta.deals.type, types[meta.deals.type], enums, symbols, problems, display_path(path))
-    for deal in deals:
-        if deal.id in seen:
-            problems.error(deal.loc, "card-duplicate-id", f"deal id '{deal.id}' is also the id of a card ({seen[deal.id].loc}); expected every id once")
-    return deals
+        return None
+    cards = _load_cards(rows, deck, type_name, types[type_name], enums, symbols, problems, display_path(path))
+    for card in cards:
+        if card.id in seen:
+            problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {seen[card.id].loc}); expected every id once")
+        else:
+            seen[card.id] = card
+    return cards
 
 
 def _read_data(path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None) -> Any:

@@ -21,7 +21,7 @@ from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Image, Layout, Line, Rect, SymbolEl, Text, text_style
 from .model import Card, Game
-from .text import TextLayout, typeset
+from .text import TextLayout, TextStyle, typeset
 
 _ENV = SandboxedEnvironment(undefined=StrictUndefined, finalize=lambda v: "" if v is None else v, autoescape=False)
 _FIELD = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
@@ -115,6 +115,7 @@ class Renderer:
         self.symbols = symbols
         self.symbol_ids = symbols.ids
         self.lang = lang
+        self._text_specs: dict[tuple[int, int], tuple[TextStyle, str, str | None]] = {}
         meta = game.meta
         self.base_context = {
             "game": {
@@ -185,18 +186,13 @@ class Renderer:
         content = self._render(el.text, ctx, el._loc, where, problems)
         if not content:
             return None
-        style = text_style(layout, el)
-        scale = layout.lang_scale.get(self.lang)
-        if scale:
-            style = replace(style, size=style.size * scale, min_size=style.min_size * scale if style.min_size else None)
+        style, label, field = self._text_spec(layout, el)
         if style.font not in self.fonts:
             problems.error(el._loc, "font-unknown", f"{where}: font '{style.font}' does not exist; expected one of: {', '.join(self.fonts.names())}")
             return None
         x, y, w, h = el.box
         result = typeset(content, style, w * mm, h * mm, self.fonts, self.lang, self.symbol_ids)
-        field = _FIELD.match(el.text)
-        label = el.name or (field.group(1) if field else "text")
-        loc = card.loc_of(field.group(1)) if field else card.loc
+        loc = card.loc_of(field) if field else card.loc
         if result.overflow:
             problems.error(
                 loc,
@@ -223,6 +219,21 @@ class Renderer:
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
         color = self._color(style.color, ctx, el._loc, where, problems) or _color("#000000")
         return TextOp(x * mm, top - max(0.0, offset) - result.ascent, result, color)
+
+    def _text_spec(self, layout: Layout, el: Text) -> tuple[TextStyle, str, str | None]:
+        """Per text element, not per card: its style in this language, what messages call
+        it, and the card field it shows alone (whose line a message points at)."""
+        key = (id(layout), id(el))
+        spec = self._text_specs.get(key)
+        if spec is None:
+            style = text_style(layout, el)
+            scale = layout.lang_scale.get(self.lang)
+            if scale:
+                style = replace(style, size=style.size * scale, min_size=style.min_size * scale if style.min_size else None)
+            match = _FIELD.match(el.text)
+            field = match.group(1) if match else None
+            spec = self._text_specs[key] = (style, el.name or field or "text", field)
+        return spec
 
     def _render(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> str | None:
         if "{" not in source:

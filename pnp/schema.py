@@ -18,7 +18,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from .errors import Location, Problems
 from .yamlfile import LList, LMap
 
-_MISSING = object()
+MISSING = object()  # what convert() returns for a value it rejected
 
 
 def suggest(word: str, choices: typing.Iterable[str]) -> str:
@@ -61,7 +61,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
-    """Check `value` against the type hint `tp`; return the converted value or _MISSING."""
+    """Check `value` against the type hint `tp`; return the converted value or MISSING."""
     origin = get_origin(tp)
     if tp is Any:
         return value
@@ -74,16 +74,16 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
         for arg in args:  # first match wins; try without reporting
             trial = Problems()
             result = convert(value, arg, loc, trial, what)
-            if result is not _MISSING and not trial.errors:
+            if result is not MISSING and not trial.errors:
                 return result
         problems.error(loc, "schema-type", f"{what} is {_show(value)}; expected {describe(tp)}")
-        return _MISSING
+        return MISSING
     if origin is Literal:
         if value in get_args(tp):
             return value
         choices = [str(a) for a in get_args(tp)]
         problems.error(loc, "schema-value", f"{what} is {_show(value)}; expected {describe(tp)}{suggest(str(value), choices)}")
-        return _MISSING
+        return MISSING
     if tp is bool:
         if isinstance(value, bool):
             return value
@@ -105,14 +105,14 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
             for i, item in enumerate(value):
                 item_loc = value.loc_of(i) if isinstance(value, LList) else loc
                 got = convert(item, item_tp, item_loc, problems, f"item {i + 1} of {what}")
-                if got is not _MISSING:
+                if got is not MISSING:
                     out.append(got)
             return out
     elif origin is tuple:
         args = get_args(tp)
         if isinstance(value, list) and len(value) == len(args):
             out = [convert(v, a, loc, problems, what) for v, a in zip(value, args)]
-            return _MISSING if _MISSING in out else tuple(out)
+            return MISSING if MISSING in out else tuple(out)
     elif origin is dict:
         if isinstance(value, dict):
             _, val_tp = get_args(tp)
@@ -120,14 +120,14 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
             for key, item in value.items():
                 item_loc = value.loc_of(key) if isinstance(value, LMap) else loc
                 got = convert(item, val_tp, item_loc, problems, f"'{key}'")
-                if got is not _MISSING:
+                if got is not MISSING:
                     out[str(key)] = got
             return out
     elif dataclasses.is_dataclass(tp):
         if isinstance(value, dict):
             return build(tp, value, problems, what)
     problems.error(loc, "schema-type", f"{what} is {_show(value)}; expected {describe(tp)}")
-    return _MISSING
+    return MISSING
 
 
 def build(cls: type, mapping: dict, problems: Problems, what: str) -> Any:
@@ -144,7 +144,7 @@ def build(cls: type, mapping: dict, problems: Problems, what: str) -> Any:
             continue
         value_loc = mapping.loc_of(key) if isinstance(mapping, LMap) else loc
         got = convert(value, hints[name], value_loc, problems, f"'{key}'")
-        if got is not _MISSING:
+        if got is not MISSING:
             kwargs[name] = got
     present = {str(k).replace("-", "_") for k in mapping}
     required = [n for n, f in fields.items() if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
@@ -152,7 +152,7 @@ def build(cls: type, mapping: dict, problems: Problems, what: str) -> Any:
         if name not in present:
             problems.error(loc, "schema-missing-key", f"{what} has no '{name}'; expected a value for it ({describe(hints[name])})")
     if any(name not in kwargs for name in required):
-        return _MISSING
+        return MISSING
     obj = cls(**kwargs)
     if "_loc" in {f.name for f in dataclasses.fields(cls)}:
         object.__setattr__(obj, "_loc", loc)
@@ -168,6 +168,3 @@ def _show(value: Any) -> str:
         return "empty"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "...'"
-
-
-MISSING = _MISSING

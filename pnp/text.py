@@ -184,9 +184,11 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown)
 
 
-def _break(
-    paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None, fonts: FontSet
-) -> tuple[list[tuple[list[tuple[list[tuple[str, str, float]], float]], bool]], bool]:
+Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol), width in points
+Line = list[tuple[list[Part], float]]  # words (their parts) with the space before each
+
+
+def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None, fonts: FontSet) -> tuple[list[tuple[Line, bool]], bool]:
     """Greedy line breaking. A line is a list of (word parts with widths, space before)."""
     lines: list = []
     too_wide = False
