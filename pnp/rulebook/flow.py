@@ -357,9 +357,10 @@ class RuleLine(Flowable):
 class Leader(Flowable):
     """A line of the contents or the index: text, dots, and page numbers at the right."""
 
-    def __init__(self, setting: Setting, markup: str, pages: str, indent: float = 0, number: str = "", bold: bool = False):
+    def __init__(self, setting: Setting, markup: str, pages: str, indent: float = 0, number: str = "", bold: bool = False, number_width: float = 0.0):
         super().__init__()
         self.setting, self.markup, self.pages, self.indent, self.number = setting, markup, pages, indent, number
+        self.number_width = number_width  # the column of the numbers: as wide as the widest of its level
         style = setting.styles.toc
         self.style = replace(style, font="sans-bold") if bold else style
         self.spaceBefore = style.size * (0.5 if bold else 0.1)
@@ -367,8 +368,7 @@ class Leader(Flowable):
     def wrap(self, aw, ah):
         style = self.style
         self.width = aw
-        depth = self.number.count(".") + 1 if self.number else 0
-        self._num_w = line_width(self.setting.typeset("0.0.0"[: 2 * depth - 1], style, BIG, None)) + style.size * 0.6 if depth else 0.0
+        self._num_w = self.number_width + style.size * 0.6 if self.number else 0.0
         self._pages = self.setting.typeset(self.pages, style, BIG, None)
         self._pages_w = line_width(self._pages)
         room = aw - self.indent - self._num_w - self._pages_w - style.size * 1.5

@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 
 from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
+from reportlab.platypus.flowables import BalancedColumns
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
@@ -171,11 +172,15 @@ class Story:
             out.append(TextBlock(self.setting, _escape(self.doc.title), s.subtitle, None))
         out.append(Spacer(1, s.body.size * 2.5))
         out.append(TextBlock(self.setting, _escape(labels.contents), s.h[2], None))
-        for h in self.headings:
-            if h.level <= TOC_DEPTH:
-                text, _ = self.markup(h.spans)
-                indent = (h.level - 1) * s.toc.size * 1.2
-                out.append(Leader(self.setting, text, self.page(self.keys[id(h)]), indent, h.number, bold=h.level == 1))
+        listed = [h for h in self.headings if h.level <= TOC_DEPTH]
+        widths: dict[int, float] = {}
+        for h in listed:
+            style = replace(s.toc, font="sans-bold") if h.level == 1 else s.toc
+            widths[h.level] = max(widths.get(h.level, 0.0), line_width(self.setting.typeset(h.number, style, BIG, None)))
+        for h in listed:
+            text, _ = self.markup(h.spans)
+            indent = sum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
+            out.append(Leader(self.setting, text, self.page(self.keys[id(h)]), indent, h.number, bold=h.level == 1, number_width=widths[h.level]))
         if self.terms:
             out.append(Leader(self.setting, _escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True))
         out.append(PageBreak())
@@ -183,9 +188,11 @@ class Story:
             out.extend(self.block(block))
         if self.terms:
             out.append(HeadingBlock(self.setting, _escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
+            entries: list[Flowable] = []
             for term in self.terms:
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
-                out.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
+                entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
+            out.append(BalancedColumns(entries, nCols=2, spaceBefore=s.gap, innerPadding=s.body.size * 1.5) if len(entries) > 8 else KeepTogether(entries))
         return out
 
     # --- blocks ------------------------------------------------------------------------------
