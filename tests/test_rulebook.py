@@ -292,3 +292,18 @@ def test_booklet_pages_in_saddle_stitch_order(game: Path) -> None:
 
 def test_saddle_order() -> None:
     assert saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+
+
+def test_the_documented_example_builds_as_documented(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "rulebook.md").read_text(encoding="utf-8")
+    example = doc.split("## An example", 1)[1]
+    goal, turn = re.findall(r"```markdown\n(.*?)```", example, re.S)[:2]
+    folder = make_game(tmp_path / "hra", goal, turn, CARDS + "- {id: rim, title: Rím, text: Hlavné mesto.}\n")
+    shutil.copy(folder / "symbols" / "div.svg", folder / "symbols" / "coin.svg")
+    book = [re.sub(r"[ \u00a0]+", " ", p) for p in pages_text(build(folder) / "rules-basic-sk-a4.pdf")]
+    text = squash(" ".join(book))
+    turn_page = heading_page(book, "2.1 Ťah hráča")
+    assert f"ťah opisuje 2.1, s. {turn_page}." in text and "pozri cieľ hry (1)." in text
+    assert "Hra má 6 kariet." in text and "Rím Hlavné mesto." in text
+    assert re.search(r"Register mesto\W+2", text)
+    assert "Pri hre jedného hráča" not in text
