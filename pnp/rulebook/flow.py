@@ -398,3 +398,52 @@ class Leader(Flowable):
             self.canv.setFont(font, style.size)
             count = int((stop - end) // dot)
             self.canv.drawString(stop - count * dot, baseline, ". " * count)
+
+
+class Columns(Flowable):
+    """Short entries (the index) in two balanced columns; splits between entries."""
+
+    def __init__(self, setting: Setting, entries: list[Flowable], gap: float):
+        super().__init__()
+        self.setting, self.entries, self.gap = setting, entries, gap
+        self.spaceBefore = setting.styles.gap
+        self._heights: list[float] = []
+        self._break = 0
+
+    def _measure(self, aw: float) -> list[float]:
+        width = (aw - self.gap) / 2
+        return [e.wrap(width, BIG)[1] + e.getSpaceBefore() for e in self.entries]
+
+    def wrap(self, aw, ah):
+        self.width = aw
+        self._heights = heights = self._measure(aw)
+        total, best = sum(heights), (BIG, 0)
+        left = 0.0
+        for k in range(len(heights) + 1):  # the first column: entries [0, k)
+            best = min(best, (max(left, total - left), k))
+            if k < len(heights):
+                left += heights[k]
+        self.height, self._break = best
+        return aw, self.height
+
+    def split(self, aw, ah):
+        heights = self._measure(aw)
+        taken, column, used = 0, 0, 0.0
+        while taken < len(heights) and column < 2:
+            if used + heights[taken] <= ah:
+                used += heights[taken]
+                taken += 1
+            else:
+                column, used = column + 1, 0.0
+        if taken == 0 or taken == len(heights):
+            return [] if taken == 0 else [self]
+        return [Columns(self.setting, self.entries[:taken], self.gap), Columns(self.setting, self.entries[taken:], self.gap)]
+
+    def draw(self):
+        width = (self.width - self.gap) / 2
+        for column, part in enumerate((self.entries[: self._break], self.entries[self._break :])):
+            top = self.height
+            for entry, h in zip(part, self._heights[: self._break] if column == 0 else self._heights[self._break :]):
+                top -= h
+                entry.wrap(width, BIG)
+                entry.drawOn(self.canv, column * (width + self.gap), top)

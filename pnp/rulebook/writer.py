@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
-from reportlab.platypus.flowables import BalancedColumns
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
@@ -26,7 +25,7 @@ from ..fonts import FontSet
 from ..render import Face
 from ..symbols import SymbolSet
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Quote, Ref, Rule, Sym, Table, Text, plain
-from .flow import BIG, Book, CardRow, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
+from .flow import BIG, Book, CardRow, Columns, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
 from .labels import Labels
 
 MAX_PASSES = 6
@@ -192,7 +191,7 @@ class Story:
             for term in self.terms:
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
                 entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
-            out.append(BalancedColumns(entries, nCols=2, spaceBefore=s.gap, innerPadding=s.body.size * 1.5) if len(entries) > 8 else KeepTogether(entries))
+            out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(entries) > 8 else KeepTogether(entries))
         return out
 
     # --- blocks ------------------------------------------------------------------------------
