@@ -90,3 +90,21 @@ def test_a_short_number_stays_with_the_word_it_counts():
         out = typeset(text, TextStyle(size=10), width * MM, 100 * MM, FONTS, "en")
         for line in words(out):
             assert not line.split()[-1].isdigit(), (width, words(out))
+
+
+def test_a_glued_word_keeps_its_space_before_a_symbol_or_emphasis():
+    out = typeset("Hráč s :armada: a *kurzívou*.", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "sk", frozenset({"armada"}))
+    (line,) = out.lines
+    symbol = next(p for p in line if not p.font)
+    before = line[line.index(symbol) - 1]
+    assert before.text == "Hráč s " and symbol.x >= before.x + before.width - 0.01  # the space is set, not lost
+    assert [p.text for p in line[line.index(symbol) + 1 :]] == ["a ", "kurzívou", "."]
+
+
+def test_a_glued_word_breaks_only_inside_its_last_word():
+    text = "Hráči sa striedajú v smere hodinových ručičiek a hra pokračuje ďalším hráčom a hra v smere"
+    for width in range(25, 60):
+        out = typeset(text, TextStyle(font="serif", size=9, align="justify"), width * MM, 200 * MM, FONTS, "sk")
+        for line in out.lines:
+            last = line[-1].text
+            assert not last.endswith((" -", " h-")) and not last.endswith("v -"), (width, last)

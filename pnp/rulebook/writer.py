@@ -10,6 +10,7 @@ passes); the last pass is the file. Same input, same bytes: reportlab's invarian
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -237,7 +238,8 @@ class Story:
         if isinstance(block, Table):
             return [FitTable(self, block)]
         if isinstance(block, Code):
-            code = TextBlock(self.setting, _escape(block.text), replace(s.small, hyphenate=False), block.loc)
+            text = re.sub(r"(?<=[ \t])[ \t]", "\u00a0", block.text)  # runs of spaces keep their width
+            code = TextBlock(self.setting, _escape(text), replace(s.small, hyphenate=False), block.loc)
             return [Stack(self.setting, [code], pad=s.body.size * 0.6, fill=s.colors["code"])]
         if isinstance(block, Quote):
             children = [f for child in block.children for f in self.block(child)]
