@@ -208,7 +208,7 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
 
             for lang in resolve_languages(project.game, options.langs):
                 game = language_game(project, lang, True, Problems())
-                files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn))
+                files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn, options.force))
         problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
         if problems.errors and not options.force:
             raise PnpError(problems)

@@ -50,10 +50,10 @@ def check_rulebooks(source_game: Game, game: Game, lang: str, symbols: frozenset
     return problems
 
 
-def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: Problems, txn) -> list:
+def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: Problems, txn, force: bool = False) -> list:
     """Every rulebook of the game in one language (one per mode): the PDF on `paper` and
     the A5 booklet, written as temporary files of the build's transaction `txn`. Returns
-    (path, 0, pages) per file, like the decks; nothing when a check fails."""
+    (path, 0, pages) per file, like the decks; nothing when a check fails (unless `force`)."""
     from ..render import Renderer
     from .booklet import impose
     from .labels import labels
@@ -61,7 +61,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: P
 
     found = check_rulebooks(project.game, game, lang, project.symbols.ids)
     problems.extend(found)
-    if found.errors:
+    if found.errors and not force:
         return []
     local = Problems()
     pairs = documents(project.game, game, lang, local, read_sources(project.game, local))
