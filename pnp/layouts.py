@@ -59,6 +59,29 @@ class Line:
 
 
 @dataclass
+class Polygon:
+    polygon: list[tuple[float, float]]  # points [x, y] in mm
+    closed: bool = True  # false: an open polyline
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    dash: list[float] = field(default_factory=list)
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+@dataclass
+class Circle:
+    circle: tuple[float, float, float]  # centre x, y and radius in mm
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    dash: list[float] = field(default_factory=list)
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+@dataclass
 class Text:
     text: str
     box: Box
@@ -91,8 +114,8 @@ class Image:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-Element = Rect | Line | Text | SymbolEl | Image
-KINDS: dict[str, type] = {"rect": Rect, "line": Line, "text": Text, "symbol": SymbolEl, "image": Image}
+Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image
+KINDS: dict[str, type] = {"rect": Rect, "line": Line, "polygon": Polygon, "circle": Circle, "text": Text, "symbol": SymbolEl, "image": Image}
 
 
 @dataclass

@@ -6,6 +6,7 @@ unknown symbols without building anything."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -19,7 +20,7 @@ from .errors import Location, PnpError, Problems
 from .fonts import FontSet
 from .i18n import PSEUDO
 from .images import find_image
-from .layouts import Image, Layout, Line, Rect, SymbolEl, Text, text_style
+from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
 from .model import Card, Game
 from .text import TextLayout, TextStyle, typeset
 
@@ -76,7 +77,31 @@ class ImageOp:
     fit: str = "contain"  # contain: whole image, centred; cover: fill the box, cropped; stretch
 
 
-Op = RectOp | LineOp | TextOp | SymbolOp | ImageOp
+@dataclass(frozen=True)
+class ShapeOp:
+    """A polygon (closed) or polyline through points in points, origin bottom left."""
+
+    points: tuple[tuple[float, float], ...]
+    closed: bool
+    fill: Color | None
+    stroke: Color | None
+    stroke_width: float
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class EllipseOp:
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+    fill: Color | None
+    stroke: Color | None
+    stroke_width: float
+    dash: tuple[float, ...] = ()
+
+
+Op = RectOp | LineOp | ShapeOp | EllipseOp | TextOp | SymbolOp | ImageOp
 
 
 @dataclass(frozen=True)
@@ -87,6 +112,23 @@ class Face:
     width: float
     height: float
     ops: tuple[Op, ...]
+
+
+@dataclass
+class Frame:
+    """What every element of one face is drawn in: the component, its template context,
+    the face height in points (PDF y runs up, layouts measure down) and how messages name it."""
+
+    card: Card
+    layout: Layout
+    ctx: dict[str, Any]
+    height: float
+    where: str
+    problems: Problems
+
+    def y(self, top_mm: float, h_mm: float = 0.0) -> float:
+        """PDF y of the bottom of a box whose top is `top_mm` from the top of the face."""
+        return self.height - (top_mm + h_mm) * mm
 
 
 @lru_cache(maxsize=4096)
@@ -141,46 +183,35 @@ class Renderer:
 
     def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
         ctx = self.context(card)
+        frame = Frame(card, layout, ctx, layout.height * mm, f"card '{card.id}' ({side}, layout '{layout.name}')", problems)
         ops: list[Op] = []
-        height = layout.height * mm
-        where = f"card '{card.id}' ({side}, layout '{layout.name}')"
         for el in layout.elements:
-            if el.when is not None and not self._when(el.when, ctx, el._loc, where, problems):
+            if el.when is not None and not self._when(el.when, ctx, el._loc, frame.where, problems):
                 continue
-            if isinstance(el, Rect):
-                x, y, w, h = el.rect
-                fill = self._color(el.fill, ctx, el._loc, where, problems)
-                stroke = self._color(el.stroke, ctx, el._loc, where, problems)
-                ops.append(RectOp(x * mm, height - (y + h) * mm, w * mm, h * mm, fill, stroke, el.stroke_width, el.radius * mm))
-            elif isinstance(el, Line):
-                x1, y1, x2, y2 = el.line
-                stroke = self._color(el.stroke, ctx, el._loc, where, problems) or _color("#000000")
-                ops.append(LineOp(x1 * mm, height - y1 * mm, x2 * mm, height - y2 * mm, stroke, el.stroke_width, tuple(el.dash)))
-            elif isinstance(el, Text):
-                op = self._text(el, layout, card, ctx, where, problems)
-                if op is not None:
-                    ops.append(op)
-            elif isinstance(el, SymbolEl):
-                sid = self._render(el.symbol, ctx, el._loc, where, problems)
-                if sid is None or sid == "":
-                    continue
-                if sid not in self.symbol_ids:
-                    problems.error(el._loc, "symbol-unknown", f"{where}: symbol '{sid}' does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}")
-                    continue
-                x, y, w, h = el.box
-                size = min(w, h) * mm
-                ops.append(SymbolOp(sid, x * mm + (w * mm - size) / 2, height - (y + h) * mm + (h * mm - size) / 2, size))
-            elif isinstance(el, Image):
-                name = self._render(el.image, ctx, el._loc, where, problems)
-                if name:
-                    try:
-                        path = find_image(name, self.game.root, el._loc, f"{where}: image")
-                    except PnpError as err:
-                        problems.extend(err.problems)
-                        continue
-                    x, y, w, h = el.box
-                    ops.append(ImageOp(str(path), x * mm, height - (y + h) * mm, w * mm, h * mm, el.fit))
-        return Face(f"{card.id} ({side})", layout.width * mm, height, tuple(ops))
+            ops.extend(ELEMENTS[type(el)](self, el, frame))
+        return Face(f"{card.id} ({side})", layout.width * mm, frame.height, tuple(ops))
+
+    # --- helpers element renderers share -------------------------------------------------
+
+    def fill_in(self, source: str, frame: Frame, loc: Location, extra: dict | None = None) -> str | None:
+        """A template filled in for this component (plus `extra` names, e.g. a track's `n`)."""
+        return self._render(source, {**frame.ctx, **extra} if extra else frame.ctx, loc, frame.where, frame.problems)
+
+    def color(self, value: str | None, frame: Frame, loc: Location, extra: dict | None = None) -> Color | None:
+        return self._color(value, {**frame.ctx, **extra} if extra else frame.ctx, loc, frame.where, frame.problems)
+
+    def symbol(self, source: str, box: tuple[float, float, float, float], frame: Frame, loc: Location, extra: dict | None = None) -> SymbolOp | None:
+        """A symbol centred in a box given in mm from the top left; None when the template is
+        empty, an error (never a blank) when the symbol does not exist."""
+        sid = self.fill_in(source, frame, loc, extra)
+        if not sid:
+            return None
+        if sid not in self.symbol_ids:
+            frame.problems.error(loc, "symbol-unknown", f"{frame.where}: symbol '{sid}' does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}")
+            return None
+        x, y, w, h = box
+        size = min(w, h) * mm
+        return SymbolOp(sid, x * mm + (w * mm - size) / 2, frame.height - (y + h) * mm + (h * mm - size) / 2, size)
 
     def _text(self, el: Text, layout: Layout, card: Card, ctx: dict, where: str, problems: Problems) -> TextOp | None:
         content = self._render(el.text, ctx, el._loc, where, problems)
@@ -266,3 +297,63 @@ class Renderer:
         except (ValueError, AttributeError):
             problems.error(loc, "color", f"{where}: colour '{text}' is not a colour; expected '#rrggbb' or a colour name")
             return None
+
+
+# --- one renderer per element kind: (renderer, element, frame) -> ops --------------------
+
+
+def _rect(r: Renderer, el: Rect, f: Frame) -> list[Op]:
+    x, y, w, h = el.rect
+    fill = r.color(el.fill, f, el._loc)
+    stroke = r.color(el.stroke, f, el._loc)
+    return [RectOp(x * mm, f.y(y, h), w * mm, h * mm, fill, stroke, el.stroke_width, el.radius * mm)]
+
+
+def _line(r: Renderer, el: Line, f: Frame) -> list[Op]:
+    x1, y1, x2, y2 = el.line
+    stroke = r.color(el.stroke, f, el._loc) or _color("#000000")
+    return [LineOp(x1 * mm, f.y(y1), x2 * mm, f.y(y2), stroke, el.stroke_width, tuple(el.dash))]
+
+
+def _shape(r: Renderer, el: Polygon | Circle, f: Frame) -> list[Op]:
+    fill = r.color(el.fill, f, el._loc)
+    stroke = r.color(el.stroke, f, el._loc)
+    if isinstance(el, Circle):
+        cx, cy, radius = el.circle
+        return [EllipseOp(cx * mm, f.y(cy), radius * mm, radius * mm, fill, stroke, el.stroke_width, tuple(el.dash))]
+    points = tuple((x * mm, f.y(y)) for x, y in el.polygon)
+    return [ShapeOp(points, el.closed, fill, stroke, el.stroke_width, tuple(el.dash))]
+
+
+def _text(r: Renderer, el: Text, f: Frame) -> list[Op]:
+    op = r._text(el, f.layout, f.card, f.ctx, f.where, f.problems)
+    return [op] if op is not None else []
+
+
+def _symbol(r: Renderer, el: SymbolEl, f: Frame) -> list[Op]:
+    op = r.symbol(el.symbol, el.box, f, el._loc)
+    return [op] if op is not None else []
+
+
+def _image(r: Renderer, el: Image, f: Frame) -> list[Op]:
+    name = r.fill_in(el.image, f, el._loc)
+    if not name:
+        return []
+    try:
+        path = find_image(name, r.game.root, el._loc, f"{f.where}: image")
+    except PnpError as err:
+        f.problems.extend(err.problems)
+        return []
+    x, y, w, h = el.box
+    return [ImageOp(str(path), x * mm, f.y(y, h), w * mm, h * mm, el.fit)]
+
+
+ELEMENTS: dict[type, Callable[[Renderer, Any, Frame], list[Op]]] = {
+    Rect: _rect,
+    Line: _line,
+    Polygon: _shape,
+    Circle: _shape,
+    Text: _text,
+    SymbolEl: _symbol,
+    Image: _image,
+}
