@@ -19,7 +19,7 @@ from .files import transaction
 from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
-from .impose import DoesNotFit, SheetSpec, impose, plan_grid
+from .impose import DoesNotFit, Grid, SheetSpec, impose, plan_grid
 from .layouts import Layout, LayoutLoader, check_safe_area
 from .load import load_game
 from .model import Deck, Game
@@ -63,6 +63,12 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
                 deck.locs.get("back", deck.loc),
                 "layout-back-size",
                 f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size",
+            )
+        if front and back and back.shape not in ("rect", front.shape):
+            problems.error(
+                deck.locs.get("back", deck.loc),
+                "layout-back-shape",
+                f"back layout '{back.name}' is {back.shape} but the front '{front.name}' is {front.shape}; expected the same shape (the front's is cut)",
             )
         if front:
             layouts[deck.id] = (front, back)
@@ -264,14 +270,17 @@ def write_deck(
 ) -> tuple[Path, int, int] | None:
     """Impose one deck in one language and draw it into a temporary file of `txn`."""
     spec = options.sheet
-    try:
-        grid = plan_grid(spec, front.width * mm, front.height * mm)
-    except DoesNotFit as exc:
-        problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller component or larger paper (--paper)")
-        raise PnpError(problems) from None
+    grid = _sheet_grid(spec, front)
     if spec.sides == "backs" and back is None:
         return None
     items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
+    if grid is None:
+        problems.error(
+            deck.locs.get("front", deck.loc),
+            "sheet-fit",
+            f"deck '{deck.id}': {front.width:g} x {front.height:g} mm does not fit on {spec.paper.upper()} even turned; expected a smaller component or larger paper (--paper)",
+        )
+        raise PnpError(problems) from None
     sheets = -(-len(items) // grid.per_sheet)
 
     @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
@@ -282,7 +291,7 @@ def write_deck(
     def face_of(page, item):
         return face(items[item], page.side)
 
-    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"))
+    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"), front.shape)
     target = options.out / output_name(game, deck, lang, spec, options.deal)
 
     def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
@@ -297,3 +306,13 @@ def write_deck(
     )
     count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
     return target, len(items), count
+
+
+def _sheet_grid(spec: SheetSpec, front: Layout) -> Grid | None:
+    """The sheet grid for a component: portrait, else landscape; None when it fits on neither."""
+    for landscape in (False, True):
+        try:
+            return plan_grid(spec, front.width * mm, front.height * mm, landscape)
+        except DoesNotFit:
+            continue
+    return None

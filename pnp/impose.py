@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 
 Flip = Literal["long", "short"]
 Sides = Literal["duplex", "fronts", "backs"]
+Shape = Literal["rect", "round", "hex"]
 
 PAPERS: dict[str, tuple[float, float]] = {  # portrait width, height in mm
     "a4": (210.0, 297.0),
@@ -114,16 +115,23 @@ class DoesNotFit(ValueError):
     """The component is larger than the printable area of the paper."""
 
 
-def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid:
+def page_size(paper: str, landscape: bool = False) -> tuple[float, float]:
+    """Width and height of the paper in points, portrait or turned."""
+    w, h = (v * mm for v in PAPERS[paper])
+    return (h, w) if landscape else (w, h)
+
+
+def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = False) -> Grid:
     """As many cells as fit inside the printer margin, the grid centred on the page."""
-    page_w, page_h = (v * mm for v in PAPERS[spec.paper])
+    page_w, page_h = page_size(spec.paper, landscape)
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
     cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
     cols = math.floor((usable_w + gap + 1e-6) / (cell_w + gap))
     rows = math.floor((usable_h + gap + 1e-6) / (cell_h + gap))
     if cols < 1 or rows < 1:
-        raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit on {spec.paper.upper()} inside a {spec.margin:g} mm margin")
+        turned = " landscape" if landscape else ""
+        raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit on {spec.paper.upper()}{turned} inside a {spec.margin:g} mm margin")
     pitch_x, pitch_y = cell_w + gap, cell_h + gap
     grid_w = cols * pitch_x - gap
     grid_h = rows * pitch_y - gap
@@ -140,12 +148,29 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Cut:
+    """The outline of a round or hex component, drawn on the sheet to cut along."""
+
+    shape: Shape
+    x: float  # trim box on the page
+    y: float
+    w: float
+    h: float
+
+    def points(self) -> tuple[tuple[float, float], ...]:
+        """Corners of the flat-top hexagon inscribed in the trim box, clockwise from the left."""
+        x, y, w, h = self.x, self.y, self.w, self.h
+        return ((x, y + h / 2), (x + w / 4, y + h), (x + 3 * w / 4, y + h), (x + w, y + h / 2), (x + 3 * w / 4, y), (x + w / 4, y))
+
+
+@dataclass(frozen=True)
 class Page:
     side: Literal["front", "back"]
     sheet: int  # 1-based sheet number
     placements: tuple[Placement, ...]
     marks: tuple[tuple[float, float, float, float], ...]  # crop mark segments
     ruler: tuple[float, float, float, bool] | None  # x, y, length (points), vertical
+    cuts: tuple[Cut, ...] = ()  # outlines of round and hex components
 
 
 def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
@@ -183,20 +208,37 @@ def ruler_spot(grid: Grid, margin: float) -> tuple[float, float, float, bool] | 
     return (margin + (side_room - need) / 2 + 3.5 * mm, y, length, True) if length >= 20 * mm else None
 
 
-def impose(count: int, grid: Grid, spec: SheetSpec) -> Iterator[Page]:
+def page_flip(grid: Grid, flip: Flip) -> Flip:
+    """The flip in the page's own terms: a landscape page lies turned on the paper, so
+    turning the paper over its long edge reverses the page's rows, not its columns."""
+    if grid.page_w <= grid.page_h:
+        return flip
+    return "short" if flip == "long" else "long"
+
+
+def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> Iterator[Page]:
     """Pages for `count` components: per sheet a page of fronts, then (duplex) its backs.
-    Backs are placed only behind slots that hold a front, to save ink."""
+    Backs are placed only behind slots that hold a front, to save ink. Round and hex
+    components get their outline as a cut line instead of crop marks."""
     per = grid.per_sheet
     sheets = max(1, math.ceil(count / per)) if count else 0
-    front_marks = crop_marks(grid) if spec.marks else ()
-    back_marks = crop_marks(grid, *back_shift(spec.flip, spec.back_offset)) if spec.marks else ()
+    flip = page_flip(grid, spec.flip)
+    marked = spec.marks and shape == "rect"
+    front_marks = crop_marks(grid) if marked else ()
+    back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset)) if marked else ()
     ruler = ruler_spot(grid, spec.margin * mm) if spec.ruler else None
+
+    def cuts(placements: tuple[Placement, ...]) -> tuple[Cut, ...]:
+        if shape == "rect" or not spec.marks:
+            return ()
+        return tuple(Cut(shape, p.x, p.y, grid.trim_w, grid.trim_h) for p in placements)
+
     for sheet in range(sheets):
         first = sheet * per
         slots = range(min(per, count - first))
         if spec.sides in ("duplex", "fronts"):
             placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
-            yield Page("front", sheet + 1, placements, front_marks, ruler)
+            yield Page("front", sheet + 1, placements, front_marks, ruler, cuts(placements))
         if spec.sides in ("duplex", "backs"):
-            placements = tuple(Placement(first + s, *grid.back_origin(s, spec.flip, spec.back_offset)) for s in slots)
-            yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None)
+            placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset)) for s in slots)
+            yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
