@@ -117,7 +117,7 @@ def circles(page, radius: float | None = None) -> list[tuple[float, float, float
 def placements(page) -> list[tuple[float, float, float]]:
     """Where each form (a drawing placed whole, e.g. a component split into pieces) is
     drawn: the x, y translation and the scale of the `cm` before its `Do`."""
-    found, matrix = [], [(1.0, 0.0, 0.0)]
+    found, matrix = [], [(0.0, 0.0, 1.0)]
     for operands, op in operations(page):
         if op == b"q":
             matrix.append(matrix[-1])
