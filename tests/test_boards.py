@@ -438,3 +438,15 @@ def test_spaces_fill_their_box_without_overlapping_or_getting_too_small(path, co
             touch_x = abs(a.x + a.w - b.x) < 1e-6 or abs(b.x + b.w - a.x) < 1e-6
             touch_y = abs(a.y + a.h - b.y) < 1e-6 or abs(b.y + b.h - a.y) < 1e-6
             assert touch_x or touch_y or (path == "rows" and not snake)
+
+
+def test_the_example_in_the_docs_builds(tmp_path):
+    doc = (Path(__file__).parent.parent / "docs" / "boards.md").read_text(encoding="utf-8")
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    folder = board(tmp_path, "")
+    (folder / "layouts" / "board.yaml").write_text(example, encoding="utf-8")
+    edit(folder / "rules.yaml", "top: {type: int}", "max_score: {type: int}")
+    edit(folder / "boards.yaml", "top: 99", "max_score: 99")
+    edit(folder / "game.yaml", "symbol_names:", "strings:\n  discard: Discard\nsymbol_names:")
+    words = [t for t, _, _ in labels(build(folder))]
+    assert {str(n) for n in range(100)} <= set(words) and "Discard" in words and "Victory point" in words
