@@ -248,13 +248,15 @@ def test_a_label_that_does_not_fit_its_space_names_the_track_and_the_number(tmp_
         - track:
             range: [1, 30]
             box: [10, 10, 160, 8]
-            label: "{{ 'Jerusalem' if n == 7 else n }}"
+            label: "{{ 'Jerusalem' if n in (7, 9) else n }}"
         """,
     )
+    out = errors(folder)
     assert (
-        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): label 'Jerusalem' of space 7 of the track does not fit its 4.3 x 7.0 mm box even at 5 pt; expected a shorter label, a smaller style or min_size, or fewer spaces [label-overflow]"
-        in errors(folder)
+        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): label 'Jerusalem' of space 7 of the track does not fit its 4.3 x 7.0 mm box even at 5 pt; expected a shorter label, a smaller style or min_size, or fewer spaces (and 1 more space of this track) [label-overflow]"
+        in out
     )
+    assert out.count("[label-overflow]") == 1  # one line per mistake, not one per space
 
 
 def test_a_reversed_range_is_an_error(tmp_path):
