@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import Location, PnpError, Problems, display_path
+from .maps import Areas, Grid, HexGrid
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
 from .text import Align, TextStyle, VAlign
@@ -114,8 +115,9 @@ class Image:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image
+Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Grid | HexGrid | Areas
 KINDS: dict[str, type] = {"rect": Rect, "line": Line, "polygon": Polygon, "circle": Circle, "text": Text, "symbol": SymbolEl, "image": Image}
+KINDS.update(grid=Grid, hexgrid=HexGrid, areas=Areas)  # maps.py
 
 
 @dataclass

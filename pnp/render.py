@@ -22,6 +22,7 @@ from .fonts import FontSet
 from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
+from .maps import MAP_ELEMENTS
 from .model import Card, Game
 from .text import TextLayout, TextStyle, typeset
 
@@ -386,3 +387,4 @@ ELEMENTS: dict[type, Callable[[Renderer, Any, Frame], list[Op]]] = {
     SymbolEl: _symbol,
     Image: _image,
 }
+ELEMENTS.update(MAP_ELEMENTS)
