@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from .boards import Legend, Slot, Track
 from .errors import Location, PnpError, Problems, display_path
+from .maps import Areas, Grid, HexGrid
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
 from .text import Align, TextStyle, VAlign
@@ -128,6 +129,8 @@ KINDS: dict[str, type] = {
     "slot": Slot,
     "legend": Legend,
 }
+KINDS.update(grid=Grid, hexgrid=HexGrid, areas=Areas)  # maps.py
+Element = Element | Grid | HexGrid | Areas
 
 
 @dataclass
