@@ -207,3 +207,12 @@ def test_a_grouped_build_is_the_same_in_parallel(tmp_path):
     one, two = build(game, tmp_path / "one"), build(game, tmp_path / "two", "--jobs", "2")
     for name in ("tokens-sk-a4.pdf", "tiles-sk-a4.pdf"):
         assert (one / name).read_bytes() == (two / name).read_bytes()
+
+
+def test_a_group_member_too_big_for_an_upright_sheet_is_an_error(tmp_path):
+    game = make_tokens(tmp_path / "mix", {"coins": ((25, 25), "round", False), "mats": ((280, 190), None, False)})
+    group(game, {"coins": "tokens", "mats": "tokens"})
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "deck 'mats' of group 'tokens': 280.0 x 190.0 mm does not fit on A4" in result.output
+    assert "expected it outside the group, where it is turned or split" in result.output
