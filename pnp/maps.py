@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from reportlab.lib.units import mm
 
-from .errors import Location
+from .errors import Location, Problems
 from .schema import suggest
 from .text import TextStyle, typeset
 
@@ -57,6 +57,18 @@ class Grid:
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
 
+    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        """What the layout alone tells (layouts.py calls it when the layout is read)."""
+        spec, where = self.grid, raw["grid"]
+        ok = _check_style(spec.style, where, styles, "grid", problems)
+        if spec.box[2] <= 0 or spec.box[3] <= 0:
+            problems.error(where.loc_of("box"), "grid-box", f"grid box {list(spec.box)} has no area; expected a positive width and height")
+            ok = False
+        if spec.columns < 1:
+            problems.error(where.loc_of("columns"), "grid-columns", f"grid has {spec.columns} columns; expected a whole number from 1")
+            ok = False
+        return ok
+
 
 @dataclass
 class HexGridSpec:
@@ -80,6 +92,14 @@ class HexGrid:
     hexgrid: HexGridSpec
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
+
+    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        spec, where = self.hexgrid, raw["hexgrid"]
+        ok = _check_style(spec.style, where, styles, "hexgrid", problems)
+        if spec.size <= 0:
+            problems.error(where.loc_of("size"), "hexgrid-size", f"hexgrid size is {spec.size:g}; expected the distance from a hex's centre to a corner in mm")
+            ok = False
+        return ok
 
 
 @dataclass
@@ -119,6 +139,26 @@ class Areas:
     areas: AreasSpec
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
+
+    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        spec, where = self.areas, raw["areas"]
+        ok = _check_style(spec.style, where, styles, "areas", problems)
+        if spec.label_box is not None and (spec.label_box[0] <= 0 or spec.label_box[1] <= 0):
+            problems.error(where.loc_of("label_box"), "areas-label-box", f"label_box {list(spec.label_box)} has no area; expected [width, height] in mm")
+            ok = False
+        return ok
+
+
+def _check_style(name: str | None, where: Any, styles: dict, what: str, problems: Problems) -> bool:
+    if name is None or name in styles:
+        return True
+    problems.error(
+        where.loc_of("style"),
+        "style-missing",
+        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
+        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
+    )
+    return False
 
 
 # --- hex geometry -------------------------------------------------------------------------
@@ -347,8 +387,7 @@ def draw_grid(r: Renderer, el: Grid, f: Frame) -> list[Op]:
     rows = _table(r, f, spec.field, "grid", spec._loc)
     if not rows:
         return []
-    if spec.columns < 1:
-        f.problems.error(spec._loc, "grid-columns", f"{f.where}: grid has {spec.columns} columns; expected at least 1")
+    if spec.columns < 1:  # reported when the layout was read
         return []
     lines = -(-len(rows) // spec.columns)
     if len(rows) % spec.columns:
@@ -381,8 +420,7 @@ def draw_hexgrid(r: Renderer, el: HexGrid, f: Frame) -> list[Op]:
     rows = _table(r, f, spec.field, "hexgrid", spec._loc)
     if not rows:
         return []
-    if spec.size <= 0:
-        f.problems.error(spec._loc, "hexgrid-size", f"{f.where}: hexgrid size is {spec.size:g}; expected the distance from a hex's centre to a corner in mm")
+    if spec.size <= 0:  # reported when the layout was read
         return []
     style = _style(r, f, spec.style, spec._loc) if spec.label else None
     seen: dict[tuple[int, int], int] = {}

@@ -583,3 +583,19 @@ def test_map_element_mistakes_are_located(tmp_path):
     result = run("check", folder)
     assert result.exit_code == 1
     assert "grid field 'square' is not a table field of type 'tile' (did you mean 'squares'?); expected one of: squares [map-field]" in result.output
+
+
+def test_layout_mistakes_of_map_elements_are_found_when_the_layout_is_read(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "layouts/hexmap.yaml", "size: 12", "size: 0")
+    edit(folder / "layouts/hexmap.yaml", "style: small", "style: smal")
+    edit(folder / "layouts/tile.yaml", "columns: 3", "columns: 0")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    hexmap, tile = folder / "layouts/hexmap.yaml", folder / "layouts/tile.yaml"
+    assert f"{at(hexmap, '0', 'size: 0')}: hexgrid size is 0; expected the distance from a hex's centre to a corner in mm [hexgrid-size]" in result.output
+    assert (
+        f"{at(hexmap, 'smal', 'style: smal')}: hexgrid uses style 'smal', which is not defined (did you mean 'small'?); expected one of: small [style-missing]"
+        in result.output
+    )
+    assert f"{at(tile, '0', 'columns: 0')}: grid has 0 columns; expected a whole number from 1 [grid-columns]" in result.output
