@@ -305,36 +305,12 @@ def fit_label(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box):
     return typeset(content, style, box[2] * mm, box[3] * mm, r.fonts, r.lang, r.symbol_ids)
 
 
-def label_op(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box, loc: Location, what: str, result=None) -> TextOp | None:
-    """A label in a box (mm from the top left): an error, never a clipped text, when it
-    does not fit even at the style's smallest size."""
-    from .render import TextOp
+def label_op(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box, loc: Location, what: str) -> TextOp | None:
+    """A cell's label set in a box (mm from the top left) by the text engine, as boards set
+    theirs: an error, never a clipped text, when it does not fit even at the smallest size."""
+    from .boards import set_text
 
-    if style.font not in r.fonts:
-        f.problems.error(loc, "font-unknown", f"{f.where}: font '{style.font}' does not exist; expected one of: {', '.join(r.fonts.names())}")
-        return None
-    x, y, w, h = box
-    result = result or fit_label(r, f, content, style, box)
-    if result.overflow:
-        f.problems.error(
-            loc,
-            "label-overflow",
-            f"{f.where}: label '{content}' of {what} does not fit its cell even at {result.size:g} pt: it needs {result.height / mm:.1f} mm, "
-            f"the cell leaves {h:.1f} x {w:.1f} mm; shorten the label, use a smaller style or enlarge the cells",
-        )
-    if result.missing:
-        chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
-        f.problems.error(
-            loc, "font-glyph", f"{f.where}: label '{content}' of {what} uses {chars}, missing from font '{style.font}'; expected a font that has them"
-        )
-    for sid in result.unknown_symbols:
-        f.problems.error(
-            loc, "symbol-unknown", f"{f.where}: label of {what} uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(r.symbol_ids))}"
-        )
-    block = len(result.lines) * result.leading
-    offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
-    color = r.color(style.color, f, loc) or r.color("#000000", f, loc)
-    return TextOp(x * mm, f.y(y) - max(0.0, offset) - result.ascent, result, color)
+    return set_text(r, f, content, style, box, loc, f"label '{content}' of {what}", "a shorter label, a smaller style or larger cells")
 
 
 def _inset(box: Box, by: float) -> Box:
@@ -540,9 +516,8 @@ def _area_label(r: Renderer, f: Frame, spec: AreasSpec, card, points: list[Point
         )
         return None
     results = [(box, fit_label(r, f, label, style, _inset(box, 0.5))) for box in boxes]
-    fitting = [(box, result) for box, result in results if not result.overflow]
-    box, result = max(fitting or results, key=lambda item: (not item[1].overflow, item[1].size))
-    return label_op(r, f, label, style, _inset(box, 0.5), loc, what, result)
+    box, _ = max(results, key=lambda item: (not item[1].overflow, item[1].size))  # the largest text that fits
+    return label_op(r, f, label, style, _inset(box, 0.5), loc, what)
 
 
 def _borders(r: Renderer, f: Frame, spec: AreasSpec, shapes: dict[str, list[Point]]) -> list[Op]:

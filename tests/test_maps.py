@@ -510,7 +510,7 @@ def test_a_label_that_does_not_fit_its_hex_is_an_error_at_its_row(tmp_path):
     assert result.exit_code == 1, result.output
     assert (
         f"{at(folder / 'hexmap.yaml', '{q: 1, r: 0')}: card 'isle' (front, layout 'hexmap'): label 'The Long Meadows of the Seven Shepherds' of the hex at q=1, r=0 of 'hexes' "
-        "does not fit its cell even at 5 pt"
+        "does not fit its 9.4 x 5.0 mm box even at 5 pt; expected a shorter label, a smaller style or larger cells [label-overflow]"
     ) in result.output
 
 
@@ -557,9 +557,10 @@ def test_an_area_label_that_does_not_fit_is_an_error(tmp_path):
     result = run("check", folder)
     assert result.exit_code == 1, result.output
     assert (
-        "label 'Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores' of area 'alpes' does not fit its cell even at 6 pt"
+        "label 'Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores' of area 'alpes' does not fit its"
         in result.output
     )
+    assert "mm box even at 6 pt; expected a shorter label, a smaller style or larger cells [label-overflow]" in result.output
     assert f"{at(folder / 'fields.yaml', '[[90, 10]')}: card 'board'" in result.output
 
 
