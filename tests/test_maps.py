@@ -336,6 +336,8 @@ def test_table_texts_go_through_the_catalogue(tmp_path):
     assert "#. label in row 1 of hexes of hexboard 'isle'" in pot
     assert f"#: hexmap.yaml:{line_of(folder / 'hexmap.yaml', 'Summit')}" in pot
     assert 'msgctxt "gallia.neighbours' not in pot  # translate: false
+    assert 'msgctxt "deck.fields.name"' not in pot and 'msgctxt "deck.map.name"' in pot  # a data-only deck's name is never printed
+    assert 'msgctxt "gallia.name"\nmsgid "Gallia"' in pot  # but its data is
     translate_po(folder, "de", {"isle.hexes.0.label": "Gipfel", "enum.terrain.hills.name": "Hügel"})
     out = tmp_path / "out"
     result = run("build", folder, "--out", out, "--deck", "hexmap", "--lang", "de", "--allow-untranslated")
