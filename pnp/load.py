@@ -24,6 +24,9 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RESERVED = {"id", "copies"}
 
 
+LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})*")  # a gettext locale name: it goes into file names
+
+
 def load_game(folder: Path) -> tuple[Game, Problems]:
     """Load a game folder. Raises PnpError when errors make the game unusable; returns
     the game and the warnings otherwise."""
@@ -39,6 +42,8 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     if meta is MISSING:
         problems.unreadable = True
         raise PnpError(problems)
+    if not LANGUAGE.fullmatch(meta.language):
+        problems.error(raw.loc_of("language"), "language-code", f"language '{meta.language}' is not a language code; expected one like 'sk', 'en' or 'pt_BR'")
 
     rules_path = check_inside(meta.rules, folder, [folder], raw.loc_of("rules"), "rules")
     if isinstance(rules_path, PnpError):
