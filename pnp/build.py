@@ -124,6 +124,8 @@ def language_game(project: Project, lang: str, allow_untranslated: bool, problem
 def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
     """Everything `pnp check` reports, for every language asked for: every face is set
     (and thrown away), so text that does not fit is found without building."""
+    from .rulebook import check_rulebooks
+
     problems = check_game(project)
     for lang in langs:
         game = language_game(project, lang, allow_untranslated, problems)
@@ -133,6 +135,7 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)
+        problems.extend(check_rulebooks(project.game, game, lang, project.symbols.ids))
     return problems
 
 
@@ -216,6 +219,12 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
                 progress.deck_done(written)
                 if written is not None:
                     files.append(written)
+        if not options.decks:  # rulebooks beside the decks, in every language asked for
+            from .rulebook import write_rulebooks
+
+            for lang in resolve_languages(project.game, options.langs):
+                game = language_game(project, lang, True, Problems())
+                files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn))
         problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
         if problems.errors and not options.force:
             raise PnpError(problems)
