@@ -452,3 +452,8 @@ def test_the_example_in_the_docs_builds(tmp_path):
     edit(folder / "game.yaml", "symbol_names:", "strings:\n  discard: Discard\nsymbol_names:")
     words = [t for t, _, _ in labels(build(folder))]
     assert {str(n) for n in range(100)} <= set(words) and "Discard" in words and "Victory point" in words
+
+
+def test_when_beside_a_track_hides_it(tmp_path):
+    folder = board(tmp_path, "- track: {range: [1, 10], box: [10, 10, 100, 8]}\n  when: top > 100\n- track: {range: [11, 12], box: [10, 30, 100, 8]}\n")
+    assert sorted(numbers(build(folder))) == [11, 12]
