@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from .boards import Legend, Slot, Track
 from .errors import Location, PnpError, Problems, display_path
+from .maps import Areas, Grid, HexGrid
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
 from .text import Align, TextStyle, VAlign
@@ -115,7 +116,7 @@ class Image:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Track | Slot | Legend
+Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Track | Slot | Legend | Grid | HexGrid | Areas
 KINDS: dict[str, type] = {
     "rect": Rect,
     "line": Line,
@@ -128,6 +129,7 @@ KINDS: dict[str, type] = {
     "slot": Slot,
     "legend": Legend,
 }
+KINDS.update(grid=Grid, hexgrid=HexGrid, areas=Areas)  # maps.py
 
 
 @dataclass

@@ -23,6 +23,7 @@ from .fonts import FontSet
 from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
+from .maps import MAP_ELEMENTS
 from .model import Card, Game
 from .text import TextLayout, TextStyle, typeset
 
@@ -391,3 +392,4 @@ ELEMENTS: dict[type, Callable[[Renderer, Any, Frame], list[Op]]] = {
     Slot: draw_slot,
     Legend: draw_legend,
 }
+ELEMENTS.update(MAP_ELEMENTS)
