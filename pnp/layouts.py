@@ -119,7 +119,7 @@ class Image:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Track | Slot | Legend | Grid | HexGrid | Areas
+Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Track | Slot | Legend
 KINDS: dict[str, type] = {
     "rect": Rect,
     "line": Line,
@@ -133,6 +133,7 @@ KINDS: dict[str, type] = {
     "legend": Legend,
 }
 KINDS.update(grid=Grid, hexgrid=HexGrid, areas=Areas)  # maps.py
+Element = Element | Grid | HexGrid | Areas
 
 
 @dataclass
