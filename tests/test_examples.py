@@ -6,12 +6,13 @@ and the fields of the cards."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run
+from conftest import edit, line_of, run
 from pdfread import MM, card_boxes, circles, placed_text, reader, text
 
 CARDS = Path(__file__).resolve().parent.parent / "cards"
@@ -235,3 +236,37 @@ def test_settlers_tokens_are_round_with_a_cut_line_each(settlers):
     pdf = settlers / "tokens-en-a4.pdf"
     count = sum(c.get("copies", 1) for c in data(SETTLERS, "tokens.yaml"))
     assert count == sum(len(circles(page, radius=7 * MM)) for page in reader(pdf).pages)
+
+
+# --- the games' own rules catch mistakes in their data --------------------------------------
+
+
+def broken(tmp_path: Path, game: Path, file: str, old: str, new: str) -> str:
+    """What `pnp check` says of a copy of `game` with one edit in `file` (paths from the copy's parent)."""
+    copy = tmp_path / game.name
+    shutil.copytree(game, copy)
+    edit(copy / file, old, new)
+    result = run("check", copy)
+    assert result.exit_code == 1, result.output
+    return result.output.replace(str(tmp_path) + "/", "")
+
+
+def test_ages_a_revolution_dearer_than_a_peaceful_change_is_reported_at_the_card(tmp_path):
+    output = broken(tmp_path, AGES, "civil.yaml", "revolution: 3\n  peaceful: 8", "revolution: 9\n  peaceful: 8")
+    card_line = line_of(AGES / "civil.yaml", "id: crowned-rule")
+    assert f"ages/civil.yaml:{card_line}:3: A revolution costs less science than a peaceful change of government." in output
+    assert "[revolution-is-cheaper]" in output
+
+
+def test_ages_an_event_with_an_unknown_ranking_phrase_is_reported(tmp_path):
+    output = broken(tmp_path, AGES, "military.yaml", "The weakest player loses", "The poorest player loses")
+    assert "names 'poorest player', which is not the name of any 'ranking' value" in output
+    assert "[events-use-the-ranking-phrases]" in output
+
+
+def test_settlers_a_code_of_another_deck_and_a_missing_deal_are_reported(tmp_path):
+    output = broken(tmp_path, SETTLERS, "frost.yaml", "code: FRO004", "code: JAD004")
+    assert f"settlers/frost.yaml:{line_of(SETTLERS / 'frost.yaml', 'id: watch-cairn')}:3:" in output
+    assert "[code-format]" in output
+    output = broken(tmp_path / "deal", SETTLERS, "jade.yaml", "  deal: [{resource: card, amount: 1}]\n", "")
+    assert "Every faction card has a deal field. (card 'tea-house' fails: deal) [faction-cards-have-a-deal]" in output
