@@ -37,7 +37,7 @@ class Project:
     game: Game
     fonts: FontSet
     symbols: SymbolSet
-    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back
+    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back; data-only decks have none
     problems: Problems
 
 
@@ -55,6 +55,10 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
                 problems.error(game.loc, "deck-unknown", f"there is no deck '{name}'; expected one of: {', '.join(game.decks)}")
     for deck in game.decks.values():
         if decks and deck.id not in decks:
+            continue
+        if deck.front is None:  # data only: read by layouts and rules, never printed
+            if decks:
+                problems.warn(deck.loc, "deck-data-only", f"deck '{deck.id}' has no front layout: it is data only and is not printed")
             continue
         front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems)
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None

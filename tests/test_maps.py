@@ -1,0 +1,305 @@
+"""Maps: data-only decks, table and points fields, the grid, hexgrid and areas elements,
+and the graph constraint that holds an area map's neighbours together. Each test writes a
+small map game into tmp_path and uses it the way a designer would: `pnp check`,
+`pnp build`, `pnp list`, and reads the PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+from babel.messages.pofile import read_po, write_po
+from conftest import edit, line_of, run
+from pdfread import text
+
+GAME = """\
+title: Mare Nostrum
+language: en
+decks:
+  fields: {type: field, data: fields.yaml}
+  borders: {type: border, data: borders.yaml}
+  map: {type: board, data: board.yaml, front: map}
+  hexmap: {type: hexboard, data: hexmap.yaml, front: hexmap}
+  tiles: {type: tile, data: tiles.yaml, front: tile}
+"""
+
+RULES = """\
+enums:
+  kind:
+    land: {name: Land, color: "#d8c58a"}
+    sea: {name: Sea, color: "#7fb2e5"}
+  terrain:
+    plains: {name: Plains, color: "#cfe3a0"}
+    hills: {name: Hills, color: "#c9a66b"}
+    forest: {name: Forest, color: "#5f9e5a"}
+    water: {name: Water, color: "#8fbde8"}
+  border:
+    river: {name: River}
+    mountains: {name: Mountains}
+types:
+  field:
+    fields:
+      name: {type: text}
+      kind: {type: enum, enum: kind}
+      coastal: {type: bool}
+      neighbours: {type: list, item: text, translate: false, required: false}
+      shape: {type: points}
+  border:
+    fields:
+      between: {type: list, item: text, translate: false}
+      kind: {type: enum, enum: border}
+  board:
+    fields:
+      title: {type: text}
+  hexboard:
+    fields:
+      title: {type: text}
+      hexes:
+        type: table
+        fields:
+          q: {type: int}
+          r: {type: int}
+          terrain: {type: enum, enum: terrain}
+          label: {type: text, required: false}
+  tile:
+    fields:
+      squares:
+        type: table
+        fields:
+          terrain: {type: enum, enum: terrain}
+          yield: {type: int, min: 0, max: 9}
+"""
+
+# roma | gallia | alpes on top, one sea below sharing their southern edges.
+FIELDS = """\
+- id: roma
+  name: Roma
+  kind: land
+  coastal: true
+  neighbours: [gallia, mare]
+  shape: [[10, 10], [50, 10], [50, 40], [10, 40]]
+- id: gallia
+  name: Gallia
+  kind: land
+  neighbours: [roma, alpes, mare]
+  shape: [[50, 10], [90, 10], [90, 40], [50, 40]]
+- id: alpes
+  name: Alpes
+  kind: land
+  coastal: true
+  neighbours: [gallia, mare]
+  shape: [[90, 10], [110, 10], [110, 40], [90, 40]]
+- id: mare
+  name: Mare Internum
+  kind: sea
+  neighbours: [roma, gallia, alpes]
+  shape: [[10, 40], [50, 40], [90, 40], [110, 40], [110, 70], [10, 70]]
+"""
+
+BORDERS = """\
+- {id: rubicon, between: [roma, gallia], kind: river}
+- {id: alps-pass, between: [gallia, alpes], kind: mountains}
+"""
+
+BOARD = """\
+- {id: board, title: Mare Nostrum}
+"""
+
+HEXMAP = """\
+- id: isle
+  title: The Isle
+  hexes:
+    - {q: 0, r: 0, terrain: hills, label: Summit}
+    - {q: 1, r: 0, terrain: plains, label: Meadow}
+    - {q: 1, r: -1, terrain: forest, label: Grove}
+    - {q: 0, r: -1, terrain: plains, label: Field}
+    - {q: -1, r: 0, terrain: water, label: Lake}
+    - {q: -1, r: 1, terrain: forest, label: Wood}
+    - {q: 0, r: 1, terrain: plains, label: Farm}
+"""
+
+TILES = """\
+- id: farmland
+  squares:
+    - {terrain: plains, yield: 2}
+    - {terrain: plains, yield: 3}
+    - {terrain: forest, yield: 1}
+    - {terrain: hills, yield: 4}
+    - {terrain: water, yield: 0}
+    - {terrain: plains, yield: 5}
+"""
+
+MAP_LAYOUT = """\
+size: [120, 80]
+styles:
+  label: {font: sans-bold, size: 9, min_size: 6, align: center, valign: middle}
+elements:
+  - rect: [0, 0, 120, 80]
+    fill: "#ffffff"
+  - text: "{{ title }}"
+    box: [10, 72, 100, 6]
+    style: label
+  - text: "{{ decks.fields | length }} fields: {{ decks.fields | map(attribute='name') | join(', ') }}"
+    box: [10, 2, 100, 6]
+    name: field list
+"""
+
+HEX_LAYOUT = """\
+size: [90, 90]
+styles:
+  small: {font: sans, size: 7, min_size: 5, align: center, valign: middle}
+elements:
+  - text: "{{ title }}"
+    box: [5, 2, 80, 6]
+  - text: "{{ hexes[0].label }} / {{ hexes[0].terrain.name }}"
+    box: [5, 80, 80, 6]
+    name: first hex
+"""
+
+TILE_LAYOUT = """\
+size: [60, 40]
+elements:
+  - rect: [0, 0, 60, 40]
+    stroke: "#000000"
+"""
+
+
+def map_game(tmp_path: Path, **files: str) -> Path:
+    """The Mare Nostrum map game; `files` replaces a file by name (dots as underscores)."""
+    folder = tmp_path / "mare"
+    (folder / "layouts").mkdir(parents=True)
+    content = {
+        "game.yaml": GAME,
+        "rules.yaml": RULES,
+        "fields.yaml": FIELDS,
+        "borders.yaml": BORDERS,
+        "board.yaml": BOARD,
+        "hexmap.yaml": HEXMAP,
+        "tiles.yaml": TILES,
+        "layouts/map.yaml": MAP_LAYOUT,
+        "layouts/hexmap.yaml": HEX_LAYOUT,
+        "layouts/tile.yaml": TILE_LAYOUT,
+    }
+    for name, value in files.items():
+        content[name.replace("__", "/").replace("_yaml", ".yaml")] = value
+    for name, value in content.items():
+        (folder / name).write_text(dedent(value), encoding="utf-8")
+    return folder
+
+
+def at(path: Path, needle: str, line_with: str | None = None) -> str:
+    """'file:line:col' of `needle` (on the first line containing `line_with`, default the
+    needle itself), as pnp reports it."""
+    number = line_of(path, line_with or needle)
+    col = path.read_text(encoding="utf-8").splitlines()[number - 1].index(needle) + 1
+    return f"{path.name}:{number}:{col}"
+
+
+# --- data-only decks -----------------------------------------------------------------------
+
+
+def test_data_only_decks_are_checked_listed_and_read_but_not_printed(tmp_path):
+    folder = map_game(tmp_path)
+    result = run("check", folder)
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "out"
+    result = run("build", folder, "--out", out)
+    assert result.exit_code == 0, result.output
+    pdfs = sorted(p.name for p in (out / "mare").glob("*.pdf"))
+    assert pdfs == ["hexmap-en-a4.pdf", "map-en-a4.pdf", "tiles-en-a4.pdf"]
+    # the board reads the data-only deck through `decks`
+    assert "4 fields: Roma, Gallia, Alpes, Mare Internum" in text(out / "mare" / "map-en-a4.pdf")
+
+    listed = run("list", folder)
+    assert listed.exit_code == 0, listed.output
+    row = next(line for line in listed.output.splitlines() if line.strip().startswith("fields "))
+    assert "(data only)" in row and " 4 " in row
+
+    asked = run("build", folder, "--out", out, "--deck", "fields")
+    assert asked.exit_code == 0, asked.output
+    assert "deck 'fields' has no front layout: it is data only and is not printed" in asked.output
+
+
+def test_a_back_without_a_front_is_an_error(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "game.yaml", "{type: field, data: fields.yaml}", "{type: field, data: fields.yaml, back: map}")
+    result = run("check", folder)
+    assert result.exit_code != 0
+    assert f"game.yaml:{line_of(folder / 'game.yaml', 'fields.yaml')}" in result.output
+    assert "deck 'fields' has a back but no front" in result.output
+
+
+# --- table and points fields --------------------------------------------------------------
+
+
+def test_an_unknown_enum_value_in_a_table_row_is_reported_at_that_row(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "hexmap.yaml", "{q: -1, r: 0, terrain: water", "{q: -1, r: 0, terrain: watr")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{at(folder / 'hexmap.yaml', 'watr')}: field 'terrain' of row 5 of field 'hexes' of card 'isle' is 'watr', which is not in 'terrain' (did you mean 'water'?); "
+        "expected one of: plains, hills, forest, water [card-enum]"
+    ) in result.output
+
+
+def test_table_rows_are_checked_like_cards(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "tiles.yaml", "- {terrain: hills, yield: 4}", "- {terain: hills, yield: 4}")
+    edit(folder / "tiles.yaml", "- {terrain: water, yield: 0}", "- {terrain: water, yield: 12}")
+    edit(folder / "tiles.yaml", "- {terrain: plains, yield: 5}", "- plains")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    tiles = folder / "tiles.yaml"
+    assert (
+        f"{at(tiles, 'terain')}: unknown field 'terain' on row 4 of field 'squares' of card 'farmland' (did you mean 'terrain'?); a row has: terrain, yield"
+        in result.output
+    )
+    assert f"{at(tiles, '{terain')}: row 4 of field 'squares' of card 'farmland' has no 'terrain'" in result.output
+    assert f"tiles.yaml:{line_of(tiles, 'yield: 12')}:" in result.output and "is 12; expected a value from 0 to 9" in result.output
+    assert f"{at(tiles, 'plains', '- plains')}: row 6 of field 'squares' of card 'farmland' is 'plains'; expected a mapping of: terrain, yield" in result.output
+
+
+def test_points_must_be_pairs_of_numbers(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "fields.yaml", "[[50, 10], [90, 10], [90, 40], [50, 40]]", "[[50, 10], [90, 10], [90, x], [50, 40]]")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{at(folder / 'fields.yaml', '[90, x]')}: point 3 of field 'shape' of card 'gallia' is [90, 'x']; expected [x, y], two numbers in mm" in result.output
+    )
+
+
+def test_a_table_needs_its_fields(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "rules.yaml", "      squares:\n        type: table\n", "      squares:\n        type: table\n        fieldz: {}\n")
+    result = run("check", folder)
+    assert result.exit_code == 2 and "unknown key 'fieldz'" in result.output and "did you mean 'fields'" in result.output
+
+
+def translate_po(folder: Path, lang: str, texts: dict[str, str]) -> None:
+    """Fill in catalogue entries by id, as a translator would in Poedit."""
+    run("i18n", "update", folder, "--add", lang)
+    path = folder / "locale" / f"{lang}.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    for message in catalog:
+        if message.context in texts:
+            message.string = texts[message.context]
+    with path.open("wb") as handle:
+        write_po(handle, catalog)
+
+
+def test_table_texts_go_through_the_catalogue(tmp_path):
+    folder = map_game(tmp_path)
+    assert run("i18n", "update", folder).exit_code == 0
+    pot = (folder / "locale" / "messages.pot").read_text(encoding="utf-8")
+    assert 'msgctxt "isle.hexes.0.label"\nmsgid "Summit"' in pot
+    assert "#. label in row 1 of hexes of hexboard 'isle'" in pot
+    assert f"#: hexmap.yaml:{line_of(folder / 'hexmap.yaml', 'Summit')}" in pot
+    assert 'msgctxt "gallia.neighbours' not in pot  # translate: false
+    translate_po(folder, "de", {"isle.hexes.0.label": "Gipfel", "enum.terrain.hills.name": "Hügel"})
+    out = tmp_path / "out"
+    result = run("build", folder, "--out", out, "--deck", "hexmap", "--lang", "de", "--allow-untranslated")
+    assert result.exit_code == 0, result.output
+    assert "Gipfel / Hügel" in text(out / "mare" / "hexmap-de-a4.pdf")
