@@ -68,6 +68,16 @@ types:
         fields:
           terrain: {type: enum, enum: terrain}
           yield: {type: int, min: 0, max: 9}
+constraints:
+  - id: neighbours
+    type: field
+    graph: {neighbours: neighbours, symmetric: true, connected: true}
+    message: The map's neighbours must agree and hang together.
+  - id: coastal-needs-sea
+    type: field
+    where: coastal
+    graph: {neighbours: neighbours, some: "kind == 'sea'"}
+    message: "field {{ id }} is coastal but has no sea neighbour"
 """
 
 # roma | gallia | alpes on top, one sea below sharing their southern edges.
@@ -137,10 +147,10 @@ elements:
   - rect: [0, 0, 120, 80]
     fill: "#ffffff"
   - text: "{{ title }}"
-    box: [10, 72, 100, 6]
+    box: [10, 71.5, 100, 5]
     style: label
   - text: "{{ decks.fields | length }} fields: {{ decks.fields | map(attribute='name') | join(', ') }}"
-    box: [10, 2, 100, 6]
+    box: [10, 3, 100, 6]
     name: field list
 """
 
@@ -150,7 +160,7 @@ styles:
   small: {font: sans, size: 7, min_size: 5, align: center, valign: middle}
 elements:
   - text: "{{ title }}"
-    box: [5, 2, 80, 6]
+    box: [5, 3, 80, 6]
   - text: "{{ hexes[0].label }} / {{ hexes[0].terrain.name }}"
     box: [5, 80, 80, 6]
     name: first hex
@@ -303,3 +313,82 @@ def test_table_texts_go_through_the_catalogue(tmp_path):
     result = run("build", folder, "--out", out, "--deck", "hexmap", "--lang", "de", "--allow-untranslated")
     assert result.exit_code == 0, result.output
     assert "Gipfel / Hügel" in text(out / "mare" / "hexmap-de-a4.pdf")
+
+
+# --- the graph constraint -----------------------------------------------------------------
+
+
+def test_a_correct_map_passes_its_graph_constraints(tmp_path):
+    result = run("check", map_game(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "no problems found" in result.output
+
+
+def test_a_one_way_neighbour_is_reported_at_the_entry(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "fields.yaml", "  neighbours: [gallia, mare]\n  shape: [[90", "  neighbours: [mare]\n  shape: [[90")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    where = at(folder / "fields.yaml", "alpes", "neighbours: [roma, alpes, mare]")
+    assert (
+        f"{where}: The map's neighbours must agree and hang together. ('gallia' lists 'alpes' as a neighbour but 'alpes' does not list 'gallia') [neighbours]"
+        in result.output
+    )
+    assert len([line for line in result.output.splitlines() if "[neighbours]" in line]) == 1
+
+
+def test_an_unreachable_field_is_named(tmp_path):
+    islands = """\
+- id: insula
+  name: Insula
+  kind: land
+  neighbours: [thule]
+  shape: [[112, 60], [118, 60], [118, 66]]
+- id: thule
+  name: Thule
+  kind: land
+  neighbours: [insula]
+  shape: [[112, 70], [118, 70], [118, 76]]
+"""
+    folder = map_game(tmp_path, fields_yaml=FIELDS + islands)
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    where = at(folder / "fields.yaml", "[thule]")
+    assert f"{where}: The map's neighbours must agree and hang together. (not reachable from 'roma': 'insula', 'thule') [neighbours]" in result.output
+
+
+def test_a_coastal_field_without_sea_fails(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "fields.yaml", "  kind: land\n  neighbours: [roma, alpes, mare]", "  kind: land\n  coastal: true\n  neighbours: [roma, alpes]")
+    edit(folder / "fields.yaml", "neighbours: [roma, gallia, alpes]", "neighbours: [roma, alpes]")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    where = at(folder / "fields.yaml", "[roma, alpes]")
+    assert (
+        f"{where}: field gallia is coastal but has no sea neighbour (none of the neighbours of 'gallia' satisfies kind == 'sea': roma, alpes) [coastal-needs-sea]"
+        in result.output
+    )
+    assert "[neighbours]" not in result.output
+
+
+def test_an_unknown_neighbour_gets_a_suggestion_once(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "fields.yaml", "neighbours: [roma, gallia, alpes]", "neighbours: [roma, galia, alpes]")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    where = at(folder / "fields.yaml", "galia", "[roma, galia, alpes]")
+    hits = [line for line in result.output.splitlines() if "'galia'" in line]
+    assert hits == [
+        f"{folder / 'fields.yaml'}:{where.split(':', 1)[1]}: The map's neighbours must agree and hang together. "
+        "('mare' lists 'galia' as a neighbour, which is not a field (did you mean 'gallia'?)) [neighbours]"
+    ], result.output
+    # gallia still lists mare, which no longer lists gallia back
+    assert "'gallia' lists 'mare' as a neighbour but 'mare' does not list 'gallia'" in result.output
+
+
+def test_a_graph_on_a_missing_field_is_an_error(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "rules.yaml", "graph: {neighbours: neighbours, symmetric", "graph: {neighbours: neighbors, symmetric")
+    result = run("check", folder)
+    assert result.exit_code == 1
+    assert "[neighbours] graph neighbours names field 'neighbors', which type 'field' does not have (did you mean 'neighbours'?)" in result.output
