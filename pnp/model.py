@@ -128,6 +128,7 @@ class GameFile:
     rules: str = "rules.yaml"
     symbols: str = "symbols"  # folder of SVG files, one symbol each
     strings: dict[str, str] = field(default_factory=dict)  # texts layouts print
+    symbol_names: dict[str, str] = field(default_factory=dict)  # symbol id -> its name in legends
     deals: DealsDef | None = None
     glossary: str = "glossary.yaml"  # canonical terms and their forms (optional file)
     rulebooks: dict[str, RulebookDef] = field(default_factory=dict)  # rulebook id -> its files

@@ -16,12 +16,14 @@ from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.units import mm
 
+from .boards import Legend, Slot, Track, draw_legend, draw_slot, draw_track
 from .check import card_view
 from .errors import Location, PnpError, Problems
 from .fonts import FontSet
 from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
+from .maps import MAP_ELEMENTS
 from .model import Card, Game
 from .text import TextLayout, TextStyle, typeset
 
@@ -198,6 +200,7 @@ class Renderer:
                 "url": meta.url,
             },
             "strings": dict(meta.strings),
+            "symbol_names": dict(meta.symbol_names),
             "enums": game.enums,
             "decks": Decks({deck_id: [card_view(card) for card in deck.cards] for deck_id, deck in game.decks.items()}),
         }
@@ -385,4 +388,8 @@ ELEMENTS: dict[type, Callable[[Renderer, Any, Frame], list[Op]]] = {
     Text: _text,
     SymbolEl: _symbol,
     Image: _image,
+    Track: draw_track,
+    Slot: draw_slot,
+    Legend: draw_legend,
 }
+ELEMENTS.update(MAP_ELEMENTS)

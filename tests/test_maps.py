@@ -10,7 +10,7 @@ from textwrap import dedent
 
 from babel.messages.pofile import read_po, write_po
 from conftest import edit, line_of, run
-from pdfread import text
+from pdfread import MM, operations, reader, text
 
 GAME = """\
 title: Mare Nostrum
@@ -152,6 +152,17 @@ elements:
   - text: "{{ decks.fields | length }} fields: {{ decks.fields | map(attribute='name') | join(', ') }}"
     box: [10, 3, 100, 6]
     name: field list
+  - areas:
+      deck: fields
+      shape: shape
+      fill: "{{ cell.kind.color }}"
+      label: "{{ cell.name }}"
+      style: label
+      borders:
+        deck: borders
+        style:
+          river: {stroke: "#2a6fdb", stroke_width: 2}
+          mountains: {stroke: "#000000", stroke_width: 3}
 """
 
 HEX_LAYOUT = """\
@@ -164,13 +175,30 @@ elements:
   - text: "{{ hexes[0].label }} / {{ hexes[0].terrain.name }}"
     box: [5, 80, 80, 6]
     name: first hex
+  - hexgrid:
+      field: hexes
+      coords: axial
+      orientation: pointy
+      size: 12
+      origin: [45, 45]
+      fill: "{{ cell.terrain.color }}"
+      label: "{{ cell.label }}"
+      style: small
 """
 
 TILE_LAYOUT = """\
 size: [60, 40]
+styles:
+  small: {font: sans-bold, size: 9, min_size: 6, align: center, valign: middle}
 elements:
-  - rect: [0, 0, 60, 40]
-    stroke: "#000000"
+  - grid:
+      field: squares
+      box: [0, 0, 60, 40]
+      columns: 3
+      fill: "{{ cell.terrain.color }}"
+      stroke: "#333333"
+      label: "{{ cell.terrain.name }} {{ cell.yield }}"
+      style: small
 """
 
 
@@ -392,3 +420,144 @@ def test_a_graph_on_a_missing_field_is_an_error(tmp_path):
     result = run("check", folder)
     assert result.exit_code == 1
     assert "[neighbours] graph neighbours names field 'neighbors', which type 'field' does not have (did you mean 'neighbours'?)" in result.output
+
+
+# --- drawing the maps ---------------------------------------------------------------------
+
+
+def paths(pdf: Path) -> list[dict]:
+    """Every path drawn on the first page, in the card's own coordinates (points): its
+    corners, whether it is closed, and the stroke width and colour it was painted with."""
+    found, current, closed, width, colour = [], [], False, None, None
+    for operands, op in operations(reader(pdf).pages[0]):
+        if op == b"w":
+            width = float(operands[0])
+        elif op == b"RG":
+            colour = tuple(round(float(v), 3) for v in operands)
+        elif op == b"m":
+            current, closed = [(float(operands[0]), float(operands[1]))], False
+        elif op == b"l":
+            current.append((float(operands[0]), float(operands[1])))
+        elif op == b"h":
+            closed = True
+        elif op in (b"S", b"f", b"f*", b"B", b"B*") and current:
+            found.append({"points": current, "closed": closed, "width": width, "colour": colour, "paint": op})
+            current = []
+    return found
+
+
+def test_a_hex_map_builds_with_every_hex_and_its_label(tmp_path):
+    out = tmp_path / "out"
+    result = run("build", map_game(tmp_path), "--out", out, "--deck", "hexmap")
+    assert result.exit_code == 0, result.output
+    pdf = out / "mare" / "hexmap-en-a4.pdf"
+    words = text(pdf)
+    for label in ("Summit", "Meadow", "Grove", "Field", "Lake", "Wood", "Farm"):
+        assert label in words
+    hexes = [p for p in paths(pdf) if p["closed"] and len(p["points"]) == 6]
+    assert len(hexes) == 7
+    # pointy hexes of 12 mm: every side 12 mm long, and the middle one centred on the origin
+    for hexagon in hexes:
+        ring = hexagon["points"] + hexagon["points"][:1]
+        sides = [((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 / MM for (x0, y0), (x1, y1) in zip(ring, ring[1:])]
+        assert all(abs(side - 12) < 0.01 for side in sides)
+    centres = sorted((round(sum(x for x, _ in h["points"]) / 6 / MM, 2), round(sum(y for _, y in h["points"]) / 6 / MM, 2)) for h in hexes)
+    assert (45.0, 45.0) in centres  # hex (0, 0) at origin [45, 45] (y measured up from the bottom of the 90 mm face: also 45)
+
+
+def test_neighbouring_hexes_share_their_sides(tmp_path):
+    """No gaps: in each offset layout, horizontal (or vertical) neighbours have two corners in common."""
+    from pnp.maps import hex_centre, hex_corners, to_axial
+
+    for coords, orientation in (("odd-r", "pointy"), ("even-r", "pointy"), ("odd-q", "flat"), ("even-q", "flat"), ("axial", "pointy")):
+        corners = {}
+        for col in range(4):
+            for row in range(4):
+                centre = hex_centre(*to_axial(col, row, coords), 10, orientation, (0, 0))
+                corners[col, row] = {(round(x, 6), round(y, 6)) for x, y in hex_corners(centre, 10, orientation)}
+        shared = sum(len(corners[a] & corners[b]) == 2 for a in corners for b in corners if a < b)
+        touching = sum(len(corners[a] & corners[b]) > 0 for a in corners for b in corners if a < b)
+        assert shared == touching == 33 if coords != "axial" else shared == touching, coords
+
+
+def test_a_square_grid_tile_builds_its_cells(tmp_path):
+    out = tmp_path / "out"
+    result = run("build", map_game(tmp_path), "--out", out, "--deck", "tiles")
+    assert result.exit_code == 0, result.output
+    words = text(out / "mare" / "tiles-en-a4.pdf")
+    for label in ("Plains 2", "Plains 3", "Forest 1", "Hills 4", "Water 0", "Plains 5"):
+        assert label in words
+    cells = [operands for operands, op in operations(reader(out / "mare" / "tiles-en-a4.pdf").pages[0]) if op == b"re"]
+    sizes = sorted({(round(float(w) / MM, 2), round(float(h) / MM, 2)) for _, _, w, h in cells})
+    assert (20.0, 20.0) in sizes  # 3 columns in 60 mm, 2 rows in 40 mm
+    assert sum((round(float(w) / MM, 2), round(float(h) / MM, 2)) == (20.0, 20.0) for _, _, w, h in cells) == 6
+
+
+def test_a_ragged_grid_is_an_error(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "tiles.yaml", "    - {terrain: plains, yield: 5}\n", "")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    assert f"{at(folder / 'tiles.yaml', '{terrain: water')}: card 'farmland' (front, layout 'tile'): grid 'squares' has 5 cells" in result.output
+    assert "which leave the last row with 2 of 3; expected a multiple of 3 cells [grid-ragged]" in result.output
+
+
+def test_a_label_that_does_not_fit_its_hex_is_an_error_at_its_row(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "layouts/hexmap.yaml", "size: 12", "size: 6")
+    edit(folder / "hexmap.yaml", "label: Meadow", "label: The Long Meadows of the Seven Shepherds")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{at(folder / 'hexmap.yaml', '{q: 1, r: 0')}: card 'isle' (front, layout 'hexmap'): label 'The Long Meadows of the Seven Shepherds' of the hex at q=1, r=0 of 'hexes' "
+        "does not fit its cell even at 5 pt"
+    ) in result.output
+
+
+def test_the_area_map_draws_fields_labels_and_borders_on_their_shared_edges(tmp_path):
+    out = tmp_path / "out"
+    result = run("build", map_game(tmp_path), "--out", out, "--deck", "map")
+    assert result.exit_code == 0, result.output
+    pdf = out / "mare" / "map-en-a4.pdf"
+    assert all(name in text(pdf) for name in ("Roma", "Gallia", "Alpes", "Mare Internum"))
+    drawn = paths(pdf)
+    assert len([p for p in drawn if p["closed"] and p["paint"] == b"B*"]) == 4  # four fields, filled and outlined
+    borders = [p for p in drawn if not p["closed"] and p["width"] > 1]  # not the ruler
+
+    def mm_points(p):  # back to layout millimetres: y from the top of the 80 mm face
+        return [(round(x / MM, 2), round(80 - y / MM, 2)) for x, y in p["points"]]
+
+    assert [(mm_points(p), p["width"]) for p in borders] == [([(50, 10), (50, 40)], 2), ([(90, 10), (90, 40)], 3)]
+    assert borders[0]["colour"] == (0.165, 0.435, 0.859)  # the river's #2a6fdb
+
+
+def test_a_border_between_fields_that_share_no_edge_names_both(tmp_path):
+    folder = map_game(tmp_path, borders_yaml=BORDERS + "- {id: far, between: [roma, alpes], kind: river}\n- {id: typo, between: [roma, galia], kind: river}\n")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    borders = folder / "borders.yaml"
+    assert (
+        f"{at(borders, '[roma, alpes]')}: card 'board' (front, layout 'map'): border 'far' runs between 'roma' and 'alpes', but their shapes share no edge; "
+        "expected two fields whose shapes have two neighbouring corners in common [border-no-edge]"
+    ) in result.output
+    assert (
+        f"{at(borders, 'galia')}: card 'board' (front, layout 'map'): border 'typo' runs along 'galia', which is not a field of deck 'fields' (did you mean 'gallia'?)"
+        in result.output
+    )
+
+
+def test_an_area_label_that_does_not_fit_is_an_error(tmp_path):
+    folder = map_game(tmp_path)
+    edit(
+        folder / "fields.yaml",
+        "name: Alpes",
+        "name: Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores",
+    )
+    edit(folder / "layouts/map.yaml", "map(attribute='name') | join(', ')", "map(attribute='id') | join(', ')")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    assert (
+        "label 'Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores' of area 'alpes' does not fit its cell even at 6 pt"
+        in result.output
+    )
+    assert f"{at(folder / 'fields.yaml', '[[90, 10]')}: card 'board'" in result.output
