@@ -561,3 +561,25 @@ def test_an_area_label_that_does_not_fit_is_an_error(tmp_path):
         in result.output
     )
     assert f"{at(folder / 'fields.yaml', '[[90, 10]')}: card 'board'" in result.output
+
+
+def test_map_element_mistakes_are_located(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "hexmap.yaml", "{q: 0, r: 1, terrain: plains, label: Farm}", "{q: 0, r: 0, terrain: plains, label: Farm}")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{at(folder / 'hexmap.yaml', '{q: 0, r: 0, terrain: plains')}: card 'isle' (front, layout 'hexmap'): rows 1 and 7 of 'hexes' are both the hex at q=0, r=0"
+        in result.output
+    )
+
+    folder = map_game(tmp_path / "typo")
+    edit(folder / "layouts/hexmap.yaml", "orientation: pointy", "orientaton: pointy")
+    edit(folder / "layouts/tile.yaml", "field: squares", "field: square")
+    result = run("check", folder)
+    assert result.exit_code != 0
+    assert f"{at(folder / 'layouts/hexmap.yaml', 'orientaton')}: unknown key 'orientaton' in 'hexgrid' (did you mean 'orientation'?)" in result.output
+    edit(folder / "layouts/hexmap.yaml", "orientaton: pointy", "orientation: pointy")  # a layout that cannot be read hides the rest
+    result = run("check", folder)
+    assert result.exit_code == 1
+    assert "grid field 'square' is not a table field of type 'tile' (did you mean 'squares'?); expected one of: squares [map-field]" in result.output
