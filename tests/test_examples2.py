@@ -60,7 +60,15 @@ def test_the_example_game_checks_clean(game):
 
 
 def test_civ_prints_tiles_sheets_and_technologies(civ):
-    assert sorted(p.name for p in civ.iterdir()) == ["nations-en-a4.pdf", "techs-en-a4.pdf", "tiles-en-a4.pdf"]
+    assert sorted(p.name for p in civ.iterdir()) == ["aids-en-a4.pdf", "nations-en-a4.pdf", "techs-en-a4.pdf", "tiles-en-a4.pdf"]
+
+
+def test_the_reference_card_explains_every_symbol_and_the_costs(civ):
+    front, back = (page.extract_text().replace("\n", " ") for page in reader(civ / "aids-en-a4.pdf").pages)
+    assert "5 Research." in front
+    names = ["Coin", "Culture", "Hut", "Incense", "Iron", "Production", "Silk", "Spy", "Trade", "Uranium", "Village", "Wheat"]
+    assert all(name in back for name in names)  # the legend, from the game's symbols
+    assert "A technology of level I: 6, II: 11, III: 16, IV: 21" in back
 
 
 def test_every_tile_square_shows_its_terrain_and_what_lies_on_it(civ):
