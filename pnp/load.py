@@ -105,7 +105,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         if total > MAX_CARDS:
             problems.error(deck_raw.loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}")
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
-        decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs)
+        decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs, deck_def.group)
 
     deals = _load_deals(folder, meta, raw, rules.types, enums, symbols, seen_ids, problems)
     constraints = rules_raw.get("constraints") if isinstance(rules_raw, LMap) else None
