@@ -209,19 +209,15 @@ def test_player_boards_have_their_tracks_on_landscape_pages(scharz):
             assert goal in printed
 
 
-@pytest.mark.parametrize(("deck", "count", "radius"), [("goods", 22, 10), ("ranks", 18, 6.5)])
-def test_round_tokens_get_round_cut_lines_on_both_sides(scharz, deck, count, radius):
-    pdf = reader(scharz / f"{deck}-en-a4.pdf")
-    front, back = pdf.pages
-    assert len(circles(front, radius * MM)) == count
-    assert len(circles(back, radius * MM)) == count
-
-
-def test_tokens_are_two_sided(scharz):
-    front, back = (page.extract_text() for page in reader(scharz / "goods-en-a4.pdf").pages)
-    assert "Sheep" in front and "Lambs" in back and "Lambs" not in front
-    front, back = (page.extract_text() for page in reader(scharz / "markers-en-a4.pdf").pages)
-    assert front.count("Building site") == 8 and back.count("Fortification") == 8
+def test_the_tokens_share_one_sheet_with_round_cut_lines_on_both_sides(scharz):
+    assert not any((scharz / f"{deck}-en-a4.pdf").exists() for deck in ("goods", "markers", "ranks"))
+    front, back = reader(scharz / "tokens-en-a4.pdf").pages
+    for page in (front, back):
+        assert len(circles(page, 10 * MM)) == 22  # goods, 20 mm
+        assert len(circles(page, 6.5 * MM)) == 18  # experience and plunder, 13 mm
+    front_text, back_text = front.extract_text(), back.extract_text()
+    assert "Sheep" in front_text and "Lambs" in back_text and "Lambs" not in front_text
+    assert front_text.count("Building site") == 8 and back_text.count("Fortification") == 8  # square, 18 mm
 
 
 def test_one_rulebook_per_mode_with_its_own_blocks(scharz):
