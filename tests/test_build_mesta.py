@@ -25,7 +25,7 @@ def squash(s: str) -> str:
 
 
 def test_each_deck_gets_its_own_pdf(built):
-    assert sorted(p.name for p in built.iterdir()) == ["cities-sk-a4.pdf", "events-sk-a4.pdf"]
+    assert sorted(p.name for p in built.iterdir()) == ["aids-sk-a4.pdf", "cities-sk-a4.pdf", "events-sk-a4.pdf"]
 
 
 def test_pages_are_exactly_a4(built):
