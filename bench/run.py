@@ -52,7 +52,7 @@ def main() -> None:
             make(n, game)
             out = work / f"out{n}"
             t, mem = median_of([*pnp, "build", str(game), "--out", str(out)], args.runs)
-            pdf = out / game.name / f"cards-sk-a4.pdf"
+            pdf = out / game.name / "cards-sk-a4.pdf"
             base_pdf = work / f"base{n}.pdf"
             bt, bmem = median_of([sys.executable, str(HERE / "baseline.py"), str(game), str(base_pdf)], args.runs)
             rows.append((n, t, mem, pdf.stat().st_size / 1e6, bt, bmem, base_pdf.stat().st_size / 1e6))

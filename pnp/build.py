@@ -108,6 +108,8 @@ def language_game(project: Project, lang: str, allow_untranslated: bool, problem
 def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
     """Everything `pnp check` reports, for every language asked for: every face is set
     (and thrown away), so text that does not fit is found without building."""
+    from .rulebook import check_rulebooks
+
     problems = check_game(project)
     for lang in langs:
         game = language_game(project, lang, allow_untranslated, problems)
@@ -117,6 +119,7 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)
+        problems.extend(check_rulebooks(project.game, game, lang, project.symbols.ids))
     return problems
 
 

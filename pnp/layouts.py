@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from .boards import Legend, Slot, Track
 from .errors import Location, PnpError, Problems, display_path
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
@@ -114,8 +115,19 @@ class Image:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image
-KINDS: dict[str, type] = {"rect": Rect, "line": Line, "polygon": Polygon, "circle": Circle, "text": Text, "symbol": SymbolEl, "image": Image}
+Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Track | Slot | Legend
+KINDS: dict[str, type] = {
+    "rect": Rect,
+    "line": Line,
+    "polygon": Polygon,
+    "circle": Circle,
+    "text": Text,
+    "symbol": SymbolEl,
+    "image": Image,
+    "track": Track,
+    "slot": Slot,
+    "legend": Legend,
+}
 
 
 @dataclass
@@ -273,6 +285,9 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
                 "style-missing",
                 f"text uses style '{element.style}', which is not defined{suggest(element.style, styles)}; expected one of: {', '.join(styles)}",
             )
+            continue
+        check = getattr(element, "check", None)  # an element kind's own checks of its keys (boards.py)
+        if check is not None and not check(item, styles, problems):
             continue
         out.append(element)
     return out

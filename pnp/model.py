@@ -92,6 +92,26 @@ class DealsDef:
 
 
 @dataclass
+class FactDef:
+    """A hand-written number a rulebook may state: a number directly before one of
+    `words` (a regular expression alternation) must equal `value` (a template)."""
+
+    words: str
+    value: str
+
+
+@dataclass
+class RulebookDef:
+    """A rulebook: Markdown files in order (pnp/rulebook/, docs/rulebook.md)."""
+
+    files: list[str]
+    title: str = ""  # translated; default: the rulebook id
+    modes: list[str] = field(default_factory=list)  # one rulebook per mode
+    facts: list[FactDef] = field(default_factory=list)
+    _loc: Location = field(default=Location("?"), repr=False)
+
+
+@dataclass
 class GameFile:
     """game.yaml: metadata and the components the game is made of."""
 
@@ -107,8 +127,10 @@ class GameFile:
     rules: str = "rules.yaml"
     symbols: str = "symbols"  # folder of SVG files, one symbol each
     strings: dict[str, str] = field(default_factory=dict)  # texts layouts print
+    symbol_names: dict[str, str] = field(default_factory=dict)  # symbol id -> its name in legends
     deals: DealsDef | None = None
     glossary: str = "glossary.yaml"  # canonical terms and their forms (optional file)
+    rulebooks: dict[str, RulebookDef] = field(default_factory=dict)  # rulebook id -> its files
 
 
 # --- the loaded game -------------------------------------------------------------------

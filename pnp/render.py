@@ -16,6 +16,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.units import mm
 
+from .boards import Legend, Slot, Track, draw_legend, draw_slot, draw_track
 from .errors import Location, PnpError, Problems
 from .fonts import FontSet
 from .i18n import PSEUDO
@@ -170,6 +171,7 @@ class Renderer:
                 "url": meta.url,
             },
             "strings": dict(meta.strings),
+            "symbol_names": dict(meta.symbol_names),
             "enums": game.enums,
         }
 
@@ -356,4 +358,7 @@ ELEMENTS: dict[type, Callable[[Renderer, Any, Frame], list[Op]]] = {
     Text: _text,
     SymbolEl: _symbol,
     Image: _image,
+    Track: draw_track,
+    Slot: draw_slot,
+    Legend: draw_legend,
 }

@@ -70,3 +70,17 @@ def card_boxes(page) -> list[tuple[float, float, float, float]]:
             boxes.append(tuple(float(v) for v in previous[0]))
         previous = (operands, op)
     return boxes
+
+
+def placed_text(page) -> list[tuple[str, float, float]]:
+    """Each run of text on a page with where it starts: (text, x, y) in page points of the
+    left end of its baseline, through the text and graphics matrices."""
+    runs: list[tuple[str, float, float]] = []
+
+    def visit(text, cm, tm, font, size) -> None:
+        if text.strip():
+            x, y = tm[4], tm[5]
+            runs.append((text.strip(), x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]))
+
+    page.extract_text(visitor_text=visit)
+    return runs
