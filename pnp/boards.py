@@ -297,13 +297,19 @@ def _edge(t: TrackDef, count: int) -> list[Space]:
         raise _too_small(count, smallest, t, "a larger box")
     lt, lr, lb, ll = (iw / top if top else 0), (ih / right if right else 0), (iw / bottom if bottom else 0), (ih / left if left else 0)
     x2, y2 = x + w - depth, y + h - depth
-    cycle = [Space(x, y, depth, depth)]
+
+    def corner(left_edge: bool, top_edge: bool, across: int, down: int) -> Space:
+        """A corner space; where a side gets no spaces its two corners stretch to meet."""
+        cw, ch = (depth if across else w / 2), (depth if down else h / 2)
+        return Space(x if left_edge else x + w - cw, y if top_edge else y + h - ch, cw, ch)
+
+    cycle = [corner(True, True, top, left)]
     cycle += [Space(x + depth + j * lt, y, lt, depth) for j in range(top)]
-    cycle.append(Space(x2, y, depth, depth))
+    cycle.append(corner(False, True, top, right))
     cycle += [Space(x2, y + depth + j * lr, depth, lr) for j in range(right)]
-    cycle.append(Space(x2, y2, depth, depth))
+    cycle.append(corner(False, False, bottom, right))
     cycle += [Space(x + w - depth - (j + 1) * lb, y2, lb, depth) for j in range(bottom)]
-    cycle.append(Space(x, y2, depth, depth))
+    cycle.append(corner(True, False, bottom, left))
     cycle += [Space(x, y + h - depth - (j + 1) * ll, depth, ll) for j in range(left)]
     corner = {"top-left": 0, "top-right": 1 + top, "bottom-right": 2 + top + right, "bottom-left": 3 + top + right + bottom}[str(t.start or "top-left")]
     cycle = cycle[corner:] + cycle[:corner]
@@ -555,7 +561,7 @@ def draw_legend(r: Renderer, el: Legend, f: Frame) -> list[Op]:
         f.problems.error(
             loc,
             "legend-too-small",
-            f"{f.where}: the legend's {len(entries)} symbols do not fit its box {[round(v, 2) for v in g.box]}: in {g.columns} columns they need {tallest:.1f} mm of height; expected a larger box, more columns or a smaller style",
+            f"{f.where}: the legend's {len(entries)} symbols do not fit its box {[round(v, 2) for v in g.box]}: in {g.columns} column{'s' if g.columns > 1 else ''} they need {tallest:.1f} mm of height; expected a larger box, more columns or a smaller style",
         )
         return []
     ops: list[Op] = []

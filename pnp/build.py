@@ -203,6 +203,12 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
                 progress.deck_done(written)
                 if written is not None:
                     files.append(written)
+        if not options.decks:  # rulebooks beside the decks, in every language asked for
+            from .rulebook import write_rulebooks
+
+            for lang in resolve_languages(project.game, options.langs):
+                game = language_game(project, lang, True, Problems())
+                files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn))
         problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
         if problems.errors and not options.force:
             raise PnpError(problems)

@@ -182,7 +182,7 @@ def build(
         for path, cards, pages in result.files:
             seconds = progress.timings.get(path)
             timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
-            ctx.say(f"wrote {path} ({cards} cards, {pages} pages{timing})")
+            ctx.say(f"wrote {path} ({f'{cards} cards, ' if cards else ''}{pages} pages{timing})")
         if ctx.verbose:
             ctx.say(f"built in {progress.total:.2f} s")
         if sides == "duplex" and result.files:

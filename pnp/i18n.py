@@ -54,6 +54,8 @@ def extract(game: Game) -> list[Entry]:
     add("game.attribution", meta.attribution, game_loc, "credits printed on the card backs; say that this is the pnp project's translation")
     for key, text in meta.strings.items():
         add(f"strings.{key}", text, game_loc, "a text the layouts print")
+    for key, text in meta.symbol_names.items():
+        add(f"symbol.{key}", text, game_loc, f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
         add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
     for enum_name, values in game.enums.items():
@@ -278,8 +280,13 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
     enumeration values stay as they are, so the rules model is unaffected."""
     meta = game.meta
     new_strings = {key: strings.get(f"strings.{key}", text) for key, text in meta.strings.items()}
+    symbol_names = {key: strings.get(f"symbol.{key}", text) for key, text in meta.symbol_names.items()}
     new_meta = dataclasses.replace(
-        meta, title=strings.get("game.title", meta.title), attribution=strings.get("game.attribution", meta.attribution), strings=new_strings
+        meta,
+        title=strings.get("game.title", meta.title),
+        attribution=strings.get("game.attribution", meta.attribution),
+        strings=new_strings,
+        symbol_names=symbol_names,
     )
     enums = {}
     for name, values in game.enums.items():

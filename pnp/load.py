@@ -59,6 +59,13 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     enums = _load_enums(rules, rules_raw, problems)
     _check_types(rules, rules_raw, enums, problems)
     symbols = _load_symbols(folder, meta, raw, problems)
+    for sid in meta.symbol_names:
+        if sid not in symbols:
+            problems.error(
+                raw["symbol_names"].key_locs.get(sid, raw.loc_of("symbol_names")),
+                "symbol-name-unknown",
+                f"symbol_names names '{sid}', which is not a symbol{suggest(sid, symbols)}; expected one of: {', '.join(symbols)}",
+            )
 
     decks: dict[str, Deck] = {}
     seen_ids: dict[str, Card] = {}

@@ -8,8 +8,12 @@ import math
 from pathlib import Path
 from textwrap import dedent, indent
 
-from conftest import run
+from conftest import edit, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pdfread import MM, card_boxes, operations, placed_text, reader
+
+from pnp.boards import CORNERS, TrackDef, TrackTooSmall, track_spaces
 
 GAME = """\
 title: Board
@@ -63,11 +67,11 @@ def build(folder: Path, *args: str) -> Path:
 
 
 def labels(pdf: Path) -> list[tuple[str, float, float]]:
-    """Text on the board: (text, x, y) in mm from the top left of the board's trim, where
+    """Text on the board (not the sheet's captions): (text, x, y) in mm from the top left of the board's trim, where
     each run starts (left end of its baseline)."""
     page = reader(pdf).pages[0]
-    bx, by, _bw, bh = card_boxes(page)[0]
-    return [(t, (x - bx) / MM, (by + bh - y) / MM) for t, x, y in placed_text(page)]
+    bx, by, bw, bh = card_boxes(page)[0]
+    return [(t, (x - bx) / MM, (by + bh - y) / MM) for t, x, y in placed_text(page) if bx <= x <= bx + bw and by <= y <= by + bh]
 
 
 def numbers(pdf: Path) -> dict[int, tuple[float, float]]:
@@ -284,3 +288,153 @@ def test_an_unknown_path_and_keys_of_another_path_are_errors(tmp_path):
     assert "board/layouts/board.yaml:5:35: 'path' is 'rign'; expected one of 'line', 'rows', 'edge', 'ring' (did you mean 'ring'?) [schema-value]" in out
     assert "board/layouts/board.yaml:6:41: 'columns' is for rows tracks, not for a ring track; remove it or change 'path' [track-key]" in out
     assert "start 'top-rigth' is not a corner (did you mean 'top-right'?); expected one of: top-left, top-right, bottom-right, bottom-left [track-start]" in out
+
+
+# --- slots ---------------------------------------------------------------------------------
+
+
+def dashed_boxes(pdf: Path) -> list[tuple[float, float]]:
+    """Width and height in mm of every dashed closed outline on the first page."""
+    boxes, dashed, points = [], False, []
+    for args, op in operations(reader(pdf).pages[0]):
+        if op == b"d":
+            dashed = bool(args[0])
+        elif op in (b"m", b"l"):
+            points.append((float(args[0]), float(args[1])))
+        elif op in (b"S", b"s", b"B", b"b", b"f", b"n"):
+            if dashed and len(points) == 4:
+                xs, ys = [p[0] for p in points], [p[1] for p in points]
+                boxes.append((round((max(xs) - min(xs)) / MM, 2), round((max(ys) - min(ys)) / MM, 2)))
+            points = []
+    return boxes
+
+
+def test_a_slot_is_a_dashed_outline_the_size_of_its_decks_cards(tmp_path):
+    folder = board(
+        tmp_path,
+        """\
+        - slot: {at: [10, 10], deck: events, label: Events}
+        - slot: {at: [90, 10], size: [50, 70], label: Discard pile, style: small}
+        """,
+    )
+    pdf = build(folder)
+    assert sorted(dashed_boxes(pdf)) == [(50.0, 70.0), (63.0, 88.0)]  # basic/card is 63 x 88 mm
+    words = labels(pdf)
+    assert [t for t, _, _ in words] == ["Events", "Discard pile"]
+    _, x, y = words[0]
+    assert 10 < x < 10 + 63 and 10 + 88 / 2 - 5 < y < 10 + 88 / 2 + 5  # inside, in the middle
+
+
+def test_a_slot_naming_an_unknown_deck_suggests_one(tmp_path):
+    folder = board(tmp_path, "- slot: {at: [10, 10], deck: event, label: Events}\n")
+    assert (
+        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): the slot's deck 'event' does not exist (did you mean 'events'?); expected one of: boards, events [slot-deck]"
+        in errors(folder)
+    )
+
+
+def test_a_slot_needs_a_deck_or_a_size(tmp_path):
+    folder = board(tmp_path, "- slot: {at: [10, 10], label: Events}\n")
+    assert "board/layouts/board.yaml:5:11: a slot needs either 'deck' (its cards' size) or 'size: [w, h]' in mm, not both [slot-size]" in errors(folder)
+
+
+# --- legends -------------------------------------------------------------------------------
+
+
+def test_a_legend_lists_every_symbol_with_its_name(tmp_path):
+    folder = board(tmp_path, "- legend: {box: [10, 10, 120, 20], columns: 2}\n")
+    pdf = build(folder)
+    found = {t: (x, y) for t, x, y in labels(pdf)}
+    assert set(found) == {"Gold", "Victory point", "Timber"}  # coin and wood named by their enum, star by symbol_names
+    assert sum(1 for _, op in operations(reader(pdf).pages[0]) if op == b"Do") == 3
+    assert found["Gold"][0] < 60 and found["Timber"][0] > 60  # ids in order, flowing into two columns: coin, star | wood
+    assert found["Victory point"][1] > found["Gold"][1]
+
+
+def test_a_legend_shows_the_listed_symbols_only(tmp_path):
+    folder = board(
+        tmp_path, "- legend: {box: [10, 10, 120, 20], symbols: '{{ enums.resource | join(\",\") }}'}\n- legend: {box: [10, 40, 120, 20], symbols: [star]}\n"
+    )
+    assert [t for t, _, _ in labels(build(folder))] == ["Gold", "Timber", "Victory point"]
+
+
+def test_a_legend_symbol_without_a_name_is_an_error(tmp_path):
+    folder = board(tmp_path, "- legend: {box: [10, 10, 120, 20]}\n")
+    (folder / "symbols" / "ruby.svg").write_text(STAR, encoding="utf-8")
+    assert (
+        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): symbol 'ruby' has no name for the legend; expected 'symbol_names: {ruby: ...}' in game.yaml or an enum value 'ruby' with a name [legend-unnamed]"
+        in errors(folder)
+    )
+
+
+def test_a_legend_that_does_not_fit_its_box_is_an_error(tmp_path):
+    folder = board(tmp_path, "- legend: {box: [10, 10, 120, 6]}\n")
+    assert (
+        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): the legend's 3 symbols do not fit its box [10.0, 10.0, 120.0, 6.0]: in 1 column they need 14.4 mm of height; expected a larger box, more columns or a smaller style [legend-too-small]"
+        in errors(folder)
+    )
+
+
+def test_symbol_names_are_translated_like_strings(tmp_path):
+    folder = board(tmp_path, "- legend: {box: [10, 10, 120, 20]}\n")
+    assert run("i18n", "update", folder, "--add", "de").exit_code == 0
+    po = folder / "locale" / "de.po"
+    assert 'msgctxt "symbol.star"\nmsgid "Victory point"' in po.read_text(encoding="utf-8")
+    lines = po.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line == 'msgstr ""' and lines[i - 1].startswith("msgid ") and lines[i - 1] != 'msgid ""':
+            lines[i] = f'msgstr "DE {lines[i - 1][7:-1]}"'
+    po.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = [t for t, _, _ in labels(build(folder, "--lang", "de"))]
+    assert found == ["DE Gold", "DE Victory point", "DE Timber"]
+
+
+def test_symbol_names_naming_no_symbol_is_an_error(tmp_path):
+    folder = board(tmp_path, "- legend: {box: [10, 10, 120, 20]}\n")
+    edit(folder / "game.yaml", "  star: Victory point", "  star: Victory point\n  rubby: Ruby")
+    assert "board/game.yaml:8:3: symbol_names names 'rubby', which is not a symbol; expected one of: coin, star, wood [symbol-name-unknown]" in errors(folder)
+
+
+# --- geometry, for any box and count -------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    path=st.sampled_from(["line", "rows", "edge", "ring"]),
+    count=st.integers(1, 400),
+    w=st.floats(5, 600),
+    h=st.floats(5, 600),
+    columns=st.integers(1, 30),
+    snake=st.booleans(),
+    start=st.sampled_from(CORNERS),
+    turn=st.sampled_from(["clockwise", "counterclockwise"]),
+)
+def test_spaces_fill_their_box_without_overlapping_or_getting_too_small(path, count, w, h, columns, snake, start, turn):
+    track = TrackDef(
+        range=(1, count),
+        box=(7.0, 11.0, w, h),
+        path=path,
+        direction=turn if path in ("edge", "ring") else None,
+        columns=columns,
+        snake=snake,
+        start=start if path in ("rows", "edge") else 30.0 if path == "ring" else None,
+    )
+    try:
+        spaces = track_spaces(track, count)
+    except TrackTooSmall:
+        return
+    assert len(spaces) == count
+    for i, a in enumerate(spaces):
+        assert min(a.w, a.h) >= 3 - 1e-9
+        assert a.x >= 7 - 1e-6 and a.y >= 11 - 1e-6 and a.x + a.w <= 7 + w + 1e-6 and a.y + a.h <= 11 + h + 1e-6
+        for b in spaces[i + 1 :]:
+            if a.round:
+                assert math.dist(a.centre, b.centre) >= a.w - 1e-6
+            else:
+                assert min(a.x + a.w, b.x + b.w) - max(a.x, b.x) <= 1e-6 or min(a.y + a.h, b.y + b.h) - max(a.y, b.y) <= 1e-6
+    if path in ("edge", "rows", "line") and count > 1:  # each space touches the next one (edge: and the last the first)
+        pairs = list(zip(spaces, spaces[1:])) + ([(spaces[-1], spaces[0])] if path == "edge" else [])
+        for a, b in pairs:
+            touch_x = abs(a.x + a.w - b.x) < 1e-6 or abs(b.x + b.w - a.x) < 1e-6
+            touch_y = abs(a.y + a.h - b.y) < 1e-6 or abs(b.y + b.h - a.y) < 1e-6
+            assert touch_x or touch_y or (path == "rows" and not snake)

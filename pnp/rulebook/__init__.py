@@ -48,3 +48,48 @@ def check_rulebooks(source_game: Game, game: Game, lang: str, symbols: frozenset
         check_document(doc, game, symbols, problems)
     problems.items = list(dict.fromkeys(problems.items))
     return problems
+
+
+def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: Problems, txn) -> list:
+    """Every rulebook of the game in one language (one per mode): the PDF on `paper` and
+    the A5 booklet, written as temporary files of the build's transaction `txn`. Returns
+    (path, 0, pages) per file, like the decks; nothing when a check fails."""
+    from ..render import Renderer
+    from .booklet import impose
+    from .labels import labels
+    from .writer import PAPERS, Inputs, write_pdf
+
+    found = check_rulebooks(project.game, game, lang, project.symbols.ids)
+    problems.extend(found)
+    if found.errors:
+        return []
+    local = Problems()
+    pairs = documents(project.game, game, lang, local, read_sources(project.game, local))
+    if not pairs:
+        return []
+    renderer = Renderer(game, project.fonts, project.symbols, lang)
+
+    def face(ref):
+        layouts = project.layouts.get(ref.deck)
+        card = next((c for c in game.decks[ref.deck].cards if c.id == ref.id), None)
+        if layouts is None or card is None:
+            return None
+        layout = layouts[1] if ref.side == "back" else layouts[0]
+        return renderer.face(card, layout, ref.side, problems) if layout is not None else None
+
+    inputs = Inputs(project.fonts, project.symbols, game.meta.title, game.meta.author, labels(lang, game.meta.strings), face, problems)
+    paper = {"a3": "a4", "legal": "letter"}.get(paper, paper)
+    written = []
+    for source, doc in pairs:
+        name = source.id + (f"-{doc.mode}" if doc.mode else "")
+        data, pages = write_pdf(doc, PAPERS[paper], inputs)
+        target = out / game.name / f"{name}-{lang}-{paper}.pdf"
+        txn.path_for(target).write_bytes(data)
+        written.append((target, 0, pages))
+        a5, _ = write_pdf(doc, PAPERS["a5"], inputs)
+        booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
+        target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
+        txn.path_for(target).write_bytes(booklet)
+        written.append((target, 0, sides))
+    problems.items = list(dict.fromkeys(problems.items))
+    return written
