@@ -80,7 +80,7 @@ def test_every_event_is_listed_with_its_text(built):
     printed = rulebook_text(built)
     for card in load("events.yaml"):
         assert squash(card["title"]) in printed, card["id"]
-        assert squash(card["text"]).split(".")[0] in printed, card["id"]
+        assert squash(re.split(r"[.\n]", card["text"])[0]) in printed, card["id"]
 
 
 def test_the_event_total_follows_the_cards(built):
