@@ -194,7 +194,8 @@ def _check_style(name: str | None, spec: Any, styles: dict, what: str, problems:
     problems.error(
         spec.loc_of("style"),
         "style-missing",
-        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected one of: {', '.join(styles)}",
+        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
+        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
     )
     return False
 
@@ -419,6 +420,7 @@ def draw_track(r: Renderer, el: Track, f: Frame) -> list[Op]:
         return []
     style = _style(r, f, t.style, TRACK_STYLE)
     ops: list[Op] = []
+    outer, f = f, replace(f, problems=Problems())  # per-space mistakes, reported once below
     for i, sp in enumerate(spaces):
         n = first + i
         extra = {"n": n, "i": i, "first": i == 0, "last": i == count - 1}
@@ -448,7 +450,20 @@ def draw_track(r: Renderer, el: Track, f: Frame) -> list[Op]:
             symbol = r.symbol(sid, symbol_box, f, loc)
             if symbol is not None:
                 ops.append(symbol)
+    _once_per_kind(f.problems, outer.problems)
     return ops
+
+
+def _once_per_kind(found: Problems, problems: Problems) -> None:
+    """A template or a style that fails for one space fails for all of them: report the
+    first of each kind and how many spaces share it, not a hundred lines."""
+    groups: dict[tuple[str, str], list] = {}
+    for p in found.items:
+        groups.setdefault((p.code, p.severity), []).append(p)
+    for same in groups.values():
+        first = same[0]
+        more = f" (and {len(same) - 1} more space{'s' if len(same) > 2 else ''} of this track)" if len(same) > 1 else ""
+        problems.items.append(replace(first, message=first.message + more))
 
 
 def _front_size(r: Renderer, deck_id: str) -> tuple[float, float] | None:

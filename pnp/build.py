@@ -19,7 +19,7 @@ from .files import transaction
 from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
-from .impose import DoesNotFit, SheetSpec, impose, plan_grid
+from .impose import DoesNotFit, Grid, SheetSpec, impose, plan_grid, plan_tiling
 from .layouts import Layout, LayoutLoader, check_safe_area
 from .load import load_game
 from .model import Deck, Game
@@ -37,7 +37,7 @@ class Project:
     game: Game
     fonts: FontSet
     symbols: SymbolSet
-    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back
+    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back; data-only decks have none
     problems: Problems
 
 
@@ -56,6 +56,10 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
     for deck in game.decks.values():
         if decks and deck.id not in decks:
             continue
+        if deck.front is None:  # data only: read by layouts and rules, never printed
+            if decks:
+                problems.warn(deck.loc, "deck-data-only", f"deck '{deck.id}' has no front layout: it is data only and is not printed")
+            continue
         front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems)
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
         if front and back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
@@ -63,6 +67,12 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
                 deck.locs.get("back", deck.loc),
                 "layout-back-size",
                 f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size",
+            )
+        if front and back and back.shape not in ("rect", front.shape):
+            problems.error(
+                deck.locs.get("back", deck.loc),
+                "layout-back-shape",
+                f"back layout '{back.name}' is {back.shape} but the front '{front.name}' is {front.shape}; expected the same shape (the front's is cut)",
             )
         if front:
             layouts[deck.id] = (front, back)
@@ -273,14 +283,12 @@ def write_deck(
 ) -> tuple[Path, int, int] | None:
     """Impose one deck in one language and draw it into a temporary file of `txn`."""
     spec = options.sheet
-    try:
-        grid = plan_grid(spec, front.width * mm, front.height * mm)
-    except DoesNotFit as exc:
-        problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller component or larger paper (--paper)")
-        raise PnpError(problems) from None
+    grid = _sheet_grid(spec, front)
     if spec.sides == "backs" and back is None:
         return None
     items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
+    if grid is None:
+        return _write_split(game, deck, front, back, renderer, items, options, project, problems, txn, lang)
     sheets = -(-len(items) // grid.per_sheet)
 
     @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
@@ -291,7 +299,7 @@ def write_deck(
     def face_of(page, item):
         return face(items[item], page.side)
 
-    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"))
+    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"), front.shape)
     target = options.out / output_name(game, deck, lang, spec, options.deal)
 
     def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
@@ -305,4 +313,67 @@ def write_deck(
         duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if spec.sides == "duplex" else None,
     )
     count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
+    return target, len(items), count
+
+
+def _sheet_grid(spec: SheetSpec, front: Layout) -> Grid | None:
+    """The sheet grid for a component: portrait, else landscape; None when it fits on
+    neither and is split into pieces."""
+    for landscape in (False, True):
+        try:
+            return plan_grid(spec, front.width * mm, front.height * mm, landscape)
+        except DoesNotFit:
+            continue
+    return None
+
+
+def _write_split(
+    game: Game,
+    deck: Deck,
+    front: Layout,
+    back: Layout | None,
+    renderer: Renderer,
+    items: list[int],
+    options: BuildOptions,
+    project: Project,
+    problems: Problems,
+    txn,
+    lang: str,
+) -> tuple[Path, int, int] | None:
+    """A deck whose components do not fit the paper even turned: each component on an
+    assembly page and overlapping pieces (pieces.py). Backs are not printed."""
+    from .pieces import write_pieces
+
+    spec = options.sheet
+    try:
+        tiling = plan_tiling(spec, front.width * mm, front.height * mm)
+    except DoesNotFit as exc:
+        problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
+        raise PnpError(problems) from None
+    notes = []
+    if back is not None and spec.sides != "fronts":
+        message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) is larger than {spec.paper.upper()} and printed in pieces; its back ('{back.name}') is not printed, because pieces cannot be printed double-sided"
+        problems.warn(deck.locs.get("back", deck.loc), "sheet-split-back", message + "; expected --paper a3 or larger if the back matters")
+        notes.append(f"The back ('{back.name}') is not printed: a component in pieces cannot be printed double-sided.")
+    if spec.sides == "backs":
+        return None
+    target = options.out / output_name(game, deck, lang, spec, options.deal)
+
+    def faces():
+        for index in items:
+            card = deck.cards[index]
+            yield f"{game.meta.title} · {deck.name} · {card.id}", renderer.face(card, front, "front", problems)
+
+    def caption(page, length: int) -> str:
+        return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {deck.name}"
+
+    info = DocInfo(
+        title=f"{game.meta.title}: {deck.name}",
+        author=game.meta.author,
+        subject=f"{len(items)} components in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
+        initial_font=project.fonts.get("sans").registered,
+        duplex=None,
+    )
+    bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
+    count = write_pieces(txn.path_for(target), tiling, faces(), info, project.symbols, (info.initial_font, bold), caption, notes)
     return target, len(items), count

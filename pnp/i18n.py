@@ -25,7 +25,7 @@ from babel.messages.pofile import read_po, write_po
 
 from .errors import Location, Problems, display_path
 from .files import atomic_path
-from .model import Card, Deck, EnumValue, Game
+from .model import Card, Deck, EnumValue, FieldDef, Game
 
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
@@ -63,17 +63,28 @@ def extract(game: Game) -> list[Entry]:
             for attr in game.translate_attributes:
                 add(f"enum.{enum_name}.{value}.{attr}", value.attrs.get(attr), game_loc, f"{attr} of '{value}' ({enum_name})")
     for card in game.cards() + game.deals:
-        fields = game.types[card.type].fields
-        for name, fdef in fields.items():
-            if not fdef.translate:
-                continue
-            value = card.fields.get(name)
-            if fdef.type == "text":
-                add(f"{card.id}.{name}", value, card.loc_of(name), f"{name} of {card.type} '{card.id}'")
-            elif fdef.type == "list" and fdef.item == "text":
-                for i, item in enumerate(value or []):
-                    add(f"{card.id}.{name}.{i}", item, card.loc_of(name), f"{name} {i + 1} of {card.type} '{card.id}'")
+        for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
+            add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
     return entries
+
+
+def texts(values: dict, fields: dict[str, FieldDef], flag: str, prefix: str = "", row: str = ""):
+    """(path, text, note) for every text of a card whose field has `flag` (translate or
+    glossary) set. Paths are the stable ids: `text`, a list's `tags.2`, a table's
+    `hexes.3.label` (row 4 of hexes); lists and tables nest."""
+    for name, fdef in fields.items():
+        if not getattr(fdef, flag):
+            continue
+        value = values.get(name)
+        path = f"{prefix}{name}"
+        if fdef.type == "text":
+            yield path, value, f"{name}{row}"
+        elif fdef.type == "list" and fdef.item == "text":
+            for i, item in enumerate(value or []):
+                yield f"{path}.{i}", item, f"{name} {i + 1}{row}"
+        elif fdef.type == "table":
+            for i, item in enumerate(value or []):
+                yield from texts(item, fdef.fields or {}, flag, f"{path}.{i}.", f" in row {i + 1} of {name}{row}")
 
 
 # --- catalogue files ---------------------------------------------------------------------
@@ -299,31 +310,31 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
                     attrs[attr] = strings[sid]
             enums[name][key] = EnumValue(str(value), attrs)
 
-    def card_copy(card: Card) -> Card:
-        fields = {}
-        for name, value in card.fields.items():
+    def copy_values(values: dict, fields: dict[str, FieldDef], prefix: str) -> dict:
+        """The values of a card (or a table row) with translated texts and enumeration values."""
+        out = {}
+        for name, value in values.items():
+            fdef = fields.get(name)
+            sid = f"{prefix}{name}"
             if isinstance(value, EnumValue):
-                value = enums[_enum_of(game, card, name)][str(value)]
+                value = enums[fdef.enum if fdef else ""][str(value)]
+            elif isinstance(value, list) and fdef is not None and fdef.type == "table":
+                value = [copy_values(row, fdef.fields or {}, f"{sid}.{i}.") for i, row in enumerate(value)]
             elif isinstance(value, list):
-                value = [
-                    enums[_enum_of(game, card, name)][str(v)] if isinstance(v, EnumValue) else strings.get(f"{card.id}.{name}.{i}", v)
-                    for i, v in enumerate(value)
-                ]
+                value = [enums[fdef.enum if fdef else ""][str(v)] if isinstance(v, EnumValue) else strings.get(f"{sid}.{i}", v) for i, v in enumerate(value)]
             elif isinstance(value, str):
-                value = strings.get(f"{card.id}.{name}", value)
-            fields[name] = value
-        return dataclasses.replace(card, fields=fields)
+                value = strings.get(sid, value)
+            out[name] = value
+        return out
+
+    def card_copy(card: Card) -> Card:
+        return dataclasses.replace(card, fields=copy_values(card.fields, game.types[card.type].fields, f"{card.id}."))
 
     decks = {
         did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, [card_copy(c) for c in d.cards], d.loc, d.locs)
         for did, d in game.decks.items()
     }
     return dataclasses.replace(game, meta=new_meta, enums=enums, decks=decks, deals=[card_copy(c) for c in game.deals])
-
-
-def _enum_of(game: Game, card: Card, field: str) -> str:
-    fdef = game.types[card.type].fields[field]
-    return fdef.enum or ""
 
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from .errors import Location
 
-FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image"]
+FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image", "table", "points"]
 
 
 class EnumValue(str):
@@ -52,6 +52,7 @@ class FieldDef:
     max: float | None = None
     translate: bool = True  # for text: goes to the translators' catalogue
     glossary: bool = True  # for text: checked against the glossary (off for proper names)
+    fields: dict[str, FieldDef] | None = None  # for table: what each row holds, checked like a card's fields
     doc: str = ""
 
 
@@ -75,7 +76,7 @@ class RulesFile:
 class DeckDef:
     type: str  # a type from rules.yaml
     data: str  # the data file (YAML, CSV or XLSX), relative to the game folder
-    front: str  # layout name
+    front: str | None = None  # layout name; none: a data-only deck (checked, translated, read by layouts, not printed)
     back: str | None = None  # layout name of the card back
     name: str = ""  # shown on sheets and in messages
     sheet: str | None = None  # for an XLSX data file: the sheet (default: the first)
@@ -149,6 +150,10 @@ class Card:
     field_locs: dict[str, Location]
 
     def loc_of(self, name: str) -> Location:
+        """Where a field's value is; `name` may be a path into a list or table,
+        `neighbours.2` or `hexes.3.terrain`, falling back to the nearest enclosing value."""
+        while name not in self.field_locs and "." in name:
+            name = name.rsplit(".", 1)[0]
         return self.field_locs.get(name, self.loc)
 
 
@@ -157,7 +162,7 @@ class Deck:
     id: str
     name: str
     type: str
-    front: str
+    front: str | None  # None: data only, never printed
     back: str | None
     cards: list[Card]
     loc: Location

@@ -248,13 +248,15 @@ def test_a_label_that_does_not_fit_its_space_names_the_track_and_the_number(tmp_
         - track:
             range: [1, 30]
             box: [10, 10, 160, 8]
-            label: "{{ 'Jerusalem' if n == 7 else n }}"
+            label: "{{ 'Jerusalem' if n in (7, 9) else n }}"
         """,
     )
+    out = errors(folder)
     assert (
-        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): label 'Jerusalem' of space 7 of the track does not fit its 4.3 x 7.0 mm box even at 5 pt; expected a shorter label, a smaller style or min_size, or fewer spaces [label-overflow]"
-        in errors(folder)
+        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): label 'Jerusalem' of space 7 of the track does not fit its 4.3 x 7.0 mm box even at 5 pt; expected a shorter label, a smaller style or min_size, or fewer spaces (and 1 more space of this track) [label-overflow]"
+        in out
     )
+    assert out.count("[label-overflow]") == 1  # one line per mistake, not one per space
 
 
 def test_a_reversed_range_is_an_error(tmp_path):
@@ -438,3 +440,20 @@ def test_spaces_fill_their_box_without_overlapping_or_getting_too_small(path, co
             touch_x = abs(a.x + a.w - b.x) < 1e-6 or abs(b.x + b.w - a.x) < 1e-6
             touch_y = abs(a.y + a.h - b.y) < 1e-6 or abs(b.y + b.h - a.y) < 1e-6
             assert touch_x or touch_y or (path == "rows" and not snake)
+
+
+def test_the_example_in_the_docs_builds(tmp_path):
+    doc = (Path(__file__).parent.parent / "docs" / "boards.md").read_text(encoding="utf-8")
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    folder = board(tmp_path, "")
+    (folder / "layouts" / "board.yaml").write_text(example, encoding="utf-8")
+    edit(folder / "rules.yaml", "top: {type: int}", "max_score: {type: int}")
+    edit(folder / "boards.yaml", "top: 99", "max_score: 99")
+    edit(folder / "game.yaml", "symbol_names:", "strings:\n  discard: Discard\nsymbol_names:")
+    words = [t for t, _, _ in labels(build(folder))]
+    assert {str(n) for n in range(100)} <= set(words) and "Discard" in words and "Victory point" in words
+
+
+def test_when_beside_a_track_hides_it(tmp_path):
+    folder = board(tmp_path, "- track: {range: [1, 10], box: [10, 10, 100, 8]}\n  when: top > 100\n- track: {range: [11, 12], box: [10, 30, 100, 8]}\n")
+    assert sorted(numbers(build(folder))) == [11, 12]
