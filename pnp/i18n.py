@@ -13,6 +13,7 @@ translator wrote is ever dropped.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import io
 import os
 import re
@@ -34,10 +35,26 @@ TEMPLATE = "messages.pot"
 
 @dataclass(frozen=True)
 class Entry:
-    id: str  # stable: derived from the data, never from a position
+    id: str  # stable: derived from the data, never from a position (the msgctxt)
     text: str  # in the game's source language
     loc: Location  # where the source text is
     note: str  # for the translator: what the string is
+    by_text: bool = False  # many entries share the id (a rulebook's paragraphs): the text tells them apart
+
+    @property
+    def key(self) -> str:
+        """How its translation is looked up: the id, or the id and the text."""
+        return text_key(self.id, self.text) if self.by_text else self.id
+
+    @property
+    def label(self) -> str:
+        """How messages name it: the id, and for a rulebook paragraph its line too."""
+        return f"{self.id}:{self.loc.line}" if self.by_text else self.id
+
+
+def text_key(context: str, text: str) -> str:
+    """gettext's own key of a message with a context: context, EOT, msgid."""
+    return f"{context}\x04{text}"
 
 
 def extract(game: Game) -> list[Entry]:
@@ -65,6 +82,14 @@ def extract(game: Game) -> list[Entry]:
     for card in game.cards() + game.deals:
         for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
             add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
+    if meta.rulebooks:
+        from .rulebook.source import rulebook_entries  # reads the Markdown files: only when there are some
+
+        seen = {entry.key for entry in entries}
+        for entry in rulebook_entries(game):
+            if entry.key not in seen:
+                seen.add(entry.key)
+                entries.append(entry)
     return entries
 
 
@@ -170,22 +195,61 @@ def update(game: Game, add: list[str] | None = None) -> tuple[Path, list[UpdateR
     return folder / TEMPLATE, reports
 
 
+def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
+    """Which old message each new one continues: the same context and text; else, in the
+    same context, the one left over (a card's field: its text changed), or among several
+    left over (a rulebook's paragraphs share a context) the most similar text. Obsolete
+    messages with a translation count too, so a string that comes back keeps it."""
+    active = [m for m in old if m.id and m.context]
+    candidates = active + [m for m in old.obsolete.values() if m.id and m.context and m.string]
+    exact: dict[tuple[str, str], Message] = {}
+    by_context: dict[str, list[Message]] = {}
+    for m in candidates:
+        exact.setdefault((m.context, m.id), m)
+        by_context.setdefault(m.context, []).append(m)
+    new = [m for m in pot if m.id]
+    sharing: dict[str, int] = {}
+    for m in new:
+        sharing[m.context] = sharing.get(m.context, 0) + 1
+    chosen: dict[tuple[str, str], Message] = {}
+    taken: set[int] = set()
+    for m in new:
+        previous = exact.get((m.context, m.id))
+        if previous is not None and id(previous) not in taken:
+            chosen[(m.context, m.id)] = previous
+            taken.add(id(previous))
+    for m in new:
+        if (m.context, m.id) in chosen:
+            continue
+        left = [c for c in by_context.get(m.context, []) if id(c) not in taken]
+        if not left:
+            continue
+        if sharing[m.context] == 1 and len(left) == 1:
+            previous = left[0]
+        else:
+            best = max(range(len(left)), key=lambda i: (difflib.SequenceMatcher(None, left[i].id, m.id).ratio(), -i))
+            if difflib.SequenceMatcher(None, left[best].id, m.id).ratio() < 0.5:
+                continue
+            previous = left[best]
+        chosen[(m.context, m.id)] = previous
+        taken.add(id(previous))
+    return chosen
+
+
 def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, UpdateReport]:
-    by_id: dict[str, Message] = {m.context: m for m in old if m.id and m.context}
-    revived = {m.context: m for m in old.obsolete.values() if m.context and m.context not in by_id and m.string}
+    chosen = _previous(pot, old)
+    used = {id(m) for m in chosen.values()}
     merged = _new_catalog(game, lang)
     merged.last_translator = old.last_translator
     merged.language_team = old.language_team
     new = fuzzy = 0
-    used = set()
     for message in pot:
         if not message.id:
             continue
-        previous = by_id.get(message.context) or revived.get(message.context)  # a string that comes back keeps its translation
+        previous = chosen.get((message.context, message.id))
         flags: set[str] = set()
         string, previous_id = "", None
         if previous is not None:
-            used.add(message.context)
             string = previous.string
             if previous.id != message.id:
                 flags.add("fuzzy")  # the source changed: the translation is stale
@@ -208,12 +272,12 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             previous_id=previous_id,
         )
     obsolete = 0
-    for context, message in by_id.items():
-        if context not in used and message.string:
-            merged.obsolete[(message.id, context)] = message
+    for message in old:
+        if message.id and message.context and id(message) not in used and message.string:
+            merged.obsolete[(message.id, message.context)] = message
             obsolete += 1
     for key, message in old.obsolete.items():
-        if message.context not in used and key not in merged.obsolete and message.string:  # still obsolete: keep it
+        if id(message) not in used and key not in merged.obsolete and message.string:  # still obsolete: keep it
             merged.obsolete[key] = message
     return merged, UpdateReport(lang, new, fuzzy, obsolete)
 
@@ -239,18 +303,22 @@ def status(game: Game, lang: str, problems: Problems) -> tuple[Status, dict[str,
     entries = extract(game)
     path = locale_dir(game) / f"{lang}.po"
     catalog = read_catalog(path, problems) if path.is_file() else None
-    by_id = {m.context: m for m in catalog if m.id and m.context} if catalog is not None else {}
+    by_key: dict[str, Message] = {}
+    for m in catalog if catalog is not None else []:
+        if m.id and m.context:
+            by_key.setdefault(m.context, m)
+            by_key[text_key(m.context, m.id)] = m
     done: dict[str, str] = {}
     fuzzy, missing = [], []
     for entry in entries:
-        message = by_id.get(entry.id)
+        message = by_key.get(entry.key)
         line = getattr(message, "lineno", 0) or 0
         if message is None or not message.string:
-            missing.append((entry.id, line))
+            missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
-            fuzzy.append((entry.id, line))
+            fuzzy.append((entry.label, line))
         else:
-            done[entry.id] = message.string
+            done[entry.key] = message.string
     return Status(lang, len(entries), len(done), fuzzy, missing), done
 
 
@@ -259,7 +327,7 @@ def translations(game: Game, lang: str, allow_untranslated: bool, problems: Prob
     or, with allow_untranslated, falls back to the source (the count is returned)."""
     entries = extract(game)
     if lang == PSEUDO:
-        return {e.id: pseudo(e.text) for e in entries}, 0
+        return {e.key: pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
     path = locale_dir(game) / f"{lang}.po"
     shown = display_path(path)
     if not path.is_file():
@@ -350,3 +418,13 @@ def pseudo(text: str) -> str:
     pad = max(2, round(letters * 0.4))
     filler = " ".join("žžžžžžž"[: min(7, pad - i)] for i in range(0, pad, 8))
     return f"[{out} {filler}]"
+
+
+_MARKDOWN_KEEP = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)", re.M)
+
+
+def pseudo_markdown(text: str) -> str:
+    """A rulebook block accented, leaving its Markdown, ids, references, symbols and
+    templates intact (it is not lengthened: pages grow, boxes do not overflow)."""
+    parts = _MARKDOWN_KEEP.split(text)
+    return "".join(part if i % 2 else part.translate(_ACCENTS) for i, part in enumerate(parts))

@@ -235,8 +235,9 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
         return None
     lead, core, _trail = m.groups()
     registered = fonts.get(font).registered
+    glued = core.rfind(" ")  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
     for pos in reversed(hyph.positions(core)):
-        if pos < 2 or len(core) - pos < 2:
+        if pos < glued + 3 or len(core) - pos < 2:
             continue
         head = lead + core[:pos] + "-"
         head_w = stringWidth(head, registered, size)

@@ -69,6 +69,13 @@ def check_facts(source: Source, game: Game, problems: Problems) -> None:
         if filled is None:
             continue
         value = filled.strip()
+        if not value.isdigit():
+            problems.error(
+                loc,
+                "rulebook-fact",
+                f"the value of the fact about '{fact.words}' is '{value}', not a whole number; expected an expression such as {{{{ cities | length }}}}",
+            )
+            continue
         try:
             pattern = re.compile(rf"(?<![\w.,])(\d+)((?:[ \t\u00a0~])+)({fact.words})\b", re.IGNORECASE)
         except re.error as exc:

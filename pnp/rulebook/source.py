@@ -28,6 +28,7 @@ from mdit_py_plugins.container import container_plugin
 
 from ..check import card_view, total, values_of
 from ..errors import Location, PnpError, Problems, display_path
+from ..i18n import Entry, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
 from ..schema import suggest
@@ -266,12 +267,20 @@ def _check_containers(source: Source, problems: Problems) -> None:
     visit(source.items)
 
 
+def rulebook_entries(game: Game) -> list[Entry]:
+    """The catalogue entries of the rulebooks: each title, and each block as written
+    (msgctxt rulebook.FILE, msgid the block's Markdown before Jinja)."""
+    entries = []
+    for source in read_sources(game, Problems()):  # unreadable files are reported by pnp check
+        if source.defn.title.strip():
+            entries.append(Entry(f"{CONTEXT}{source.id}.title", source.defn.title, source.loc, f"the title of rulebook '{source.id}'"))
+        for block in source.blocks():
+            note = f"a block of rulebook '{source.id}' in Markdown: keep {{#ids}}, (#references), :symbols:, {{{{ templates }}}} and ::: lines as they are"
+            entries.append(Entry(context_of(block), block.source, block.loc, note, by_text=True))
+    return entries
+
+
 # --- filling in and parsing -------------------------------------------------------------------
-
-
-def text_key(context: str, text: str) -> str:
-    """How a translation of a block is looked up: gettext's own context-and-msgid key."""
-    return f"{context}\x04{text}"
 
 
 def context_of(block: RawBlock) -> str:
@@ -516,7 +525,7 @@ def _inlines(tokens: list, locate: _Locator, problems: Problems, bold: bool = Fa
             else:
                 classes = str(t.attrs.get("class", "")).split()
                 if "index" in classes:
-                    term = plain(inner).strip()
+                    term = str(t.attrs.get("term") or plain(inner)).strip()  # {.index term="karta"}: listed under another form
                     out.append(IndexMark(term, locate(f"[{plain(inner)}]")))
                 out.extend(inner)
             i = j
