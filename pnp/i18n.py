@@ -74,7 +74,8 @@ def extract(game: Game) -> list[Entry]:
     for key, text in meta.symbol_names.items():
         add(f"symbol.{key}", text, game_loc, f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
-        add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
+        if deck.front is not None:  # a data-only deck's name is never printed
+            add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
     for enum_name, values in game.enums.items():
         for value in values.values():
             for attr in game.translate_attributes:

@@ -150,7 +150,8 @@ class Placement:
 
 @dataclass(frozen=True)
 class Cut:
-    """The outline of a round or hex component, drawn on the sheet to cut along."""
+    """The outline of a component, drawn on the sheet to cut along: round and hex ones,
+    and every one on shared sheets."""
 
     shape: Shape
     x: float  # trim box on the page
@@ -394,3 +395,95 @@ def piece_marks(tiling: Tiling, piece: Piece) -> tuple[tuple[float, float, float
         py = y + piece.origin[1]
         segs += [(0.0, py, pl - MARK_GAP, py), (pr + MARK_GAP, py, tiling.page_w, py)]
     return tuple(segs)
+
+
+# --- several decks on shared sheets (a deck `group`) -------------------------------------
+
+
+@dataclass(frozen=True)
+class Member:
+    """One component to place on shared sheets: its trim size, its outline, whether it
+    has a back, and the deck it comes from (each deck starts a new row)."""
+
+    w: float
+    h: float
+    shape: Shape
+    back: bool
+    deck: str
+
+
+@dataclass(frozen=True)
+class SharedSheets:
+    page_w: float
+    page_h: float
+    pages: tuple[Page, ...]
+
+
+def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
+    """Rows of components, each deck starting a new row, rows filling the sheet from the
+    top and the block centred on the page. Every component gets its outline as a cut line
+    (crop marks of different sizes would cross each other); backs are mirrored like cards."""
+    page_w, page_h = page_size(spec.paper)
+    bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
+    usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
+    sheets: list[list[list[int]]] = [[]]  # sheet -> rows -> member indices
+    x = used_h = 0.0
+    for index, m in enumerate(members):
+        cell_w, cell_h = m.w + 2 * bleed, m.h + 2 * bleed
+        if cell_w > usable_w + 1e-6 or cell_h > usable_h + 1e-6:
+            raise DoesNotFit(f"{m.w / mm:.1f} x {m.h / mm:.1f} mm does not fit on {spec.paper.upper()} inside a {spec.margin:g} mm margin")
+        rows = sheets[-1]
+        row = rows[-1] if rows else None
+        if row is None or members[row[0]].deck != m.deck or x + cell_w > usable_w + 1e-6:
+            height = used_h + (gap if rows else 0) + cell_h
+            if rows and height > usable_h + 1e-6:
+                sheets.append([])
+                rows, used_h = sheets[-1], 0.0
+            used_h += (gap if rows else 0) + cell_h
+            rows.append([])
+            x = 0.0
+        rows[-1].append(index)
+        x += cell_w + gap
+    flip = spec.flip  # shared sheets are portrait
+    dx, dy = back_shift(flip, spec.back_offset)
+    any_back = any(m.back for m in members)
+    pages = []
+    for number, rows in enumerate(sheets, 1):
+        widths = [sum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
+        heights = [members[row[0]].h + 2 * bleed for row in rows]
+        block_w, block_h = max(widths), sum(heights) + gap * (len(rows) - 1)
+        left, top = (page_w - block_w) / 2, page_h - (page_h - block_h) / 2
+        fronts, backs = [], []
+        y = top
+        for row, height in zip(rows, heights):
+            x = left
+            for i in row:
+                m = members[i]
+                placed = Placement(i, x + bleed, y - bleed - m.h)
+                fronts.append(placed)
+                if m.back:
+                    bx = page_w - placed.x - m.w if flip == "long" else placed.x
+                    by = placed.y if flip == "long" else page_h - placed.y - m.h
+                    backs.append(Placement(i, bx + dx, by + dy))
+                x += m.w + 2 * bleed + gap
+            y -= height + gap
+        ruler = _shared_ruler(page_w, top - block_h, margin) if spec.ruler else None
+
+        def cuts(placements: list[Placement]) -> tuple[Cut, ...]:
+            return tuple(Cut(members[p.item].shape, p.x, p.y, members[p.item].w, members[p.item].h) for p in placements) if spec.marks else ()
+
+        if spec.sides in ("duplex", "fronts"):
+            pages.append(Page("front", number, tuple(fronts), (), ruler, cuts(fronts)))
+        if any_back and spec.sides in ("duplex", "backs"):
+            pages.append(Page("back", number, tuple(backs), (), ruler if spec.sides == "backs" else None, cuts(backs)))
+    return SharedSheets(page_w, page_h, tuple(pages))
+
+
+def _shared_ruler(page_w: float, bottom: float, margin: float) -> tuple[float, float, float, bool] | None:
+    """The calibration ruler centred below the components, if there is room."""
+    room = bottom - MARK_GAP - margin
+    need = 9 * mm
+    if room < need:
+        return None
+    length = 50 * mm
+    return (page_w - length) / 2, margin + (room - need) / 2 + 5.5 * mm, length, False

@@ -24,6 +24,9 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RESERVED = {"id", "copies"}
 
 
+LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})*")  # a gettext locale name: it goes into file names
+
+
 def load_game(folder: Path) -> tuple[Game, Problems]:
     """Load a game folder. Raises PnpError when errors make the game unusable; returns
     the game and the warnings otherwise."""
@@ -39,6 +42,8 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     if meta is MISSING:
         problems.unreadable = True
         raise PnpError(problems)
+    if not LANGUAGE.fullmatch(meta.language):
+        problems.error(raw.loc_of("language"), "language-code", f"language '{meta.language}' is not a language code; expected one like 'sk', 'en' or 'pt_BR'")
 
     rules_path = check_inside(meta.rules, folder, [folder], raw.loc_of("rules"), "rules")
     if isinstance(rules_path, PnpError):
@@ -105,7 +110,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         if total > MAX_CARDS:
             problems.error(deck_raw.loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}")
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
-        decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs)
+        decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs, deck_def.group)
 
     deals = _load_deals(folder, meta, raw, rules.types, enums, symbols, seen_ids, problems)
     constraints = rules_raw.get("constraints") if isinstance(rules_raw, LMap) else None

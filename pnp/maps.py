@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from reportlab.lib.units import mm
 
-from .errors import Location
+from .errors import Location, Problems
 from .schema import suggest
 from .text import TextStyle, typeset
 
@@ -57,6 +57,18 @@ class Grid:
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
 
+    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        """What the layout alone tells (layouts.py calls it when the layout is read)."""
+        spec, where = self.grid, raw["grid"]
+        ok = _check_style(spec.style, where, styles, "grid", problems)
+        if spec.box[2] <= 0 or spec.box[3] <= 0:
+            problems.error(where.loc_of("box"), "grid-box", f"grid box {list(spec.box)} has no area; expected a positive width and height")
+            ok = False
+        if spec.columns < 1:
+            problems.error(where.loc_of("columns"), "grid-columns", f"grid has {spec.columns} columns; expected a whole number from 1")
+            ok = False
+        return ok
+
 
 @dataclass
 class HexGridSpec:
@@ -80,6 +92,14 @@ class HexGrid:
     hexgrid: HexGridSpec
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
+
+    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        spec, where = self.hexgrid, raw["hexgrid"]
+        ok = _check_style(spec.style, where, styles, "hexgrid", problems)
+        if spec.size <= 0:
+            problems.error(where.loc_of("size"), "hexgrid-size", f"hexgrid size is {spec.size:g}; expected the distance from a hex's centre to a corner in mm")
+            ok = False
+        return ok
 
 
 @dataclass
@@ -119,6 +139,26 @@ class Areas:
     areas: AreasSpec
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
+
+    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        spec, where = self.areas, raw["areas"]
+        ok = _check_style(spec.style, where, styles, "areas", problems)
+        if spec.label_box is not None and (spec.label_box[0] <= 0 or spec.label_box[1] <= 0):
+            problems.error(where.loc_of("label_box"), "areas-label-box", f"label_box {list(spec.label_box)} has no area; expected [width, height] in mm")
+            ok = False
+        return ok
+
+
+def _check_style(name: str | None, where: Any, styles: dict, what: str, problems: Problems) -> bool:
+    if name is None or name in styles:
+        return True
+    problems.error(
+        where.loc_of("style"),
+        "style-missing",
+        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
+        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
+    )
+    return False
 
 
 # --- hex geometry -------------------------------------------------------------------------
@@ -265,36 +305,12 @@ def fit_label(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box):
     return typeset(content, style, box[2] * mm, box[3] * mm, r.fonts, r.lang, r.symbol_ids)
 
 
-def label_op(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box, loc: Location, what: str, result=None) -> TextOp | None:
-    """A label in a box (mm from the top left): an error, never a clipped text, when it
-    does not fit even at the style's smallest size."""
-    from .render import TextOp
+def label_op(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box, loc: Location, what: str) -> TextOp | None:
+    """A cell's label set in a box (mm from the top left) by the text engine, as boards set
+    theirs: an error, never a clipped text, when it does not fit even at the smallest size."""
+    from .boards import set_text
 
-    if style.font not in r.fonts:
-        f.problems.error(loc, "font-unknown", f"{f.where}: font '{style.font}' does not exist; expected one of: {', '.join(r.fonts.names())}")
-        return None
-    x, y, w, h = box
-    result = result or fit_label(r, f, content, style, box)
-    if result.overflow:
-        f.problems.error(
-            loc,
-            "label-overflow",
-            f"{f.where}: label '{content}' of {what} does not fit its cell even at {result.size:g} pt: it needs {result.height / mm:.1f} mm, "
-            f"the cell leaves {h:.1f} x {w:.1f} mm; shorten the label, use a smaller style or enlarge the cells",
-        )
-    if result.missing:
-        chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
-        f.problems.error(
-            loc, "font-glyph", f"{f.where}: label '{content}' of {what} uses {chars}, missing from font '{style.font}'; expected a font that has them"
-        )
-    for sid in result.unknown_symbols:
-        f.problems.error(
-            loc, "symbol-unknown", f"{f.where}: label of {what} uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(r.symbol_ids))}"
-        )
-    block = len(result.lines) * result.leading
-    offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
-    color = r.color(style.color, f, loc) or r.color("#000000", f, loc)
-    return TextOp(x * mm, f.y(y) - max(0.0, offset) - result.ascent, result, color)
+    return set_text(r, f, content, style, box, loc, f"label '{content}' of {what}", "a shorter label, a smaller style or larger cells")
 
 
 def _inset(box: Box, by: float) -> Box:
@@ -347,8 +363,7 @@ def draw_grid(r: Renderer, el: Grid, f: Frame) -> list[Op]:
     rows = _table(r, f, spec.field, "grid", spec._loc)
     if not rows:
         return []
-    if spec.columns < 1:
-        f.problems.error(spec._loc, "grid-columns", f"{f.where}: grid has {spec.columns} columns; expected at least 1")
+    if spec.columns < 1:  # reported when the layout was read
         return []
     lines = -(-len(rows) // spec.columns)
     if len(rows) % spec.columns:
@@ -381,8 +396,7 @@ def draw_hexgrid(r: Renderer, el: HexGrid, f: Frame) -> list[Op]:
     rows = _table(r, f, spec.field, "hexgrid", spec._loc)
     if not rows:
         return []
-    if spec.size <= 0:
-        f.problems.error(spec._loc, "hexgrid-size", f"{f.where}: hexgrid size is {spec.size:g}; expected the distance from a hex's centre to a corner in mm")
+    if spec.size <= 0:  # reported when the layout was read
         return []
     style = _style(r, f, spec.style, spec._loc) if spec.label else None
     seen: dict[tuple[int, int], int] = {}
@@ -502,9 +516,8 @@ def _area_label(r: Renderer, f: Frame, spec: AreasSpec, card, points: list[Point
         )
         return None
     results = [(box, fit_label(r, f, label, style, _inset(box, 0.5))) for box in boxes]
-    fitting = [(box, result) for box, result in results if not result.overflow]
-    box, result = max(fitting or results, key=lambda item: (not item[1].overflow, item[1].size))
-    return label_op(r, f, label, style, _inset(box, 0.5), loc, what, result)
+    box, _ = max(results, key=lambda item: (not item[1].overflow, item[1].size))  # the largest text that fits
+    return label_op(r, f, label, style, _inset(box, 0.5), loc, what)
 
 
 def _borders(r: Renderer, f: Frame, spec: AreasSpec, shapes: dict[str, list[Point]]) -> list[Op]:

@@ -80,6 +80,7 @@ class DeckDef:
     back: str | None = None  # layout name of the card back
     name: str = ""  # shown on sheets and in messages
     sheet: str | None = None  # for an XLSX data file: the sheet (default: the first)
+    group: str | None = None  # decks of one group share sheets and one PDF, named after the group
 
 
 @dataclass
@@ -167,6 +168,7 @@ class Deck:
     cards: list[Card]
     loc: Location
     locs: dict[str, Location] = field(default_factory=dict)  # of front, back, data, ...
+    group: str | None = None  # printed on shared sheets with the other decks of the group
 
     @property
     def count(self) -> int:

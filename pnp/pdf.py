@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .images import image_size
-from .impose import MARK_WIDTH, Grid, Page
+from .impose import MARK_WIDTH, Grid, Page, SharedSheets
 from .render import EllipseOp, Face, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .text import SYMBOL_EM
 
@@ -169,6 +169,8 @@ def draw_cuts(canvas: Canvas, page: Page) -> None:
         path = canvas.beginPath()
         if cut.shape == "round":
             path.ellipse(cut.x, cut.y, cut.w, cut.h)
+        elif cut.shape == "rect":  # on shared sheets, where crop marks would cross other sizes
+            path.rect(cut.x, cut.y, cut.w, cut.h)
         else:
             (x0, y0), *rest = cut.points()
             path.moveTo(x0, y0)
@@ -207,7 +209,7 @@ def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], 
 def write_sheets(
     target: Path,
     pages: Iterable[Page],
-    grid: Grid,
+    grid: Grid | SharedSheets,
     info: DocInfo,
     face_of: Callable[[Page, int], Face],
     symbols,

@@ -112,3 +112,13 @@ def test_not_a_game_folder(tmp_path):
     result = run("build", tmp_path)
     assert result.exit_code == 2
     assert "no game.yaml in this folder" in result.output
+
+
+def test_a_language_that_is_not_a_code_is_located(mesta):
+    # it becomes part of every output file name, so pattern characters must not get through
+    game = mesta / "game.yaml"
+    edit(game, "language: sk\n", "language: s**k\n")
+    result = run("build", mesta, "--out", mesta / "out")
+    assert result.exit_code == 1
+    assert f"game.yaml:{line_of(game, 'language: s**k')}:11: language 's**k' is not a language code; expected one like 'sk', 'en' or 'pt_BR'" in result.output
+    assert not (mesta / "out").exists()

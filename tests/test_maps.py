@@ -336,6 +336,8 @@ def test_table_texts_go_through_the_catalogue(tmp_path):
     assert "#. label in row 1 of hexes of hexboard 'isle'" in pot
     assert f"#: hexmap.yaml:{line_of(folder / 'hexmap.yaml', 'Summit')}" in pot
     assert 'msgctxt "gallia.neighbours' not in pot  # translate: false
+    assert 'msgctxt "deck.fields.name"' not in pot and 'msgctxt "deck.map.name"' in pot  # a data-only deck's name is never printed
+    assert 'msgctxt "gallia.name"\nmsgid "Gallia"' in pot  # but its data is
     translate_po(folder, "de", {"isle.hexes.0.label": "Gipfel", "enum.terrain.hills.name": "Hügel"})
     out = tmp_path / "out"
     result = run("build", folder, "--out", out, "--deck", "hexmap", "--lang", "de", "--allow-untranslated")
@@ -510,7 +512,7 @@ def test_a_label_that_does_not_fit_its_hex_is_an_error_at_its_row(tmp_path):
     assert result.exit_code == 1, result.output
     assert (
         f"{at(folder / 'hexmap.yaml', '{q: 1, r: 0')}: card 'isle' (front, layout 'hexmap'): label 'The Long Meadows of the Seven Shepherds' of the hex at q=1, r=0 of 'hexes' "
-        "does not fit its cell even at 5 pt"
+        "does not fit its 9.4 x 5.0 mm box even at 5 pt; expected a shorter label, a smaller style or larger cells [label-overflow]"
     ) in result.output
 
 
@@ -557,7 +559,46 @@ def test_an_area_label_that_does_not_fit_is_an_error(tmp_path):
     result = run("check", folder)
     assert result.exit_code == 1, result.output
     assert (
-        "label 'Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores' of area 'alpes' does not fit its cell even at 6 pt"
+        "label 'Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores' of area 'alpes' does not fit its"
         in result.output
     )
+    assert "mm box even at 6 pt; expected a shorter label, a smaller style or larger cells [label-overflow]" in result.output
     assert f"{at(folder / 'fields.yaml', '[[90, 10]')}: card 'board'" in result.output
+
+
+def test_map_element_mistakes_are_located(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "hexmap.yaml", "{q: 0, r: 1, terrain: plains, label: Farm}", "{q: 0, r: 0, terrain: plains, label: Farm}")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{at(folder / 'hexmap.yaml', '{q: 0, r: 0, terrain: plains')}: card 'isle' (front, layout 'hexmap'): rows 1 and 7 of 'hexes' are both the hex at q=0, r=0"
+        in result.output
+    )
+
+    folder = map_game(tmp_path / "typo")
+    edit(folder / "layouts/hexmap.yaml", "orientation: pointy", "orientaton: pointy")
+    edit(folder / "layouts/tile.yaml", "field: squares", "field: square")
+    result = run("check", folder)
+    assert result.exit_code != 0
+    assert f"{at(folder / 'layouts/hexmap.yaml', 'orientaton')}: unknown key 'orientaton' in 'hexgrid' (did you mean 'orientation'?)" in result.output
+    edit(folder / "layouts/hexmap.yaml", "orientaton: pointy", "orientation: pointy")  # a layout that cannot be read hides the rest
+    result = run("check", folder)
+    assert result.exit_code == 1
+    assert "grid field 'square' is not a table field of type 'tile' (did you mean 'squares'?); expected one of: squares [map-field]" in result.output
+
+
+def test_layout_mistakes_of_map_elements_are_found_when_the_layout_is_read(tmp_path):
+    folder = map_game(tmp_path)
+    edit(folder / "layouts/hexmap.yaml", "size: 12", "size: 0")
+    edit(folder / "layouts/hexmap.yaml", "style: small", "style: smal")
+    edit(folder / "layouts/tile.yaml", "columns: 3", "columns: 0")
+    result = run("check", folder)
+    assert result.exit_code == 1, result.output
+    hexmap, tile = folder / "layouts/hexmap.yaml", folder / "layouts/tile.yaml"
+    assert f"{at(hexmap, '0', 'size: 0')}: hexgrid size is 0; expected the distance from a hex's centre to a corner in mm [hexgrid-size]" in result.output
+    assert (
+        f"{at(hexmap, 'smal', 'style: smal')}: hexgrid uses style 'smal', which is not defined (did you mean 'small'?); expected one of: small [style-missing]"
+        in result.output
+    )
+    assert f"{at(tile, '0', 'columns: 0')}: grid has 0 columns; expected a whole number from 1 [grid-columns]" in result.output

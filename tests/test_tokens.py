@@ -161,3 +161,58 @@ def test_an_unknown_shape_is_an_error_naming_the_shapes(tmp_path):
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code != 0
     assert "layouts/coins.yaml:2:8: 'shape' is 'rund'; expected one of 'rect', 'round', 'hex'" in result.output
+
+
+def group(game: Path, decks: dict[str, str]) -> None:
+    """Put decks into groups: deck id -> group name."""
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    for deck, name in decks.items():
+        text = text.replace(f"front: {deck}", f"group: {name}, front: {deck}")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+
+
+def test_token_decks_of_one_group_share_sheets(tmp_path):
+    hex_size = (30, round(30 * math.sqrt(3) / 2, 2))
+    game = make_tokens(tmp_path / "mix", {"coins": ((25, 25), "round", True), "hexes": (hex_size, "hex", False), "tiles": ((40, 40), None, False)})
+    group(game, {"coins": "tokens", "hexes": "tokens"})
+    out = build(game, tmp_path / "out")
+    assert sorted(p.name for p in out.iterdir()) == ["tiles-sk-a4.pdf", "tokens-sk-a4.pdf"]
+    pdf = reader(out / "tokens-sk-a4.pdf")
+    assert len(pdf.pages) == 2  # 10 coins and 10 hexes on one sheet, and its backs
+    front, back = pdf.pages
+    coins = circles(front)
+    hexagons = [points for curved, points in outlines(front) if not curved and len(points) == 6]
+    assert len(coins) == 10 and len(hexagons) == 10
+    assert not [m for m in marks(front) if 0.0 in m]  # no crop marks from the sheet edge, crossing the other sizes
+    # each deck starts its own row: every coin lies above every hex
+    assert min(y for _, y, _ in coins) - 12.5 * MM > max(y for points in hexagons for _, y in points)
+    # only the coins have backs, each behind its own front
+    width = float(front.mediabox.width)
+    assert sorted((round(x, 1), round(y, 1)) for x, y, _ in circles(back)) == sorted((round(width - x, 1), round(y, 1)) for x, y, _ in coins)
+    assert len(card_boxes(back)) == 10
+
+
+def test_a_group_named_like_another_deck_is_an_error(tmp_path):
+    game = make_tokens(tmp_path / "mix", {"coins": ((25, 25), "round", False), "hexes": ((30, 25.98), "hex", False)})
+    group(game, {"coins": "hexes"})
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "group 'hexes' of deck 'coins' names the PDF of the group; expected" in result.output
+    assert "not the id of a deck outside the group" in result.output
+
+
+def test_a_grouped_build_is_the_same_in_parallel(tmp_path):
+    game = make_tokens(tmp_path / "mix", {"coins": ((25, 25), "round", True), "hexes": ((30, 25.98), "hex", True), "tiles": ((40, 40), None, False)})
+    group(game, {"coins": "tokens", "hexes": "tokens"})
+    one, two = build(game, tmp_path / "one"), build(game, tmp_path / "two", "--jobs", "2")
+    for name in ("tokens-sk-a4.pdf", "tiles-sk-a4.pdf"):
+        assert (one / name).read_bytes() == (two / name).read_bytes()
+
+
+def test_a_group_member_too_big_for_an_upright_sheet_is_an_error(tmp_path):
+    game = make_tokens(tmp_path / "mix", {"coins": ((25, 25), "round", False), "mats": ((280, 190), None, False)})
+    group(game, {"coins": "tokens", "mats": "tokens"})
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "deck 'mats' of group 'tokens': 280.0 x 190.0 mm does not fit on A4" in result.output
+    assert "expected it outside the group, where it is turned or split" in result.output
