@@ -259,19 +259,19 @@ def test_paper_letter(game: Path) -> None:
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
 
 
-def _halves(page) -> tuple[str | None, str | None]:
-    """The page numbers printed at the foot of the left and right A5 halves of a sheet side."""
-    width = float(page.mediabox.width)
-    found: dict[int, str] = {}
+def _halves(path: Path) -> list[tuple[str | None, str | None]]:
+    """The page numbers printed at the foot of the left and right A5 halves of each sheet side
+    (read by PDFium, as a viewer shows them)."""
+    import pypdfium2 as pdfium
 
-    def visit(text, cm, tm, font, size) -> None:
-        x = cm[4] + tm[4] * cm[0]
-        y = cm[5] + tm[5] * cm[3]
-        if text.strip().isdigit() and y < 30:
-            found[0 if x < width / 2 else 1] = text.strip()
-
-    page.extract_text(visitor_text=visit)
-    return found.get(0), found.get(1)
+    sides = []
+    document = pdfium.PdfDocument(str(path))
+    for page in document:
+        width, _ = page.get_size()
+        text = page.get_textpage()
+        feet = [text.get_text_bounded(left=x, bottom=0, right=x + width / 2, top=35).strip() or None for x in (0, width / 2)]
+        sides.append(tuple(feet))
+    return sides
 
 
 def test_booklet_pages_in_saddle_stitch_order(game: Path) -> None:
@@ -282,7 +282,7 @@ def test_booklet_pages_in_saddle_stitch_order(game: Path) -> None:
     sides = len(booklet.pages)
     total = sides * 2
     assert total % 4 == 0 and total >= 8
-    printed = [_halves(page) for page in booklet.pages]
+    printed = _halves(out / "rules-basic-sk-a5-booklet.pdf")
     # the first page (title and contents) has no number; padding pages are blank
     numbered = max(int(n) for pair in printed for n in pair if n)
     expected = [tuple(str(n) if 1 < n <= numbered else None for n in pair) for pair in saddle_order(total)]
@@ -292,3 +292,41 @@ def test_booklet_pages_in_saddle_stitch_order(game: Path) -> None:
 
 def test_saddle_order() -> None:
     assert saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+
+
+def test_the_documented_example_builds_as_documented(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "rulebook.md").read_text(encoding="utf-8")
+    example = doc.split("## An example", 1)[1]
+    goal, turn = re.findall(r"```markdown\n(.*?)```", example, re.S)[:2]
+    folder = make_game(tmp_path / "hra", goal, turn, CARDS + "- {id: rim, title: Rím, text: Hlavné mesto.}\n")
+    shutil.copy(folder / "symbols" / "div.svg", folder / "symbols" / "coin.svg")
+    book = [re.sub(r"[ \u00a0]+", " ", p) for p in pages_text(build(folder) / "rules-basic-sk-a4.pdf")]
+    text = squash(" ".join(book))
+    turn_page = heading_page(book, "2.1 Ťah hráča")
+    assert f"ťah opisuje 2.1, s. {turn_page}." in text and "pozri cieľ hry (1)." in text
+    assert "Hra má 6 kariet." in text and "Rím Hlavné mesto." in text
+    assert re.search(r"Register mesto\W+2", text)
+    assert "Pri hre jedného hráča" not in text
+
+
+def test_pictures_of_the_game_folder_are_placed(game: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (300, 150), (200, 120, 40)).save(game / "setup.png")
+    edit(game / "rules" / "02-turn.md", "![](card:cards/c1)", "![](card:cards/c1) ![](setup.png){width=60}")
+    book = PdfReader(str(build(game) / "rules-basic-sk-a4.pdf"))
+    assert sum(len(page.images) for page in book.pages) == 1
+    edit(game / "rules" / "02-turn.md", "setup.png", "setpu.png")
+    assert "image 'setpu.png' does not exist" in check(game)
+
+
+def test_a_block_inside_a_block_needs_more_colons(game: Path) -> None:
+    edit(game / "rules" / "01-goal.md", "::: example\nHráč zahrá", "::: example\n::: note\nPozor.\n:::\nHráč zahrá")
+    output = check(game)
+    assert "this ':::' closes no block; to put a block inside another, give the outer one more colons" in output
+    edit(game / "rules" / "01-goal.md", "::: example\n::: note\nPozor.\n:::\nHráč zahrá kartu :div: a získa **dva body**.\n:::", "")
+    edit(game / "rules" / "01-goal.md", "::: only solo\n", ":::: only solo\n::: note\nPozor.\n:::\n")
+    edit(game / "rules" / "01-goal.md", "hráš proti balíčku.\n:::", "hráš proti balíčku.\n::::")
+    assert run("check", game).exit_code == 0
+    solo = squash(" ".join(pages_text(build(game) / "rules-solo-sk-a4.pdf")))
+    assert "Poznámka Pozor. Sólová hra" in solo

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import io
 
-from pypdf import PdfReader, PdfWriter, Transformation
-from pypdf.generic import NameObject
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 from reportlab.lib.pagesizes import A4, landscape
 
 
@@ -33,15 +33,21 @@ def impose(a5: bytes, title: str, author: str) -> tuple[bytes, int]:
     total = -(-count // 4) * 4
     width, height = landscape(A4)
     writer = PdfWriter()
+    forms = [_as_form(writer, page) for page in reader.pages]
     for left, right in saddle_order(total):
         side = writer.add_blank_page(width, height)
+        commands, names = [], DictionaryObject()
         for slot, number in enumerate((left, right)):
             if number > count:
                 continue  # a blank page of the padding
-            page = reader.pages[number - 1]
-            w, h = float(page.mediabox.width), float(page.mediabox.height)
+            form, (w, h) = forms[number - 1]
             x = slot * width / 2 + (width / 2 - w) / 2
-            side.merge_transformed_page(page, Transformation().translate(x, (height - h) / 2))
+            names[NameObject(f"/P{number}")] = form
+            commands.append(f"q 1 0 0 1 {x:.4f} {(height - h) / 2:.4f} cm /P{number} Do Q")
+        content = DecodedStreamObject()
+        content.set_data("\n".join(commands).encode("ascii"))
+        side[NameObject("/Contents")] = writer._add_object(content)
+        side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): names})
     writer.add_metadata(
         {
             "/Title": title,
@@ -57,3 +63,26 @@ def impose(a5: bytes, title: str, author: str) -> tuple[bytes, int]:
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue(), len(writer.pages)
+
+
+def _as_form(writer: PdfWriter, page) -> tuple:
+    """An A5 page as a form XObject (its content stream as it is, not parsed again)."""
+    contents = page.get("/Contents")
+    data = b""
+    if contents is not None:
+        contents = contents.get_object()
+        streams = contents if isinstance(contents, ArrayObject) else [contents]
+        data = b"\n".join(stream.get_object().get_data() for stream in streams)
+    box = page.mediabox
+    form = DecodedStreamObject()
+    form.set_data(data)
+    form.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): ArrayObject([FloatObject(v) for v in (box.left, box.bottom, box.right, box.top)]),
+            NameObject("/Resources"): writer._add_object(page["/Resources"].get_object().clone(writer)) if "/Resources" in page else DictionaryObject(),
+        }
+    )
+    compressed = form.flate_encode()
+    return writer._add_object(compressed), (float(box.width), float(box.height))

@@ -331,9 +331,10 @@ class CardRow(Flowable):
             canv.translate(x, self.height - face.height * s)
             canv.scale(s, s)
             draw_face(canv, face, 0, 0, 0, self.setting.symbols)
-            canv.setStrokeColor(self.setting.styles.colors["grid"])
-            canv.setLineWidth(0.3 / s)
-            canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
+            if face.name.endswith(")"):  # a card ("rim (front)"): its outline, as if cut
+                canv.setStrokeColor(self.setting.styles.colors["grid"])
+                canv.setLineWidth(0.3 / s)
+                canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
             canv.restoreState()
             x += face.width * s + self._gap
 
@@ -357,9 +358,10 @@ class RuleLine(Flowable):
 class Leader(Flowable):
     """A line of the contents or the index: text, dots, and page numbers at the right."""
 
-    def __init__(self, setting: Setting, markup: str, pages: str, indent: float = 0, number: str = "", bold: bool = False):
+    def __init__(self, setting: Setting, markup: str, pages: str, indent: float = 0, number: str = "", bold: bool = False, number_width: float = 0.0):
         super().__init__()
         self.setting, self.markup, self.pages, self.indent, self.number = setting, markup, pages, indent, number
+        self.number_width = number_width  # the column of the numbers: as wide as the widest of its level
         style = setting.styles.toc
         self.style = replace(style, font="sans-bold") if bold else style
         self.spaceBefore = style.size * (0.5 if bold else 0.1)
@@ -367,8 +369,7 @@ class Leader(Flowable):
     def wrap(self, aw, ah):
         style = self.style
         self.width = aw
-        depth = self.number.count(".") + 1 if self.number else 0
-        self._num_w = line_width(self.setting.typeset("0.0.0"[: 2 * depth - 1], style, BIG, None)) + style.size * 0.6 if depth else 0.0
+        self._num_w = self.number_width + style.size * 0.6 if self.number else 0.0
         self._pages = self.setting.typeset(self.pages, style, BIG, None)
         self._pages_w = line_width(self._pages)
         room = aw - self.indent - self._num_w - self._pages_w - style.size * 1.5
@@ -398,3 +399,52 @@ class Leader(Flowable):
             self.canv.setFont(font, style.size)
             count = int((stop - end) // dot)
             self.canv.drawString(stop - count * dot, baseline, ". " * count)
+
+
+class Columns(Flowable):
+    """Short entries (the index) in two balanced columns; splits between entries."""
+
+    def __init__(self, setting: Setting, entries: list[Flowable], gap: float):
+        super().__init__()
+        self.setting, self.entries, self.gap = setting, entries, gap
+        self.spaceBefore = setting.styles.gap
+        self._heights: list[float] = []
+        self._break = 0
+
+    def _measure(self, aw: float) -> list[float]:
+        width = (aw - self.gap) / 2
+        return [e.wrap(width, BIG)[1] + e.getSpaceBefore() for e in self.entries]
+
+    def wrap(self, aw, ah):
+        self.width = aw
+        self._heights = heights = self._measure(aw)
+        total, best = sum(heights), (BIG, 0)
+        left = 0.0
+        for k in range(len(heights) + 1):  # the first column: entries [0, k)
+            best = min(best, (max(left, total - left), k))
+            if k < len(heights):
+                left += heights[k]
+        self.height, self._break = best
+        return aw, self.height
+
+    def split(self, aw, ah):
+        heights = self._measure(aw)
+        taken, column, used = 0, 0, 0.0
+        while taken < len(heights) and column < 2:
+            if used + heights[taken] <= ah:
+                used += heights[taken]
+                taken += 1
+            else:
+                column, used = column + 1, 0.0
+        if taken == 0 or taken == len(heights):
+            return [] if taken == 0 else [self]
+        return [Columns(self.setting, self.entries[:taken], self.gap), Columns(self.setting, self.entries[taken:], self.gap)]
+
+    def draw(self):
+        width = (self.width - self.gap) / 2
+        for column, part in enumerate((self.entries[: self._break], self.entries[self._break :])):
+            top = self.height
+            for entry, h in zip(part, self._heights[: self._break] if column == 0 else self._heights[self._break :]):
+                top -= h
+                entry.wrap(width, BIG)
+                entry.drawOn(self.canv, column * (width + self.gap), top)

@@ -13,19 +13,21 @@ import io
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
-from ..errors import Location, Problems
+from ..errors import Location, PnpError, Problems
 from ..fonts import FontSet
-from ..render import Face
+from ..images import find_image, image_size
+from ..render import Face, ImageOp
 from ..symbols import SymbolSet
-from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Quote, Ref, Rule, Sym, Table, Text, plain
-from .flow import BIG, Book, CardRow, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
+from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
+from .flow import BIG, Book, CardRow, Columns, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
 from .labels import Labels
 
 MAX_PASSES = 6
@@ -59,6 +61,7 @@ class Inputs:
     labels: Labels
     face: Callable[[CardRef], Face | None]  # the card's face, laid out by its layout
     problems: Problems
+    root: Path  # the game folder, where pictures are
 
 
 def write_pdf(doc: Document, paper: Paper, inputs: Inputs) -> tuple[bytes, int]:
@@ -171,11 +174,15 @@ class Story:
             out.append(TextBlock(self.setting, _escape(self.doc.title), s.subtitle, None))
         out.append(Spacer(1, s.body.size * 2.5))
         out.append(TextBlock(self.setting, _escape(labels.contents), s.h[2], None))
-        for h in self.headings:
-            if h.level <= TOC_DEPTH:
-                text, _ = self.markup(h.spans)
-                indent = (h.level - 1) * s.toc.size * 1.2
-                out.append(Leader(self.setting, text, self.page(self.keys[id(h)]), indent, h.number, bold=h.level == 1))
+        listed = [h for h in self.headings if h.level <= TOC_DEPTH]
+        widths: dict[int, float] = {}
+        for h in listed:
+            style = replace(s.toc, font="sans-bold") if h.level == 1 else s.toc
+            widths[h.level] = max(widths.get(h.level, 0.0), line_width(self.setting.typeset(h.number, style, BIG, None)))
+        for h in listed:
+            text, _ = self.markup(h.spans)
+            indent = sum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
+            out.append(Leader(self.setting, text, self.page(self.keys[id(h)]), indent, h.number, bold=h.level == 1, number_width=widths[h.level]))
         if self.terms:
             out.append(Leader(self.setting, _escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True))
         out.append(PageBreak())
@@ -183,9 +190,11 @@ class Story:
             out.extend(self.block(block))
         if self.terms:
             out.append(HeadingBlock(self.setting, _escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
+            entries: list[Flowable] = []
             for term in self.terms:
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
-                out.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
+                entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
+            out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(entries) > 8 else KeepTogether(entries))
         return out
 
     # --- blocks ------------------------------------------------------------------------------
@@ -202,12 +211,15 @@ class Story:
             return [heading]
         if isinstance(block, Para):
             out: list[Flowable] = []
-            spans = [span for span in block.spans if not isinstance(span, CardRef)]
+            spans = [span for span in block.spans if not isinstance(span, (CardRef, Picture))]
             text, marks = self.markup(spans)
             if text.strip():
                 out.append(TextBlock(self.setting, text, s.body, block.loc, marks))
-            cards = [span for span in block.spans if isinstance(span, CardRef)]
-            faces = [(face, card.width) for card in cards if (face := self.inputs.face(card)) is not None]
+            faces = []
+            for span in block.spans:
+                face = self.inputs.face(span) if isinstance(span, CardRef) else _picture(span, self.inputs.root) if isinstance(span, Picture) else None
+                if face is not None:
+                    faces.append((face, span.width))
             if faces:
                 out.append(CardRow(self.setting, faces))
             return out
@@ -273,6 +285,17 @@ class Story:
             text, _ = self.markup(ref.label)
             return f"{text} ({target.number or page})"
         return f"{target.number}, {page}" if target.number else page
+
+
+def _picture(picture: Picture, root) -> Face | None:
+    """An image as a face of its natural size at 150 dpi (CardRow narrows it to the column)."""
+    try:
+        path = find_image(picture.path, root, picture.loc, "image")
+    except PnpError:
+        return None  # reported by the check
+    width, height = image_size(str(path))
+    w, h = width / 150 * 72, height / 150 * 72
+    return Face(picture.path, w, h, (ImageOp(str(path), 0, 0, w, h),))
 
 
 def _all_spans(doc: Document):
