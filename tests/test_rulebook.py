@@ -307,3 +307,26 @@ def test_the_documented_example_builds_as_documented(tmp_path: Path) -> None:
     assert "Hra má 6 kariet." in text and "Rím Hlavné mesto." in text
     assert re.search(r"Register mesto\W+2", text)
     assert "Pri hre jedného hráča" not in text
+
+
+def test_pictures_of_the_game_folder_are_placed(game: Path) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (300, 150), (200, 120, 40)).save(game / "setup.png")
+    edit(game / "rules" / "02-turn.md", "![](card:cards/c1)", "![](card:cards/c1) ![](setup.png){width=60}")
+    book = PdfReader(str(build(game) / "rules-basic-sk-a4.pdf"))
+    assert sum(len(page.images) for page in book.pages) == 1
+    edit(game / "rules" / "02-turn.md", "setup.png", "setpu.png")
+    assert "image 'setpu.png' does not exist" in check(game)
+
+
+def test_a_block_inside_a_block_needs_more_colons(game: Path) -> None:
+    edit(game / "rules" / "01-goal.md", "::: example\nHráč zahrá", "::: example\n::: note\nPozor.\n:::\nHráč zahrá")
+    output = check(game)
+    assert "this ':::' closes no block; to put a block inside another, give the outer one more colons" in output
+    edit(game / "rules" / "01-goal.md", "::: example\n::: note\nPozor.\n:::\nHráč zahrá kartu :div: a získa **dva body**.\n:::", "")
+    edit(game / "rules" / "01-goal.md", "::: only solo\n", ":::: only solo\n::: note\nPozor.\n:::\n")
+    edit(game / "rules" / "01-goal.md", "hráš proti balíčku.\n:::", "hráš proti balíčku.\n::::")
+    assert run("check", game).exit_code == 0
+    solo = squash(" ".join(pages_text(build(game) / "rules-solo-sk-a4.pdf")))
+    assert "Poznámka Pozor. Sólová hra" in solo

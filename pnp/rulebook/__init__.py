@@ -77,7 +77,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: P
         layout = layouts[1] if ref.side == "back" else layouts[0]
         return renderer.face(card, layout, ref.side, problems) if layout is not None else None
 
-    inputs = Inputs(project.fonts, project.symbols, game.meta.title, game.meta.author, labels(lang, game.meta.strings), face, problems)
+    inputs = Inputs(project.fonts, project.symbols, game.meta.title, game.meta.author, labels(lang, game.meta.strings), face, problems, game.root)
     paper = {"a3": "a4", "legal": "letter"}.get(paper, paper)
     written = []
     for source, doc in pairs:

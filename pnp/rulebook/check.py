@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 
-from ..errors import Problems
+from ..errors import PnpError, Problems
+from ..images import find_image
 from ..model import Game
 from ..schema import suggest
-from .document import CardRef, Document, Heading, Ref, Sym, inlines, spans_of, walk
+from .document import CardRef, Document, Heading, Picture, Ref, Sym, inlines, spans_of, walk
 from .source import Source, fill_in, template_context
 
 
@@ -25,6 +26,15 @@ def check_document(doc: Document, game: Game, symbols: frozenset[str], problems:
             )
         else:
             ids[heading.id] = heading
+    level = 0
+    for heading in doc.headings():
+        if heading.level > level + 1 and heading.level <= 3:
+            problems.warn(
+                heading.loc,
+                "rulebook-heading-level",
+                f"a level {heading.level} heading follows a level {level} heading, so it is numbered {heading.number}; expected {'#' * (level + 1)}",
+            )
+        level = heading.level
     for block in walk(doc.blocks):
         for spans in spans_of(block):
             for span in inlines(spans):
@@ -41,6 +51,11 @@ def check_document(doc: Document, game: Game, symbols: frozenset[str], problems:
                     )
                 elif isinstance(span, CardRef):
                     _check_card(span, game, problems)
+                elif isinstance(span, Picture):
+                    try:
+                        find_image(span.path, game.root, span.loc, "image")
+                    except PnpError as err:
+                        problems.extend(err.problems)
 
 
 def _check_card(ref: CardRef, game: Game, problems: Problems) -> None:

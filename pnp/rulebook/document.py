@@ -59,7 +59,16 @@ class CardRef:
     loc: Location
 
 
-Inline = Text | Sym | Ref | IndexMark | Break | CardRef
+@dataclass(frozen=True)
+class Picture:
+    """`![](images/setup.png)`: an image file of the game folder, `{width=80}` in mm."""
+
+    path: str
+    width: float | None
+    loc: Location
+
+
+Inline = Text | Sym | Ref | IndexMark | Break | CardRef | Picture
 
 
 # --- blocks ----------------------------------------------------------------------------------

@@ -331,9 +331,10 @@ class CardRow(Flowable):
             canv.translate(x, self.height - face.height * s)
             canv.scale(s, s)
             draw_face(canv, face, 0, 0, 0, self.setting.symbols)
-            canv.setStrokeColor(self.setting.styles.colors["grid"])
-            canv.setLineWidth(0.3 / s)
-            canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
+            if face.name.endswith(")"):  # a card ("rim (front)"): its outline, as if cut
+                canv.setStrokeColor(self.setting.styles.colors["grid"])
+                canv.setLineWidth(0.3 / s)
+                canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
             canv.restoreState()
             x += face.width * s + self._gap
 

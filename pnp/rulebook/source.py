@@ -47,6 +47,7 @@ from .document import (
     Inline,
     ListBlock,
     Para,
+    Picture,
     Quote,
     Ref,
     Rule,
@@ -199,6 +200,14 @@ def _items(nodes: list[SyntaxTreeNode], lines: list[str], name: str, shown: str,
         loc = Location(shown, start + 1, 1)
         if node.type == "container_block":
             words = node.info.split()
+            if not words:  # a ':::' that closes nothing: most often a block nested in another of the same fence
+                problems.error(
+                    loc,
+                    "rulebook-block-open",
+                    "this ':::' closes no block; to put a block inside another, give the outer one more colons (':::: only solo' ... '::::')",
+                )
+                items.extend(_items(node.children, lines, name, shown, problems))
+                continue
             closing = lines[end].strip() if end < len(lines) else ""
             if not closing or closing.strip(":"):
                 problems.error(loc, "rulebook-block-open", f"'{lines[start].strip()}' is never closed; expected a line ':::' after its content")
@@ -238,7 +247,9 @@ def _check_containers(source: Source, problems: Problems) -> None:
             if not isinstance(item, RawContainer):
                 continue
             kinds = BOX_KINDS + MODE_KINDS
-            if item.name not in kinds:
+            if not item.name:
+                pass
+            elif item.name not in kinds:
                 problems.error(
                     item.loc, "rulebook-block", f"'::: {item.name}' is not a kind of block{suggest(item.name, kinds)}; expected one of: {', '.join(kinds)}"
                 )
@@ -549,9 +560,9 @@ def _text(out: list[Inline], text: str, bold: bool, italic: bool, locate: _Locat
 def _image(t, locate: _Locator, problems: Problems) -> list[Inline]:
     src = str(t.attrs.get("src", ""))
     loc = locate(src)
+    width = _width(t, src, loc, problems)
     if not src.startswith("card:"):
-        problems.error(loc, "rulebook-image", f"image '{src}' is not a card; expected ![](card:DECK/ID) (a card drawn by its layout)")
-        return []
+        return [Picture(src, width, loc)]
     parts = src[len("card:") :].split("/")
     side = "front"
     if len(parts) == 3 and parts[2] in ("front", "back"):
@@ -559,14 +570,21 @@ def _image(t, locate: _Locator, problems: Problems) -> list[Inline]:
     if len(parts) != 2 or not all(parts):
         problems.error(loc, "rulebook-card", f"'{src}' does not name a card; expected card:DECK/ID or card:DECK/ID/back")
         return []
-    width = None
-    raw = str(t.attrs.get("width", "")).removesuffix("mm").strip()
-    if raw:
-        try:
-            width = float(raw)
-        except ValueError:
-            problems.error(loc, "rulebook-card", f"width '{raw}' of '{src}' is not a number; expected millimetres, e.g. {{width=30}}")
     return [CardRef(parts[0], parts[1], side, width, loc)]
+
+
+def _width(t, src: str, loc: Location, problems: Problems) -> float | None:
+    raw = str(t.attrs.get("width", "")).removesuffix("mm").strip()
+    if not raw:
+        return None
+    try:
+        width = float(raw)
+    except ValueError:
+        width = 0.0
+    if not 0 < width <= 1000:
+        problems.error(loc, "rulebook-image", f"width '{raw}' of '{src}' is not a size; expected millimetres, e.g. {{width=30}}")
+        return None
+    return width
 
 
 def _merge(spans: list[Inline]) -> list[Inline]:

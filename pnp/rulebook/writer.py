@@ -13,6 +13,7 @@ import io
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.units import mm
@@ -20,11 +21,12 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, N
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
-from ..errors import Location, Problems
+from ..errors import Location, PnpError, Problems
 from ..fonts import FontSet
-from ..render import Face
+from ..images import find_image, image_size
+from ..render import Face, ImageOp
 from ..symbols import SymbolSet
-from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Quote, Ref, Rule, Sym, Table, Text, plain
+from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
 from .flow import BIG, Book, CardRow, Columns, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
 from .labels import Labels
 
@@ -59,6 +61,7 @@ class Inputs:
     labels: Labels
     face: Callable[[CardRef], Face | None]  # the card's face, laid out by its layout
     problems: Problems
+    root: Path  # the game folder, where pictures are
 
 
 def write_pdf(doc: Document, paper: Paper, inputs: Inputs) -> tuple[bytes, int]:
@@ -208,12 +211,15 @@ class Story:
             return [heading]
         if isinstance(block, Para):
             out: list[Flowable] = []
-            spans = [span for span in block.spans if not isinstance(span, CardRef)]
+            spans = [span for span in block.spans if not isinstance(span, (CardRef, Picture))]
             text, marks = self.markup(spans)
             if text.strip():
                 out.append(TextBlock(self.setting, text, s.body, block.loc, marks))
-            cards = [span for span in block.spans if isinstance(span, CardRef)]
-            faces = [(face, card.width) for card in cards if (face := self.inputs.face(card)) is not None]
+            faces = []
+            for span in block.spans:
+                face = self.inputs.face(span) if isinstance(span, CardRef) else _picture(span, self.inputs.root) if isinstance(span, Picture) else None
+                if face is not None:
+                    faces.append((face, span.width))
             if faces:
                 out.append(CardRow(self.setting, faces))
             return out
@@ -279,6 +285,17 @@ class Story:
             text, _ = self.markup(ref.label)
             return f"{text} ({target.number or page})"
         return f"{target.number}, {page}" if target.number else page
+
+
+def _picture(picture: Picture, root) -> Face | None:
+    """An image as a face of its natural size at 150 dpi (CardRow narrows it to the column)."""
+    try:
+        path = find_image(picture.path, root, picture.loc, "image")
+    except PnpError:
+        return None  # reported by the check
+    width, height = image_size(str(path))
+    w, h = width / 150 * 72, height / 150 * 72
+    return Face(picture.path, w, h, (ImageOp(str(path), 0, 0, w, h),))
 
 
 def _all_spans(doc: Document):
