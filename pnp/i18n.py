@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po, write_po
 
 from .errors import Location, Problems, display_path
 from .files import atomic_path
-from .model import Card, Deck, EnumValue, Game
+from .model import Card, Deck, EnumValue, FieldDef, Game
 
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
@@ -71,23 +71,18 @@ def extract(game: Game) -> list[Entry]:
     add("game.attribution", meta.attribution, game_loc, "credits printed on the card backs; say that this is the pnp project's translation")
     for key, text in meta.strings.items():
         add(f"strings.{key}", text, game_loc, "a text the layouts print")
+    for key, text in meta.symbol_names.items():
+        add(f"symbol.{key}", text, game_loc, f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
-        add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
+        if deck.front is not None:  # a data-only deck's name is never printed
+            add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
     for enum_name, values in game.enums.items():
         for value in values.values():
             for attr in game.translate_attributes:
                 add(f"enum.{enum_name}.{value}.{attr}", value.attrs.get(attr), game_loc, f"{attr} of '{value}' ({enum_name})")
     for card in game.cards() + game.deals:
-        fields = game.types[card.type].fields
-        for name, fdef in fields.items():
-            if not fdef.translate:
-                continue
-            value = card.fields.get(name)
-            if fdef.type == "text":
-                add(f"{card.id}.{name}", value, card.loc_of(name), f"{name} of {card.type} '{card.id}'")
-            elif fdef.type == "list" and fdef.item == "text":
-                for i, item in enumerate(value or []):
-                    add(f"{card.id}.{name}.{i}", item, card.loc_of(name), f"{name} {i + 1} of {card.type} '{card.id}'")
+        for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
+            add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
     if meta.rulebooks:
         from .rulebook.source import rulebook_entries  # reads the Markdown files: only when there are some
 
@@ -97,6 +92,25 @@ def extract(game: Game) -> list[Entry]:
                 seen.add(entry.key)
                 entries.append(entry)
     return entries
+
+
+def texts(values: dict, fields: dict[str, FieldDef], flag: str, prefix: str = "", row: str = ""):
+    """(path, text, note) for every text of a card whose field has `flag` (translate or
+    glossary) set. Paths are the stable ids: `text`, a list's `tags.2`, a table's
+    `hexes.3.label` (row 4 of hexes); lists and tables nest."""
+    for name, fdef in fields.items():
+        if not getattr(fdef, flag):
+            continue
+        value = values.get(name)
+        path = f"{prefix}{name}"
+        if fdef.type == "text":
+            yield path, value, f"{name}{row}"
+        elif fdef.type == "list" and fdef.item == "text":
+            for i, item in enumerate(value or []):
+                yield f"{path}.{i}", item, f"{name} {i + 1}{row}"
+        elif fdef.type == "table":
+            for i, item in enumerate(value or []):
+                yield from texts(item, fdef.fields or {}, flag, f"{path}.{i}.", f" in row {i + 1} of {name}{row}")
 
 
 # --- catalogue files ---------------------------------------------------------------------
@@ -346,8 +360,13 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
     enumeration values stay as they are, so the rules model is unaffected."""
     meta = game.meta
     new_strings = {key: strings.get(f"strings.{key}", text) for key, text in meta.strings.items()}
+    symbol_names = {key: strings.get(f"symbol.{key}", text) for key, text in meta.symbol_names.items()}
     new_meta = dataclasses.replace(
-        meta, title=strings.get("game.title", meta.title), attribution=strings.get("game.attribution", meta.attribution), strings=new_strings
+        meta,
+        title=strings.get("game.title", meta.title),
+        attribution=strings.get("game.attribution", meta.attribution),
+        strings=new_strings,
+        symbol_names=symbol_names,
     )
     enums = {}
     for name, values in game.enums.items():
@@ -360,31 +379,31 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
                     attrs[attr] = strings[sid]
             enums[name][key] = EnumValue(str(value), attrs)
 
-    def card_copy(card: Card) -> Card:
-        fields = {}
-        for name, value in card.fields.items():
+    def copy_values(values: dict, fields: dict[str, FieldDef], prefix: str) -> dict:
+        """The values of a card (or a table row) with translated texts and enumeration values."""
+        out = {}
+        for name, value in values.items():
+            fdef = fields.get(name)
+            sid = f"{prefix}{name}"
             if isinstance(value, EnumValue):
-                value = enums[_enum_of(game, card, name)][str(value)]
+                value = enums[fdef.enum if fdef else ""][str(value)]
+            elif isinstance(value, list) and fdef is not None and fdef.type == "table":
+                value = [copy_values(row, fdef.fields or {}, f"{sid}.{i}.") for i, row in enumerate(value)]
             elif isinstance(value, list):
-                value = [
-                    enums[_enum_of(game, card, name)][str(v)] if isinstance(v, EnumValue) else strings.get(f"{card.id}.{name}.{i}", v)
-                    for i, v in enumerate(value)
-                ]
+                value = [enums[fdef.enum if fdef else ""][str(v)] if isinstance(v, EnumValue) else strings.get(f"{sid}.{i}", v) for i, v in enumerate(value)]
             elif isinstance(value, str):
-                value = strings.get(f"{card.id}.{name}", value)
-            fields[name] = value
-        return dataclasses.replace(card, fields=fields)
+                value = strings.get(sid, value)
+            out[name] = value
+        return out
+
+    def card_copy(card: Card) -> Card:
+        return dataclasses.replace(card, fields=copy_values(card.fields, game.types[card.type].fields, f"{card.id}."))
 
     decks = {
         did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, [card_copy(c) for c in d.cards], d.loc, d.locs)
         for did, d in game.decks.items()
     }
     return dataclasses.replace(game, meta=new_meta, enums=enums, decks=decks, deals=[card_copy(c) for c in game.deals])
-
-
-def _enum_of(game: Game, card: Card, field: str) -> str:
-    fdef = game.types[card.type].fields[field]
-    return fdef.enum or ""
 
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")

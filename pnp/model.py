@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from .errors import Location
 
-FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image"]
+FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image", "table", "points"]
 
 
 class EnumValue(str):
@@ -52,6 +52,7 @@ class FieldDef:
     max: float | None = None
     translate: bool = True  # for text: goes to the translators' catalogue
     glossary: bool = True  # for text: checked against the glossary (off for proper names)
+    fields: dict[str, FieldDef] | None = None  # for table: what each row holds, checked like a card's fields
     doc: str = ""
 
 
@@ -75,10 +76,11 @@ class RulesFile:
 class DeckDef:
     type: str  # a type from rules.yaml
     data: str  # the data file (YAML, CSV or XLSX), relative to the game folder
-    front: str  # layout name
+    front: str | None = None  # layout name; none: a data-only deck (checked, translated, read by layouts, not printed)
     back: str | None = None  # layout name of the card back
     name: str = ""  # shown on sheets and in messages
     sheet: str | None = None  # for an XLSX data file: the sheet (default: the first)
+    group: str | None = None  # decks of one group share sheets and one PDF, named after the group
 
 
 @dataclass
@@ -127,6 +129,7 @@ class GameFile:
     rules: str = "rules.yaml"
     symbols: str = "symbols"  # folder of SVG files, one symbol each
     strings: dict[str, str] = field(default_factory=dict)  # texts layouts print
+    symbol_names: dict[str, str] = field(default_factory=dict)  # symbol id -> its name in legends
     deals: DealsDef | None = None
     glossary: str = "glossary.yaml"  # canonical terms and their forms (optional file)
     rulebooks: dict[str, RulebookDef] = field(default_factory=dict)  # rulebook id -> its files
@@ -148,6 +151,10 @@ class Card:
     field_locs: dict[str, Location]
 
     def loc_of(self, name: str) -> Location:
+        """Where a field's value is; `name` may be a path into a list or table,
+        `neighbours.2` or `hexes.3.terrain`, falling back to the nearest enclosing value."""
+        while name not in self.field_locs and "." in name:
+            name = name.rsplit(".", 1)[0]
         return self.field_locs.get(name, self.loc)
 
 
@@ -156,11 +163,12 @@ class Deck:
     id: str
     name: str
     type: str
-    front: str
+    front: str | None  # None: data only, never printed
     back: str | None
     cards: list[Card]
     loc: Location
     locs: dict[str, Location] = field(default_factory=dict)  # of front, back, data, ...
+    group: str | None = None  # printed on shared sheets with the other decks of the group
 
     @property
     def count(self) -> int:

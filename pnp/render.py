@@ -16,11 +16,14 @@ from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.units import mm
 
+from .boards import Legend, Slot, Track, draw_legend, draw_slot, draw_track
+from .check import card_view
 from .errors import Location, PnpError, Problems
 from .fonts import FontSet
 from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
+from .maps import MAP_ELEMENTS
 from .model import Card, Game
 from .text import TextLayout, TextStyle, typeset
 
@@ -148,6 +151,33 @@ def _color(value: str) -> Color:
     return toColor(value)
 
 
+class Decks:
+    """Every deck's components by deck id, for templates: `decks.fields` or `decks['fields']`,
+    a list of card views (id and fields). Not a dict, so a deck called `items` or `keys`
+    is that deck and not a dict method."""
+
+    def __init__(self, views: dict[str, list[dict[str, Any]]]):
+        self._views = views
+
+    def __getattr__(self, name: str) -> list[dict[str, Any]]:
+        try:
+            return self.__dict__["_views"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, name: str) -> list[dict[str, Any]]:
+        return self._views[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._views
+
+    def __iter__(self):
+        return iter(self._views)
+
+    def __len__(self) -> int:
+        return len(self._views)
+
+
 class Renderer:
     """Lays out faces of one game in one language."""
 
@@ -170,7 +200,9 @@ class Renderer:
                 "url": meta.url,
             },
             "strings": dict(meta.strings),
+            "symbol_names": dict(meta.symbol_names),
             "enums": game.enums,
+            "decks": Decks({deck_id: [card_view(card) for card in deck.cards] for deck_id, deck in game.decks.items()}),
         }
 
     def context(self, card: Card) -> dict[str, Any]:
@@ -356,4 +388,8 @@ ELEMENTS: dict[type, Callable[[Renderer, Any, Frame], list[Op]]] = {
     Text: _text,
     SymbolEl: _symbol,
     Image: _image,
+    Track: draw_track,
+    Slot: draw_slot,
+    Legend: draw_legend,
 }
+ELEMENTS.update(MAP_ELEMENTS)
