@@ -330,3 +330,18 @@ def test_a_block_inside_a_block_needs_more_colons(game: Path) -> None:
     assert run("check", game).exit_code == 0
     solo = squash(" ".join(pages_text(build(game) / "rules-solo-sk-a4.pdf")))
     assert "Poznámka Pozor. Sólová hra" in solo
+
+
+def test_right_aligned_and_centred_columns_are_as_wide_as_their_text(game: Path) -> None:
+    edit(game / "rules" / "01-goal.md", "| Karta | Text |\n|---|---|", "| Karta | Text |\n|---:|:---:|")
+    page = next(p for p in PdfReader(str(build(game) / "rules-basic-sk-a4.pdf")).pages if "Karta 1" in p.extract_text())
+    found = {}
+
+    def visit(text, cm, tm, font, size) -> None:
+        if text.strip() in ("Karta 1", "Hráč získa mesto."):
+            found.setdefault(text.strip(), tm[4])
+
+    page.extract_text(visitor_text=visit)
+    left = 24 * 72 / 25.4  # the A4 left margin
+    assert found["Karta 1"] - left < 20 * 72 / 25.4  # a narrow first column, not the whole page
+    assert found["Hráč získa mesto."] - found["Karta 1"] < 30 * 72 / 25.4

@@ -354,8 +354,9 @@ class FitTable(Flowable):
                 text, marks = story.markup(spans)
                 align = table.aligns[c] if c < len(table.aligns) else "left"
                 style = replace(s.small, align=align, font="sans-bold" if r == 0 and table.header else s.small.font)
-                natural[c] = max(natural[c], line_width(setting.typeset(text, replace(style, hyphenate=False), BIG, None)) + 2 * pad + 1)
-                words = setting.typeset(text, replace(style, hyphenate=False), 1, None)
+                measure = replace(style, hyphenate=False, align="left")  # set flush left, a line's width is where it ends
+                natural[c] = max(natural[c], line_width(setting.typeset(text, measure, BIG, None)) + 2 * pad + 1)
+                words = setting.typeset(text, measure, 1, None)
                 least[c] = max(least[c], line_width(words) + 2 * pad + 1)
                 cell = TextBlock(setting, text, style, table.loc, marks)
                 cell.spaceAfter = 0
