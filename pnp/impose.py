@@ -432,8 +432,10 @@ class SharedSheets:
 
 def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     """Rows of components, each deck starting a new row, rows filling the sheet from the
-    top and the block centred on the page. Every component gets its outline as a cut line
-    (crop marks of different sizes would cross each other); backs are mirrored like cards."""
+    top margin down (a part-filled sheet is white at the foot, where more rows would go,
+    not in a band at the top) and centred across. Every component gets its outline as a
+    cut line (crop marks of different sizes would cross each other); backs are mirrored
+    like cards."""
     page_w, page_h = page_size(spec.paper)
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
     usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
@@ -463,7 +465,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
         widths = [sum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
         heights = [members[row[0]].h + 2 * bleed for row in rows]
         block_w, block_h = max(widths), sum(heights) + gap * (len(rows) - 1)
-        left, top = (page_w - block_w) / 2, page_h - (page_h - block_h) / 2
+        left, top = (page_w - block_w) / 2, page_h - margin
         fronts, backs = [], []
         y = top
         for row, height in zip(rows, heights):
@@ -491,10 +493,11 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
 
 
 def _shared_ruler(page_w: float, bottom: float, margin: float) -> tuple[float, float, float, bool] | None:
-    """The calibration ruler centred below the components, if there is room."""
+    """The calibration ruler at the foot of the page, centred across, if the rows leave
+    room for it; at the same place on every sheet."""
     room = bottom - MARK_GAP - margin
     need = 9 * mm
     if room < need:
         return None
     length = 50 * mm
-    return (page_w - length) / 2, margin + (room - need) / 2 + 5.5 * mm, length, False
+    return (page_w - length) / 2, margin + 5.5 * mm, length, False
