@@ -260,10 +260,16 @@ def row_letters(row: int) -> str:
 
 
 def _count(length: float, usable: float, overlap: float) -> int:
-    """Pieces needed along one side: each shows `usable`, neighbours share `overlap`."""
+    """Pieces needed along one side: each shows at most `usable`, neighbours share `overlap`."""
     if length <= usable + 1e-6:
         return 1
     return math.ceil((length - overlap - 1e-6) / (usable - overlap))
+
+
+def _even(length: float, count: int, overlap: float) -> float:
+    """The length each of `count` equal pieces shows so that, overlapping by `overlap`,
+    together they cover `length` exactly: no last piece holding a sliver on a whole sheet."""
+    return (length + (count - 1) * overlap) / count
 
 
 @dataclass(frozen=True)
@@ -283,9 +289,10 @@ class Piece:
 
 @dataclass(frozen=True)
 class Tiling:
-    """A component cut into rows x cols pieces, each the printable area of a sheet, each
-    overlapping its right and lower neighbours by `overlap`. Later pieces lie on earlier
-    ones: a piece's left and top edges are cut, its right and bottom bands glued under."""
+    """A component cut into rows x cols pieces of one size (at most the printable area of
+    a sheet, centred on it), each overlapping its right and lower neighbours by `overlap`.
+    Later pieces lie on earlier ones: a piece's left and top edges are cut, its right and
+    bottom bands glued under."""
 
     page_w: float
     page_h: float
@@ -339,7 +346,9 @@ class Tiling:
 
 def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float) -> Tiling:
     """Split a component into as few overlapping pieces as fit, on portrait or landscape
-    sheets (whichever needs fewer). Each piece shows the whole printable area."""
+    sheets (whichever needs fewer sheets; portrait on a tie), then share it out evenly:
+    every piece is the same size, the component divided by the piece grid, so the last
+    column or row is no thin strip. Each piece is centred on its sheet."""
     bleed, margin, overlap = spec.bleed * mm, spec.margin * mm, spec.overlap * mm
     art_w, art_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     best = None
@@ -352,17 +361,19 @@ def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float) -> Tiling:
             )
         cols, rows = _count(art_w, usable_w, overlap), _count(art_h, usable_h, overlap)
         if best is None or cols * rows < best[0] * best[1]:
-            best = (cols, rows, page_w, page_h, usable_w, usable_h)
+            best = (cols, rows, page_w, page_h)
     assert best is not None
-    cols, rows, page_w, page_h, usable_w, usable_h = best
+    cols, rows, page_w, page_h = best
+    piece_w, piece_h = _even(art_w, cols, overlap), _even(art_h, rows, overlap)
+    page_left, page_top = (page_w - piece_w) / 2, (page_h + piece_h) / 2  # where each piece's window lies
     pieces = []
     for row in range(rows):
-        top = trim_h + bleed - row * (usable_h - overlap)
-        bottom = max(top - usable_h, -bleed)
+        top = trim_h + bleed - row * (piece_h - overlap)
+        bottom = top - piece_h if row < rows - 1 else -bleed  # exact at the far edges
         for col in range(cols):
-            left = -bleed + col * (usable_w - overlap)
-            right = min(left + usable_w, trim_w + bleed)
-            origin = (margin - left, page_h - margin - top)
+            left = -bleed + col * (piece_w - overlap)
+            right = left + piece_w if col < cols - 1 else trim_w + bleed
+            origin = (page_left - left, page_top - top)
             pieces.append(Piece(row, col, f"{row_letters(row)}{col + 1}", (left, bottom, right, top), origin))
     return Tiling(page_w, page_h, margin, overlap, trim_w, trim_h, bleed, cols, rows, tuple(pieces))
 
@@ -421,8 +432,10 @@ class SharedSheets:
 
 def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     """Rows of components, each deck starting a new row, rows filling the sheet from the
-    top and the block centred on the page. Every component gets its outline as a cut line
-    (crop marks of different sizes would cross each other); backs are mirrored like cards."""
+    top margin down (a part-filled sheet is white at the foot, where more rows would go,
+    not in a band at the top) and centred across. Every component gets its outline as a
+    cut line (crop marks of different sizes would cross each other); backs are mirrored
+    like cards."""
     page_w, page_h = page_size(spec.paper)
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
     usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
@@ -452,7 +465,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
         widths = [sum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
         heights = [members[row[0]].h + 2 * bleed for row in rows]
         block_w, block_h = max(widths), sum(heights) + gap * (len(rows) - 1)
-        left, top = (page_w - block_w) / 2, page_h - (page_h - block_h) / 2
+        left, top = (page_w - block_w) / 2, page_h - margin
         fronts, backs = [], []
         y = top
         for row, height in zip(rows, heights):
@@ -480,10 +493,11 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
 
 
 def _shared_ruler(page_w: float, bottom: float, margin: float) -> tuple[float, float, float, bool] | None:
-    """The calibration ruler centred below the components, if there is room."""
+    """The calibration ruler at the foot of the page, centred across, if the rows leave
+    room for it; at the same place on every sheet."""
     room = bottom - MARK_GAP - margin
     need = 9 * mm
     if room < need:
         return None
     length = 50 * mm
-    return (page_w - length) / 2, margin + (room - need) / 2 + 5.5 * mm, length, False
+    return (page_w - length) / 2, margin + 5.5 * mm, length, False

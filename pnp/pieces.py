@@ -171,8 +171,8 @@ def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: 
     canvas.restoreState()
 
     m = tiling.margin
-    head_y = tiling.page_h - m / 2 - 3  # baselines that centre small text in the margins
-    foot_y = m / 2 - 2.3
+    head_y = pt + m / 2 - 3  # baselines that centre small text in a margin's width beside the piece
+    foot_y = pb - m / 2 - 2.3
     number = tiling.pieces.index(piece) + 1
     canvas.setFillColor(black)
     head = f"{title} · piece {number} of {len(tiling.pieces)} · print at 100 %"
@@ -188,11 +188,11 @@ def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: 
         _centred(canvas, f"glue under {lower_band.label}", regular, 7, (pl + pr) / 2, foot_y, 0, pr - pl)
         _centred(canvas, f"{piece.label}: glue under {lower_band.label}", regular, 7, (pl + pr) / 2, pb + tiling.overlap / 2 - 2.5, 0, pr - pl)
     if right_band:
-        _centred(canvas, f"glue under {right_band.label}", regular, 7, tiling.page_w - m / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
+        _centred(canvas, f"glue under {right_band.label}", regular, 7, pr + m / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
         _centred(canvas, f"{piece.label}: glue under {right_band.label}", regular, 7, pr - tiling.overlap / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
     if piece.col > 0:
         beside = tiling.piece(piece.row, piece.col - 1)
-        _centred(canvas, f"cut the left edge, lay it over {beside.label}", regular, 7, m / 2 + 2.5, (pb + pt) / 2, 90, pt - pb)
+        _centred(canvas, f"cut the left edge, lay it over {beside.label}", regular, 7, pl - m / 2 + 2.5, (pb + pt) / 2, 90, pt - pb)
 
 
 def _target(canvas: Canvas, x: float, y: float) -> None:

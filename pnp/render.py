@@ -25,6 +25,7 @@ from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
 from .maps import MAP_ELEMENTS
 from .model import Card, Game
+from .schema import suggest
 from .text import TextLayout, TextStyle, typeset
 
 _ENV = SandboxedEnvironment(undefined=StrictUndefined, finalize=lambda v: "" if v is None else v, autoescape=False)
@@ -151,6 +152,11 @@ def _color(value: str) -> Color:
     return toColor(value)
 
 
+class UnknownComponent(LookupError):
+    """`component(deck, id)` names a deck or an id that does not exist; the template's
+    error handler reports it at the element (or rulebook line) that asked."""
+
+
 class Decks:
     """Every deck's components by deck id, for templates: `decks.fields` or `decks['fields']`,
     a list of card views (id and fields). Not a dict, so a deck called `items` or `keys`
@@ -158,6 +164,23 @@ class Decks:
 
     def __init__(self, views: dict[str, list[dict[str, Any]]]):
         self._views = views
+        self._by_id: dict[str, dict[str, dict[str, Any]]] = {}
+
+    def component(self, deck: str, id: str) -> dict[str, Any]:
+        """One component by deck and id, for templates: `component('starting', 'farm')`.
+        A function, not `decks.starting.farm`: an id may be any word, a list method's too."""
+        views = self._views.get(deck)
+        if views is None:
+            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._views)}; expected one of: {', '.join(self._views)}")
+        by_id = self._by_id.get(deck)
+        if by_id is None:
+            by_id = self._by_id[deck] = {view["id"]: view for view in views}
+        view = by_id.get(id)
+        if view is None:
+            ids = list(by_id)
+            shown = ", ".join(ids[:12]) + (f", ... ({len(ids)} in all)" if len(ids) > 12 else "")
+            raise UnknownComponent(f"deck '{deck}' has no component '{id}'{suggest(str(id), ids)}; expected one of: {shown}")
+        return view
 
     def __getattr__(self, name: str) -> list[dict[str, Any]]:
         try:
@@ -204,6 +227,7 @@ class Renderer:
             "enums": game.enums,
             "decks": Decks({deck_id: [card_view(card) for card in deck.cards] for deck_id, deck in game.decks.items()}),
         }
+        self.base_context["component"] = self.base_context["decks"].component
 
     def context(self, card: Card) -> dict[str, Any]:
         ctx = dict(self.base_context)

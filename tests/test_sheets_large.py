@@ -120,11 +120,13 @@ def test_a_400_x_300_board_on_a4_is_an_assembly_page_and_four_labelled_pieces(tm
 def test_neighbouring_pieces_line_up(tmp_path):
     pdf, _ = build(make_board(tmp_path / "plan", (400, 300)), tmp_path / "out")
     a1, a2, b1, b2 = ((x, y) for (x, y, _), *_ in (placements(page) for page in pdf.pages[1:]))
-    step_x, step_y = (297 - 10 - 10) * MM, (210 - 10 - 10) * MM  # the printable area less the overlap
-    height = 210 * MM
+    # 2 x 2 landscape pieces of one size: the board and one overlap shared by two pieces
+    piece_w, piece_h = (400 + 10) / 2, (300 + 10) / 2
+    step_x, step_y = (piece_w - 10) * MM, (piece_h - 10) * MM  # a piece less the overlap
+    left, top = (297 - piece_w) / 2, (210 + piece_h) / 2  # each piece is centred on its sheet
     # each piece shows the board from its own corner: the board's top-left corner lies at the
-    # top-left of A1's printable area, and the same board point moves by one step per piece
-    assert a1 == pytest.approx((5 * MM, height - 5 * MM - 300 * MM), abs=0.2 * MM)
+    # top-left of A1, and the same board point moves by one step per piece
+    assert a1 == pytest.approx((left * MM, (top - 300) * MM), abs=0.2 * MM)
     assert (a2[0] - a1[0], a2[1] - a1[1]) == pytest.approx((-step_x, 0), abs=0.2 * MM)
     assert (b1[0] - a1[0], b1[1] - a1[1]) == pytest.approx((0, step_y), abs=0.2 * MM)
     assert (b2[0] - a1[0], b2[1] - a1[1]) == pytest.approx((-step_x, step_y), abs=0.2 * MM)
@@ -134,15 +136,28 @@ def test_neighbouring_pieces_line_up(tmp_path):
         return {(round(x / MM, 1), round(y / MM, 1)) for x, y, _ in circles(page, 2 * MM)}
 
     t_a1, t_a2, t_b1 = targets(pdf.pages[1]), targets(pdf.pages[2]), targets(pdf.pages[3])
-    # the targets of the seam A1 | A2 lie on A2's left edge: x = its 5 mm margin on A2, and
-    # the same board points on A1, one step to the right
-    seam = {(x, y) for x, y in t_a2 if abs(x - 5) < 0.2}
+    # the targets of the seam A1 | A2 lie on A2's left edge, and on the same board points
+    # on A1, one step to the right
+    seam = {(x, y) for x, y in t_a2 if abs(x - left) < 0.2}
     assert len(seam) == 3
     assert {(round(x + step_x / MM, 1), y) for x, y in seam} <= t_a1
-    # the seam A1 / B1 lies on B1's top edge: 5 mm below the top of the page on B1
-    top_seam = {(x, y) for x, y in t_b1 if abs(y - (210 - 5)) < 0.2}
+    # the seam A1 / B1 lies on B1's top edge
+    top_seam = {(x, y) for x, y in t_b1 if abs(y - top) < 0.2}
     assert len(top_seam) == 3
     assert {(x, round(y - step_y / MM, 1)) for x, y in top_seam} <= t_a1
+
+
+def test_the_pieces_of_a_400_mm_wide_board_are_equal_in_width(tmp_path):
+    # 400 x 150 mm on landscape A4 (287 mm printable): two pieces. Each the whole printable
+    # width would leave the second one holding 123 mm; even pieces hold 205 mm each.
+    pdf, _ = build(make_board(tmp_path / "plan", (400, 150)), tmp_path / "out")
+    assert "400 x 150 mm in 2 pieces (1 row of 2)" in pdf.pages[0].extract_text()
+    widths = []
+    for page in pdf.pages[1:]:
+        (x, y, w, h), *_ = card_boxes(page)  # the clip of what the piece shows
+        widths.append(round(w / MM, 1))
+        assert x == pytest.approx((297 - w / MM) / 2 * MM, abs=0.2 * MM)  # centred on the sheet
+    assert widths == [205.0, 205.0]
 
 
 def test_on_a3_the_same_board_is_one_page(tmp_path):
@@ -177,17 +192,18 @@ def test_overlap_sets_how_far_pieces_overlap(tmp_path):
     pdf, _ = build(make_board(tmp_path / "plan", (400, 300)), tmp_path / "out", "--overlap", "20")
     assert "overlapping 20 mm" in pdf.pages[0].extract_text()
     (a1, *_), (a2, *_) = placements(pdf.pages[1]), placements(pdf.pages[2])
-    assert a1[0] - a2[0] == pytest.approx((297 - 10 - 20) * MM, abs=0.2 * MM)
+    assert a1[0] - a2[0] == pytest.approx(((400 + 20) / 2 - 20) * MM, abs=0.2 * MM)  # a piece less the overlap
 
 
 def test_bleed_keeps_the_crop_marks_on_the_trim_of_a_split_board(tmp_path):
     pdf, _ = build(make_board(tmp_path / "plan", (400, 300)), tmp_path / "out", "--bleed", "3")
     a1, b2 = pdf.pages[1], pdf.pages[4]
+    left = (297 - (406 + 10) / 2) / 2  # the left edge of every (centred) piece; the art is 406 mm wide
     xs = {round(x1 / MM, 1) for x1, y1, x2, y2 in marks(a1) if x1 == x2}
-    assert 8.0 in xs  # the board's left trim edge: 5 mm margin + 3 mm bleed
-    assert 5.0 not in xs  # A1 has no cut edge on its left
+    assert round(left + 3, 1) in xs  # the board's left trim edge, inside the 3 mm bleed
+    assert round(left, 1) not in xs  # A1 has no cut edge on its left
     xs = {round(x1 / MM, 1) for x1, y1, x2, y2 in marks(b2) if x1 == x2}
-    assert 5.0 in xs  # B2's left edge is cut: it lies on B1
+    assert round(left, 1) in xs  # B2's left edge is cut: it lies on B1
 
 
 @pytest.mark.parametrize(("size", "landscape", "grid"), [((400, 300), True, (2, 2)), ((300, 400), False, (2, 2)), ((600, 150), True, (3, 1))])
@@ -209,6 +225,11 @@ def test_pieces_cover_the_whole_board_and_overlap_exactly():
             assert piece.window[2] - beside.window[0] == pytest.approx(10 * MM)
         if below:
             assert below.window[3] - piece.window[1] == pytest.approx(10 * MM)
+    # every piece the same size, inside the printable area of its sheet
+    sizes = {(round((w[2] - w[0]) / MM, 3), round((w[3] - w[1]) / MM, 3)) for w in windows}
+    assert len(sizes) == 1
+    (w, h), *_ = sizes
+    assert w <= tiling.page_w / MM - 10 + 1e-6 and h <= tiling.page_h / MM - 10 + 1e-6
 
 
 def test_row_letters_run_past_z():

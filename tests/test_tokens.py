@@ -185,7 +185,12 @@ def test_token_decks_of_one_group_share_sheets(tmp_path):
     assert len(coins) == 10 and len(hexagons) == 10
     assert not [m for m in marks(front) if 0.0 in m]  # no crop marks from the sheet edge, crossing the other sizes
     # each deck starts its own row: every coin lies above every hex
-    assert min(y for _, y, _ in coins) - 12.5 * MM > max(y for points in hexagons for _, y in points)
+    assert min(y for _, y, _ in coins) - 12.5 * MM > max(y for points in hexagons for _, y in points) - 0.05  # rows butt: no gap
+    # the part-filled sheet fills from the top margin, as a sheet you keep filling: the
+    # first row touches the 5 mm margin, the white is at the foot
+    height = float(front.mediabox.height)
+    assert max(y for _, y, _ in coins) + 12.5 * MM == pytest.approx(height - 5 * MM, abs=0.01)
+    assert min(y for points in hexagons for _, y in points) > height / 2
     # only the coins have backs, each behind its own front
     width = float(front.mediabox.width)
     assert sorted((round(x, 1), round(y, 1)) for x, y, _ in circles(back)) == sorted((round(width - x, 1), round(y, 1)) for x, y, _ in coins)

@@ -31,6 +31,7 @@ from ..errors import Location, PnpError, Problems, display_path
 from ..i18n import Entry, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
+from ..render import Decks, UnknownComponent
 from ..schema import suggest
 from ..yamlfile import LList, LMap, load_yaml
 from .document import (
@@ -300,7 +301,8 @@ def context_of(block: RawBlock) -> str:
 
 def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
     """What the Jinja in a rulebook sees: each deck by its id (a list of card views), the
-    game's metadata, enums and strings, the mode and the language."""
+    game's metadata, enums and strings, the mode and the language; `component(deck, id)`
+    as in layouts."""
     decks = {deck_id: [card_view(card) for card in deck.cards] for deck_id, deck in game.decks.items()}
     meta = game.meta
     ctx: dict[str, Any] = dict(decks)
@@ -322,6 +324,7 @@ def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
         lang=lang,
         values=values_of,
         total=total,
+        component=Decks(decks).component,
     )
     return ctx
 
@@ -341,7 +344,8 @@ def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool
         problems.error(where, "rulebook-template", f"cannot read the template: {exc.message}; expected Jinja such as {{{{ cities | length }}}}")
     except Exception as exc:  # undefined names, sandbox refusals, errors inside filters
         where = _at(text, loc, _template_line(exc), str(exc), exact)
-        problems.error(where, "rulebook-template", f"cannot fill in the template: {exc}; expected names of decks, game, enums, strings, mode")
+        expected = "" if isinstance(exc, UnknownComponent) else "; expected names of decks, game, enums, strings, mode"  # it says what it expected
+        problems.error(where, "rulebook-template", f"cannot fill in the template: {exc}{expected}")
     return None
 
 
