@@ -401,6 +401,19 @@ class Leader(Flowable):
             self.canv.drawString(stop - count * dot, baseline, ". " * count)
 
 
+class IndexLetter(TextBlock):
+    """The letter a group of index entries is filed under ('Č', 'Ch'); never ends a column."""
+
+    def __init__(self, setting: Setting, letter: str):
+        style = setting.styles.label
+        super().__init__(setting, letter, replace(style, size=setting.styles.toc.size * 1.1, color="#1f3c66"), None)
+        self.spaceBefore = setting.styles.toc.size * 0.7
+        self.keepWithNext = True
+
+    def split(self, aw, ah):
+        return []
+
+
 class Columns(Flowable):
     """Short entries (the index) in two balanced columns; splits between entries."""
 
@@ -421,11 +434,16 @@ class Columns(Flowable):
         total, best = sum(heights), (BIG, 0)
         left = 0.0
         for k in range(len(heights) + 1):  # the first column: entries [0, k)
-            best = min(best, (max(left, total - left), k))
+            if not self._kept(k):
+                best = min(best, (max(left, total - left), k))
             if k < len(heights):
                 left += heights[k]
         self.height, self._break = best
         return aw, self.height
+
+    def _kept(self, k: int) -> bool:
+        """Whether a column may not end after entry k - 1 (a letter of the index)."""
+        return 0 < k < len(self.entries) and self.entries[k - 1].getKeepWithNext()
 
     def split(self, aw, ah):
         heights = self._measure(aw)
@@ -435,7 +453,12 @@ class Columns(Flowable):
                 used += heights[taken]
                 taken += 1
             else:
+                while self._kept(taken) and used > 0:  # a letter goes over with its first entry
+                    taken -= 1
+                    used -= heights[taken]
                 column, used = column + 1, 0.0
+        while self._kept(taken):
+            taken -= 1
         if taken == 0 or taken == len(heights):
             return [] if taken == 0 else [self]
         return [Columns(self.setting, self.entries[:taken], self.gap), Columns(self.setting, self.entries[taken:], self.gap)]

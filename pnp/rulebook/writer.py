@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,8 +26,9 @@ from ..fonts import FontSet
 from ..images import find_image, image_size
 from ..render import Face, ImageOp
 from ..symbols import SymbolSet
+from .collate import Alphabet
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
-from .flow import BIG, Book, CardRow, Columns, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
+from .flow import BIG, Book, CardRow, Columns, HeadingBlock, IndexLetter, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
 from .labels import Labels
 
 MAX_PASSES = 6
@@ -162,7 +162,8 @@ class Story:
         self.headings = doc.headings()
         self.keys = {id(h): h.id or f"h:{i}" for i, h in enumerate(self.headings)}
         self.by_id = {h.id: h for h in self.headings if h.id}
-        self.terms = sorted({span.term for h in _all_spans(doc) for span in h if isinstance(span, IndexMark) and span.term}, key=_collate)
+        self.alphabet = Alphabet(doc.lang)
+        self.terms = sorted({span.term for h in _all_spans(doc) for span in h if isinstance(span, IndexMark) and span.term}, key=self.alphabet.key)
 
     def page(self, key: str) -> str:
         return str(self.known.heading_pages.get(key, 0))
@@ -192,10 +193,15 @@ class Story:
         if self.terms:
             out.append(HeadingBlock(self.setting, _escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
             entries: list[Flowable] = []
+            letter = ""
             for term in self.terms:
+                initial = self.alphabet.initial(term)
+                if initial and initial != letter and len(self.terms) > 8:
+                    entries.append(IndexLetter(self.setting, _escape(initial)))
+                letter = initial
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
                 entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
-            out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(entries) > 8 else KeepTogether(entries))
+            out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(self.terms) > 8 else KeepTogether(entries))
         return out
 
     # --- blocks ------------------------------------------------------------------------------
@@ -305,11 +311,6 @@ def _all_spans(doc: Document):
 
     for block in walk(doc.blocks):
         yield from spans_of(block)
-
-
-def _collate(term: str) -> tuple[str, str]:
-    base = "".join(ch for ch in unicodedata.normalize("NFKD", term.casefold()) if not unicodedata.combining(ch))
-    return base, term
 
 
 def _escape(text: str) -> str:
