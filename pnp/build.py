@@ -135,7 +135,7 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)
-        problems.extend(check_rulebooks(project.game, game, lang, project.symbols.ids))
+        problems.extend(check_rulebooks(project, game, lang))
     return problems
 
 

@@ -203,6 +203,20 @@ def test_unknown_card_and_template_error_fail_check(game: Path) -> None:
     assert f"rules/01-goal.md:{line}:" in output and "titel" in output and "[rulebook-template]" in output
 
 
+def test_characters_the_fonts_lack_fail_check_at_their_block(game: Path) -> None:
+    goal, turn = game / "rules" / "01-goal.md", game / "rules" / "02-turn.md"
+    edit(goal, "Zamiešaj všetkých", "Zamiešaj 漢 všetkých")
+    edit(goal, "| Karta | Text |", "| Karta | Text ☃ |")
+    edit(turn, "[bodovanie]{.index}", '[bodovanie]{.index term="bodovanie ⛄"}')
+    edit(game / "game.yaml", "title: Pravidlá", "title: Pravidlá ♞")
+    output = check(game)
+    assert f"rules/01-goal.md:{line_of(goal, '漢')}:1: the rulebook uses '漢' (U+6F22), missing from font 'serif'" in output
+    assert f"rules/01-goal.md:{line_of(goal, '☃')}:1: the rulebook uses '☃' (U+2603), missing from font 'sans-bold'" in output  # a table's header
+    assert f"rules/02-turn.md:{line_of(turn, '⛄')}:26: the rulebook uses '⛄' (U+26C4)" in output  # an index term, printed only in the index
+    assert f"game.yaml:{line_of(game / 'game.yaml', '♞')}:12: the rulebook uses '♞' (U+265E)" in output
+    assert output.count("[font-glyph]") == 4  # once each, though the book is set once per mode
+
+
 def test_failed_build_keeps_the_previous_pdf(game: Path) -> None:
     target = build(game) / "rules-basic-sk-a4.pdf"
     before = target.read_bytes()

@@ -37,18 +37,32 @@ def documents(source_game: Game, game: Game, lang: str, problems: Problems, sour
     return [(source, render(source, game, lang, mode, strings, problems)) for source in sources for mode in source.defn.modes or [None]]
 
 
-def check_rulebooks(source_game: Game, game: Game, lang: str, symbols: frozenset[str]) -> Problems:
+def check_rulebooks(project, game: Game, lang: str) -> Problems:
     """What `pnp check` reports about the rulebooks in one language (each once, though a
-    block is rendered once per mode)."""
+    block is rendered once per mode), including characters the fonts lack: every text
+    is set once, without pages."""
+    from .writer import check_text
+
+    source_game = project.game
     problems = Problems()
     sources = read_sources(source_game, problems)
     if lang == source_game.meta.language:
         for source in sources:
             check_facts(source, source_game, problems)
-    for _, doc in documents(source_game, game, lang, problems, sources):
-        check_document(doc, game, symbols, problems)
+    for source, doc in documents(source_game, game, lang, problems, sources):
+        check_document(doc, game, project.symbols.ids, problems)
+        check_text(doc, _inputs(project, game, lang, problems), source.title_locs)
     problems.items = list(dict.fromkeys(problems.items))
     return problems
+
+
+def _inputs(project, game: Game, lang: str, problems: Problems, face=None):
+    from .labels import labels
+    from .writer import Inputs
+
+    return Inputs(
+        project.fonts, project.symbols, game.meta.title, game.meta.author, labels(lang, game.meta.strings), face or (lambda ref: None), problems, game.root
+    )
 
 
 def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: Problems, txn, force: bool = False) -> list:
@@ -57,10 +71,9 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: P
     (path, 0, pages) per file, like the decks; nothing when a check fails (unless `force`)."""
     from ..render import Renderer
     from .booklet import impose
-    from .labels import labels
-    from .writer import PAPERS, Inputs, write_pdf
+    from .writer import PAPERS, write_pdf
 
-    found = check_rulebooks(project.game, game, lang, project.symbols.ids)
+    found = check_rulebooks(project, game, lang)
     problems.extend(found)
     if found.errors and not force:
         return []
@@ -78,7 +91,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: P
         layout = layouts[1] if ref.side == "back" else layouts[0]
         return renderer.face(card, layout, ref.side, problems) if layout is not None else None
 
-    inputs = Inputs(project.fonts, project.symbols, game.meta.title, game.meta.author, labels(lang, game.meta.strings), face, problems, game.root)
+    inputs = _inputs(project, game, lang, problems, face)
     paper = {"a3": "a4", "legal": "letter"}.get(paper, paper)
     written = []
     for source, doc in pairs:

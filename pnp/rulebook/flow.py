@@ -358,9 +358,20 @@ class RuleLine(Flowable):
 class Leader(Flowable):
     """A line of the contents or the index: text, dots, and page numbers at the right."""
 
-    def __init__(self, setting: Setting, markup: str, pages: str, indent: float = 0, number: str = "", bold: bool = False, number_width: float = 0.0):
+    def __init__(
+        self,
+        setting: Setting,
+        markup: str,
+        pages: str,
+        indent: float = 0,
+        number: str = "",
+        bold: bool = False,
+        number_width: float = 0.0,
+        loc: Location | None = None,
+    ):
         super().__init__()
         self.setting, self.markup, self.pages, self.indent, self.number = setting, markup, pages, indent, number
+        self.loc = loc  # an index term: where it is marked (its characters are reported there)
         self.number_width = number_width  # the column of the numbers: as wide as the widest of its level
         style = setting.styles.toc
         self.style = replace(style, font="sans-bold") if bold else style
@@ -373,7 +384,7 @@ class Leader(Flowable):
         self._pages = self.setting.typeset(self.pages, style, BIG, None)
         self._pages_w = line_width(self._pages)
         room = aw - self.indent - self._num_w - self._pages_w - style.size * 1.5
-        self._text = self.setting.typeset(self.markup, style, max(room, aw * 0.3), None)
+        self._text = self.setting.typeset(self.markup, style, max(room, aw * 0.3), self.loc)
         self.height = len(self._text.lines) * self._text.leading
         return aw, self.height
 

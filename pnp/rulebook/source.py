@@ -124,6 +124,7 @@ class Source:
     items: list[RawBlock | RawContainer] = field(default_factory=list)
     loc: Location = Location("?")  # the rulebook's entry in game.yaml
     fact_locs: list[Location] = field(default_factory=list)
+    title_locs: tuple[Location, Location] = (Location("?"), Location("?"))  # the game's title, the book's title
 
     def blocks(self) -> list[RawBlock]:
         return list(_raw_blocks(self.items))
@@ -151,6 +152,8 @@ def read_sources(game: Game, problems: Problems) -> list[Source]:
         facts = entry.get("facts")
         source = Source(rid, defn, loc=books.loc_of(rid) if isinstance(books, LMap) else game.loc)
         source.fact_locs = [facts.loc_of(i) if isinstance(facts, LList) else entry.loc for i in range(len(defn.facts))]
+        game_title = raw.loc_of("title") if isinstance(raw, LMap) and "title" in raw else game.loc
+        source.title_locs = (game_title, entry.loc_of("title") if "title" in entry else source.loc)
         if not defn.files:
             problems.error(entry.loc_of("files"), "rulebook-files", f"rulebook '{rid}' lists no files; expected files: [rules/01-goal.md, ...]")
         for i, name in enumerate(defn.files):

@@ -90,6 +90,20 @@ def _one_pass(doc: Document, paper: Paper, inputs: Inputs, book: Book, previous:
     return buffer.getvalue(), template.page
 
 
+def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Location]) -> None:
+    """Set every text of the book once, as wide as it likes and without pages, so that
+    `pnp check` reports characters the fonts lack at their block, as the build would."""
+    styles = Styles.for_size(PAPERS["a4"].body)
+    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, Book())
+    todo = Story(doc, setting, inputs, Book(), title_locs).flowables()
+    while todo:
+        flowable = todo.pop(0)
+        if isinstance(flowable, KeepTogether):
+            todo[:0] = flowable._content
+        else:
+            flowable.wrap(BIG, BIG)
+
+
 class _Template(BaseDocTemplate):
     def __init__(self, buffer, paper: Paper, inputs: Inputs, setting: Setting, header: str):
         left, right, top, bottom = paper.margins
@@ -155,15 +169,21 @@ def _fit(canv, text: str, font: str, size: float, room: float) -> str:
 class Story:
     """The flowables of one pass; page numbers come from the previous pass (`known`)."""
 
-    def __init__(self, doc: Document, setting: Setting, inputs: Inputs, known: Book):
+    def __init__(self, doc: Document, setting: Setting, inputs: Inputs, known: Book, title_locs: tuple[Location | None, Location | None] = (None, None)):
         self.doc, self.setting, self.inputs, self.known = doc, setting, inputs, known
+        self.title_locs = title_locs  # where the game's and the book's titles are written, to report what they print
         self.styles = setting.styles
         self.labels = inputs.labels
         self.headings = doc.headings()
         self.keys = {id(h): h.id or f"h:{i}" for i, h in enumerate(self.headings)}
         self.by_id = {h.id: h for h in self.headings if h.id}
         self.alphabet = Alphabet(doc.lang)
-        self.terms = sorted({span.term for h in _all_spans(doc) for span in h if isinstance(span, IndexMark) and span.term}, key=self.alphabet.key)
+        self.term_locs: dict[str, Location] = {}  # where each index term is first marked
+        for spans in _all_spans(doc):
+            for span in spans:
+                if isinstance(span, IndexMark) and span.term:
+                    self.term_locs.setdefault(span.term, span.loc)
+        self.terms = sorted(self.term_locs, key=self.alphabet.key)
 
     def page(self, key: str) -> str:
         return str(self.known.heading_pages.get(key, 0))
@@ -171,9 +191,9 @@ class Story:
     def flowables(self) -> list[Flowable]:
         s, labels = self.styles, self.labels
         out: list[Flowable] = [NextPageTemplate("body"), Spacer(1, s.body.size * 3)]
-        out.append(TextBlock(self.setting, _escape(self.inputs.game_title), s.title, None))
+        out.append(TextBlock(self.setting, _escape(self.inputs.game_title), s.title, self.title_locs[0]))
         if self.doc.title and self.doc.title != self.inputs.game_title:
-            out.append(TextBlock(self.setting, _escape(self.doc.title), s.subtitle, None))
+            out.append(TextBlock(self.setting, _escape(self.doc.title), s.subtitle, self.title_locs[1]))
         out.append(Spacer(1, s.body.size * 2.5))
         out.append(TextBlock(self.setting, _escape(labels.contents), s.h[2], None))
         listed = [h for h in self.headings if h.level <= TOC_DEPTH]
@@ -200,7 +220,7 @@ class Story:
                     entries.append(IndexLetter(self.setting, _escape(initial)))
                 letter = initial
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
-                entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
+                entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages), loc=self.term_locs[term]))
             out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(self.terms) > 8 else KeepTogether(entries))
         return out
 
