@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, replace
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable
+from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import Location, Problems
 from ..fonts import FontSet
@@ -217,6 +218,32 @@ class HeadingBlock(TextBlock):
             self.canv.bookmarkPage(self.key)
             self.canv.addOutlineEntry(self.title, self.key, level=level, closed=level > 0)
             book.outline_level = level
+
+
+class KeepWithNext(KeepTogether):
+    """A heading (or headings) and what follows, as platypus groups them by keepWithNext.
+    Platypus's KeepTogether moves the whole group to the next page when it does not fit,
+    so a heading over a long table left a page nearly empty; this keeps the heading with
+    only the first lines (or rows) of what follows and lets the rest run on."""
+
+    def split(self, aw, ah):
+        heads, after = self._content[:-1], self._content[-1]
+        frame = getattr(self, "_frame", None)
+        at_top = frame is not None and bool(getattr(frame, "_atTop", False))
+        if not heads:  # a heading with nothing after it that could go with it
+            return list(self._content) if at_top or after.wrap(aw, ah)[1] <= ah else []
+        used = 0.0
+        for i, head in enumerate(heads):
+            used += head.wrap(aw, ah)[1] + head.getSpaceAfter() + (head.getSpaceBefore() if i else 0.0)
+        room = ah - used - after.getSpaceBefore()
+        if room > 0 and after.wrap(aw, room)[1] <= room:
+            return list(self._content)
+        parts = after.split(aw, room) if room > 0 else []
+        if parts and not isinstance(parts[0], ActionFlowable) and parts[0].wrap(aw, room)[1] <= room + 0.01:
+            return list(heads) + parts
+        if at_top:
+            return list(self._content)  # not even on an empty page: each goes on its own
+        return []  # the heading goes to the next page with what follows
 
 
 class Stack(Flowable):
@@ -426,25 +453,30 @@ class IndexLetter(TextBlock):
 
 
 class Columns(Flowable):
-    """Short entries (the index) in two balanced columns; splits between entries."""
+    """Entries of the index in two balanced columns, split between entries; or, for a short
+    index, in one column kept together (and kept with the heading above it)."""
 
-    def __init__(self, setting: Setting, entries: list[Flowable], gap: float):
+    def __init__(self, setting: Setting, entries: list[Flowable], gap: float, columns: int = 2):
         super().__init__()
-        self.setting, self.entries, self.gap = setting, entries, gap
+        self.setting, self.entries, self.gap, self.columns = setting, entries, gap, columns
         self.spaceBefore = setting.styles.gap
         self._heights: list[float] = []
         self._break = 0
 
+    def _width(self, aw: float) -> float:
+        return (aw - self.gap) / 2 if self.columns == 2 else aw
+
     def _measure(self, aw: float) -> list[float]:
-        width = (aw - self.gap) / 2
-        return [e.wrap(width, BIG)[1] + e.getSpaceBefore() for e in self.entries]
+        return [e.wrap(self._width(aw), BIG)[1] + e.getSpaceBefore() for e in self.entries]
 
     def wrap(self, aw, ah):
         self.width = aw
         self._heights = heights = self._measure(aw)
         total, best = sum(heights), (BIG, 0)
+        if self.columns == 1:
+            best = (total, len(heights))
         left = 0.0
-        for k in range(len(heights) + 1):  # the first column: entries [0, k)
+        for k in range(len(heights) + 1 if self.columns == 2 else 0):  # the first column: entries [0, k)
             if not self._kept(k):
                 best = min(best, (max(left, total - left), k))
             if k < len(heights):
@@ -457,6 +489,8 @@ class Columns(Flowable):
         return 0 < k < len(self.entries) and self.entries[k - 1].getKeepWithNext()
 
     def split(self, aw, ah):
+        if self.columns == 1:
+            return []
         heights = self._measure(aw)
         taken, column, used = 0, 0, 0.0
         while taken < len(heights) and column < 2:
@@ -475,7 +509,7 @@ class Columns(Flowable):
         return [Columns(self.setting, self.entries[:taken], self.gap), Columns(self.setting, self.entries[taken:], self.gap)]
 
     def draw(self):
-        width = (self.width - self.gap) / 2
+        width = self._width(self.width)
         for column, part in enumerate((self.entries[: self._break], self.entries[self._break :])):
             top = self.height
             for entry, h in zip(part, self._heights[: self._break] if column == 0 else self._heights[self._break :]):

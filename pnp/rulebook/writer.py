@@ -17,7 +17,7 @@ from pathlib import Path
 
 from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
@@ -28,7 +28,7 @@ from ..render import Face, ImageOp
 from ..symbols import SymbolSet
 from .collate import Alphabet
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
-from .flow import BIG, Book, CardRow, Columns, HeadingBlock, IndexLetter, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
+from .flow import BIG, Book, CardRow, Columns, HeadingBlock, IndexLetter, KeepWithNext, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
 from .labels import Labels
 
 MAX_PASSES = 6
@@ -95,13 +95,8 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
     `pnp check` reports characters the fonts lack at their block, as the build would."""
     styles = Styles.for_size(PAPERS["a4"].body)
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, Book())
-    todo = Story(doc, setting, inputs, Book(), title_locs).flowables()
-    while todo:
-        flowable = todo.pop(0)
-        if isinstance(flowable, KeepTogether):
-            todo[:0] = flowable._content
-        else:
-            flowable.wrap(BIG, BIG)
+    for flowable in Story(doc, setting, inputs, Book(), title_locs).flowables():
+        flowable.wrap(BIG, BIG)
 
 
 class _Template(BaseDocTemplate):
@@ -124,6 +119,7 @@ class _Template(BaseDocTemplate):
             creator="pnp",
             producer="pnp (reportlab)",
         )
+        self.keepTogetherClass = KeepWithNext  # a heading and the first lines after it, not the whole block
         self.setting, self.header, self.paper = setting, header, paper
         self.running = ""  # the chapter in effect at the top of the next page
         frame = Frame(left, bottom, width - left - right, height - top - bottom, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
@@ -221,7 +217,7 @@ class Story:
                 letter = initial
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
                 entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages), loc=self.term_locs[term]))
-            out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(self.terms) > 8 else KeepTogether(entries))
+            out.append(Columns(self.setting, entries, s.body.size * 1.5, columns=2 if len(self.terms) > 8 else 1))
         return out
 
     # --- blocks ------------------------------------------------------------------------------
@@ -408,7 +404,10 @@ class FitTable(Flowable):
         return self.width, self.height
 
     def split(self, aw, ah):
-        return self._build(aw).split(aw, ah)
+        parts = self._build(aw).split(aw, ah)
+        if parts:  # the header row repeats on every part; the space around stays around the whole
+            parts[0].spaceBefore, parts[-1].spaceAfter = self.spaceBefore, self.spaceAfter
+        return parts
 
     def draw(self):
         self._built.drawOn(self.canv, 0, 0)

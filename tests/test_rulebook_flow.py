@@ -1,0 +1,81 @@
+"""Page flow: a heading stays with the first lines of what follows it, but a long table or
+block after it is not pushed whole to the next page (which left pages nearly empty)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from test_rulebook import FILLER, build, make_game, pages_text, squash
+
+ROWS = "".join(f"| R{n:03d} | {n} bodov za kartu |\n" for n in range(1, 91))
+TABLE_TURN = f"""\
+# Priebeh hry
+
+{(FILLER * 3 + chr(10) + chr(10)) * 3}
+## Bodovanie {{#score}}
+
+| Riadok | Body |
+|---|---:|
+{ROWS}
+Koniec tabuľky.
+"""
+EXAMPLE_TURN = f"""\
+# Priebeh hry
+
+{(FILLER * 3 + chr(10) + chr(10)) * 3}
+## Ukážka {{#show}}
+
+::: example
+{"".join(f"Krok E{n:02d}. {FILLER}{chr(10)}{chr(10)}" for n in range(1, 31))}:::
+
+Koniec ukážky.
+"""
+
+
+def page_of(pages: list[str], needle: str) -> int:
+    """The page (1-based) that prints `needle`, after the contents."""
+    return next(n for n, text in enumerate(pages[1:], 2) if needle in squash(text))
+
+
+def test_a_table_taller_than_a_page_starts_under_its_heading(tmp_path: Path) -> None:
+    pages = pages_text(build(make_game(tmp_path / "hra", turn=TABLE_TURN)) / "rules-basic-sk-a4.pdf")
+    heading = page_of(pages, "2.1 Bodovanie")
+    assert page_of(pages, "R001") == heading  # the first rows under the heading, not on the next page
+    assert "Hráči sa striedajú" in squash(pages[heading - 1]).split("2.1 Bodovanie")[0]  # the heading is not at the top of an empty page
+    last = page_of(pages, "R090")
+    assert last > heading
+    for page in range(heading + 1, last + 1):  # the header row repeats on every page the table runs onto
+        assert re.search(r"Riadok\s+Body", pages[page - 1]), page
+
+
+def test_a_long_example_splits_across_pages(tmp_path: Path) -> None:
+    pages = pages_text(build(make_game(tmp_path / "hra", turn=EXAMPLE_TURN)) / "rules-basic-sk-a4.pdf")
+    heading = page_of(pages, "2.1 Ukážka")
+    before, after = squash(pages[heading - 1]).split("2.1 Ukážka")
+    assert "Príklad Krok E01." in after and "Hráči sa striedajú" in before  # the block begins under its heading, mid-page
+    assert page_of(pages, "Krok E30.") > heading
+
+
+def test_a_heading_keeps_the_first_lines_that_follow_it() -> None:
+    """Keep-with-next still holds: at the foot of a page, a heading goes over with its text
+    unless two lines of it fit under the heading; then only those stay."""
+    from pnp.errors import Problems
+    from pnp.fonts import bundled_fonts
+    from pnp.rulebook.flow import Book, HeadingBlock, KeepWithNext, Setting, Styles, TextBlock
+    from pnp.symbols import SymbolSet
+
+    setting = Setting(bundled_fonts(), SymbolSet({}), "sk", Styles.for_size(10), Problems(), Book())
+    width = 450.0
+
+    def group() -> KeepWithNext:
+        return KeepWithNext([HeadingBlock(setting, "2.1 Bodovanie", 2, "h", "2.1 Bodovanie", None), TextBlock(setting, FILLER * 4, setting.styles.body, None)])
+
+    heading = group()._content[0]
+    above = heading.wrap(width, 1e6)[1] + heading.getSpaceAfter()
+    line = setting.styles.body.size * setting.styles.body.leading
+    assert group().split(width, above + 1.5 * line) == []  # one line would stay: all goes over
+    parts = group().split(width, above + 2.2 * line)
+    assert [type(p).__name__ for p in parts] == ["HeadingBlock", "TextBlock", "TextBlock"]
+    assert parts[1].wrap(width, 1e6)[1] == 2 * line  # two lines stay under the heading, the rest goes over
+    assert len(group().split(width, 700)) == 2  # all of it fits: nothing is split
