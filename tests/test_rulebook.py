@@ -155,6 +155,37 @@ def test_cross_reference_prints_number_and_page(game: Path) -> None:
     assert setup != turn
 
 
+def links(path: Path) -> list[tuple[int, int, str]]:
+    """The internal links of a PDF: (page, the page it leads to, the text under it), as a
+    viewer shows them (text read by PDFium)."""
+    import pypdfium2 as pdfium
+
+    reader, document = PdfReader(str(path)), pdfium.PdfDocument(str(path))
+    found = []
+    for number, page in enumerate(reader.pages, 1):
+        text = document[number - 1].get_textpage()
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            if annot.get("/Subtype") == "/Link":
+                x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
+                target = reader.get_destination_page_number(reader._build_destination("", annot["/Dest"])) + 1
+                found.append((number, target, squash(text.get_text_bounded(left=x0, bottom=y0, right=x1, top=y1)).strip()))
+    return found
+
+
+def test_references_and_contents_link_to_their_headings(game: Path) -> None:
+    path = build(game) / "rules-basic-sk-a4.pdf"
+    book = [re.sub(r"[ \u00a0]+", " ", p) for p in pages_text(path)]
+    setup, turn = heading_page(book, "1.1 Príprava"), heading_page(book, "2.1 Ťah hráča")
+    found = links(path)
+    contents = {text.split(" .")[0]: target for page, target, text in found if page == 1}
+    assert contents["1.1 Príprava"] == setup and contents["2.1 Ťah hráča"] == turn and contents["Register"] == len(book)
+    assert contents["1 Cieľ hry"] == heading_page(book, "1 Cieľ hry")
+    body = {(text, target) for page, target, text in found if page > 1}
+    assert (f"1.1, s. {setup}", setup) in body and ("prípravu (1.1)", setup) in body  # [](#setup) and [prípravu](#setup)
+    assert any(text.startswith(f"2.1, s. {turn}") and target == turn for text, target in body)
+
+
 def test_removing_a_card_changes_the_count_the_book_prints(game: Path) -> None:
     text = squash(" ".join(pages_text(build(game) / "rules-basic-sk-a4.pdf")))
     assert "Hra má 5 kariet." in text and "Zamiešaj všetkých 5 kariet." in text

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether
 from reportlab.platypus.doctemplate import ActionFlowable
 
@@ -127,13 +128,43 @@ def line_letters(layout: TextLayout) -> list[int]:
     return [sum(ch.isalnum() for piece in line if piece.font for ch in piece.text) for line in layout.lines]
 
 
+@dataclass(frozen=True)
+class LinkMark:
+    """A cross-reference in a paragraph: its letters [start, end) link to a heading."""
+
+    key: str  # the heading's destination
+    start: int  # letters and digits before the reference
+    end: int  # ... before its end
+
+
+def letter_boxes(layout: TextLayout, start: int, end: int) -> list[tuple[int, float, float]]:
+    """Where letters [start, end) of set text are: (line, x from, x to) for each line they are on."""
+    boxes: dict[int, tuple[float, float]] = {}
+    seen = 0
+    for number, line in enumerate(layout.lines):
+        for piece in line:
+            if not piece.font:
+                continue
+            for i, ch in enumerate(piece.text):
+                if not ch.isalnum():
+                    continue
+                if start <= seen < end:
+                    before = piece.text[:i]
+                    x0 = piece.x + stringWidth(before, piece.font, layout.size) + piece.word_space * before.count(" ")
+                    x1 = x0 + stringWidth(ch, piece.font, layout.size)
+                    low, high = boxes.get(number, (x0, x1))
+                    boxes[number] = (min(low, x0), max(high, x1))
+                seen += 1
+    return [(number, low, high) for number, (low, high) in sorted(boxes.items())]
+
+
 class TextBlock(Flowable):
     """A paragraph in pnp.text markup; splits between lines (at least two on each side)."""
 
     def __init__(self, setting: Setting, markup: str, style: TextStyle, loc: Location | None, marks=(), first: int = 0, lines=None):
         super().__init__()
         self.setting, self.markup, self.style, self.loc = setting, markup, style, loc
-        self.marks = list(marks)  # (term, letters before it)
+        self.marks = list(marks)  # (term, letters before it) of index terms; LinkMark of references
         self.first = first  # index of this part's first line in the whole paragraph
         self.fixed = lines  # a part of a split paragraph: its (full layout, start, end)
         self.layout: TextLayout | None = None
@@ -180,7 +211,11 @@ class TextBlock(Flowable):
         start, end = (self.fixed[1], self.fixed[2]) if self.fixed is not None else (0, len(whole.lines))
         letters = line_letters(whole)
         page = self.canv.getPageNumber()
-        for term, before in self.marks:
+        for mark in self.marks:
+            if isinstance(mark, LinkMark):
+                self._link(whole, start, end, mark)
+                continue
+            term, before = mark
             seen, line = 0, len(letters) - 1
             for i, n in enumerate(letters):
                 if seen + n > before:
@@ -189,6 +224,13 @@ class TextBlock(Flowable):
                 seen += n
             if start <= line < end:
                 self.setting.book.index_pages.setdefault(term, set()).add(page)
+
+    def _link(self, whole: TextLayout, start: int, end: int, mark: LinkMark) -> None:
+        """A reference is a link to its heading, on the lines of this part that print it."""
+        for line, x0, x1 in letter_boxes(whole, mark.start, mark.end):
+            if start <= line < end:
+                top = self.height - (line - start) * whole.leading
+                self.canv.linkRect("", mark.key, (x0 - 1, top - whole.leading, x1 + 1, top), relative=1, thickness=0)
 
 
 class HeadingBlock(TextBlock):
@@ -213,9 +255,9 @@ class HeadingBlock(TextBlock):
         if self.chapter:
             book.chapter = self.chapter
             book.chapter_starts.setdefault(page, self.chapter)
+        self.canv.bookmarkHorizontal(self.key, 0, self.height + self.style.size * 0.5)  # where references and the contents lead
         if self.level <= 3:
             level = min(self.level - 1, book.outline_level + 1)
-            self.canv.bookmarkPage(self.key)
             self.canv.addOutlineEntry(self.title, self.key, level=level, closed=level > 0)
             book.outline_level = level
 
@@ -395,11 +437,13 @@ class Leader(Flowable):
         bold: bool = False,
         number_width: float = 0.0,
         loc: Location | None = None,
+        link: str = "",
     ):
         super().__init__()
         self.setting, self.markup, self.pages, self.indent, self.number = setting, markup, pages, indent, number
         self.loc = loc  # an index term: where it is marked (its characters are reported there)
         self.number_width = number_width  # the column of the numbers: as wide as the widest of its level
+        self.link = link  # a line of the contents: the heading it leads to
         style = setting.styles.toc
         self.style = replace(style, font="sans-bold") if bold else style
         self.spaceBefore = style.size * (0.5 if bold else 0.1)
@@ -437,6 +481,8 @@ class Leader(Flowable):
             self.canv.setFont(font, style.size)
             count = int((stop - end) // dot)
             self.canv.drawString(stop - count * dot, baseline, ". " * count)
+        if self.link:
+            self.canv.linkRect("", self.link, (self.indent, 0, self.width, self.height), relative=1, thickness=0)
 
 
 class IndexLetter(TextBlock):

@@ -28,7 +28,23 @@ from ..render import Face, ImageOp
 from ..symbols import SymbolSet
 from .collate import Alphabet
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
-from .flow import BIG, Book, CardRow, Columns, HeadingBlock, IndexLetter, KeepWithNext, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
+from .flow import (
+    BIG,
+    Book,
+    CardRow,
+    Columns,
+    HeadingBlock,
+    IndexLetter,
+    KeepWithNext,
+    Leader,
+    LinkMark,
+    RuleLine,
+    Setting,
+    Stack,
+    Styles,
+    TextBlock,
+    line_width,
+)
 from .labels import Labels
 
 MAX_PASSES = 6
@@ -200,9 +216,10 @@ class Story:
         for h in listed:
             text, _ = self.markup(h.spans)
             indent = sum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
-            out.append(Leader(self.setting, text, self.page(self.keys[id(h)]), indent, h.number, bold=h.level == 1, number_width=widths[h.level]))
+            key = self.keys[id(h)]
+            out.append(Leader(self.setting, text, self.page(key), indent, h.number, bold=h.level == 1, number_width=widths[h.level], link=key))
         if self.terms:
-            out.append(Leader(self.setting, _escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True))
+            out.append(Leader(self.setting, _escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True, link=INDEX_KEY))
         out.append(PageBreak())
         for block in self.doc.blocks:
             out.extend(self.block(block))
@@ -230,7 +247,8 @@ class Story:
             numbered = f"{block.number}\u00a0\u00a0{text}" if block.number else text
             chapter = f"{block.number} {title}" if block.level == 1 else ""
             heading = HeadingBlock(self.setting, numbered, block.level, self.keys[id(block)], f"{block.number} {title}".strip(), block.loc, chapter)
-            heading.marks = marks
+            shift = sum(ch.isalnum() for ch in block.number)  # the number is set before the text
+            heading.marks = [LinkMark(m.key, m.start + shift, m.end + shift) if isinstance(m, LinkMark) else (m[0], m[1] + shift) for m in marks]
             return [heading]
         if isinstance(block, Para):
             out: list[Flowable] = []
@@ -278,10 +296,11 @@ class Story:
 
     # --- inline content ------------------------------------------------------------------------
 
-    def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list[tuple[str, int]]]:
-        """pnp.text markup of inline content, and where its index terms are (in letters)."""
+    def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list]:
+        """pnp.text markup of inline content, and where its index terms and references are
+        (counted in letters and digits, which setting the text does not change)."""
         parts: list[str] = []
-        marks: list[tuple[str, int]] = []
+        marks: list = []
         letters = 0
         for span in spans:
             if isinstance(span, Text):
@@ -296,7 +315,11 @@ class Story:
             elif isinstance(span, Ref):
                 text = self.reference(span)
                 parts.append(text)
+                start = letters
                 letters += sum(ch.isalnum() for ch in text if ch not in "*")
+                target = self.by_id.get(span.target)
+                if target is not None and letters > start:
+                    marks.append(LinkMark(self.keys[id(target)], start, letters))
         return "".join(parts), marks
 
     def reference(self, ref: Ref) -> str:
