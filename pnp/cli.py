@@ -348,7 +348,8 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
 @click.pass_obj
 def list_game(ctx: Context, game: Path, fmt: str) -> None:
-    """Show what GAME is made of: types, decks (cards, copies, size), deals and languages."""
+    """Show what GAME is made of: types, decks (cards, copies, size), deals, rulebooks
+    (title, modes, files) and languages."""
 
     def action():
         from .listing import listing, render_text

@@ -1,8 +1,10 @@
 """`pnp list`: what a game is made of, at a glance: its types, decks (with card counts and
-sizes), deals and languages (with how much of each is translated). Read-only."""
+sizes), deals, rulebooks (title, modes, files) and languages (with how much of each is
+translated). Read-only."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -30,6 +32,15 @@ class DealRow:
 
 
 @dataclass
+class RulebookRow:
+    id: str
+    title: str
+    modes: list[str]  # empty: one book
+    files: list[str]  # in reading order
+    missing: list[str]  # the files that do not exist
+
+
+@dataclass
 class LanguageRow:
     lang: str
     source: bool
@@ -50,6 +61,7 @@ class Listing:
     types: dict[str, list[str]]  # type -> its fields
     decks: list[DeckRow] = field(default_factory=list)
     deals: list[DealRow] = field(default_factory=list)
+    rulebooks: list[RulebookRow] = field(default_factory=list)
     languages: list[LanguageRow] = field(default_factory=list)
 
     def as_dict(self) -> dict:
@@ -87,6 +99,9 @@ def listing(folder: Path) -> Listing:
         members = deal_members(game, deal.id)
         name = deal.fields.get("name")
         result.deals.append(DealRow(deal.id, str(name) if name else deal.id, len(members), sum(by_id[m].copies for m in members)))
+    for rid, book in game.meta.rulebooks.items():
+        missing = [name for name in book.files if not (game.root / name).is_file()]
+        result.rulebooks.append(RulebookRow(rid, book.title or rid, list(book.modes), list(book.files), missing))
     total = len(extract(game))
     result.languages.append(LanguageRow(game.meta.language, True, total, total, 0, 0))
     problems = Problems()
@@ -117,6 +132,14 @@ def render_text(data: Listing) -> str:
         lines += _columns(table, right={2, 3})
     else:
         lines.append("  (none: add a deals: section to game.yaml for game set-ups)")
+    lines += ["", "rulebooks:"]
+    for book in data.rulebooks:
+        modes = f"one book per mode: {', '.join(book.modes)}" if book.modes else "one book"
+        lines.append(f"  {book.id}  {book.title}  ({modes}; {len(book.files)} file{'s' if len(book.files) != 1 else ''})")
+        files = [f"{name} (missing)" if name in book.missing else name for name in book.files]
+        lines += textwrap.wrap(", ".join(files), 100, initial_indent="    ", subsequent_indent="    ", break_on_hyphens=False)
+    if not data.rulebooks:
+        lines.append("  (none: add a rulebooks: section to game.yaml for the rules in Markdown)")
     lines += ["", "languages:"]
     for lang in data.languages:
         if lang.source:

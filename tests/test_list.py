@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import run
+from conftest import edit, run
+
+from pnp.paths import DEFAULT_GAME
 
 
 def test_list_shows_mestas_decks_deals_and_languages():
@@ -16,6 +18,9 @@ def test_list_shows_mestas_decks_deals_and_languages():
     assert re.search(r"events\s+Udalosti\s+event\s+mesta/event / mesta/event-back\s+53\s+75\s+63 x 88 mm", out)
     assert re.search(r"quick\s+Rýchla hra\s+\d+\s+\d+", out)
     assert "sk  source" in out
+    rulebooks = out.split("rulebooks:")[1].split("languages:")[0]
+    assert "rules  Pravidlá  (one book; 10 files)" in rulebooks
+    assert "rules/01-uvod.md, rules/02-obsah.md," in rulebooks and "rules/10-historia.md" in rulebooks
     assert "en  100 % translated" in out and "cs  100 % translated" in out
 
 
@@ -25,6 +30,24 @@ def test_list_json_is_for_scripts():
     assert decks["events"]["copies"] == 75 and decks["events"]["size_mm"] == [63, 88]
     assert [lang["lang"] for lang in data["languages"]] == ["sk", "cs", "en"]
     assert {d["id"] for d in data["deals"]} >= {"full", "quick"}
+    assert data["rulebooks"] == [
+        {
+            "id": "rules",
+            "title": "Pravidlá",
+            "modes": [],
+            "files": [f"rules/{n}" for n in sorted(f.name for f in (DEFAULT_GAME / "rules").iterdir())],
+            "missing": [],
+        }
+    ]
+
+
+def test_list_shows_a_rulebooks_modes_and_missing_files(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    game = tmp_path / "g"
+    edit(game / "game.yaml", "files: [rules.md]", "files: [rules.md, more.md]\n    modes: [basic, solo]")
+    out = run("list", game).output
+    rulebooks = out.split("rulebooks:")[1].split("languages:")[0]
+    assert "one book per mode: basic, solo" in rulebooks and "more.md (missing)" in rulebooks, rulebooks
 
 
 def test_list_a_new_game_shows_its_untranslated_catalogue(tmp_path):
