@@ -127,3 +127,18 @@ def test_the_reference_card_is_event_sized_and_one_per_player(built):
     boxes = card_boxes(pdf.pages[0])
     assert len(boxes) == load("aids.yaml")[0]["copies"]
     assert {(round(w / MM, 2), round(h / MM, 2)) for _, _, w, h in boxes} == {(63.0, 88.0)}
+
+
+def test_number_columns_are_right_aligned(built):
+    """The cities per empire, the copies of each event and the cities of each deal stand
+    flush right under their headings (the tables say `---:`)."""
+    pages = reader(built / "rules-sk-a4.pdf").pages
+    for header, first_value in (("Miest", "6"), ("Počet", "1×")):
+        page = next(p for p in pages if re.search(rf"\b{header}\b", p.extract_text()))
+        found: dict[str, float] = {}
+
+        def visit(text, cm, tm, font, size, found=found) -> None:
+            found.setdefault(text.strip(), tm[4])
+
+        page.extract_text(visitor_text=visit)
+        assert found[first_value] > found[header] + 2 * MM, (header, found.get(first_value), found.get(header))
