@@ -72,7 +72,9 @@ def check_glossary(game: Game, terms: list[Term]) -> Problems:
     """Warn about every word that looks like an unlisted form of a glossary term."""
     problems = Problems()
     checked = [(term, term.stem.lower(), term.accepted()) for term in terms if term.stem]
-    for card in game.cards():
+    if not checked:
+        return problems
+    for card in (card for deck in game.decks.values() for card in deck.cards):  # one at a time
         for name in text_fields(game, card):
             value = card.fields.get(name)
             for text in value if isinstance(value, list) else [value]:
