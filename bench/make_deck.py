@@ -90,7 +90,7 @@ def make(n: int, folder: Path) -> None:
     with (folder / "cards.yaml").open("w", encoding="utf-8") as out:
         for i in range(n):
             title = f"{rng.choice(WORDS).capitalize()} {i}"
-            out.write(f"- id: c{i}\n  title: {title}\n  text: \"{paragraph(rng)}\"\n")
+            out.write(f'- id: c{i}\n  title: {title}\n  text: "{paragraph(rng)}"\n')
 
 
 if __name__ == "__main__":

@@ -120,7 +120,9 @@ class _Converter:
     def finish(self) -> None:
         self.events.get_event()  # document end
         if not self.events.check_event(yaml.StreamEndEvent):
-            raise ComposerError("expected a single document in the stream", self.start.start_mark, "but found another document", self.events.get_event().start_mark)
+            raise ComposerError(
+                "expected a single document in the stream", self.start.start_mark, "but found another document", self.events.get_event().start_mark
+            )
 
     def count(self, loc: Location, nodes: int, collections: int) -> None:
         self.nodes += nodes
