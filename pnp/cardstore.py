@@ -25,6 +25,7 @@ from .model import Card, EnumValue
 
 _FIELDS = tuple(f.name for f in fields(Card))
 _LOC, _FIELD_LOCS = _FIELDS.index("loc"), _FIELDS.index("field_locs")
+_WBITS = -11  # raw deflate, a 2 kB window: a card and the dictionary; small to set up per card
 _PLAIN, _REFS = b"P", b"E"  # the first byte of a packed card: does it refer to enumeration values?
 
 
@@ -62,12 +63,14 @@ class PackedCards(Sequence[Card]):
         self.file: str | None = None  # the data file: its name is stored once
         self.dictionary = b""  # the first card, pickled: what the others are compressed against
         self.packed: list[bytes] = []
+        self.copies = 0  # printed copies of all the cards
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, {id(value): (name, key) for name, values in enums.items() for key, value in values.items()})
         for card in cards:
             self.append(card)
 
     def append(self, card: Card) -> None:
+        self.copies += card.copies
         values = [getattr(card, name) for name in _FIELDS]
         if self.file is None:
             self.file = card.loc.file
@@ -84,7 +87,7 @@ class PackedCards(Sequence[Card]):
         raw = buffer.getvalue()
         if not self.dictionary:
             self.dictionary = raw
-        packer = zlib.compressobj(6, zlib.DEFLATED, -15, 9, zdict=self.dictionary)
+        packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=self.dictionary)
         self.packed.append((_REFS if pickler.used else _PLAIN) + packer.compress(raw) + packer.flush())
 
     def __len__(self) -> int:
@@ -109,7 +112,7 @@ class PackedCards(Sequence[Card]):
         return f"PackedCards({list(self)!r})"
 
     def _unpack(self, data: bytes) -> Card:
-        raw = zlib.decompressobj(-15, zdict=self.dictionary).decompress(memoryview(data)[1:])
+        raw = zlib.decompressobj(_WBITS, zdict=self.dictionary).decompress(memoryview(data)[1:])
         if data[:1] == _REFS:
             values = list(_Unpickler(io.BytesIO(raw), self.enums).load())
         else:

@@ -7,7 +7,7 @@ text is checked before it is drawn, so a missing character is an error, not a bl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -89,10 +89,11 @@ def _register(name: str, path: Path, loc: Location) -> Font:
     return Font(name, registered, path, face.ascent / 1000, face.descent / 1000)
 
 
+@lru_cache(maxsize=4096)
 def missing_glyphs(registered: str, text: str) -> str:
     """The characters of `text` that the font cannot draw (spaces and breaks excluded).
-    Not cached: callers pass each text's distinct characters once (a cache keyed by
-    text grows with the deck)."""
+    Called per word: the 4096 most recent are remembered (a cache of every word would
+    grow with the deck)."""
     covered = pdfmetrics.getFont(registered).face.charToGlyph
     return "".join(sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"}))
 

@@ -89,7 +89,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         )
         if cards is None:
             continue
-        total = sum(card.copies for card in cards)
+        total = cards.copies
         if total > MAX_CARDS:
             problems.error(deck_raw.loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}")
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
@@ -136,8 +136,7 @@ def _load_data(
     sheet=None,
     sheet_loc=None,
 ) -> PackedCards | None:
-    """The components of one data file (YAML, CSV or XLSX), each id checked against every
-    id seen so far; None when the file cannot be used."""
+    """The components of one data file (YAML, CSV or XLSX); None when the file cannot be used."""
     path = check_inside(name, folder, [folder], loc, "data")
     if isinstance(path, PnpError):
         problems.extend(path.problems)
@@ -147,16 +146,10 @@ def _load_data(
         return None
     try:
         rows = _read_data(path, types[type_name], problems, sheet, sheet_loc)
-        cards = _load_cards(rows, deck, type_name, types[type_name], enums, symbols, problems, display_path(path))
+        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, seen, problems, display_path(path))
     except PnpError as err:  # unreadable, possibly found while reading the cards
         problems.extend(err.problems)
         return None
-    for card in cards:
-        if card.id in seen:
-            problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {seen[card.id]}); expected every id once")
-        else:
-            seen[card.id] = card.loc
-    return cards
 
 
 def _read_data(path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None) -> Any:
@@ -220,7 +213,8 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
     return {path.stem: path for path in sorted(found.glob("*.svg"))}
 
 
-def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, problems: Problems, shown: str) -> PackedCards:
+def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, seen: dict, problems: Problems, shown: str) -> PackedCards:
+    """The cards of one file, each id checked against every id seen so far."""
     if not isinstance(rows, (LList, LItems)):
         loc = rows.loc if isinstance(rows, LMap) else Location(shown)
         problems.error(
@@ -235,8 +229,13 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
             problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
             continue
         card = validate_card(row, deck, type_name, tdef, enums, symbols, problems)
-        if card is not None:
-            cards.append(card)
+        if card is None:
+            continue
+        if card.id in seen:
+            problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {seen[card.id]}); expected every id once")
+        else:
+            seen[card.id] = card.loc
+        cards.append(card)
     return cards
 
 

@@ -64,13 +64,14 @@ class StreamingDocument(PDFDocument):
         self._offset += len(data)
         return offset
 
-    def _write_object(self, name: str, forget: str = "") -> None:
-        """Format a registered object and write it. A page and its content stream are
-        then forgotten: `forget="object"` keeps only the page's number (the page tree
-        refers to it by name), `forget="all"` keeps nothing (only the page refers to its
-        stream)."""
+    def _write_object(self, name: str, data: bytes | None = None, forget: str = "") -> None:
+        """Write a registered object (`data`: it formatted). A page and its content
+        stream are then forgotten: `forget="object"` keeps only the page's number (the
+        page tree refers to it by name), `forget="all"` keeps nothing (only the page
+        refers to its stream)."""
         obj = self.idToObject[name]
-        data = PDFIndirectObject(name, obj).format(self)
+        if data is None:
+            data = PDFIndirectObject(name, obj).format(self)
         number = self.idToObjectNumberAndVersion[name][0]
         if not rl_config.invariant and rl_config.pdfComments:  # as reportlab's format() does
             self._write(f"% {ascii(name)}: class {obj.__class__.__name__[:50]} \n".encode("latin-1"))
@@ -87,10 +88,10 @@ class StreamingDocument(PDFDocument):
         super().addPage(page)
         name = page.__InternalName__
         try:
-            PDFIndirectObject(name, page).format(self)  # registers the content stream; fails on a forward reference
+            data = PDFIndirectObject(name, page).format(self)  # registers the content stream
         except KeyError:  # refers to something not yet defined: left for save()
             return
-        self._write_object(name, forget="object")
+        self._write_object(name, data, forget="object")
         stream = page.Contents
         if isinstance(stream, PDFStream) and getattr(stream, "__InternalName__", None) in self.idToObject:
             self._write_object(stream.__InternalName__, forget="all")

@@ -162,13 +162,7 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
     glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
     paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts, glue)]
-    used: dict[str, set[str]] = {}  # font -> the characters set in it
-    for para in paragraphs:
-        for w in para:
-            for t, f in w.parts:
-                if f:
-                    used.setdefault(f, set()).update(t)
-    missing = "".join(sorted({ch for f, chars in used.items() for ch in missing_glyphs(fonts.get(f).registered, "".join(chars))}))
+    missing = "".join(sorted({ch for para in paragraphs for w in para for t, f in w.parts if f for ch in missing_glyphs(fonts.get(f).registered, t)}))
     unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.parts if not f and symbols is not None and t not in symbols}))
     hyph = _hyphenator(lang) if style.hyphenate else None
     base = fonts.get(style.font)
