@@ -24,7 +24,7 @@ from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
 from .maps import MAP_ELEMENTS
-from .model import Card, Game
+from .model import Card, Game, game_info
 from .schema import suggest
 from .text import TextLayout, TextStyle, typeset
 
@@ -213,15 +213,7 @@ class Renderer:
         self._text_specs: dict[tuple[int, int], tuple[TextStyle, str, str | None]] = {}
         meta = game.meta
         self.base_context = {
-            "game": {
-                "title": meta.title,
-                "author": meta.author,
-                "publisher": meta.publisher,
-                "edition": meta.edition,
-                "licence": meta.licence,
-                "attribution": meta.attribution,
-                "url": meta.url,
-            },
+            "game": game_info(meta),
             "strings": dict(meta.strings),
             "symbol_names": dict(meta.symbol_names),
             "enums": game.enums,
