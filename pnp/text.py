@@ -240,8 +240,8 @@ def _glue(words: list[_Word], clinging: set[str]) -> list[_Word]:
             (text, font), (first, first_font) = carry.parts[-1], word.parts[0]
             if font == first_font:
                 word = _Word(carry.parts[:-1] + [(text + " " + first, font)] + word.parts[1:])
-            else:
-                word = _Word(carry.parts + word.parts)
+            else:  # the space stays, in the font of the word before it
+                word = _Word(carry.parts[:-1] + [(text + " ", font)] + word.parts)
             carry = None
         if len(word.parts) == 1 and word.parts[0][1] and (word.parts[0][0] in clinging or _NUMBER.fullmatch(word.parts[0][0])):
             carry = word

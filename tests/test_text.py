@@ -152,6 +152,18 @@ def test_unreadable_markup_is_printed_not_lost():
     assert words(out) == ["**Gain 2"]
 
 
+def test_a_glued_word_keeps_its_space_before_a_symbol_or_another_font():
+    out = typeset("cost 1 :civil: a **bold** word", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "sk", frozenset({"civil"}))
+    pieces = [p for line in out.lines for p in line]
+    one = next(p for p in pieces if p.text.startswith("cost 1"))
+    symbol = next(p for p in pieces if not p.font)
+    space = 10 * 0.2  # a space is about a fifth of the size
+    assert symbol.x >= one.x + typeset("cost 1", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en").lines[0][0].width + space
+    a = next(p for p in pieces if p.font.endswith("sans") and p.text.rstrip().endswith("a"))
+    bold = next(p for p in pieces if p.text == "bold")
+    assert bold.x - (a.x + typeset(a.text.rstrip(), TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en").lines[0][0].width) >= space
+
+
 # --- the same on a built card, as a player and `pnp check` see it -------------------------
 
 
