@@ -74,8 +74,13 @@ class _Word:
     parts: list[tuple[str, str]] = field(default_factory=list)  # (text, font name) or (symbol, '')
 
 
-def _variant(bold: bool, italic: bool) -> str:
-    return "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else ""
+def _variant(family: str, bold: bool, italic: bool) -> str:
+    """The variant for marked text; a bold style's italic is bold italic, not plain italic."""
+    if not (bold or italic):
+        return ""
+    bold = bold or family.endswith(("-bold", "-bold-italic"))
+    italic = italic or family.endswith("-italic")
+    return "bold-italic" if bold and italic else "bold" if bold else "italic"
 
 
 @dataclass(frozen=True)
@@ -213,7 +218,7 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
             if bold is None:
                 words[-1].parts.append((chunk, ""))
                 continue
-            font = fonts.variant(family, _variant(bold, italic))
+            font = fonts.variant(family, _variant(family, bold, italic))
             for i, piece in enumerate(re.split(r"[ \t]+", chunk)):
                 if i > 0 and words[-1].parts:
                     words.append(_Word())

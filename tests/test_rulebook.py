@@ -330,3 +330,13 @@ def test_a_block_inside_a_block_needs_more_colons(game: Path) -> None:
     assert run("check", game).exit_code == 0
     solo = squash(" ".join(pages_text(build(game) / "rules-solo-sk-a4.pdf")))
     assert "Poznámka Pozor. Sólová hra" in solo
+
+
+def test_emphasis_nests_and_literal_asterisks_print(game: Path) -> None:
+    edit(game / "rules" / "01-goal.md", "## Príprava {#setup}", "## Príprava *celej* hry {#setup}")
+    edit(game / "rules" / "01-goal.md", "| Karta | Text |\n|---|---|\n", "| Karta | Text |\n|---|---|\n| **Spolu *všetky* karty** | 2 \\* 3 = 6 :div: |\n")
+    assert run("check", game).exit_code == 0
+    out = build(game) / "rules-basic-sk-a4.pdf"
+    text = squash(" ".join(pages_text(out)))
+    assert "Príprava celej hry" in text and "Spolu všetky karty" in text and "2 * 3 = 6" in text
+    assert any(name.endswith("SourceSansPro-BoldIt") for name in fonts(out))  # the heading's and the cell's italic words

@@ -121,6 +121,12 @@ def test_bold_and_italic_nest():
     assert "*" not in " ".join(words(out)) and not out.markup
 
 
+def test_italic_in_a_bold_style_stays_bold():
+    out = typeset("Ťah *hráča* a **viac**", TextStyle(font="sans-bold", size=10), 120 * MM, 20 * MM, FONTS, "sk")
+    fonts = fonts_of(out)
+    assert fonts["hráča"].endswith("sans-bold-italic") and fonts["viac"].endswith("sans-bold")
+
+
 def test_three_asterisks_close_one_mark_at_a_time():
     out = typeset("***a* b** and ***c** d*", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en")
     fonts = fonts_of(out)
