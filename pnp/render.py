@@ -293,6 +293,8 @@ class Renderer:
                 "symbol-unknown",
                 f"{label} of card '{card.id}' uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}",
             )
+        for issue in result.markup:
+            problems.error(loc, "text-markup", f"{label} of card '{card.id}' has markup the text engine cannot read: {issue.describe(content)}")
         top = (layout.height - y) * mm
         block = len(result.lines) * result.leading
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]

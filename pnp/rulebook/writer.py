@@ -13,7 +13,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab.lib.pagesizes import A4, A5, LETTER
@@ -27,6 +27,7 @@ from ..fonts import FontSet
 from ..images import find_image, image_size
 from ..render import Face, ImageOp
 from ..symbols import SymbolSet
+from ..text import escape
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
 from .flow import BIG, Book, CardRow, Columns, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
 from .labels import Labels
@@ -170,11 +171,11 @@ class Story:
     def flowables(self) -> list[Flowable]:
         s, labels = self.styles, self.labels
         out: list[Flowable] = [NextPageTemplate("body"), Spacer(1, s.body.size * 3)]
-        out.append(TextBlock(self.setting, _escape(self.inputs.game_title), s.title, None))
+        out.append(TextBlock(self.setting, escape(self.inputs.game_title), s.title, None))
         if self.doc.title and self.doc.title != self.inputs.game_title:
-            out.append(TextBlock(self.setting, _escape(self.doc.title), s.subtitle, None))
+            out.append(TextBlock(self.setting, escape(self.doc.title), s.subtitle, None))
         out.append(Spacer(1, s.body.size * 2.5))
-        out.append(TextBlock(self.setting, _escape(labels.contents), s.h[2], None))
+        out.append(TextBlock(self.setting, escape(labels.contents), s.h[2], None))
         listed = [h for h in self.headings if h.level <= TOC_DEPTH]
         widths: dict[int, float] = {}
         for h in listed:
@@ -185,16 +186,16 @@ class Story:
             indent = sum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
             out.append(Leader(self.setting, text, self.page(self.keys[id(h)]), indent, h.number, bold=h.level == 1, number_width=widths[h.level]))
         if self.terms:
-            out.append(Leader(self.setting, _escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True))
+            out.append(Leader(self.setting, escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True))
         out.append(PageBreak())
         for block in self.doc.blocks:
             out.extend(self.block(block))
         if self.terms:
-            out.append(HeadingBlock(self.setting, _escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
+            out.append(HeadingBlock(self.setting, escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
             entries: list[Flowable] = []
             for term in self.terms:
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
-                entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages)))
+                entries.append(Leader(self.setting, escape(term), ", ".join(str(p) for p in pages)))
             out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(entries) > 8 else KeepTogether(entries))
         return out
 
@@ -239,7 +240,7 @@ class Story:
             return [FitTable(self, block)]
         if isinstance(block, Code):
             text = re.sub(r"(?<=[ \t])[ \t]", "\u00a0", block.text)  # runs of spaces keep their width
-            code = TextBlock(self.setting, _escape(text), replace(s.small, hyphenate=False), block.loc)
+            code = TextBlock(self.setting, escape(text), replace(s.small, hyphenate=False), block.loc)
             return [Stack(self.setting, [code], pad=s.body.size * 0.6, fill=s.colors["code"])]
         if isinstance(block, Quote):
             children = [f for child in block.children for f in self.block(child)]
@@ -251,31 +252,34 @@ class Story:
             if not children:
                 return []
             label = self.labels.box(block.kind)
-            return [Stack(self.setting, children, pad=s.body.size * 0.8, fill=s.colors[block.kind], bar=s.colors[f"{block.kind}-bar"], label=_escape(label))]
+            return [Stack(self.setting, children, pad=s.body.size * 0.8, fill=s.colors[block.kind], bar=s.colors[f"{block.kind}-bar"], label=escape(label))]
         return []
 
     # --- inline content ------------------------------------------------------------------------
 
     def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list[tuple[str, int]]]:
         """pnp.text markup of inline content, and where its index terms are (in letters)."""
-        parts: list[str] = []
+        out = _Emphasis()
         marks: list[tuple[str, int]] = []
         letters = 0
         for span in spans:
             if isinstance(span, Text):
-                parts.append(_emphasis(span.text.replace("\n", " "), span.bold, span.italic))
+                out.text(span.text.replace("\n", " "), span.bold, span.italic)
                 letters += sum(ch.isalnum() for ch in span.text)
             elif isinstance(span, Sym):
-                parts.append(f":{span.id}:")
+                out.markup += f":{span.id}:"  # a symbol may sit inside bold: it keeps the marks open
             elif isinstance(span, Break):
-                parts.append("\n")
+                out.close()  # markup does not run across a line break
+                out.markup += "\n"
             elif isinstance(span, IndexMark):
                 marks.append((span.term, letters))
             elif isinstance(span, Ref):
                 text = self.reference(span)
-                parts.append(text)
+                out.close()
+                out.markup += text
                 letters += sum(ch.isalnum() for ch in text if ch not in "*")
-        return "".join(parts), marks
+        out.close()
+        return out.markup, marks
 
     def reference(self, ref: Ref) -> str:
         """'2.1, s. 4' for [](#id); 'text (2.1)' for [text](#id)."""
@@ -312,19 +316,37 @@ def _collate(term: str) -> tuple[str, str]:
     return base, term
 
 
-def _escape(text: str) -> str:
-    """Plain text that pnp.text must not read as markup."""
-    return text.replace("*", "\u2217") if "*" in text else text
+@dataclass
+class _Emphasis:
+    """pnp.text markup built from spans that each know whether they are bold and italic:
+    the marks open and close as the emphasis changes, nested (`**bold *both* bold**`), and
+    always next to a letter, never a space, so that pnp.text reads them back."""
 
+    markup: str = ""
+    open: list[str] = field(default_factory=list)  # '**' and '*', innermost last
 
-def _emphasis(text: str, bold: bool, italic: bool) -> str:
-    if not (bold or italic) or not text.strip():
-        return text
-    core = text.strip()
-    lead = text[: len(text) - len(text.lstrip())]
-    trail = text[len(text.rstrip()) :]
-    mark = "**" if bold else "*"
-    return f"{lead}{mark}{core}{mark}{trail}"
+    def text(self, text: str, bold: bool, italic: bool) -> None:
+        core = text.strip()
+        if not core:  # a space keeps whatever emphasis is open
+            self.markup += text
+            return
+        wanted = {"**": bold, "*": italic}
+        keep = next((k for k, mark in enumerate(self.open) if not wanted[mark]), len(self.open))
+        self.close(keep)
+        lead = text[: len(text) - len(text.lstrip())]
+        opening = "".join(mark for mark in ("**", "*") if wanted[mark] and mark not in self.open)
+        self.open.extend(mark for mark in ("**", "*") if wanted[mark] and mark not in self.open)
+        self.markup += lead + opening + escape(core) + text[len(text.rstrip()) :]
+
+    def close(self, keep: int = 0) -> None:
+        """Close all but the outermost `keep` marks, before any trailing space."""
+        if len(self.open) <= keep:
+            return
+        body = self.markup.rstrip(" \t")
+        tail = self.markup[len(body) :]
+        while len(self.open) > keep:
+            body += self.open.pop()
+        self.markup = body + tail
 
 
 class FitTable(Flowable):
