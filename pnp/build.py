@@ -19,9 +19,9 @@ from .files import transaction
 from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
-from .impose import DoesNotFit, SheetSpec, impose, plan_grid
+from .impose import DoesNotFit, Grid, Member, SheetSpec, impose, plan_grid, plan_shared, plan_tiling
 from .layouts import Layout, LayoutLoader, check_safe_area
-from .load import load_game
+from .load import ID_PATTERN, load_game
 from .model import Deck, Game
 from .paths import FONTS_DIR
 from .pdf import DocInfo, write_sheets
@@ -37,7 +37,7 @@ class Project:
     game: Game
     fonts: FontSet
     symbols: SymbolSet
-    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back
+    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back; data-only decks have none
     problems: Problems
 
 
@@ -56,6 +56,10 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
     for deck in game.decks.values():
         if decks and deck.id not in decks:
             continue
+        if deck.front is None:  # data only: read by layouts and rules, never printed
+            if decks:
+                problems.warn(deck.loc, "deck-data-only", f"deck '{deck.id}' has no front layout: it is data only and is not printed")
+            continue
         front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems)
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
         if front and back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
@@ -63,6 +67,18 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
                 deck.locs.get("back", deck.loc),
                 "layout-back-size",
                 f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size",
+            )
+        if front and back and back.shape not in ("rect", front.shape):
+            problems.error(
+                deck.locs.get("back", deck.loc),
+                "layout-back-shape",
+                f"back layout '{back.name}' is {back.shape} but the front '{front.name}' is {front.shape}; expected the same shape (the front's is cut)",
+            )
+        if deck.group is not None and (not ID_PATTERN.match(deck.group) or (deck.group in game.decks and game.decks[deck.group].group != deck.group)):
+            problems.error(
+                deck.locs.get("group", deck.loc),
+                "deck-group",
+                f"group '{deck.group}' of deck '{deck.id}' names the PDF of the group; expected letters, digits, '-', '_' or '.', and not the id of a deck outside the group",
             )
         if front:
             layouts[deck.id] = (front, back)
@@ -108,6 +124,8 @@ def language_game(project: Project, lang: str, allow_untranslated: bool, problem
 def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
     """Everything `pnp check` reports, for every language asked for: every face is set
     (and thrown away), so text that does not fit is found without building."""
+    from .rulebook import check_rulebooks
+
     problems = check_game(project)
     for lang in langs:
         game = language_game(project, lang, allow_untranslated, problems)
@@ -117,6 +135,7 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)
+        problems.extend(check_rulebooks(project.game, game, lang, project.symbols.ids))
     return problems
 
 
@@ -195,11 +214,17 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             if problems.errors and not options.force:
                 raise PnpError(problems)
             renderer = progress.wrap(Renderer(game, project.fonts, project.symbols, lang))
-            for deck_id, (front, back) in project.layouts.items():
-                written = write_deck(game, game.decks[deck_id], front, back, renderer, lang, members, options, project, problems, txn)
+            for unit in print_units(project):
+                written = write_unit(game, unit, renderer, lang, members, options, project, problems, txn)
                 progress.deck_done(written)
                 if written is not None:
                     files.append(written)
+        if not options.decks:  # rulebooks beside the decks, in every language asked for
+            from .rulebook import write_rulebooks
+
+            for lang in resolve_languages(project.game, options.langs):
+                game = language_game(project, lang, True, Problems())
+                files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn, options.force))
         problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
         if problems.errors and not options.force:
             raise PnpError(problems)
@@ -222,10 +247,9 @@ def _build_parallel(folder: Path, options: BuildOptions, project: Project, langs
 
     tasks = []
     for lang in langs:
-        for deck_id in project.layouts:
-            deck = project.game.decks[deck_id]
-            target = options.out / output_name(project.game, deck, lang, options.sheet, options.deal)
-            tasks.append((folder, options, lang, deck_id, members, target, txn.path_for(target)))
+        for unit in print_units(project):
+            target = unit_target(project.game, unit, lang, options)
+            tasks.append((folder, options, lang, unit, members, target, txn.path_for(target)))
     files = []
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         for written, found in pool.map(_build_one, tasks):
@@ -236,17 +260,108 @@ def _build_parallel(folder: Path, options: BuildOptions, project: Project, langs
 
 
 def _build_one(task: tuple) -> tuple[tuple[Path, int, int] | None, list[Problem]]:
-    folder, options, lang, deck_id, members, target, tmp = task
-    project = prepare(folder, [deck_id])
+    folder, options, lang, unit, members, target, tmp = task
+    project = prepare(folder, unit[1])
     problems = Problems()
     try:
         game = language_game(project, lang, options.allow_untranslated, problems)
-        front, back = project.layouts[deck_id]
         renderer = Renderer(game, project.fonts, project.symbols, lang)
-        written = write_deck(game, game.decks[deck_id], front, back, renderer, lang, members, options, project, problems, _Given(tmp))
+        written = write_unit(game, unit, renderer, lang, members, options, project, problems, _Given(tmp))
     except PnpError as err:
         return None, err.problems.items
     return (written and (target, written[1], written[2])), problems.items
+
+
+Unit = tuple[str | None, list[str]]  # what one PDF holds: a deck, or a group's decks
+
+
+def print_units(project: Project) -> list[Unit]:
+    """Each deck on its own, except decks with a `group`, which share one PDF (in the order
+    their first deck comes in game.yaml)."""
+    units: list[Unit] = []
+    groups: dict[str, list[str]] = {}
+    for deck_id in project.layouts:
+        group = project.game.decks[deck_id].group
+        if group is None:
+            units.append((None, [deck_id]))
+        elif group in groups:
+            groups[group].append(deck_id)
+        else:
+            groups[group] = [deck_id]
+            units.append((group, groups[group]))
+    return units
+
+
+def unit_target(game: Game, unit: Unit, lang: str, options: BuildOptions) -> Path:
+    group, ids = unit
+    if group is None:
+        return options.out / output_name(game, game.decks[ids[0]], lang, options.sheet, options.deal)
+    return options.out / output_name(game, replace(game.decks[ids[0]], id=group), lang, options.sheet, options.deal)
+
+
+def write_unit(
+    game: Game, unit: Unit, renderer: Renderer, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems, txn
+) -> tuple[Path, int, int] | None:
+    group, ids = unit
+    if group is None:
+        front, back = project.layouts[ids[0]]
+        return write_deck(game, game.decks[ids[0]], front, back, renderer, lang, members, options, project, problems, txn)
+    return write_group(game, unit, renderer, lang, members, options, project, problems, txn)
+
+
+def write_group(
+    game: Game, unit: Unit, renderer: Renderer, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems, txn
+) -> tuple[Path, int, int] | None:
+    """The decks of one group on shared sheets: each deck in rows of its own size."""
+    group, ids = unit
+    spec = options.sheet
+    entries: list[tuple[str, int]] = []  # (deck, card index), copies repeated
+    placed: list[Member] = []
+    for deck_id in ids:
+        deck = game.decks[deck_id]
+        front, back = project.layouts[deck_id]
+        try:
+            plan_grid(spec, front.width * mm, front.height * mm)
+        except DoesNotFit as exc:
+            problems.error(
+                deck.locs.get("group", deck.loc),
+                "sheet-fit",
+                f"deck '{deck_id}' of group '{group}': {exc}; expected it outside the group, where it is turned or split",
+            )
+            raise PnpError(problems) from None
+        for index, card in enumerate(deck.cards):
+            if members is None or card.id in members:
+                entries += [(deck_id, index)] * card.copies
+                placed += [Member(front.width * mm, front.height * mm, front.shape, back is not None, deck_id)] * card.copies
+    if spec.sides == "backs" and not any(m.back for m in placed):
+        return None
+    shared = plan_shared(spec, placed)
+    sheets = max((page.sheet for page in shared.pages), default=0)
+
+    @lru_cache(maxsize=512)
+    def face(item: int, side: str) -> Face:
+        deck_id, index = entries[item]
+        front, back = project.layouts[deck_id]
+        return renderer.face(game.decks[deck_id].cards[index], front if side == "front" else back, side, problems)
+
+    def face_of(page, item):
+        return face(item, page.side)
+
+    def caption(page, length: int) -> str:
+        return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {group} · sheet {page.sheet}/{sheets} {page.side}"
+
+    target = unit_target(game, unit, lang, options)
+    names = ", ".join(game.decks[d].name for d in ids)
+    duplex = spec.sides == "duplex" and any(m.back for m in placed)
+    info = DocInfo(
+        title=f"{game.meta.title}: {names}",
+        author=game.meta.author,
+        subject=f"{len(entries)} components, {spec.paper.upper()}, {spec.sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
+        initial_font=project.fonts.get("sans").registered,
+        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if duplex else None,
+    )
+    count = write_sheets(txn.path_for(target), shared.pages, shared, info, face_of, project.symbols, caption, spec.bleed * mm)
+    return target, len(entries), count
 
 
 def write_deck(
@@ -264,14 +379,12 @@ def write_deck(
 ) -> tuple[Path, int, int] | None:
     """Impose one deck in one language and draw it into a temporary file of `txn`."""
     spec = options.sheet
-    try:
-        grid = plan_grid(spec, front.width * mm, front.height * mm)
-    except DoesNotFit as exc:
-        problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller component or larger paper (--paper)")
-        raise PnpError(problems) from None
+    grid = _sheet_grid(spec, front)
     if spec.sides == "backs" and back is None:
         return None
     items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
+    if grid is None:
+        return _write_split(game, deck, front, back, renderer, items, options, project, problems, txn, lang)
     sheets = -(-len(items) // grid.per_sheet)
 
     @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
@@ -282,7 +395,7 @@ def write_deck(
     def face_of(page, item):
         return face(items[item], page.side)
 
-    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"))
+    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"), front.shape)
     target = options.out / output_name(game, deck, lang, spec, options.deal)
 
     def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
@@ -296,4 +409,67 @@ def write_deck(
         duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if spec.sides == "duplex" else None,
     )
     count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
+    return target, len(items), count
+
+
+def _sheet_grid(spec: SheetSpec, front: Layout) -> Grid | None:
+    """The sheet grid for a component: portrait, else landscape; None when it fits on
+    neither and is split into pieces."""
+    for landscape in (False, True):
+        try:
+            return plan_grid(spec, front.width * mm, front.height * mm, landscape)
+        except DoesNotFit:
+            continue
+    return None
+
+
+def _write_split(
+    game: Game,
+    deck: Deck,
+    front: Layout,
+    back: Layout | None,
+    renderer: Renderer,
+    items: list[int],
+    options: BuildOptions,
+    project: Project,
+    problems: Problems,
+    txn,
+    lang: str,
+) -> tuple[Path, int, int] | None:
+    """A deck whose components do not fit the paper even turned: each component on an
+    assembly page and overlapping pieces (pieces.py). Backs are not printed."""
+    from .pieces import write_pieces
+
+    spec = options.sheet
+    try:
+        tiling = plan_tiling(spec, front.width * mm, front.height * mm)
+    except DoesNotFit as exc:
+        problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
+        raise PnpError(problems) from None
+    notes = []
+    if back is not None and spec.sides != "fronts":
+        message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) is larger than {spec.paper.upper()} and printed in pieces; its back ('{back.name}') is not printed, because pieces cannot be printed double-sided"
+        problems.warn(deck.locs.get("back", deck.loc), "sheet-split-back", message + "; expected --paper a3 or larger if the back matters")
+        notes.append(f"The back ('{back.name}') is not printed: a component in pieces cannot be printed double-sided.")
+    if spec.sides == "backs":
+        return None
+    target = options.out / output_name(game, deck, lang, spec, options.deal)
+
+    def faces():
+        for index in items:
+            card = deck.cards[index]
+            yield f"{game.meta.title} · {deck.name} · {card.id}", renderer.face(card, front, "front", problems)
+
+    def caption(page, length: int) -> str:
+        return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {deck.name}"
+
+    info = DocInfo(
+        title=f"{game.meta.title}: {deck.name}",
+        author=game.meta.author,
+        subject=f"{len(items)} components in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
+        initial_font=project.fonts.get("sans").registered,
+        duplex=None,
+    )
+    bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
+    count = write_pieces(txn.path_for(target), tiling, faces(), info, project.symbols, (info.initial_font, bold), caption, notes)
     return target, len(items), count

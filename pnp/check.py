@@ -9,6 +9,8 @@ one kind of check:
   expect     an expression that must hold for every selected component
   partition  the values found cover an enumeration exactly once
   values     the set of values is exactly the one given
+  graph      components name their neighbours: the names exist, are mutual, connect the
+             map, and some neighbour satisfies an expression
   expression an expression over the whole game (the escape hatch)
 
 Selections (`type`, `where`) and `for_each` are shared by all kinds. Expressions are
@@ -27,7 +29,7 @@ from jinja2 import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
 from .errors import Location, Problems
-from .model import Card, Game
+from .model import Card, Game, game_info
 from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap
 
@@ -77,6 +79,16 @@ class ValuesSpec(Source):
 
 
 @dataclass
+class GraphSpec:
+    """A map held together by a field that lists each component's neighbours by id."""
+
+    neighbours: str  # the field listing neighbour ids
+    symmetric: bool = False  # a neighbour lists this component back
+    connected: bool = False  # every selected component is reachable from the first
+    some: str | None = None  # an expression at least one neighbour satisfies (in its own context)
+
+
+@dataclass
 class Constraint:
     id: str
     message: str
@@ -90,12 +102,13 @@ class Constraint:
     expect: str | None = None
     partition: PartitionSpec | None = None
     values: ValuesSpec | None = None
+    graph: GraphSpec | None = None
     expression: str | None = None
     doc: str = ""
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-KINDS = ("count", "unique", "reference", "expect", "partition", "values", "expression")
+KINDS = ("count", "unique", "reference", "expect", "partition", "values", "graph", "expression")
 
 
 def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
@@ -156,11 +169,12 @@ class Checker:
         self.problems = problems
         self.cards = game.cards() + game.deals
         self.views = {card.id: card_view(card) for card in self.cards}
-        self.context: dict[str, Any] = {"enums": game.enums, "values": values_of, "total": total, "game": {"title": game.meta.title}}
+        self.context: dict[str, Any] = {"enums": game.enums, "values": values_of, "total": total, "game": game_info(game.meta)}
         for deck_id, deck in game.decks.items():
             self.context[deck_id] = [self.views[c.id] for c in deck.cards]
         self.context["components"] = [self.views[c.id] for c in game.cards()]
         self.context["deals"] = [self.views[c.id] for c in game.deals]
+        self._unknown_reported: set[Location] = set()  # an unknown neighbour, once for all graph constraints
 
     # --- helpers ----------------------------------------------------------------------
 
@@ -413,6 +427,82 @@ class Checker:
                 parts.append(f"not expected: {', '.join(sorted(found - want))} (on {', '.join(who)})")
             loc = next((card.loc for card in cards if {str(v) for v in self._source(spec, card)} & (found - want)), c._loc)
             self._say(c, loc, "; ".join(parts), {**self.context, **extra})
+
+    def _graph(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
+        spec = c.graph
+        assert spec is not None
+        field_name = spec.neighbours
+        types = [self.game.types[c.type]] if c.type else list(self.game.types.values())
+        if not any(field_name in t.fields for t in types):
+            known = sorted({f for t in types for f in t.fields})
+            self.problems.error(
+                c._loc,
+                "constraint-graph",
+                f"[{c.id}] graph neighbours names field '{field_name}', which {f'type {c.type!r} does not have' if c.type else 'no type has'}{suggest(field_name, known)}; expected the field that lists each component's neighbours",
+            )
+            return False
+        universe = {card.id: card for card in self.cards if c.type is None or card.type == c.type}
+        chosen = {card.id: card for card in cards}
+
+        def listed(card: Card) -> list[tuple[int, str]]:
+            value = card.fields.get(field_name)
+            items = value if isinstance(value, list) else [] if value is None else [value]
+            return [(i, str(v)) for i, v in enumerate(items) if v is not None]
+
+        links: dict[str, list[str]] = {}  # component id -> its known neighbours, in order
+        for card in cards:
+            links[card.id] = []
+            for i, name in listed(card):
+                loc = card.loc_of(f"{field_name}.{i}")
+                if name == card.id:
+                    self._say(c, loc, f"'{card.id}' lists itself as a neighbour", self._card_ctx(card, extra))
+                elif name not in universe:
+                    if loc not in self._unknown_reported:
+                        self._unknown_reported.add(loc)
+                        what = f"a {c.type}" if c.type else "a component"
+                        self._say(
+                            c, loc, f"'{card.id}' lists '{name}' as a neighbour, which is not {what}{suggest(name, universe)}", self._card_ctx(card, extra)
+                        )
+                else:
+                    links[card.id].append(name)
+        if spec.symmetric:
+            for card in cards:
+                for i, name in listed(card):
+                    if name in chosen and name != card.id and card.id not in {n for _, n in listed(chosen[name])}:
+                        self._say(
+                            c,
+                            card.loc_of(f"{field_name}.{i}"),
+                            f"'{card.id}' lists '{name}' as a neighbour but '{name}' does not list '{card.id}'",
+                            self._card_ctx(card, extra),
+                        )
+        if spec.connected and cards:
+            start = cards[0].id
+            seen, todo = {start}, [start]
+            while todo:
+                for name in links.get(todo.pop(), []):
+                    if name in chosen and name not in seen:
+                        seen.add(name)
+                        todo.append(name)
+            lost = [card for card in cards if card.id not in seen]
+            if lost:
+                self._say(
+                    c, lost[0].loc_of(field_name), f"not reachable from '{start}': {', '.join(repr(card.id) for card in lost)}", self._card_ctx(lost[0], extra)
+                )
+        if spec.some is not None:
+            for card in cards:
+                names = links[card.id]
+                found = False
+                for name in names:
+                    ok = self._eval(spec.some, self._card_ctx(universe[name], extra), c, "some")
+                    if ok is _FAILED:
+                        return False
+                    if ok:
+                        found = True
+                        break
+                if not found:
+                    detail = f"none of the neighbours of '{card.id}' satisfies {spec.some}: {', '.join(names)}" if names else f"'{card.id}' has no neighbours"
+                    self._say(c, card.loc_of(field_name), detail, self._card_ctx(card, extra))
+        return None
 
 
 _FAILED = object()

@@ -120,6 +120,13 @@ def _report(problems) -> None:
 @back_offset_option
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
 @gap_option
+@click.option(
+    "--overlap",
+    type=click.FloatRange(3, 50),
+    default=10.0,
+    show_default=True,
+    help="For a component larger than the paper, printed in pieces: how many mm neighbouring pieces overlap (to glue).",
+)
 @click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
 @click.option("--deal", default=None, help="Print only the cards of this deal (game set-up), e.g. quick.")
 @click.option(
@@ -143,6 +150,7 @@ def build(
     back_offset: tuple[float, float],
     bleed: float,
     gap: float,
+    overlap: float,
     decks: tuple[str, ...],
     deal: str | None,
     langs: tuple[str, ...],
@@ -159,7 +167,7 @@ def build(
         from .impose import SheetSpec
         from .progress import BuildProgress
 
-        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides)
+        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
         progress = BuildProgress(bar=not ctx.quiet)
         try:
             result = run_build(
@@ -182,7 +190,7 @@ def build(
         for path, cards, pages in result.files:
             seconds = progress.timings.get(path)
             timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
-            ctx.say(f"wrote {path} ({cards} cards, {pages} pages{timing})")
+            ctx.say(f"wrote {path} ({f'{cards} cards, ' if cards else ''}{pages} pages{timing})")
         if ctx.verbose:
             ctx.say(f"built in {progress.total:.2f} s")
         if sides == "duplex" and result.files:

@@ -4,6 +4,7 @@ transaction: all are moved into place at the end, or none is."""
 
 from __future__ import annotations
 
+import glob
 import os
 import tempfile
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ class Transaction:
 
     def path_for(self, target: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
-        for stale in target.parent.glob(f".{target.name}.*.tmp"):  # left by a killed run
+        for stale in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):  # left by a killed run
             stale.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         os.close(fd)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import Location, Problems, display_path
-from .model import Card, Game
+from .model import Game
 from .schema import MISSING, build, suggest
 from .yamlfile import LMap, load_yaml
 
@@ -63,30 +63,25 @@ def load_glossary(path: Path, game_enums: dict, problems: Problems) -> list[Term
     return glossary.terms
 
 
-def text_fields(game: Game, card: Card) -> list[str]:
-    fields = game.types[card.type].fields
-    return [name for name, fdef in fields.items() if fdef.glossary and (fdef.type == "text" or (fdef.type == "list" and fdef.item == "text"))]
-
-
 def check_glossary(game: Game, terms: list[Term]) -> Problems:
     """Warn about every word that looks like an unlisted form of a glossary term."""
+    from .i18n import texts
+
     problems = Problems()
     checked = [(term, term.stem.lower(), term.accepted()) for term in terms if term.stem]
     if not checked:
         return problems
     for card in (card for deck in game.decks.values() for card in deck.cards):  # one at a time
-        for name in text_fields(game, card):
-            value = card.fields.get(name)
-            for text in value if isinstance(value, list) else [value]:
-                if not text:
-                    continue
-                for word in _WORD.findall(_SYMBOL.sub(" ", str(text))):
-                    low = word.lower()
-                    for term, stem, accepted in checked:
-                        if low.startswith(stem) and low not in accepted:
-                            problems.warn(
-                                card.loc_of(name),
-                                "glossary-form",
-                                f"'{word}' in {name} of card '{card.id}' looks like a form of '{term.term}' that the glossary does not list; correct the text or add the form to the glossary",
-                            )
+        for path, text, note in texts(card.fields, game.types[card.type].fields, "glossary"):
+            if not text:
+                continue
+            for word in _WORD.findall(_SYMBOL.sub(" ", str(text))):
+                low = word.lower()
+                for term, stem, accepted in checked:
+                    if low.startswith(stem) and low not in accepted:
+                        problems.warn(
+                            card.loc_of(path),
+                            "glossary-form",
+                            f"'{word}' in {note} of card '{card.id}' looks like a form of '{term.term}' that the glossary does not list; correct the text or add the form to the glossary",
+                        )
     return problems

@@ -13,6 +13,7 @@ translator wrote is ever dropped.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import io
 import os
 import re
@@ -26,7 +27,7 @@ from babel.messages.pofile import read_po, write_po
 from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
 from .files import atomic_path
-from .model import Card, Deck, EnumValue, Game
+from .model import Card, Deck, EnumValue, FieldDef, Game
 
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
@@ -35,10 +36,26 @@ TEMPLATE = "messages.pot"
 
 @dataclass(frozen=True)
 class Entry:
-    id: str  # stable: derived from the data, never from a position
+    id: str  # stable: derived from the data, never from a position (the msgctxt)
     text: str  # in the game's source language
     loc: Location  # where the source text is
     note: str  # for the translator: what the string is
+    by_text: bool = False  # many entries share the id (a rulebook's paragraphs): the text tells them apart
+
+    @property
+    def key(self) -> str:
+        """How its translation is looked up: the id, or the id and the text."""
+        return text_key(self.id, self.text) if self.by_text else self.id
+
+    @property
+    def label(self) -> str:
+        """How messages name it: the id, and for a rulebook paragraph its line too."""
+        return f"{self.id}:{self.loc.line}" if self.by_text else self.id
+
+
+def text_key(context: str, text: str) -> str:
+    """gettext's own key of a message with a context: context, EOT, msgid."""
+    return f"{context}\x04{text}"
 
 
 def extract(game: Game) -> list[Entry]:
@@ -55,24 +72,46 @@ def extract(game: Game) -> list[Entry]:
     add("game.attribution", meta.attribution, game_loc, "credits printed on the card backs; say that this is the pnp project's translation")
     for key, text in meta.strings.items():
         add(f"strings.{key}", text, game_loc, "a text the layouts print")
+    for key, text in meta.symbol_names.items():
+        add(f"symbol.{key}", text, game_loc, f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
-        add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
+        if deck.front is not None:  # a data-only deck's name is never printed
+            add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
     for enum_name, values in game.enums.items():
         for value in values.values():
             for attr in game.translate_attributes:
                 add(f"enum.{enum_name}.{value}.{attr}", value.attrs.get(attr), game_loc, f"{attr} of '{value}' ({enum_name})")
     for card in game.cards() + game.deals:
-        fields = game.types[card.type].fields
-        for name, fdef in fields.items():
-            if not fdef.translate:
-                continue
-            value = card.fields.get(name)
-            if fdef.type == "text":
-                add(f"{card.id}.{name}", value, card.loc_of(name), f"{name} of {card.type} '{card.id}'")
-            elif fdef.type == "list" and fdef.item == "text":
-                for i, item in enumerate(value or []):
-                    add(f"{card.id}.{name}.{i}", item, card.loc_of(name), f"{name} {i + 1} of {card.type} '{card.id}'")
+        for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
+            add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
+    if meta.rulebooks:
+        from .rulebook.source import rulebook_entries  # reads the Markdown files: only when there are some
+
+        seen = {entry.key for entry in entries}
+        for entry in rulebook_entries(game):
+            if entry.key not in seen:
+                seen.add(entry.key)
+                entries.append(entry)
     return entries
+
+
+def texts(values: dict, fields: dict[str, FieldDef], flag: str, prefix: str = "", row: str = ""):
+    """(path, text, note) for every text of a card whose field has `flag` (translate or
+    glossary) set. Paths are the stable ids: `text`, a list's `tags.2`, a table's
+    `hexes.3.label` (row 4 of hexes); lists and tables nest."""
+    for name, fdef in fields.items():
+        if not getattr(fdef, flag):
+            continue
+        value = values.get(name)
+        path = f"{prefix}{name}"
+        if fdef.type == "text":
+            yield path, value, f"{name}{row}"
+        elif fdef.type == "list" and fdef.item == "text":
+            for i, item in enumerate(value or []):
+                yield f"{path}.{i}", item, f"{name} {i + 1}{row}"
+        elif fdef.type == "table":
+            for i, item in enumerate(value or []):
+                yield from texts(item, fdef.fields or {}, flag, f"{path}.{i}.", f" in row {i + 1} of {name}{row}")
 
 
 # --- catalogue files ---------------------------------------------------------------------
@@ -158,22 +197,61 @@ def update(game: Game, add: list[str] | None = None) -> tuple[Path, list[UpdateR
     return folder / TEMPLATE, reports
 
 
+def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
+    """Which old message each new one continues: the same context and text; else, in the
+    same context, the one left over (a card's field: its text changed), or among several
+    left over (a rulebook's paragraphs share a context) the most similar text. Obsolete
+    messages with a translation count too, so a string that comes back keeps it."""
+    active = [m for m in old if m.id and m.context]
+    candidates = active + [m for m in old.obsolete.values() if m.id and m.context and m.string]
+    exact: dict[tuple[str, str], Message] = {}
+    by_context: dict[str, list[Message]] = {}
+    for m in candidates:
+        exact.setdefault((m.context, m.id), m)
+        by_context.setdefault(m.context, []).append(m)
+    new = [m for m in pot if m.id]
+    sharing: dict[str, int] = {}
+    for m in new:
+        sharing[m.context] = sharing.get(m.context, 0) + 1
+    chosen: dict[tuple[str, str], Message] = {}
+    taken: set[int] = set()
+    for m in new:
+        previous = exact.get((m.context, m.id))
+        if previous is not None and id(previous) not in taken:
+            chosen[(m.context, m.id)] = previous
+            taken.add(id(previous))
+    for m in new:
+        if (m.context, m.id) in chosen:
+            continue
+        left = [c for c in by_context.get(m.context, []) if id(c) not in taken]
+        if not left:
+            continue
+        if sharing[m.context] == 1 and len(left) == 1:
+            previous = left[0]
+        else:
+            best = max(range(len(left)), key=lambda i: (difflib.SequenceMatcher(None, left[i].id, m.id).ratio(), -i))
+            if difflib.SequenceMatcher(None, left[best].id, m.id).ratio() < 0.5:
+                continue
+            previous = left[best]
+        chosen[(m.context, m.id)] = previous
+        taken.add(id(previous))
+    return chosen
+
+
 def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, UpdateReport]:
-    by_id: dict[str, Message] = {m.context: m for m in old if m.id and m.context}
-    revived = {m.context: m for m in old.obsolete.values() if m.context and m.context not in by_id and m.string}
+    chosen = _previous(pot, old)
+    used = {id(m) for m in chosen.values()}
     merged = _new_catalog(game, lang)
     merged.last_translator = old.last_translator
     merged.language_team = old.language_team
     new = fuzzy = 0
-    used = set()
     for message in pot:
         if not message.id:
             continue
-        previous = by_id.get(message.context) or revived.get(message.context)  # a string that comes back keeps its translation
+        previous = chosen.get((message.context, message.id))
         flags: set[str] = set()
         string, previous_id = "", None
         if previous is not None:
-            used.add(message.context)
             string = previous.string
             if previous.id != message.id:
                 flags.add("fuzzy")  # the source changed: the translation is stale
@@ -196,12 +274,12 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             previous_id=previous_id,
         )
     obsolete = 0
-    for context, message in by_id.items():
-        if context not in used and message.string:
-            merged.obsolete[(message.id, context)] = message
+    for message in old:
+        if message.id and message.context and id(message) not in used and message.string:
+            merged.obsolete[(message.id, message.context)] = message
             obsolete += 1
     for key, message in old.obsolete.items():
-        if message.context not in used and key not in merged.obsolete and message.string:  # still obsolete: keep it
+        if id(message) not in used and key not in merged.obsolete and message.string:  # still obsolete: keep it
             merged.obsolete[key] = message
     return merged, UpdateReport(lang, new, fuzzy, obsolete)
 
@@ -227,18 +305,22 @@ def status(game: Game, lang: str, problems: Problems) -> tuple[Status, dict[str,
     entries = extract(game)
     path = locale_dir(game) / f"{lang}.po"
     catalog = read_catalog(path, problems) if path.is_file() else None
-    by_id = {m.context: m for m in catalog if m.id and m.context} if catalog is not None else {}
+    by_key: dict[str, Message] = {}
+    for m in catalog if catalog is not None else []:
+        if m.id and m.context:
+            by_key.setdefault(m.context, m)
+            by_key[text_key(m.context, m.id)] = m
     done: dict[str, str] = {}
     fuzzy, missing = [], []
     for entry in entries:
-        message = by_id.get(entry.id)
+        message = by_key.get(entry.key)
         line = getattr(message, "lineno", 0) or 0
         if message is None or not message.string:
-            missing.append((entry.id, line))
+            missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
-            fuzzy.append((entry.id, line))
+            fuzzy.append((entry.label, line))
         else:
-            done[entry.id] = message.string
+            done[entry.key] = message.string
     return Status(lang, len(entries), len(done), fuzzy, missing), done
 
 
@@ -247,7 +329,7 @@ def translations(game: Game, lang: str, allow_untranslated: bool, problems: Prob
     or, with allow_untranslated, falls back to the source (the count is returned)."""
     entries = extract(game)
     if lang == PSEUDO:
-        return {e.id: pseudo(e.text) for e in entries}, 0
+        return {e.key: pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
     path = locale_dir(game) / f"{lang}.po"
     shown = display_path(path)
     if not path.is_file():
@@ -279,8 +361,13 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
     enumeration values stay as they are, so the rules model is unaffected."""
     meta = game.meta
     new_strings = {key: strings.get(f"strings.{key}", text) for key, text in meta.strings.items()}
+    symbol_names = {key: strings.get(f"symbol.{key}", text) for key, text in meta.symbol_names.items()}
     new_meta = dataclasses.replace(
-        meta, title=strings.get("game.title", meta.title), attribution=strings.get("game.attribution", meta.attribution), strings=new_strings
+        meta,
+        title=strings.get("game.title", meta.title),
+        attribution=strings.get("game.attribution", meta.attribution),
+        strings=new_strings,
+        symbol_names=symbol_names,
     )
     enums = {}
     for name, values in game.enums.items():
@@ -293,31 +380,31 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
                     attrs[attr] = strings[sid]
             enums[name][key] = EnumValue(str(value), attrs)
 
-    def card_copy(card: Card) -> Card:
-        fields = {}
-        for name, value in card.fields.items():
+    def copy_values(values: dict, fields: dict[str, FieldDef], prefix: str) -> dict:
+        """The values of a card (or a table row) with translated texts and enumeration values."""
+        out = {}
+        for name, value in values.items():
+            fdef = fields.get(name)
+            sid = f"{prefix}{name}"
             if isinstance(value, EnumValue):
-                value = enums[_enum_of(game, card, name)][str(value)]
+                value = enums[fdef.enum if fdef else ""][str(value)]
+            elif isinstance(value, list) and fdef is not None and fdef.type == "table":
+                value = [copy_values(row, fdef.fields or {}, f"{sid}.{i}.") for i, row in enumerate(value)]
             elif isinstance(value, list):
-                value = [
-                    enums[_enum_of(game, card, name)][str(v)] if isinstance(v, EnumValue) else strings.get(f"{card.id}.{name}.{i}", v)
-                    for i, v in enumerate(value)
-                ]
+                value = [enums[fdef.enum if fdef else ""][str(v)] if isinstance(v, EnumValue) else strings.get(f"{sid}.{i}", v) for i, v in enumerate(value)]
             elif isinstance(value, str):
-                value = strings.get(f"{card.id}.{name}", value)
-            fields[name] = value
-        return dataclasses.replace(card, fields=fields)
+                value = strings.get(sid, value)
+            out[name] = value
+        return out
+
+    def card_copy(card: Card) -> Card:
+        return dataclasses.replace(card, fields=copy_values(card.fields, game.types[card.type].fields, f"{card.id}."))
 
     decks = {
         did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, PackedCards(enums, map(card_copy, d.cards)), d.loc, d.locs)
         for did, d in game.decks.items()
     }
     return dataclasses.replace(game, meta=new_meta, enums=enums, decks=decks, deals=[card_copy(c) for c in game.deals])
-
-
-def _enum_of(game: Game, card: Card, field: str) -> str:
-    fdef = game.types[card.type].fields[field]
-    return fdef.enum or ""
 
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")
@@ -333,3 +420,13 @@ def pseudo(text: str) -> str:
     pad = max(2, round(letters * 0.4))
     filler = " ".join("žžžžžžž"[: min(7, pad - i)] for i in range(0, pad, 8))
     return f"[{out} {filler}]"
+
+
+_MARKDOWN_KEEP = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)", re.M)
+
+
+def pseudo_markdown(text: str) -> str:
+    """A rulebook block accented, leaving its Markdown, ids, references, symbols and
+    templates intact (it is not lengthened: pages grow, boxes do not overflow)."""
+    parts = _MARKDOWN_KEEP.split(text)
+    return "".join(part if i % 2 else part.translate(_ACCENTS) for i, part in enumerate(parts))

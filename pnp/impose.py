@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 
 Flip = Literal["long", "short"]
 Sides = Literal["duplex", "fronts", "backs"]
+Shape = Literal["rect", "round", "hex"]
 
 PAPERS: dict[str, tuple[float, float]] = {  # portrait width, height in mm
     "a4": (210.0, 297.0),
@@ -39,6 +40,7 @@ class SheetSpec:
     sides: Sides = "duplex"
     marks: bool = True
     ruler: bool = True
+    overlap: float = 10.0  # how far the pieces of a split component overlap, for gluing
 
 
 @dataclass(frozen=True)
@@ -114,16 +116,23 @@ class DoesNotFit(ValueError):
     """The component is larger than the printable area of the paper."""
 
 
-def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid:
+def page_size(paper: str, landscape: bool = False) -> tuple[float, float]:
+    """Width and height of the paper in points, portrait or turned."""
+    w, h = (v * mm for v in PAPERS[paper])
+    return (h, w) if landscape else (w, h)
+
+
+def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = False) -> Grid:
     """As many cells as fit inside the printer margin, the grid centred on the page."""
-    page_w, page_h = (v * mm for v in PAPERS[spec.paper])
+    page_w, page_h = page_size(spec.paper, landscape)
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
     cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
     cols = math.floor((usable_w + gap + 1e-6) / (cell_w + gap))
     rows = math.floor((usable_h + gap + 1e-6) / (cell_h + gap))
     if cols < 1 or rows < 1:
-        raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit on {spec.paper.upper()} inside a {spec.margin:g} mm margin")
+        turned = " landscape" if landscape else ""
+        raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit on {spec.paper.upper()}{turned} inside a {spec.margin:g} mm margin")
     pitch_x, pitch_y = cell_w + gap, cell_h + gap
     grid_w = cols * pitch_x - gap
     grid_h = rows * pitch_y - gap
@@ -140,12 +149,30 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Cut:
+    """The outline of a component, drawn on the sheet to cut along: round and hex ones,
+    and every one on shared sheets."""
+
+    shape: Shape
+    x: float  # trim box on the page
+    y: float
+    w: float
+    h: float
+
+    def points(self) -> tuple[tuple[float, float], ...]:
+        """Corners of the flat-top hexagon inscribed in the trim box, clockwise from the left."""
+        x, y, w, h = self.x, self.y, self.w, self.h
+        return ((x, y + h / 2), (x + w / 4, y + h), (x + 3 * w / 4, y + h), (x + w, y + h / 2), (x + 3 * w / 4, y), (x + w / 4, y))
+
+
+@dataclass(frozen=True)
 class Page:
     side: Literal["front", "back"]
     sheet: int  # 1-based sheet number
     placements: tuple[Placement, ...]
     marks: tuple[tuple[float, float, float, float], ...]  # crop mark segments
     ruler: tuple[float, float, float, bool] | None  # x, y, length (points), vertical
+    cuts: tuple[Cut, ...] = ()  # outlines of round and hex components
 
 
 def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
@@ -183,20 +210,294 @@ def ruler_spot(grid: Grid, margin: float) -> tuple[float, float, float, bool] | 
     return (margin + (side_room - need) / 2 + 3.5 * mm, y, length, True) if length >= 20 * mm else None
 
 
-def impose(count: int, grid: Grid, spec: SheetSpec) -> Iterator[Page]:
+def page_flip(grid: Grid, flip: Flip) -> Flip:
+    """The flip in the page's own terms: a landscape page lies turned on the paper, so
+    turning the paper over its long edge reverses the page's rows, not its columns."""
+    if grid.page_w <= grid.page_h:
+        return flip
+    return "short" if flip == "long" else "long"
+
+
+def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> Iterator[Page]:
     """Pages for `count` components: per sheet a page of fronts, then (duplex) its backs.
-    Backs are placed only behind slots that hold a front, to save ink."""
+    Backs are placed only behind slots that hold a front, to save ink. Round and hex
+    components get their outline as a cut line instead of crop marks."""
     per = grid.per_sheet
     sheets = max(1, math.ceil(count / per)) if count else 0
-    front_marks = crop_marks(grid) if spec.marks else ()
-    back_marks = crop_marks(grid, *back_shift(spec.flip, spec.back_offset)) if spec.marks else ()
+    flip = page_flip(grid, spec.flip)
+    marked = spec.marks and shape == "rect"
+    front_marks = crop_marks(grid) if marked else ()
+    back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset)) if marked else ()
     ruler = ruler_spot(grid, spec.margin * mm) if spec.ruler else None
+
+    def cuts(placements: tuple[Placement, ...]) -> tuple[Cut, ...]:
+        if shape == "rect" or not spec.marks:
+            return ()
+        return tuple(Cut(shape, p.x, p.y, grid.trim_w, grid.trim_h) for p in placements)
+
     for sheet in range(sheets):
         first = sheet * per
         slots = range(min(per, count - first))
         if spec.sides in ("duplex", "fronts"):
             placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
-            yield Page("front", sheet + 1, placements, front_marks, ruler)
+            yield Page("front", sheet + 1, placements, front_marks, ruler, cuts(placements))
         if spec.sides in ("duplex", "backs"):
-            placements = tuple(Placement(first + s, *grid.back_origin(s, spec.flip, spec.back_offset)) for s in slots)
-            yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None)
+            placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset)) for s in slots)
+            yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
+
+
+# --- components larger than the sheet: overlapping pieces to glue together -------------
+
+
+def row_letters(row: int) -> str:
+    """A, B, ..., Z, AA, AB, ... for row 0, 1, ..."""
+    letters = ""
+    row += 1
+    while row:
+        row, rest = divmod(row - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _count(length: float, usable: float, overlap: float) -> int:
+    """Pieces needed along one side: each shows at most `usable`, neighbours share `overlap`."""
+    if length <= usable + 1e-6:
+        return 1
+    return math.ceil((length - overlap - 1e-6) / (usable - overlap))
+
+
+def _even(length: float, count: int, overlap: float) -> float:
+    """The length each of `count` equal pieces shows so that, overlapping by `overlap`,
+    together they cover `length` exactly: no last piece holding a sliver on a whole sheet."""
+    return (length + (count - 1) * overlap) / count
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One sheet of a split component. Component coordinates are points from the trim's
+    bottom-left corner (as in a Face); `origin` is where that corner lies on the page."""
+
+    row: int
+    col: int
+    label: str  # "A1": row letter, column number
+    window: tuple[float, float, float, float]  # left, bottom, right, top of what this piece shows
+    origin: tuple[float, float]
+
+    def on_page(self, x: float, y: float) -> tuple[float, float]:
+        return x + self.origin[0], y + self.origin[1]
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """A component cut into rows x cols pieces of one size (at most the printable area of
+    a sheet, centred on it), each overlapping its right and lower neighbours by `overlap`.
+    Later pieces lie on earlier ones: a piece's left and top edges are cut, its right and
+    bottom bands glued under."""
+
+    page_w: float
+    page_h: float
+    margin: float
+    overlap: float
+    trim_w: float
+    trim_h: float
+    bleed: float
+    cols: int
+    rows: int
+    pieces: tuple[Piece, ...]
+
+    def piece(self, row: int, col: int) -> Piece | None:
+        if 0 <= row < self.rows and 0 <= col < self.cols:
+            return self.pieces[row * self.cols + col]
+        return None
+
+    @property
+    def art(self) -> tuple[float, float, float, float]:
+        """Left, bottom, right, top of the whole component, bleed included."""
+        b = self.bleed
+        return -b, -b, self.trim_w + b, self.trim_h + b
+
+    def seams(self) -> list[tuple[Piece, Piece, tuple[float, float, float, float]]]:
+        """Every pair of neighbours (beneath, on top) and the edge of the top one that
+        lies on the piece beneath, as a segment in component coordinates."""
+        out = []
+        for p in self.pieces:
+            for q in (self.piece(p.row, p.col + 1), self.piece(p.row + 1, p.col)):
+                if q is None:
+                    continue
+                left, bottom, right, top = p.window
+                if q.col > p.col:  # q's left edge, along p's rows (less the bands above and below)
+                    x = q.window[0]
+                    y0 = bottom + (self.overlap if p.row < self.rows - 1 else 0)
+                    y1 = top - (self.overlap if p.row > 0 else 0)
+                    out.append((p, q, (x, y0, x, y1)))
+                else:  # q's top edge
+                    y = q.window[3]
+                    x0 = left + (self.overlap if p.col > 0 else 0)
+                    x1 = right - (self.overlap if p.col < self.cols - 1 else 0)
+                    out.append((p, q, (x0, y, x1, y)))
+        return out
+
+    def targets(self, seam: tuple[float, float, float, float]) -> list[tuple[float, float]]:
+        """Alignment targets along a seam, in component coordinates: the same points on
+        both pieces, centred on the top piece's cut edge so each shows half of them."""
+        x0, y0, x1, y1 = seam
+        return [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t) for t in (1 / 6, 1 / 2, 5 / 6)]
+
+
+def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float) -> Tiling:
+    """Split a component into as few overlapping pieces as fit, on portrait or landscape
+    sheets (whichever needs fewer sheets; portrait on a tie), then share it out evenly:
+    every piece is the same size, the component divided by the piece grid, so the last
+    column or row is no thin strip. Each piece is centred on its sheet."""
+    bleed, margin, overlap = spec.bleed * mm, spec.margin * mm, spec.overlap * mm
+    art_w, art_h = trim_w + 2 * bleed, trim_h + 2 * bleed
+    best = None
+    for landscape in (False, True):
+        page_w, page_h = page_size(spec.paper, landscape)
+        usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
+        if overlap * 2 > min(usable_w, usable_h):
+            raise DoesNotFit(
+                f"an overlap of {spec.overlap:g} mm leaves too little of each {spec.paper.upper()} piece; expected at most {min(usable_w, usable_h) / 2 / mm:.0f} mm"
+            )
+        cols, rows = _count(art_w, usable_w, overlap), _count(art_h, usable_h, overlap)
+        if best is None or cols * rows < best[0] * best[1]:
+            best = (cols, rows, page_w, page_h)
+    assert best is not None
+    cols, rows, page_w, page_h = best
+    piece_w, piece_h = _even(art_w, cols, overlap), _even(art_h, rows, overlap)
+    page_left, page_top = (page_w - piece_w) / 2, (page_h + piece_h) / 2  # where each piece's window lies
+    pieces = []
+    for row in range(rows):
+        top = trim_h + bleed - row * (piece_h - overlap)
+        bottom = top - piece_h if row < rows - 1 else -bleed  # exact at the far edges
+        for col in range(cols):
+            left = -bleed + col * (piece_w - overlap)
+            right = left + piece_w if col < cols - 1 else trim_w + bleed
+            origin = (page_left - left, page_top - top)
+            pieces.append(Piece(row, col, f"{row_letters(row)}{col + 1}", (left, bottom, right, top), origin))
+    return Tiling(page_w, page_h, margin, overlap, trim_w, trim_h, bleed, cols, rows, tuple(pieces))
+
+
+def piece_marks(tiling: Tiling, piece: Piece) -> tuple[tuple[float, float, float, float], ...]:
+    """Crop marks in the margins of a piece, on the page: along the component's own trim
+    edges that the piece shows, and along the piece's cut edges (left and top when it lies
+    on a neighbour), from the sheet edge to just outside the art."""
+    left, bottom, right, top = piece.window
+    (pl, pb), (pr, pt) = piece.on_page(left, bottom), piece.on_page(right, top)
+    xs = []
+    if piece.col == 0:
+        xs.append(0.0)
+    if piece.col == tiling.cols - 1:
+        xs.append(tiling.trim_w)
+    if piece.col > 0:
+        xs.append(left)
+    ys = []
+    if piece.row == 0:
+        ys.append(tiling.trim_h)
+    if piece.row == tiling.rows - 1:
+        ys.append(0.0)
+    if piece.row > 0:
+        ys.append(top)
+    segs = []
+    for x in xs:
+        px = x + piece.origin[0]
+        segs += [(px, 0.0, px, pb - MARK_GAP), (px, pt + MARK_GAP, px, tiling.page_h)]
+    for y in ys:
+        py = y + piece.origin[1]
+        segs += [(0.0, py, pl - MARK_GAP, py), (pr + MARK_GAP, py, tiling.page_w, py)]
+    return tuple(segs)
+
+
+# --- several decks on shared sheets (a deck `group`) -------------------------------------
+
+
+@dataclass(frozen=True)
+class Member:
+    """One component to place on shared sheets: its trim size, its outline, whether it
+    has a back, and the deck it comes from (each deck starts a new row)."""
+
+    w: float
+    h: float
+    shape: Shape
+    back: bool
+    deck: str
+
+
+@dataclass(frozen=True)
+class SharedSheets:
+    page_w: float
+    page_h: float
+    pages: tuple[Page, ...]
+
+
+def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
+    """Rows of components, each deck starting a new row, rows filling the sheet from the
+    top margin down (a part-filled sheet is white at the foot, where more rows would go,
+    not in a band at the top) and centred across. Every component gets its outline as a
+    cut line (crop marks of different sizes would cross each other); backs are mirrored
+    like cards."""
+    page_w, page_h = page_size(spec.paper)
+    bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
+    usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
+    sheets: list[list[list[int]]] = [[]]  # sheet -> rows -> member indices
+    x = used_h = 0.0
+    for index, m in enumerate(members):
+        cell_w, cell_h = m.w + 2 * bleed, m.h + 2 * bleed
+        if cell_w > usable_w + 1e-6 or cell_h > usable_h + 1e-6:
+            raise DoesNotFit(f"{m.w / mm:.1f} x {m.h / mm:.1f} mm does not fit on {spec.paper.upper()} inside a {spec.margin:g} mm margin")
+        rows = sheets[-1]
+        row = rows[-1] if rows else None
+        if row is None or members[row[0]].deck != m.deck or x + cell_w > usable_w + 1e-6:
+            height = used_h + (gap if rows else 0) + cell_h
+            if rows and height > usable_h + 1e-6:
+                sheets.append([])
+                rows, used_h = sheets[-1], 0.0
+            used_h += (gap if rows else 0) + cell_h
+            rows.append([])
+            x = 0.0
+        rows[-1].append(index)
+        x += cell_w + gap
+    flip = spec.flip  # shared sheets are portrait
+    dx, dy = back_shift(flip, spec.back_offset)
+    any_back = any(m.back for m in members)
+    pages = []
+    for number, rows in enumerate(sheets, 1):
+        widths = [sum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
+        heights = [members[row[0]].h + 2 * bleed for row in rows]
+        block_w, block_h = max(widths), sum(heights) + gap * (len(rows) - 1)
+        left, top = (page_w - block_w) / 2, page_h - margin
+        fronts, backs = [], []
+        y = top
+        for row, height in zip(rows, heights):
+            x = left
+            for i in row:
+                m = members[i]
+                placed = Placement(i, x + bleed, y - bleed - m.h)
+                fronts.append(placed)
+                if m.back:
+                    bx = page_w - placed.x - m.w if flip == "long" else placed.x
+                    by = placed.y if flip == "long" else page_h - placed.y - m.h
+                    backs.append(Placement(i, bx + dx, by + dy))
+                x += m.w + 2 * bleed + gap
+            y -= height + gap
+        ruler = _shared_ruler(page_w, top - block_h, margin) if spec.ruler else None
+
+        def cuts(placements: list[Placement]) -> tuple[Cut, ...]:
+            return tuple(Cut(members[p.item].shape, p.x, p.y, members[p.item].w, members[p.item].h) for p in placements) if spec.marks else ()
+
+        if spec.sides in ("duplex", "fronts"):
+            pages.append(Page("front", number, tuple(fronts), (), ruler, cuts(fronts)))
+        if any_back and spec.sides in ("duplex", "backs"):
+            pages.append(Page("back", number, tuple(backs), (), ruler if spec.sides == "backs" else None, cuts(backs)))
+    return SharedSheets(page_w, page_h, tuple(pages))
+
+
+def _shared_ruler(page_w: float, bottom: float, margin: float) -> tuple[float, float, float, bool] | None:
+    """The calibration ruler at the foot of the page, centred across, if the rows leave
+    room for it; at the same place on every sheet."""
+    room = bottom - MARK_GAP - margin
+    need = 9 * mm
+    if room < need:
+        return None
+    length = 50 * mm
+    return (page_w - length) / 2, margin + 5.5 * mm, length, False

@@ -9,17 +9,22 @@ true. `extends:` starts from another layout and adds to it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from .boards import Legend, Slot, Track
 from .errors import Location, PnpError, Problems, display_path
+from .maps import Areas, Grid, HexGrid
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
 from .text import Align, TextStyle, VAlign
 from .yamlfile import LMap, load_yaml
 
 Box = tuple[float, float, float, float]  # x, y, width, height in mm from the top left
+Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
+HEX_RATIO = math.sqrt(3) / 2  # a regular flat-top hexagon is this much as high as it is wide
 
 
 @dataclass
@@ -114,13 +119,27 @@ class Image:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image
-KINDS: dict[str, type] = {"rect": Rect, "line": Line, "polygon": Polygon, "circle": Circle, "text": Text, "symbol": SymbolEl, "image": Image}
+Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Track | Slot | Legend
+KINDS: dict[str, type] = {
+    "rect": Rect,
+    "line": Line,
+    "polygon": Polygon,
+    "circle": Circle,
+    "text": Text,
+    "symbol": SymbolEl,
+    "image": Image,
+    "track": Track,
+    "slot": Slot,
+    "legend": Legend,
+}
+KINDS.update(grid=Grid, hexgrid=HexGrid, areas=Areas)  # maps.py
+Element = Element | Grid | HexGrid | Areas
 
 
 @dataclass
 class LayoutFile:
     size: tuple[float, float] | None = None  # trim width, height in mm
+    shape: Shape | None = None  # rect (default), round (the ellipse in the trim) or hex (flat-top)
     extends: str | None = None
     safe: float | None = None  # mm inside the trim that text should keep clear of
     lang_scale: dict[str, float] = field(default_factory=dict)  # text size factor per language, e.g. {de: 0.92}
@@ -138,6 +157,7 @@ class Layout:
     elements: list[Element]
     loc: Location
     lang_scale: dict[str, float] = field(default_factory=dict)
+    shape: Shape = "rect"  # what the sheet's cut lines follow; the art is still clipped to the trim rect
 
     @property
     def width(self) -> float:
@@ -222,7 +242,14 @@ class LayoutLoader:
         for lang, factor in lang_scale.items():
             if not 0.5 <= factor <= 2:
                 problems.error(raw["lang_scale"].loc_of(lang), "layout-lang-scale", f"lang_scale for '{lang}' is {factor}; expected a factor from 0.5 to 2")
-        layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale)
+        shape = spec.shape or (parent.shape if parent else "rect")
+        if shape == "hex" and abs(size[1] - size[0] * HEX_RATIO) > 0.5:
+            problems.warn(
+                raw.loc_of("shape") if "shape" in raw else raw.loc_of("size"),
+                "layout-hex-size",
+                f"layout '{name}' is a hex of {size[0]:g} x {size[1]:g} mm, so the hexagon is stretched; expected a height of {size[0] * HEX_RATIO:.2f} mm (width x 0.866) for a regular one",
+            )
+        layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale, shape)
         self._cache[name] = layout
         return layout
 
@@ -273,6 +300,9 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
                 "style-missing",
                 f"text uses style '{element.style}', which is not defined{suggest(element.style, styles)}; expected one of: {', '.join(styles)}",
             )
+            continue
+        check = getattr(element, "check", None)  # an element kind's own checks of its keys (boards.py)
+        if check is not None and not check(item, styles, problems):
             continue
         out.append(element)
     return out

@@ -14,11 +14,11 @@ class DeckRow:
     id: str
     name: str
     type: str
-    front: str
+    front: str | None  # None: data only, not printed
     back: str | None
     distinct: int  # different cards
     copies: int  # cards printed, copies counted
-    size_mm: tuple[float, float]
+    size_mm: tuple[float, float] | None
 
 
 @dataclass
@@ -69,8 +69,19 @@ def listing(folder: Path) -> Listing:
     game = project.game
     result = Listing(game.meta.title, display_path(game.root), {name: list(t.fields) for name, t in game.types.items()})
     for deck in game.decks.values():
-        front, back = project.layouts[deck.id]
-        result.decks.append(DeckRow(deck.id, deck.name, deck.type, front.name, back.name if back else None, len(deck.cards), deck.count, front.size))
+        front, back = project.layouts.get(deck.id, (None, None))
+        result.decks.append(
+            DeckRow(
+                deck.id,
+                deck.name,
+                deck.type,
+                front.name if front else None,
+                back.name if back else None,
+                len(deck.cards),
+                deck.count,
+                front.size if front else None,
+            )
+        )
     by_id = {card.id: card for card in game.cards()}
     for deal in game.deals:
         members = deal_members(game, deal.id)
@@ -96,7 +107,9 @@ def render_text(data: Listing) -> str:
     lines += ["", "decks:"]
     table = [("id", "name", "type", "front / back", "cards", "copies", "size")]
     for d in data.decks:
-        table.append((d.id, d.name, d.type, f"{d.front} / {d.back or '-'}", str(d.distinct), str(d.copies), f"{d.size_mm[0]:g} x {d.size_mm[1]:g} mm"))
+        drawn = f"{d.front} / {d.back or '-'}" if d.front else "(data only)"
+        size = f"{d.size_mm[0]:g} x {d.size_mm[1]:g} mm" if d.size_mm else "-"
+        table.append((d.id, d.name, d.type, drawn, str(d.distinct), str(d.copies), size))
     lines += _columns(table, right={4, 5})
     lines += ["", "deals:"]
     if data.deals:

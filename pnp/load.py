@@ -25,6 +25,9 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RESERVED = {"id", "copies"}
 
 
+LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})*")  # a gettext locale name: it goes into file names
+
+
 def load_game(folder: Path) -> tuple[Game, Problems]:
     """Load a game folder. Raises PnpError when errors make the game unusable; returns
     the game and the warnings otherwise."""
@@ -40,6 +43,8 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     if meta is MISSING:
         problems.unreadable = True
         raise PnpError(problems)
+    if not LANGUAGE.fullmatch(meta.language):
+        problems.error(raw.loc_of("language"), "language-code", f"language '{meta.language}' is not a language code; expected one like 'sk', 'en' or 'pt_BR'")
 
     rules_path = check_inside(meta.rules, folder, [folder], raw.loc_of("rules"), "rules")
     if isinstance(rules_path, PnpError):
@@ -60,6 +65,13 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     enums = _load_enums(rules, rules_raw, problems)
     _check_types(rules, rules_raw, enums, problems)
     symbols = _load_symbols(folder, meta, raw, problems)
+    for sid in meta.symbol_names:
+        if sid not in symbols:
+            problems.error(
+                raw["symbol_names"].key_locs.get(sid, raw.loc_of("symbol_names")),
+                "symbol-name-unknown",
+                f"symbol_names names '{sid}', which is not a symbol{suggest(sid, symbols)}; expected one of: {', '.join(symbols)}",
+            )
 
     decks: dict[str, Deck] = {}
     seen_ids: dict[str, Location] = {}  # where each id was first seen
@@ -73,6 +85,12 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             )
             continue
         deck_raw = raw["decks"][deck_id]
+        if deck_def.front is None and deck_def.back is not None:
+            problems.error(
+                deck_raw.loc_of("back"),
+                "deck-front",
+                f"deck '{deck_id}' has a back but no front; expected a front layout too (or neither, for a deck that is data only)",
+            )
         cards = _load_data(
             folder,
             deck_def.data,
@@ -93,7 +111,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         if total > MAX_CARDS:
             problems.error(deck_raw.loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}")
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
-        decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs)
+        decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs, deck_def.group)
 
     deals = _load_deals(folder, meta, raw, rules.types, enums, symbols, seen_ids, problems)
     constraints = rules_raw.get("constraints") if isinstance(rules_raw, LMap) else None
@@ -186,19 +204,44 @@ def _load_enums(rules: RulesFile, raw: LMap, problems: Problems) -> dict[str, di
 
 def _check_types(rules: RulesFile, raw: LMap, enums: dict, problems: Problems) -> None:
     for type_name, type_def in rules.types.items():
-        fields_raw = raw["types"][type_name]["fields"]
-        for field_name, fdef in type_def.fields.items():
-            loc = fields_raw.loc_of(field_name)
-            if field_name in RESERVED:
-                problems.error(loc, "type-reserved", f"field '{field_name}' is built in (every card has an id and copies); remove it from the type")
-            if (fdef.type == "enum" or fdef.item == "enum") and fdef.enum not in enums:
+        _check_fields(type_def.fields, raw["types"][type_name]["fields"], enums, problems, top=True)
+
+
+def _check_fields(fields: dict[str, FieldDef], fields_raw: Any, enums: dict, problems: Problems, top: bool) -> None:
+    """The field definitions of a type, or of a table's rows (which may use id and copies)."""
+    for field_name, fdef in fields.items():
+        loc = fields_raw.loc_of(field_name)
+        if top and field_name in RESERVED:
+            problems.error(loc, "type-reserved", f"field '{field_name}' is built in (every card has an id and copies); remove it from the type")
+        if (fdef.type == "enum" or fdef.item == "enum") and fdef.enum not in enums:
+            problems.error(
+                loc,
+                "type-enum",
+                f"field '{field_name}' names enumeration '{fdef.enum}', which is not declared{suggest(str(fdef.enum), enums)}; expected one of: {', '.join(enums)}",
+            )
+        if fdef.type == "list" and fdef.item is None:
+            problems.error(loc, "type-list", f"list field '{field_name}' has no 'item'; expected the type of its items")
+        if fdef.type == "list" and fdef.item in ("list", "table", "points"):
+            problems.error(
+                loc,
+                "type-list",
+                f"list field '{field_name}' has items of type '{fdef.item}'; expected text, int, number, bool, enum, symbol or image (for rows of several values: type table)",
+            )
+        if fdef.type == "table":
+            if not fdef.fields:
                 problems.error(
                     loc,
-                    "type-enum",
-                    f"field '{field_name}' names enumeration '{fdef.enum}', which is not declared{suggest(str(fdef.enum), enums)}; expected one of: {', '.join(enums)}",
+                    "type-table",
+                    f"table field '{field_name}' has no 'fields'; expected the fields of each row, e.g. fields: {{terrain: {{type: enum, enum: terrain}}}}",
                 )
-            if fdef.type == "list" and fdef.item is None:
-                problems.error(loc, "type-list", f"list field '{field_name}' has no 'item'; expected the type of its items")
+            else:
+                _check_fields(fdef.fields, fields_raw[field_name]["fields"], enums, problems, top=False)
+        elif fdef.fields is not None:
+            problems.error(
+                fields_raw[field_name].loc_of("fields"),
+                "type-table",
+                f"field '{field_name}' of type '{fdef.type}' has 'fields'; expected 'fields' only on a field of type table",
+            )
 
 
 def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -> dict[str, Path]:
@@ -252,37 +295,63 @@ def validate_card(row: LMap, deck: str, type_name: str, tdef: TypeDef, enums: di
     if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
         problems.error(row.loc_of("copies"), "card-copies", f"copies of card '{card_id}' is {copies!r}; expected a whole number from 1 to {MAX_COPIES}")
         copies = 1
+    values = _record(row, tdef.fields, f"card '{card_id}'", f"type '{type_name}'", enums, symbols, problems)
+    locs: dict[str, Location] = {}
+    _locate(row, "", locs)
+    return Card(card_id, type_name, deck, values, copies, row.loc, locs)
+
+
+def _record(row: LMap, fields: dict[str, FieldDef], owner: str, has: str, enums: dict, symbols: dict, problems: Problems, skip=RESERVED) -> dict[str, Any]:
+    """The values of a card, or of one row of a table: known fields, right types, required
+    ones present, defaults filled in. `owner` and `has` name it in messages."""
     values: dict[str, Any] = {}
     for key in row:
-        if key in RESERVED:
+        if key in skip:
             continue
-        if key not in tdef.fields:
+        if key not in fields:
             problems.error(
                 row.key_locs[key],
                 "card-unknown-field",
-                f"unknown field '{key}' on card '{card_id}'{suggest(key, tdef.fields)}; type '{type_name}' has: {', '.join(tdef.fields)}",
+                f"unknown field '{key}' on {owner}{suggest(key, fields)}; {has} has: {', '.join(fields)}",
             )
             continue
-        got = coerce(row[key], tdef.fields[key], f"field '{key}' of card '{card_id}'", row.loc_of(key), enums, symbols, problems)
+        got = coerce(row[key], fields[key], f"field '{key}' of {owner}", row.loc_of(key), enums, symbols, problems)
         if got is not MISSING:
             values[key] = got
-    for name, fdef in tdef.fields.items():
+    for name, fdef in fields.items():
         if name in values or name in row:
             continue
         required = fdef.required if fdef.required is not None else fdef.default is None and fdef.type != "bool"
         if required:
-            problems.error(row.loc, "card-missing-field", f"card '{card_id}' has no '{name}'; expected {_expect(fdef, enums)}")
+            problems.error(row.loc, "card-missing-field", f"{owner} has no '{name}'; expected {_expect(fdef, enums)}")
         elif fdef.default is not None:
             values[name] = coerce(fdef.default, fdef, f"default of '{name}'", row.loc, enums, symbols, problems)
         elif fdef.type == "bool":
             values[name] = False
         else:
-            values[name] = [] if fdef.type == "list" else None
-    locs = {key: row.loc_of(key) for key in row}
-    return Card(card_id, type_name, deck, values, copies, row.loc, locs)
+            values[name] = [] if fdef.type in ("list", "table", "points") else None
+    return values
+
+
+def _locate(value: Any, path: str, out: dict[str, Location]) -> None:
+    """The location of every value inside a card, by path: `text`, `neighbours.2`,
+    `hexes.3.terrain`, so a message can point at one entry of a list or table."""
+    if isinstance(value, LMap):
+        for key in value:
+            sub = f"{path}.{key}" if path else str(key)
+            out[sub] = value.loc_of(key)
+            _locate(value[key], sub, out)
+    elif isinstance(value, LList) and path:
+        for i, item in enumerate(value):
+            out[f"{path}.{i}"] = value.loc_of(i)
+            _locate(item, f"{path}.{i}", out)
 
 
 def _expect(fdef: FieldDef, enums: dict) -> str:
+    if fdef.type == "table":
+        return f"a list of rows, each a mapping of: {', '.join(fdef.fields or {})}"
+    if fdef.type == "points":
+        return "a list of points, each [x, y] in mm"
     kind = fdef.item if fdef.type == "list" else fdef.type
     if kind == "enum":
         choices = ", ".join(enums.get(fdef.enum or "", {}))
@@ -318,6 +387,10 @@ def coerce(value: Any, fdef: FieldDef, what: str, loc: Location, enums: dict, sy
             if got is not MISSING:
                 out.append(got)
         return out
+    if fdef.type == "table":
+        return _table(value, fdef, what, loc, enums, symbols, problems)
+    if fdef.type == "points":
+        return _points(value, fdef, what, loc, enums, problems)
     if value is None:
         problems.error(loc, "card-type", f"{what} is empty; expected {_expect(fdef, enums)}")
         return MISSING
@@ -354,6 +427,47 @@ def coerce(value: Any, fdef: FieldDef, what: str, loc: Location, enums: dict, sy
         return MISSING
     problems.error(loc, "card-type", f"{what} is {value!r}; expected {_expect(fdef, enums)}")
     return MISSING
+
+
+def _table(value: Any, fdef: FieldDef, what: str, loc: Location, enums: dict, symbols: dict, problems: Problems) -> Any:
+    """A list of rows, each checked like a card against the table's own fields."""
+    if not isinstance(value, list):
+        problems.error(loc, "card-type", f"{what} is {_shown(value)}; expected {_expect(fdef, enums)}")
+        return MISSING
+    fields = fdef.fields or {}
+    rows = []
+    for i, row in enumerate(value):
+        row_loc = value.loc_of(i) if isinstance(value, LList) else loc
+        owner = f"row {i + 1} of {what}"
+        if not isinstance(row, LMap):
+            problems.error(row_loc, "card-type", f"{owner} is {_shown(row)}; expected a mapping of: {', '.join(fields)}")
+            continue
+        rows.append(_record(row, fields, owner, "a row", enums, symbols, problems, skip=()))
+    return rows
+
+
+def _points(value: Any, fdef: FieldDef, what: str, loc: Location, enums: dict, problems: Problems) -> Any:
+    """A list of [x, y] pairs of numbers (mm): a polygon's corners."""
+    if not isinstance(value, list):
+        problems.error(loc, "card-type", f"{what} is {_shown(value)}; expected {_expect(fdef, enums)}")
+        return MISSING
+    points = []
+    for i, item in enumerate(value):
+        item_loc = value.loc_of(i) if isinstance(value, LList) else loc
+        pair = [_number(v, False) for v in item] if isinstance(item, list) and len(item) == 2 else None
+        if pair is None or None in pair:
+            problems.error(item_loc, "card-type", f"point {i + 1} of {what} is {_shown(item)}; expected [x, y], two numbers in mm")
+            continue
+        points.append((float(pair[0]), float(pair[1])))
+    return points
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if value is None:
+        return "empty"
+    return repr(list(value)) if isinstance(value, list) else repr(value)
 
 
 def _num(x: float | None) -> str:

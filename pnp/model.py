@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from .errors import Location
 
-FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image"]
+FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image", "table", "points"]
 
 
 class EnumValue(str):
@@ -52,6 +52,7 @@ class FieldDef:
     max: float | None = None
     translate: bool = True  # for text: goes to the translators' catalogue
     glossary: bool = True  # for text: checked against the glossary (off for proper names)
+    fields: dict[str, FieldDef] | None = None  # for table: what each row holds, checked like a card's fields
     doc: str = ""
 
 
@@ -75,10 +76,11 @@ class RulesFile:
 class DeckDef:
     type: str  # a type from rules.yaml
     data: str  # the data file (YAML, CSV or XLSX), relative to the game folder
-    front: str  # layout name
+    front: str | None = None  # layout name; none: a data-only deck (checked, translated, read by layouts, not printed)
     back: str | None = None  # layout name of the card back
     name: str = ""  # shown on sheets and in messages
     sheet: str | None = None  # for an XLSX data file: the sheet (default: the first)
+    group: str | None = None  # decks of one group share sheets and one PDF, named after the group
 
 
 @dataclass
@@ -89,6 +91,26 @@ class DealsDef:
     data: str  # file with the list of deals
     type: str = "deal"  # their type in rules.yaml
     include: str = "true"
+
+
+@dataclass
+class FactDef:
+    """A hand-written number a rulebook may state: a number directly before one of
+    `words` (a regular expression alternation) must equal `value` (a template)."""
+
+    words: str
+    value: str
+
+
+@dataclass
+class RulebookDef:
+    """A rulebook: Markdown files in order (pnp/rulebook/, docs/rulebook.md)."""
+
+    files: list[str]
+    title: str = ""  # translated; default: the rulebook id
+    modes: list[str] = field(default_factory=list)  # one rulebook per mode
+    facts: list[FactDef] = field(default_factory=list)
+    _loc: Location = field(default=Location("?"), repr=False)
 
 
 @dataclass
@@ -107,8 +129,16 @@ class GameFile:
     rules: str = "rules.yaml"
     symbols: str = "symbols"  # folder of SVG files, one symbol each
     strings: dict[str, str] = field(default_factory=dict)  # texts layouts print
+    symbol_names: dict[str, str] = field(default_factory=dict)  # symbol id -> its name in legends
     deals: DealsDef | None = None
     glossary: str = "glossary.yaml"  # canonical terms and their forms (optional file)
+    rulebooks: dict[str, RulebookDef] = field(default_factory=dict)  # rulebook id -> its files
+
+
+def game_info(meta: GameFile) -> dict[str, str]:
+    """What templates see as `game`: the metadata a card, board or rulebook may print."""
+    keys = ("title", "author", "publisher", "edition", "licence", "attribution", "url")
+    return {key: getattr(meta, key) for key in keys}
 
 
 # --- the loaded game -------------------------------------------------------------------
@@ -127,6 +157,10 @@ class Card:
     field_locs: dict[str, Location]
 
     def loc_of(self, name: str) -> Location:
+        """Where a field's value is; `name` may be a path into a list or table,
+        `neighbours.2` or `hexes.3.terrain`, falling back to the nearest enclosing value."""
+        while name not in self.field_locs and "." in name:
+            name = name.rsplit(".", 1)[0]
         return self.field_locs.get(name, self.loc)
 
 
@@ -135,11 +169,12 @@ class Deck:
     id: str
     name: str
     type: str
-    front: str
+    front: str | None  # None: data only, never printed
     back: str | None
     cards: list[Card]
     loc: Location
     locs: dict[str, Location] = field(default_factory=dict)  # of front, back, data, ...
+    group: str | None = None  # printed on shared sheets with the other decks of the group
 
     @property
     def count(self) -> int:

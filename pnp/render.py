@@ -16,12 +16,16 @@ from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.units import mm
 
+from .boards import Legend, Slot, Track, draw_legend, draw_slot, draw_track
+from .check import card_view
 from .errors import Location, PnpError, Problems
 from .fonts import FontSet
 from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
-from .model import Card, Game
+from .maps import MAP_ELEMENTS
+from .model import Card, Game, game_info
+from .schema import suggest
 from .text import TextLayout, TextStyle, typeset
 
 _ENV = SandboxedEnvironment(undefined=StrictUndefined, finalize=lambda v: "" if v is None else v, autoescape=False)
@@ -148,6 +152,55 @@ def _color(value: str) -> Color:
     return toColor(value)
 
 
+class UnknownComponent(LookupError):
+    """`component(deck, id)` names a deck or an id that does not exist; the template's
+    error handler reports it at the element (or rulebook line) that asked."""
+
+
+class Decks:
+    """Every deck's components by deck id, for templates: `decks.fields` or `decks['fields']`,
+    a list of card views (id and fields). Not a dict, so a deck called `items` or `keys`
+    is that deck and not a dict method."""
+
+    def __init__(self, views: dict[str, list[dict[str, Any]]]):
+        self._views = views
+        self._by_id: dict[str, dict[str, dict[str, Any]]] = {}
+
+    def component(self, deck: str, id: str) -> dict[str, Any]:
+        """One component by deck and id, for templates: `component('starting', 'farm')`.
+        A function, not `decks.starting.farm`: an id may be any word, a list method's too."""
+        views = self._views.get(deck)
+        if views is None:
+            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._views)}; expected one of: {', '.join(self._views)}")
+        by_id = self._by_id.get(deck)
+        if by_id is None:
+            by_id = self._by_id[deck] = {view["id"]: view for view in views}
+        view = by_id.get(id)
+        if view is None:
+            ids = list(by_id)
+            shown = ", ".join(ids[:12]) + (f", ... ({len(ids)} in all)" if len(ids) > 12 else "")
+            raise UnknownComponent(f"deck '{deck}' has no component '{id}'{suggest(str(id), ids)}; expected one of: {shown}")
+        return view
+
+    def __getattr__(self, name: str) -> list[dict[str, Any]]:
+        try:
+            return self.__dict__["_views"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, name: str) -> list[dict[str, Any]]:
+        return self._views[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._views
+
+    def __iter__(self):
+        return iter(self._views)
+
+    def __len__(self) -> int:
+        return len(self._views)
+
+
 class Renderer:
     """Lays out faces of one game in one language."""
 
@@ -160,18 +213,13 @@ class Renderer:
         self._text_specs: dict[tuple[int, int], tuple[TextStyle, str, str | None]] = {}
         meta = game.meta
         self.base_context = {
-            "game": {
-                "title": meta.title,
-                "author": meta.author,
-                "publisher": meta.publisher,
-                "edition": meta.edition,
-                "licence": meta.licence,
-                "attribution": meta.attribution,
-                "url": meta.url,
-            },
+            "game": game_info(meta),
             "strings": dict(meta.strings),
+            "symbol_names": dict(meta.symbol_names),
             "enums": game.enums,
+            "decks": Decks({deck_id: [card_view(card) for card in deck.cards] for deck_id, deck in game.decks.items()}),
         }
+        self.base_context["component"] = self.base_context["decks"].component
 
     def context(self, card: Card) -> dict[str, Any]:
         ctx = dict(self.base_context)
@@ -245,6 +293,8 @@ class Renderer:
                 "symbol-unknown",
                 f"{label} of card '{card.id}' uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}",
             )
+        for issue in result.markup:
+            problems.error(loc, "text-markup", f"{label} of card '{card.id}' has markup the text engine cannot read: {issue.describe(content)}")
         top = (layout.height - y) * mm
         block = len(result.lines) * result.leading
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
@@ -356,4 +406,8 @@ ELEMENTS: dict[type, Callable[[Renderer, Any, Frame], list[Op]]] = {
     Text: _text,
     SymbolEl: _symbol,
     Image: _image,
+    Track: draw_track,
+    Slot: draw_slot,
+    Legend: draw_legend,
 }
+ELEMENTS.update(MAP_ELEMENTS)

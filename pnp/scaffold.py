@@ -39,6 +39,16 @@ decks:
 # Texts the layouts print that are not card data (translated like everything else).
 strings:
   back: Play card
+
+# The rulebook: Markdown files in order, printed with numbered headings, contents, index
+# and an A5 booklet; checked against the cards (docs/rulebook.md in the pnp repository).
+rulebooks:
+  rules:
+    title: Rules
+    files: [rules.md]
+    facts:                  # a number written by hand before 'cards' must be the deck's size ("5 cards")
+      - words: cards
+        value: "{{{{ total(cards) }}}}"
 """
 
 RULES_YAML = """\
@@ -165,23 +175,25 @@ elements:
 """
 
 RULES_MD = """\
-# {title}
+*{title}: a card game for 2-4 players, about 15 minutes.*
 
-*A card game for 2-4 players, about 15 minutes.*
+# Components {{#components}}
 
-## Components
+- {{{{ total(cards) }}}} cards (see `cards.yaml`): suits Sun and Moon, values 1 to 9.
 
-- {count} cards (see `cards.yaml`): suits Sun and Moon, values 1 to 9.
-
-## Set-up
+# Set-up {{#setup}}
 
 Shuffle the deck and deal five cards to each player.
 
-## Playing
+# Playing {{#playing}}
 
-On your turn, play one card and do what it says.
+On your turn, play one [card]{{.index}} and do what it says; the game ends as [](#end) says.
 
-## End of the game
+::: example
+Ann plays *Dawn* and draws a card.
+:::
+
+# End of the game {{#end}}
 
 Write how the game ends and who wins.
 """
@@ -201,7 +213,7 @@ def files(title: str, lang: str) -> dict[str, str]:
         "cards.yaml": CARDS_YAML,
         "layouts/card.yaml": CARD_LAYOUT,
         "layouts/back.yaml": BACK_LAYOUT,
-        "rules.md": RULES_MD.format(title=title, count=5),
+        "rules.md": RULES_MD.format(title=title),
     }
 
 

@@ -70,3 +70,77 @@ def card_boxes(page) -> list[tuple[float, float, float, float]]:
             boxes.append(tuple(float(v) for v in previous[0]))
         previous = (operands, op)
     return boxes
+
+
+def placed_text(page) -> list[tuple[str, float, float]]:
+    """Each run of text on a page with where it starts: (text, x, y) in page points of the
+    left end of its baseline, through the text and graphics matrices."""
+    runs: list[tuple[str, float, float]] = []
+
+    def visit(text, cm, tm, font, size) -> None:
+        if text.strip():
+            x, y = tm[4], tm[5]
+            runs.append((text.strip(), x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]))
+
+    page.extract_text(visitor_text=visit)
+    return runs
+
+
+def outlines(page) -> list[tuple[bool, list[tuple[float, float]]]]:
+    """Paths stroked on the page itself, outside any moved or scaled drawing (a card, a
+    form): (curved, the points the path runs through). Cut lines, targets, marks."""
+    out, points, curved, moved = [], [], False, [False]
+    for operands, op in operations(page):
+        if op == b"q":
+            moved.append(moved[-1])
+        elif op == b"Q":
+            moved.pop()
+        elif op == b"cm":
+            moved[-1] = moved[-1] or [float(v) for v in operands] != [1, 0, 0, 1, 0, 0]
+        elif moved[-1]:
+            continue
+        elif op == b"m":
+            points, curved = [(float(operands[0]), float(operands[1]))], False
+        elif op == b"l":
+            points.append((float(operands[0]), float(operands[1])))
+        elif op == b"c":
+            points.append((float(operands[4]), float(operands[5])))
+            curved = True
+        elif op in (b"S", b"s"):
+            out.append((curved, points))
+            points = []
+        elif op == b"n":
+            points = []
+    return out
+
+
+def circles(page, radius: float | None = None) -> list[tuple[float, float, float]]:
+    """Stroked circles on the page itself: (centre x, centre y, radius), in points."""
+    found = []
+    for curved, points in outlines(page):
+        if not curved or len(points) < 4:
+            continue
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        r = (max(xs) - min(xs)) / 2
+        if radius is None or abs(r - radius) < 0.05:
+            found.append((cx, cy, r))
+    return found
+
+
+def placements(page) -> list[tuple[float, float, float]]:
+    """Where each form (a drawing placed whole, e.g. a component split into pieces) is
+    drawn: the x, y translation and the scale of the `cm` before its `Do`."""
+    found, matrix = [], [(0.0, 0.0, 1.0)]
+    for operands, op in operations(page):
+        if op == b"q":
+            matrix.append(matrix[-1])
+        elif op == b"Q":
+            matrix.pop()
+        elif op == b"cm":
+            a, _, _, _, e, f = (float(v) for v in operands)
+            x, y, s = matrix[-1]
+            matrix[-1] = (x + e * s, y + f * s, s * a)
+        elif op == b"Do":
+            found.append(matrix[-1])
+    return found

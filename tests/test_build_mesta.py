@@ -24,15 +24,18 @@ def squash(s: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"-\n", "", s)).strip()
 
 
-def test_each_deck_gets_its_own_pdf(built):
-    assert sorted(p.name for p in built.iterdir()) == ["cities-sk-a4.pdf", "events-sk-a4.pdf"]
+def test_each_deck_and_the_rulebook_get_their_own_pdf(built):
+    decks = ["aids-sk-a4.pdf", "cities-sk-a4.pdf", "events-sk-a4.pdf"]
+    assert sorted(p.name for p in built.iterdir()) == [*decks, "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf"]
 
 
 def test_pages_are_exactly_a4(built):
     for pdf in built.iterdir():
+        # the A5 booklet is printed two pages to an A4 sheet, landscape
+        width, height = A4[::-1] if pdf.name.endswith("-booklet.pdf") else A4
         for page in reader(pdf).pages:
-            assert float(page.mediabox.width) == pytest.approx(A4[0], abs=0.01)
-            assert float(page.mediabox.height) == pytest.approx(A4[1], abs=0.01)
+            assert float(page.mediabox.width) == pytest.approx(width, abs=0.01)
+            assert float(page.mediabox.height) == pytest.approx(height, abs=0.01)
 
 
 def test_every_event_text_is_printed_word_for_word(built):

@@ -92,10 +92,12 @@ def test_a_failed_build_keeps_the_last_good_pdf(mesta, tmp_path):
     out = tmp_path / "out"
     assert run("build", mesta, "--out", out).exit_code == 0
     good = (out / "mesta" / "events-sk-a4.pdf").read_bytes()
+    written = sorted(p.name for p in (out / "mesta").iterdir())
     edit(mesta / "events.yaml", "  title: Leonidas\n", "  title: [Leonidas\n")
     assert run("build", mesta, "--out", out).exit_code == 2
     assert (out / "mesta" / "events-sk-a4.pdf").read_bytes() == good
-    assert sorted(p.name for p in (out / "mesta").iterdir()) == ["cities-sk-a4.pdf", "events-sk-a4.pdf"]
+    assert sorted(p.name for p in (out / "mesta").iterdir()) == written
+    assert {"aids-sk-a4.pdf", "cities-sk-a4.pdf", "events-sk-a4.pdf"} <= set(written)
 
 
 def test_force_builds_despite_errors(mesta, tmp_path):
@@ -110,3 +112,13 @@ def test_not_a_game_folder(tmp_path):
     result = run("build", tmp_path)
     assert result.exit_code == 2
     assert "no game.yaml in this folder" in result.output
+
+
+def test_a_language_that_is_not_a_code_is_located(mesta):
+    # it becomes part of every output file name, so pattern characters must not get through
+    game = mesta / "game.yaml"
+    edit(game, "language: sk\n", "language: s**k\n")
+    result = run("build", mesta, "--out", mesta / "out")
+    assert result.exit_code == 1
+    assert f"game.yaml:{line_of(game, 'language: s**k')}:11: language 's**k' is not a language code; expected one like 'sk', 'en' or 'pt_BR'" in result.output
+    assert not (mesta / "out").exists()

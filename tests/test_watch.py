@@ -37,7 +37,7 @@ def test_watch_rebuilds_on_change_reports_errors_and_stops_on_ctrl_c(tmp_path, m
     result = run("build", tmp_path / "g", "--out", tmp_path / "out", "--watch")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.count("wrote ") == 2  # the first build and the one after the fix
+    assert out.count("cards-en-a4.pdf (") == 2  # the first build and the one after the fix
     assert "changed: cards.yaml; rebuilding" in out
     assert "is 'mon', which is not in 'suit'" in out and "nothing was written" in out
     assert out.index("is 'mon'") < out.rindex("wrote ")

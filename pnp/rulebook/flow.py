@@ -1,0 +1,453 @@
+"""Flowables (reportlab platypus) that set rulebook text with pnp.text, the same engine
+as the cards: hyphenated, justified lines with the game's vector symbols inline, in the
+bundled fonts only. Platypus does the page flow (frames, splitting, tables); these
+classes set and draw the text, split paragraphs between lines, and tell the Book on which
+page each heading and index term landed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable
+
+from ..errors import Location, Problems
+from ..fonts import FontSet
+from ..pdf import draw_face
+from ..render import Face, TextOp
+from ..symbols import SymbolSet
+from ..text import TextLayout, TextStyle, typeset
+
+BIG = 1e6  # points: "as tall as needed" when a paragraph is set before splitting
+
+
+@dataclass
+class Styles:
+    """Text styles and colours of a rulebook, scaled to its page size."""
+
+    body: TextStyle
+    h: dict[int, TextStyle]  # by heading level
+    small: TextStyle  # table cells, code
+    label: TextStyle  # the label of an example or a note
+    toc: TextStyle
+    header: TextStyle
+    title: TextStyle
+    subtitle: TextStyle
+    gap: float  # points between paragraphs
+    colors: dict[str, Color] = field(default_factory=dict)
+
+    @classmethod
+    def for_size(cls, size: float) -> Styles:
+        """`size`: the body text size in points (A4 and Letter 10, A5 9)."""
+        body = TextStyle(font="serif", size=size, leading=1.32, color="#1a1a1a", align="justify", hyphenate=True)
+        head = TextStyle(font="sans-bold", size=size, leading=1.15, color="#1f3c66", align="left", hyphenate=False)
+        return cls(
+            body=body,
+            h={1: replace(head, size=size * 1.6), 2: replace(head, size=size * 1.3), 3: replace(head, size=size * 1.1), 4: head, 5: head, 6: head},
+            small=TextStyle(font="sans", size=size * 0.9, leading=1.25, color="#1a1a1a", align="left", hyphenate=True),
+            label=TextStyle(font="sans-bold", size=size * 0.85, leading=1.2, align="left", hyphenate=False),
+            toc=TextStyle(font="sans", size=size, leading=1.3, color="#1a1a1a", align="left", hyphenate=False),
+            header=TextStyle(font="sans", size=size * 0.8, leading=1.2, color="#555555", align="left", hyphenate=False),
+            title=TextStyle(font="serif-bold", size=size * 2.8, leading=1.1, color="#1f3c66", align="center", hyphenate=False),
+            subtitle=TextStyle(font="sans", size=size * 1.5, leading=1.2, color="#1f3c66", align="center", hyphenate=False),
+            gap=size * 0.55,
+            colors={
+                "example": HexColor("#edf4e8"),
+                "example-bar": HexColor("#5b8c4a"),
+                "note": HexColor("#fcf2d9"),
+                "note-bar": HexColor("#c98f16"),
+                "sidebar": HexColor("#e9edf3"),
+                "sidebar-bar": HexColor("#55667f"),
+                "code": HexColor("#f1f1f1"),
+                "quote-bar": HexColor("#999999"),
+                "rule": HexColor("#999999"),
+                "grid": HexColor("#8a8a8a"),
+                "head": HexColor("#e4e8ee"),
+                "text": HexColor("#1a1a1a"),
+                "heading": HexColor("#1f3c66"),
+                "muted": HexColor("#555555"),
+            },
+        )
+
+
+@dataclass
+class Book:
+    """What one typesetting pass learns: where each heading and index term landed, and
+    the chapter each page belongs to (for the running header)."""
+
+    heading_pages: dict[str, int] = field(default_factory=dict)  # heading key -> page
+    index_pages: dict[str, set[int]] = field(default_factory=dict)
+    chapter_starts: dict[int, str] = field(default_factory=dict)  # page -> first chapter begun on it
+    chapter: str = ""  # the chapter in effect at the current point of the flow
+    outline_level: int = -1
+
+    def state(self) -> tuple:
+        return (sorted(self.heading_pages.items()), sorted((k, sorted(v)) for k, v in self.index_pages.items()))
+
+
+@dataclass
+class Setting:
+    """Everything a flowable needs to set and draw text in one pass."""
+
+    fonts: FontSet
+    symbols: SymbolSet
+    lang: str
+    styles: Styles
+    problems: Problems
+    book: Book
+
+    def typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
+        layout = typeset(markup, style, width, BIG, self.fonts, self.lang, self.symbols.ids)
+        if loc is not None and layout.missing:
+            chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in layout.missing)
+            self.problems.error(loc, "font-glyph", f"the rulebook uses {chars}, missing from font '{style.font}'; expected a font that has them")
+        if loc is not None:
+            for issue in layout.markup:
+                self.problems.error(loc, "text-markup", f"the rulebook has markup the text engine cannot read: {issue.describe(markup)}")
+        if loc is not None and layout.overflow:
+            self.problems.warn(
+                loc, "rulebook-too-wide", f"a word is wider than the column ({width / mm:.0f} mm) and runs into the margin; shorten it or let it break"
+            )
+        return layout
+
+
+def draw_layout(canv, setting: Setting, layout: TextLayout, x: float, top: float, width: float, color: Color) -> None:
+    """Draw set lines whose first line's top is at `top`, through pdf.draw_face."""
+    height = len(layout.lines) * layout.leading
+    face = Face("rulebook text", width, height, (TextOp(0, height - layout.ascent, layout, color),))
+    draw_face(canv, face, x, top - height, layout.size * 2, setting.symbols)
+
+
+def line_width(layout: TextLayout) -> float:
+    """The width of the widest set line."""
+    return max((line[-1].x + line[-1].width for line in layout.lines if line), default=0.0)
+
+
+def line_letters(layout: TextLayout) -> list[int]:
+    """Letters and digits on each line: where an index term falls is counted in these."""
+    return [sum(ch.isalnum() for piece in line if piece.font for ch in piece.text) for line in layout.lines]
+
+
+class TextBlock(Flowable):
+    """A paragraph in pnp.text markup; splits between lines (at least two on each side)."""
+
+    def __init__(self, setting: Setting, markup: str, style: TextStyle, loc: Location | None, marks=(), first: int = 0, lines=None):
+        super().__init__()
+        self.setting, self.markup, self.style, self.loc = setting, markup, style, loc
+        self.marks = list(marks)  # (term, letters before it)
+        self.first = first  # index of this part's first line in the whole paragraph
+        self.fixed = lines  # a part of a split paragraph: its (full layout, start, end)
+        self.layout: TextLayout | None = None
+        self.spaceAfter = setting.styles.gap
+
+    def _set(self, width: float) -> TextLayout:
+        if self.fixed is not None:
+            full, start, end = self.fixed
+            return replace(full, lines=full.lines[start:end])
+        return self.setting.typeset(self.markup, self.style, width, self.loc)
+
+    def wrap(self, aw, ah):
+        self.layout = self._set(aw)
+        self.width = aw
+        self.height = len(self.layout.lines) * self.layout.leading
+        return aw, self.height
+
+    def ascent(self) -> float:
+        return self.layout.ascent if self.layout else self.style.size
+
+    def split(self, aw, ah):
+        whole = self.fixed[0] if self.fixed is not None else self.setting.typeset(self.markup, self.style, aw, self.loc)
+        start, end = (self.fixed[1], self.fixed[2]) if self.fixed is not None else (0, len(whole.lines))
+        count = end - start
+        fit = int((ah + 0.01) // whole.leading)
+        if fit >= count:
+            return [self]
+        fit = min(fit, count - 2)  # no widow: two lines at least go over
+        if fit < 2:  # no orphan: two lines at least stay
+            return []
+        head = TextBlock(self.setting, self.markup, self.style, self.loc, self.marks, self.first, (whole, start, start + fit))
+        tail = TextBlock(self.setting, self.markup, self.style, self.loc, self.marks, self.first, (whole, start + fit, end))
+        head.spaceAfter = 0
+        return [head, tail]
+
+    def draw(self):
+        layout = self.layout
+        draw_layout(self.canv, self.setting, layout, 0, self.height, self.width, HexColor(self.style.color))
+        if self.marks:
+            self._note_marks()
+
+    def _note_marks(self) -> None:
+        whole = self.fixed[0] if self.fixed is not None else self.layout
+        start, end = (self.fixed[1], self.fixed[2]) if self.fixed is not None else (0, len(whole.lines))
+        letters = line_letters(whole)
+        page = self.canv.getPageNumber()
+        for term, before in self.marks:
+            seen, line = 0, len(letters) - 1
+            for i, n in enumerate(letters):
+                if seen + n > before:
+                    line = i
+                    break
+                seen += n
+            if start <= line < end:
+                self.setting.book.index_pages.setdefault(term, set()).add(page)
+
+
+class HeadingBlock(TextBlock):
+    """A numbered heading: kept with what follows; tells the Book its page."""
+
+    def __init__(self, setting: Setting, markup: str, level: int, key: str, title: str, loc: Location | None, chapter: str = ""):
+        super().__init__(setting, markup, setting.styles.h[min(level, 6)], loc)
+        self.level, self.key, self.title, self.chapter = level, key, title, chapter
+        size = self.style.size
+        self.spaceBefore = size * (1.2 if level == 1 else 0.9)
+        self.spaceAfter = size * 0.45
+        self.keepWithNext = True
+
+    def split(self, aw, ah):
+        return []  # a heading never breaks
+
+    def draw(self):
+        super().draw()
+        book = self.setting.book
+        page = self.canv.getPageNumber()
+        book.heading_pages.setdefault(self.key, page)
+        if self.chapter:
+            book.chapter = self.chapter
+            book.chapter_starts.setdefault(page, self.chapter)
+        if self.level <= 3:
+            level = min(self.level - 1, book.outline_level + 1)
+            self.canv.bookmarkPage(self.key)
+            self.canv.addOutlineEntry(self.title, self.key, level=level, closed=level > 0)
+            book.outline_level = level
+
+
+class Stack(Flowable):
+    """Blocks drawn inside another: an example, note or sidebar (tinted, with a bar and a
+    label), a list item (with its bullet or number), a quote or a code block. It splits
+    between (and inside) its children, so a long example runs onto the next page."""
+
+    def __init__(self, setting: Setting, children: list[Flowable], indent: float = 0, pad: float = 0, fill=None, bar=None, label: str = "", marker: str = ""):
+        super().__init__()
+        self.setting, self.children = setting, children
+        self.indent, self.pad, self.fill, self.bar, self.label, self.marker = indent, pad, fill, bar, label, marker
+        self.spaceAfter = setting.styles.gap
+        self._label_layout: TextLayout | None = None
+        self._sizes: list[tuple[float, float]] = []
+
+    def _inner(self, aw: float) -> float:
+        return aw - self.indent - 2 * self.pad - (2.5 if self.bar is not None else 0)
+
+    def _label_height(self, aw: float) -> float:
+        if not self.label:
+            return 0.0
+        style = self.setting.styles.label
+        self._label_layout = self.setting.typeset(self.label, style, self._inner(aw), None)
+        return len(self._label_layout.lines) * self._label_layout.leading + style.size * 0.2
+
+    def wrap(self, aw, ah):
+        inner = self._inner(aw)
+        self._sizes = [child.wrap(inner, BIG) for child in self.children]
+        gap = self.setting.styles.gap
+        self.width = aw
+        self.height = sum(h for _, h in self._sizes) + gap * max(0, len(self.children) - 1) + 2 * self.pad + self._label_height(aw)
+        return aw, self.height
+
+    def split(self, aw, ah):
+        inner = self._inner(aw)
+        gap = self.setting.styles.gap
+        room = ah - 2 * self.pad - self._label_height(aw)
+        used = 0.0
+        for k, child in enumerate(self.children):
+            _, h = child.wrap(inner, BIG)
+            if used + h <= room:
+                used += h + gap
+                continue
+            parts = child.split(inner, room - used) if room - used > 0 else []
+            head = self.children[:k] + parts[:1]
+            tail = parts[1:] + self.children[k + 1 :] if parts else self.children[k:]
+            if not head or not tail:
+                return []
+            first = Stack(self.setting, head, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
+            rest = Stack(self.setting, tail, self.indent, self.pad, self.fill, self.bar, "", "")
+            first.spaceAfter = 0
+            return [first, rest]
+        return [self]
+
+    def draw(self):
+        canv = self.canv
+        x = self.indent
+        if self.fill is not None:
+            canv.setFillColor(self.fill)
+            canv.rect(x, 0, self.width - x, self.height, stroke=0, fill=1)
+        if self.bar is not None:
+            canv.setFillColor(self.bar)
+            canv.rect(x, 0, 2.5, self.height, stroke=0, fill=1)
+            x += 2.5
+        x += self.pad
+        top = self.height - self.pad
+        inner = self._inner(self.width)
+        if self._label_layout is not None:
+            draw_layout(canv, self.setting, self._label_layout, x, top, inner, self.bar or self.setting.styles.colors["heading"])
+            top -= len(self._label_layout.lines) * self._label_layout.leading + self._label_layout.size * 0.2
+        gap = self.setting.styles.gap
+        for i, (child, (_, h)) in enumerate(zip(self.children, self._sizes)):
+            if i == 0 and self.marker:
+                self._draw_marker(child, x, top)
+            child.drawOn(canv, x, top - h)
+            top -= h + gap
+
+    def _draw_marker(self, child: Flowable, x: float, top: float) -> None:
+        style = self.setting.styles.body
+        layout = self.setting.typeset(self.marker, replace(style, align="right"), self.indent * 0.8, None)
+        ascent = child.ascent() if isinstance(child, TextBlock) else layout.ascent
+        draw_layout(self.canv, self.setting, layout, x - self.indent, top - (ascent - layout.ascent), self.indent * 0.8, HexColor(style.color))
+
+
+class CardRow(Flowable):
+    """Cards drawn by their own layouts, side by side, scaled down to fit the column."""
+
+    def __init__(self, setting: Setting, faces: list[tuple[Face, float | None]]):
+        super().__init__()
+        self.setting, self.faces = setting, faces
+        self.spaceBefore = setting.styles.gap * 0.5
+        self.spaceAfter = setting.styles.gap * 1.5
+        self._scales: list[float] = []
+
+    def wrap(self, aw, ah):
+        gap = 4 * mm
+        scales = [(w * mm / face.width) if w else 1.0 for face, w in self.faces]
+        total = sum(face.width * s for (face, _), s in zip(self.faces, scales)) + gap * (len(self.faces) - 1)
+        shrink = min(1.0, aw / total) if total else 1.0
+        self._scales = [s * shrink for s in scales]
+        self._gap = gap * shrink
+        self._total = total * shrink
+        self.width = aw
+        self.height = max((face.height * s for (face, _), s in zip(self.faces, self._scales)), default=0)
+        return aw, self.height
+
+    def draw(self):
+        canv = self.canv
+        x = (self.width - self._total) / 2
+        for (face, _), s in zip(self.faces, self._scales):
+            canv.saveState()
+            canv.translate(x, self.height - face.height * s)
+            canv.scale(s, s)
+            draw_face(canv, face, 0, 0, 0, self.setting.symbols)
+            if face.name.endswith(")"):  # a card ("rim (front)"): its outline, as if cut
+                canv.setStrokeColor(self.setting.styles.colors["grid"])
+                canv.setLineWidth(0.3 / s)
+                canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
+            canv.restoreState()
+            x += face.width * s + self._gap
+
+
+class RuleLine(Flowable):
+    def __init__(self, setting: Setting):
+        super().__init__()
+        self.setting = setting
+        self.spaceBefore = self.spaceAfter = setting.styles.gap
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, 1
+        return aw, 1
+
+    def draw(self):
+        self.canv.setStrokeColor(self.setting.styles.colors["rule"])
+        self.canv.setLineWidth(0.5)
+        self.canv.line(self.width * 0.3, 0.5, self.width * 0.7, 0.5)
+
+
+class Leader(Flowable):
+    """A line of the contents or the index: text, dots, and page numbers at the right."""
+
+    def __init__(self, setting: Setting, markup: str, pages: str, indent: float = 0, number: str = "", bold: bool = False, number_width: float = 0.0):
+        super().__init__()
+        self.setting, self.markup, self.pages, self.indent, self.number = setting, markup, pages, indent, number
+        self.number_width = number_width  # the column of the numbers: as wide as the widest of its level
+        style = setting.styles.toc
+        self.style = replace(style, font="sans-bold") if bold else style
+        self.spaceBefore = style.size * (0.5 if bold else 0.1)
+
+    def wrap(self, aw, ah):
+        style = self.style
+        self.width = aw
+        self._num_w = self.number_width + style.size * 0.6 if self.number else 0.0
+        self._pages = self.setting.typeset(self.pages, style, BIG, None)
+        self._pages_w = line_width(self._pages)
+        room = aw - self.indent - self._num_w - self._pages_w - style.size * 1.5
+        self._text = self.setting.typeset(self.markup, style, max(room, aw * 0.3), None)
+        self.height = len(self._text.lines) * self._text.leading
+        return aw, self.height
+
+    def draw(self):
+        setting, style = self.setting, self.style
+        color = HexColor(style.color)
+        x = self.indent
+        if self.number:
+            number = setting.typeset(self.number, style, self._num_w, None)
+            draw_layout(self.canv, setting, number, x, self.height, self._num_w, color)
+        x += self._num_w
+        text_w = self.width - x - self._pages_w - style.size * 1.5
+        draw_layout(self.canv, setting, self._text, x, self.height, text_w, color)
+        last = self._text.lines[-1] if self._text.lines else ()
+        end = x + max((p.x + p.width for p in last), default=0) + style.size * 0.4
+        baseline = self.height - self._text.ascent - (len(self._text.lines) - 1) * self._text.leading
+        draw_layout(self.canv, setting, self._pages, self.width - self._pages_w, baseline + self._pages.ascent, self._pages_w + 1, color)
+        stop = self.width - self._pages_w - style.size * 0.4
+        font = setting.fonts.get(style.font).registered
+        dot = self.canv.stringWidth(". ", font, style.size)
+        if stop - end > dot:
+            self.canv.setFillColor(setting.styles.colors["muted"])
+            self.canv.setFont(font, style.size)
+            count = int((stop - end) // dot)
+            self.canv.drawString(stop - count * dot, baseline, ". " * count)
+
+
+class Columns(Flowable):
+    """Short entries (the index) in two balanced columns; splits between entries."""
+
+    def __init__(self, setting: Setting, entries: list[Flowable], gap: float):
+        super().__init__()
+        self.setting, self.entries, self.gap = setting, entries, gap
+        self.spaceBefore = setting.styles.gap
+        self._heights: list[float] = []
+        self._break = 0
+
+    def _measure(self, aw: float) -> list[float]:
+        width = (aw - self.gap) / 2
+        return [e.wrap(width, BIG)[1] + e.getSpaceBefore() for e in self.entries]
+
+    def wrap(self, aw, ah):
+        self.width = aw
+        self._heights = heights = self._measure(aw)
+        total, best = sum(heights), (BIG, 0)
+        left = 0.0
+        for k in range(len(heights) + 1):  # the first column: entries [0, k)
+            best = min(best, (max(left, total - left), k))
+            if k < len(heights):
+                left += heights[k]
+        self.height, self._break = best
+        return aw, self.height
+
+    def split(self, aw, ah):
+        heights = self._measure(aw)
+        taken, column, used = 0, 0, 0.0
+        while taken < len(heights) and column < 2:
+            if used + heights[taken] <= ah:
+                used += heights[taken]
+                taken += 1
+            else:
+                column, used = column + 1, 0.0
+        if taken == 0 or taken == len(heights):
+            return [] if taken == 0 else [self]
+        return [Columns(self.setting, self.entries[:taken], self.gap), Columns(self.setting, self.entries[taken:], self.gap)]
+
+    def draw(self):
+        width = (self.width - self.gap) / 2
+        for column, part in enumerate((self.entries[: self._break], self.entries[self._break :])):
+            top = self.height
+            for entry, h in zip(part, self._heights[: self._break] if column == 0 else self._heights[self._break :]):
+                top -= h
+                entry.wrap(width, BIG)
+                entry.drawOn(self.canv, column * (width + self.gap), top)

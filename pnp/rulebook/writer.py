@@ -1,0 +1,415 @@
+"""A rulebook as a PDF: a title and the contents on the first page, numbered chapters with
+a running header and page numbers, the index at the end.
+
+Page numbers are known only once the pages exist, but the contents, the cross-references
+("2.1, s. 4") and the index print them, and printing them can move text. So the book is
+set again with the pages the previous pass found until nothing moves (two or three
+passes); the last pass is the file. Same input, same bytes: reportlab's invariant mode.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from reportlab.lib.pagesizes import A4, A5, LETTER
+from reportlab.lib.units import mm
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
+from reportlab.platypus.tables import Table as PdfTable
+from reportlab.platypus.tables import TableStyle
+
+from ..errors import Location, PnpError, Problems
+from ..fonts import FontSet
+from ..images import find_image, image_size
+from ..render import Face, ImageOp
+from ..symbols import SymbolSet
+from ..text import escape
+from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
+from .flow import BIG, Book, CardRow, Columns, HeadingBlock, Leader, RuleLine, Setting, Stack, Styles, TextBlock, line_width
+from .labels import Labels
+
+MAX_PASSES = 6
+TOC_DEPTH = 2  # headings 1 and 1.1 are listed in the contents
+INDEX_KEY = "index:"  # the heading key of the generated index
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    size: tuple[float, float]
+    margins: tuple[float, float, float, float]  # left, right, top, bottom in points
+    body: float  # body text size in points
+
+
+PAPERS = {
+    "a4": Paper("a4", A4, (24 * mm, 24 * mm, 22 * mm, 20 * mm), 10.0),
+    "letter": Paper("letter", LETTER, (24 * mm, 24 * mm, 22 * mm, 20 * mm), 10.0),
+    "a5": Paper("a5", A5, (15 * mm, 15 * mm, 17 * mm, 16 * mm), 9.0),
+}
+
+
+@dataclass
+class Inputs:
+    """What a rulebook is set from besides its document."""
+
+    fonts: FontSet
+    symbols: SymbolSet
+    game_title: str
+    author: str
+    labels: Labels
+    face: Callable[[CardRef], Face | None]  # the card's face, laid out by its layout
+    problems: Problems
+    root: Path  # the game folder, where pictures are
+
+
+def write_pdf(doc: Document, paper: Paper, inputs: Inputs) -> tuple[bytes, int]:
+    """The rulebook's PDF bytes and its page count, set until the page numbers settle."""
+    previous: Book | None = None
+    for _ in range(MAX_PASSES):
+        book = Book()
+        data, pages = _one_pass(doc, paper, inputs, book, previous)
+        if previous is not None and book.state() == previous.state():
+            return data, pages
+        previous = book
+    inputs.problems.warn(
+        Location(doc.id), "rulebook-pages", f"the page numbers of rulebook '{doc.id}' did not settle after {MAX_PASSES} passes; check its contents"
+    )
+    return data, pages
+
+
+def _one_pass(doc: Document, paper: Paper, inputs: Inputs, book: Book, previous: Book | None) -> tuple[bytes, int]:
+    styles = Styles.for_size(paper.body)
+    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book)
+    buffer = io.BytesIO()
+    template = _Template(buffer, paper, inputs, setting, f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title)
+    story = Story(doc, setting, inputs, previous or Book()).flowables()
+    template.build(story)
+    return buffer.getvalue(), template.page
+
+
+class _Template(BaseDocTemplate):
+    def __init__(self, buffer, paper: Paper, inputs: Inputs, setting: Setting, header: str):
+        left, right, top, bottom = paper.margins
+        width, height = paper.size
+        super().__init__(
+            buffer,
+            pagesize=paper.size,
+            leftMargin=left,
+            rightMargin=right,
+            topMargin=top,
+            bottomMargin=bottom,
+            invariant=1,
+            pageCompression=1,
+            initialFontName=inputs.fonts.get("sans").registered,
+            title=header,
+            author=inputs.author,
+            subject=f"rulebook, {paper.name.upper()}",
+            creator="pnp",
+            producer="pnp (reportlab)",
+        )
+        self.setting, self.header, self.paper = setting, header, paper
+        self.running = ""  # the chapter in effect at the top of the next page
+        frame = Frame(left, bottom, width - left - right, height - top - bottom, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+        self.addPageTemplates([PageTemplate("first", [frame], onPageEnd=self._first), PageTemplate("body", [frame], onPageEnd=self._decorate)])
+
+    def _first(self, canv, doc) -> None:
+        self.running = self.setting.book.chapter
+
+    def _decorate(self, canv, doc) -> None:
+        """Running header (book title left, chapter right) and the page number."""
+        book, styles = self.setting.book, self.setting.styles
+        page = canv.getPageNumber()
+        chapter = book.chapter_starts.get(page) or self.running
+        self.running = book.chapter
+        left, right, top, bottom = self.paper.margins
+        width, height = self.paper.size
+        style = styles.header
+        font = self.setting.fonts.get(style.font).registered
+        size = style.size
+        canv.saveState()
+        canv.setFillColor(styles.colors["muted"])
+        canv.setFont(font, size)
+        y = height - top + 5 * mm
+        room = (width - left - right) / 2 - 3 * mm
+        canv.drawString(left, y, _fit(canv, self.header, font, size, room))
+        canv.drawRightString(width - right, y, _fit(canv, chapter, font, size, room))
+        canv.setStrokeColor(styles.colors["rule"])
+        canv.setLineWidth(0.4)
+        canv.line(left, y - 2 * mm, width - right, y - 2 * mm)
+        canv.setFont(font, size * 1.15)
+        canv.drawCentredString(width / 2, bottom - 9 * mm, str(page))
+        canv.restoreState()
+
+
+def _fit(canv, text: str, font: str, size: float, room: float) -> str:
+    if canv.stringWidth(text, font, size) <= room:
+        return text
+    while text and canv.stringWidth(text + "…", font, size) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+class Story:
+    """The flowables of one pass; page numbers come from the previous pass (`known`)."""
+
+    def __init__(self, doc: Document, setting: Setting, inputs: Inputs, known: Book):
+        self.doc, self.setting, self.inputs, self.known = doc, setting, inputs, known
+        self.styles = setting.styles
+        self.labels = inputs.labels
+        self.headings = doc.headings()
+        self.keys = {id(h): h.id or f"h:{i}" for i, h in enumerate(self.headings)}
+        self.by_id = {h.id: h for h in self.headings if h.id}
+        self.terms = sorted({span.term for h in _all_spans(doc) for span in h if isinstance(span, IndexMark) and span.term}, key=_collate)
+
+    def page(self, key: str) -> str:
+        return str(self.known.heading_pages.get(key, 0))
+
+    def flowables(self) -> list[Flowable]:
+        s, labels = self.styles, self.labels
+        out: list[Flowable] = [NextPageTemplate("body"), Spacer(1, s.body.size * 3)]
+        out.append(TextBlock(self.setting, escape(self.inputs.game_title), s.title, None))
+        if self.doc.title and self.doc.title != self.inputs.game_title:
+            out.append(TextBlock(self.setting, escape(self.doc.title), s.subtitle, None))
+        out.append(Spacer(1, s.body.size * 2.5))
+        out.append(TextBlock(self.setting, escape(labels.contents), s.h[2], None))
+        listed = [h for h in self.headings if h.level <= TOC_DEPTH]
+        widths: dict[int, float] = {}
+        for h in listed:
+            style = replace(s.toc, font="sans-bold") if h.level == 1 else s.toc
+            widths[h.level] = max(widths.get(h.level, 0.0), line_width(self.setting.typeset(h.number, style, BIG, None)))
+        for h in listed:
+            text, _ = self.markup(h.spans)
+            indent = sum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
+            out.append(Leader(self.setting, text, self.page(self.keys[id(h)]), indent, h.number, bold=h.level == 1, number_width=widths[h.level]))
+        if self.terms:
+            out.append(Leader(self.setting, escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True))
+        out.append(PageBreak())
+        for block in self.doc.blocks:
+            out.extend(self.block(block))
+        if self.terms:
+            out.append(HeadingBlock(self.setting, escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
+            entries: list[Flowable] = []
+            for term in self.terms:
+                pages = sorted(self.known.index_pages.get(term, set())) or [0]
+                entries.append(Leader(self.setting, escape(term), ", ".join(str(p) for p in pages)))
+            out.append(Columns(self.setting, entries, s.body.size * 1.5) if len(entries) > 8 else KeepTogether(entries))
+        return out
+
+    # --- blocks ------------------------------------------------------------------------------
+
+    def block(self, block) -> list[Flowable]:
+        s = self.styles
+        if isinstance(block, Heading):
+            text, marks = self.markup(block.spans)
+            title = plain(block.spans).strip()
+            numbered = f"{block.number}\u00a0\u00a0{text}" if block.number else text
+            chapter = f"{block.number} {title}" if block.level == 1 else ""
+            heading = HeadingBlock(self.setting, numbered, block.level, self.keys[id(block)], f"{block.number} {title}".strip(), block.loc, chapter)
+            heading.marks = marks
+            return [heading]
+        if isinstance(block, Para):
+            out: list[Flowable] = []
+            spans = [span for span in block.spans if not isinstance(span, (CardRef, Picture))]
+            text, marks = self.markup(spans)
+            if text.strip():
+                out.append(TextBlock(self.setting, text, s.body, block.loc, marks))
+            faces = []
+            for span in block.spans:
+                face = self.inputs.face(span) if isinstance(span, CardRef) else _picture(span, self.inputs.root) if isinstance(span, Picture) else None
+                if face is not None:
+                    faces.append((face, span.width))
+            if faces:
+                out.append(CardRow(self.setting, faces))
+            return out
+        if isinstance(block, ListBlock):
+            out = []
+            for i, item in enumerate(block.items):
+                marker = f"{block.start + i}." if block.ordered else "•"
+                children = [f for child in item for f in self.block(child)]
+                if not children:
+                    continue
+                stack = Stack(self.setting, children, indent=s.body.size * (2.0 if block.ordered else 1.4), marker=marker)
+                stack.spaceAfter = s.gap * (1.0 if i == len(block.items) - 1 else 0.35)
+                out.append(stack)
+            return out
+        if isinstance(block, Table):
+            return [FitTable(self, block)]
+        if isinstance(block, Code):
+            text = re.sub(r"(?<=[ \t])[ \t]", "\u00a0", block.text)  # runs of spaces keep their width
+            code = TextBlock(self.setting, escape(text), replace(s.small, hyphenate=False), block.loc)
+            return [Stack(self.setting, [code], pad=s.body.size * 0.6, fill=s.colors["code"])]
+        if isinstance(block, Quote):
+            children = [f for child in block.children for f in self.block(child)]
+            return [Stack(self.setting, children, pad=s.body.size * 0.5, bar=s.colors["quote-bar"])] if children else []
+        if isinstance(block, Rule):
+            return [RuleLine(self.setting)]
+        if isinstance(block, Box):
+            children = [f for child in block.children for f in self.block(child)]
+            if not children:
+                return []
+            label = self.labels.box(block.kind)
+            return [Stack(self.setting, children, pad=s.body.size * 0.8, fill=s.colors[block.kind], bar=s.colors[f"{block.kind}-bar"], label=escape(label))]
+        return []
+
+    # --- inline content ------------------------------------------------------------------------
+
+    def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list[tuple[str, int]]]:
+        """pnp.text markup of inline content, and where its index terms are (in letters)."""
+        out = _Emphasis()
+        marks: list[tuple[str, int]] = []
+        letters = 0
+        for span in spans:
+            if isinstance(span, Text):
+                out.text(span.text.replace("\n", " "), span.bold, span.italic)
+                letters += sum(ch.isalnum() for ch in span.text)
+            elif isinstance(span, Sym):
+                out.markup += f":{span.id}:"  # a symbol may sit inside bold: it keeps the marks open
+            elif isinstance(span, Break):
+                out.close()  # markup does not run across a line break
+                out.markup += "\n"
+            elif isinstance(span, IndexMark):
+                marks.append((span.term, letters))
+            elif isinstance(span, Ref):
+                text = self.reference(span)
+                out.close()
+                out.markup += text
+                letters += sum(ch.isalnum() for ch in text if ch not in "*")
+        out.close()
+        return out.markup, marks
+
+    def reference(self, ref: Ref) -> str:
+        """'2.1, s. 4' for [](#id); 'text (2.1)' for [text](#id)."""
+        target = self.by_id.get(ref.target)
+        if target is None:
+            return "??"  # reported by the check
+        page = f"{self.labels.page}\u00a0{self.page(self.keys[id(target)])}"
+        if ref.label:
+            text, _ = self.markup(ref.label)
+            return f"{text} ({target.number or page})"
+        return f"{target.number}, {page}" if target.number else page
+
+
+def _picture(picture: Picture, root) -> Face | None:
+    """An image as a face of its natural size at 150 dpi (CardRow narrows it to the column)."""
+    try:
+        path = find_image(picture.path, root, picture.loc, "image")
+    except PnpError:
+        return None  # reported by the check
+    width, height = image_size(str(path))
+    w, h = width / 150 * 72, height / 150 * 72
+    return Face(picture.path, w, h, (ImageOp(str(path), 0, 0, w, h),))
+
+
+def _all_spans(doc: Document):
+    from .document import spans_of, walk
+
+    for block in walk(doc.blocks):
+        yield from spans_of(block)
+
+
+def _collate(term: str) -> tuple[str, str]:
+    base = "".join(ch for ch in unicodedata.normalize("NFKD", term.casefold()) if not unicodedata.combining(ch))
+    return base, term
+
+
+@dataclass
+class _Emphasis:
+    """pnp.text markup built from spans that each know whether they are bold and italic:
+    the marks open and close as the emphasis changes, nested (`**bold *both* bold**`), and
+    always next to a letter, never a space, so that pnp.text reads them back."""
+
+    markup: str = ""
+    open: list[str] = field(default_factory=list)  # '**' and '*', innermost last
+
+    def text(self, text: str, bold: bool, italic: bool) -> None:
+        core = text.strip()
+        if not core:  # a space keeps whatever emphasis is open
+            self.markup += text
+            return
+        wanted = {"**": bold, "*": italic}
+        keep = next((k for k, mark in enumerate(self.open) if not wanted[mark]), len(self.open))
+        self.close(keep)
+        lead = text[: len(text) - len(text.lstrip())]
+        opening = "".join(mark for mark in ("**", "*") if wanted[mark] and mark not in self.open)
+        self.open.extend(mark for mark in ("**", "*") if wanted[mark] and mark not in self.open)
+        self.markup += lead + opening + escape(core) + text[len(text.rstrip()) :]
+
+    def close(self, keep: int = 0) -> None:
+        """Close all but the outermost `keep` marks, before any trailing space."""
+        if len(self.open) <= keep:
+            return
+        body = self.markup.rstrip(" \t")
+        tail = self.markup[len(body) :]
+        while len(self.open) > keep:
+            body += self.open.pop()
+        self.markup = body + tail
+
+
+class FitTable(Flowable):
+    """A Markdown table: columns as wide as their text needs, narrowed to fit the column;
+    header row tinted and repeated on the next page."""
+
+    def __init__(self, story: Story, table: Table):
+        super().__init__()
+        self.story, self.table = story, table
+        self.spaceBefore = story.styles.gap * 0.3
+        self.spaceAfter = story.styles.gap * 1.2
+        self._built: PdfTable | None = None
+
+    def _build(self, aw: float) -> PdfTable:
+        story, table = self.story, self.table
+        setting, s = story.setting, story.styles
+        pad = 4.0
+        rows = [table.header] + table.rows if table.header else table.rows
+        columns = max((len(r) for r in rows), default=0)
+        natural = [0.0] * columns
+        least = [0.0] * columns
+        cells: list[list[Flowable]] = []
+        for r, row in enumerate(rows):
+            line = []
+            for c in range(columns):
+                spans = row[c] if c < len(row) else []
+                text, marks = story.markup(spans)
+                align = table.aligns[c] if c < len(table.aligns) else "left"
+                style = replace(s.small, align=align, font="sans-bold" if r == 0 and table.header else s.small.font)
+                measure = replace(style, hyphenate=False, align="left")  # set flush left, a line's width is where it ends
+                natural[c] = max(natural[c], line_width(setting.typeset(text, measure, BIG, None)) + 2 * pad + 1)
+                words = setting.typeset(text, measure, 1, None)
+                least[c] = max(least[c], line_width(words) + 2 * pad + 1)
+                cell = TextBlock(setting, text, style, table.loc, marks)
+                cell.spaceAfter = 0
+                line.append(cell)
+            cells.append(line)
+        if sum(natural) <= aw:
+            widths = natural
+        else:
+            spare = aw - sum(least)
+            wish = sum(n - m for n, m in zip(natural, least)) or 1.0
+            widths = [m + max(0.0, spare) * (n - m) / wish for n, m in zip(natural, least)] if spare > 0 else [m * aw / sum(least) for m in least]
+        commands = [
+            ("FONT", (0, 0), (-1, -1), setting.fonts.get(s.small.font).registered, s.small.size),  # never Helvetica
+            ("GRID", (0, 0), (-1, -1), 0.4, s.colors["grid"]),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5),
+        ]
+        if table.header:
+            commands.append(("BACKGROUND", (0, 0), (-1, 0), s.colors["head"]))
+        return PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+
+    def wrap(self, aw, ah):
+        self._built = self._build(aw)
+        self.width, self.height = self._built.wrap(aw, ah)
+        return self.width, self.height
+
+    def split(self, aw, ah):
+        return self._build(aw).split(aw, ah)
+
+    def draw(self):
+        self._built.drawOn(self.canv, 0, 0)

@@ -1,0 +1,129 @@
+"""The Mestá rulebook and reference card, as a player reads them: every section of the
+author's rules is in the PDF, the counts it prints follow the cards, every event is listed,
+and the reference card names every symbol."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import edit, line_of, run
+from pdfread import MM, card_boxes, reader, text
+
+from pnp.paths import DEFAULT_GAME
+
+RULES = DEFAULT_GAME / "rules"
+HEADING = re.compile(r"^#{1,3} (.+?)\s*\{#[\w.:-]+\}\s*$", re.M)
+CITIES = re.compile(r"V hre je spolu (\d+) miest")
+
+
+def squash(s: str) -> str:
+    """Whitespace-insensitive text, with line-end hyphenation undone."""
+    return re.sub(r"\s+", " ", re.sub(r"-\n", "", s)).strip()
+
+
+def load(name: str):
+    return yaml.safe_load((DEFAULT_GAME / name).read_text(encoding="utf-8"))
+
+
+def rulebook_files() -> list[Path]:
+    return [DEFAULT_GAME / name for name in load("game.yaml")["rulebooks"]["rules"]["files"]]
+
+
+def headings() -> list[str]:
+    return [title for path in rulebook_files() for title in HEADING.findall(path.read_text(encoding="utf-8"))]
+
+
+def rulebook_text(folder: Path) -> str:
+    pdf = folder / "rules-sk-a4.pdf"
+    assert pdf.is_file(), sorted(p.name for p in folder.iterdir())
+    return squash(text(pdf))
+
+
+def test_every_file_of_the_rulebook_is_listed_in_order():
+    listed = load("game.yaml")["rulebooks"]["rules"]["files"]
+    assert listed == sorted(f"rules/{p.name}" for p in RULES.glob("*.md"))
+
+
+def test_the_rulebook_has_every_section_of_the_authors_rules():
+    # The author's headings (003_9d2172e7b2aab3be.txt), each a section of ours.
+    authors = ["Cieľ hry", "Verzie hry", "Priebeh hry", "Divy sveta", "Mestá", "Príklad hry", "Rozdávanie a počet hráčov", "Udalosti", "Tipy pre hráčov"]
+    authors.append("Historické okienko")
+    assert set(authors) <= set(headings())
+
+
+def test_the_rulebook_pdf_prints_every_section_heading(built):
+    printed = rulebook_text(built)
+    for title in headings():
+        assert title in printed, title
+
+
+def test_the_printed_city_count_is_the_number_of_city_cards(built):
+    cities = load("cities.yaml")
+    assert CITIES.findall(rulebook_text(built)) == [str(len(cities))]
+
+
+def test_removing_a_city_changes_the_printed_count(mesta, tmp_path):
+    cities = mesta / "cities.yaml"
+    before = cities.read_text(encoding="utf-8")
+    cities.write_text(re.sub(r"(?m)^- id: cirta\n(?:  .*\n?)*", "", before), encoding="utf-8")
+    count = len(yaml.safe_load(cities.read_text(encoding="utf-8")))
+    assert count == len(yaml.safe_load(before)) - 1
+    result = run("build", mesta, "--out", tmp_path / "out", "--force")
+    assert result.exit_code == 0, result.output
+    assert CITIES.findall(rulebook_text(tmp_path / "out" / "mesta")) == [str(count)]
+
+
+def test_every_event_is_listed_with_its_text(built):
+    printed = rulebook_text(built)
+    for card in load("events.yaml"):
+        assert squash(card["title"]) in printed, card["id"]
+        assert squash(re.split(r"[.\n]", card["text"])[0]) in printed, card["id"]
+
+
+def test_the_event_total_follows_the_cards(built):
+    total = sum(card.get("copies", 1) for card in load("events.yaml"))
+    assert f"V hre je {total} kariet udalostí" in rulebook_text(built)
+
+
+def test_a_hand_written_count_that_the_data_contradicts_is_an_error(mesta):
+    edit(mesta / "rules" / "04-mesta.md", "V hre je spolu {{ cities | length }} miest", "V hre je spolu 55 miest")
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    line = line_of(mesta / "rules" / "04-mesta.md", "55 miest")
+    assert f"rules/04-mesta.md:{line}:16: the text says '55 miest' but the data says 54" in result.output
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["8 miest s divmi sveta", "5 neutrálnych miest", "7 miest z každej ríše", "9 impérií", "70 kariet udalostí"],
+)
+def test_every_fact_catches_its_number(mesta, words):
+    (mesta / "rules" / "10-historia.md").open("a", encoding="utf-8").write(f"\nV hre je {words}.\n")
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    assert f"the text says '{words.split(' ', 1)[0]} " in result.output and "[rulebook-fact]" in result.output
+
+
+def test_the_reference_card_names_every_symbol(built):
+    game = load("game.yaml")
+    disciplines = load("rules.yaml")["enums"]["discipline"]
+    printed = squash(text(built / "aids-sk-a4.pdf"))
+    for svg in sorted((DEFAULT_GAME / "symbols").glob("*.svg")):
+        label = game.get("symbol_names", {}).get(svg.stem) or disciplines[svg.stem]["name"]
+        assert squash(label) in printed, svg.stem
+
+
+def test_the_reference_card_shows_the_turn(built):
+    printed = squash(text(built / "aids-sk-a4.pdf"))
+    for step in load("aids.yaml")[0]["steps"].split("\n"):
+        assert squash(step.replace("**", "")) in printed, step
+
+
+def test_the_reference_card_is_event_sized_and_one_per_player(built):
+    pdf = reader(built / "aids-sk-a4.pdf")
+    boxes = card_boxes(pdf.pages[0])
+    assert len(boxes) == load("aids.yaml")[0]["copies"]
+    assert {(round(w / MM, 2), round(h / MM, 2)) for _, _, w, h in boxes} == {(63.0, 88.0)}
