@@ -219,8 +219,8 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
                 progress.deck_done(written)
                 if written is not None:
                     files.append(written)
-        if not options.decks:  # rulebooks beside the decks, in every language asked for
-            from .rulebook import write_rulebooks
+        if not options.decks and project.game.meta.rulebooks:  # rulebooks beside the decks, in every language asked for
+            from .rulebook import write_rulebooks  # with pypdf: only for a game that has rulebooks
 
             for lang in resolve_languages(project.game, options.langs):
                 game = language_game(project, lang, True, Problems())
