@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, KeepTogether, N
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
+from ..collate import sort_key
 from ..errors import Location, PnpError, Problems
 from ..fonts import FontSet
 from ..images import find_image, image_size
@@ -163,7 +163,9 @@ class Story:
         self.headings = doc.headings()
         self.keys = {id(h): h.id or f"h:{i}" for i, h in enumerate(self.headings)}
         self.by_id = {h.id: h for h in self.headings if h.id}
-        self.terms = sorted({span.term for h in _all_spans(doc) for span in h if isinstance(span, IndexMark) and span.term}, key=_collate)
+        self.terms = sorted(
+            {span.term for h in _all_spans(doc) for span in h if isinstance(span, IndexMark) and span.term}, key=lambda term: sort_key(term, doc.lang)
+        )
 
     def page(self, key: str) -> str:
         return str(self.known.heading_pages.get(key, 0))
@@ -309,11 +311,6 @@ def _all_spans(doc: Document):
 
     for block in walk(doc.blocks):
         yield from spans_of(block)
-
-
-def _collate(term: str) -> tuple[str, str]:
-    base = "".join(ch for ch in unicodedata.normalize("NFKD", term.casefold()) if not unicodedata.combining(ch))
-    return base, term
 
 
 @dataclass
