@@ -364,7 +364,8 @@ def _style(r: Renderer, f: Frame, name: str | None, default: TextStyle) -> TextS
 
 def set_text(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box, loc: Location, what: str, fix: str, extra: dict | None = None) -> TextOp | None:
     """Text set in a box (mm from the top left), for labels of generated parts. Text that
-    does not fit, a missing glyph and an unknown symbol are errors naming `what`."""
+    does not fit, a missing glyph, an unknown symbol and unreadable markup are errors
+    naming `what`."""
     from .render import TextOp, _color
 
     if style.font not in r.fonts:
@@ -379,6 +380,8 @@ def set_text(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box, lo
         f.problems.error(loc, "font-glyph", f"{f.where}: {what} uses {chars}, missing from font '{style.font}'; expected a font that has them")
     for sid in result.unknown_symbols:
         f.problems.error(loc, "symbol-unknown", f"{f.where}: {what} uses symbol ':{sid}:', which does not exist{suggest(sid, r.symbol_ids)}")
+    for issue in result.markup:
+        f.problems.error(loc, "text-markup", f"{f.where}: {what} has markup the text engine cannot read: {issue.describe(content)}")
     top = f.y(y)
     block = len(result.lines) * result.leading
     offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]

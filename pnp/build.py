@@ -13,6 +13,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from .aside import Aside
 from .check import check_rules
 from .errors import Location, PnpError, Problem, Problems, display_path
 from .files import transaction
@@ -204,31 +205,48 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
     progress = progress or BuildProgress(bar=False)
     progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(langs)))
     with transaction() as txn:
-        if options.jobs > 1 and len(langs) * len(project.layouts) > 1:
-            files = _build_parallel(folder, options, project, langs, members, problems, txn)
-            langs = []
-            for written in files:
-                progress.deck_done(written, timed=False)
-        for lang in langs:
-            game = language_game(project, lang, options.allow_untranslated, problems)
-            if problems.errors and not options.force:
-                raise PnpError(problems)
-            renderer = progress.wrap(Renderer(game, project.fonts, project.symbols, lang))
-            for unit in print_units(project):
-                written = write_unit(game, unit, renderer, lang, members, options, project, problems, txn)
-                progress.deck_done(written)
-                if written is not None:
-                    files.append(written)
-        if not options.decks:  # rulebooks beside the decks, in every language asked for
-            from .rulebook import write_rulebooks
-
-            for lang in resolve_languages(project.game, options.langs):
-                game = language_game(project, lang, True, Problems())
-                files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn, options.force))
+        wanted = project.game.meta.rulebooks and not options.decks
+        rulebooks = Aside(lambda found, own: _write_rulebooks(project, options, found, own)) if wanted else None
+        try:
+            files = _write_decks(folder, options, project, langs, members, progress, problems, txn)
+        finally:  # the rulebooks' files join the transaction even when a deck fails, so they are removed with it
+            if rulebooks is not None:
+                files.extend(rulebooks.join(problems, txn))
         problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
         if problems.errors and not options.force:
             raise PnpError(problems)
     return BuildResult(files, problems)
+
+
+def _write_decks(folder: Path, options: BuildOptions, project: Project, langs: list[str], members, progress, problems: Problems, txn) -> list:
+    if options.jobs > 1 and len(langs) * len(project.layouts) > 1:
+        files = _build_parallel(folder, options, project, langs, members, problems, txn)
+        for written in files:
+            progress.deck_done(written, timed=False)
+        return files
+    files = []
+    for lang in langs:
+        game = language_game(project, lang, options.allow_untranslated, problems)
+        if problems.errors and not options.force:
+            raise PnpError(problems)
+        renderer = progress.wrap(Renderer(game, project.fonts, project.symbols, lang))
+        for unit in print_units(project):
+            written = write_unit(game, unit, renderer, lang, members, options, project, problems, txn)
+            progress.deck_done(written)
+            if written is not None:
+                files.append(written)
+    return files
+
+
+def _write_rulebooks(project: Project, options: BuildOptions, problems: Problems, txn) -> list:
+    """Every rulebook in every language asked for (set aside, while the decks are drawn)."""
+    from .rulebook import write_rulebooks  # with pypdf: only for a game that has rulebooks
+
+    files = []
+    for lang in resolve_languages(project.game, options.langs):
+        game = language_game(project, lang, True, Problems())
+        files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn, options.force))
+    return files
 
 
 class _Given:

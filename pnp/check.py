@@ -29,7 +29,7 @@ from jinja2 import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
 from .errors import Location, Problems
-from .model import Card, Game
+from .model import Card, Game, game_info
 from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap
 
@@ -169,7 +169,7 @@ class Checker:
         self.problems = problems
         self.cards = game.cards() + game.deals
         self.views = {card.id: card_view(card) for card in self.cards}
-        self.context: dict[str, Any] = {"enums": game.enums, "values": values_of, "total": total, "game": {"title": game.meta.title}}
+        self.context: dict[str, Any] = {"enums": game.enums, "values": values_of, "total": total, "game": game_info(game.meta)}
         for deck_id, deck in game.decks.items():
             self.context[deck_id] = [self.views[c.id] for c in deck.cards]
         self.context["components"] = [self.views[c.id] for c in game.cards()]
@@ -524,5 +524,6 @@ def check_rules(game: Game, raw_constraints: Any) -> Problems:
     """Run every constraint of the game; returns the violations (errors and warnings)."""
     problems = Problems()
     constraints = load_constraints(raw_constraints, problems)
-    Checker(game, constraints, problems).run()
+    if constraints:  # the checker reads every card: only when there is something to check
+        Checker(game, constraints, problems).run()
     return problems

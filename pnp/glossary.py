@@ -71,7 +71,7 @@ def check_glossary(game: Game, terms: list[Term]) -> Problems:
     checked = [(term, term.stem.lower(), term.accepted()) for term in terms if term.stem]
     if not checked:
         return problems
-    for card in game.cards():
+    for card in (card for deck in game.decks.values() for card in deck.cards):  # one at a time
         for path, text, note in texts(card.fields, game.types[card.type].fields, "glossary"):
             if not text:
                 continue

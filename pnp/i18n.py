@@ -24,6 +24,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
+from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
 from .files import atomic_path
 from .model import Card, Deck, EnumValue, FieldDef, Game
@@ -400,7 +401,7 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
         return dataclasses.replace(card, fields=copy_values(card.fields, game.types[card.type].fields, f"{card.id}."))
 
     decks = {
-        did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, [card_copy(c) for c in d.cards], d.loc, d.locs)
+        did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, PackedCards(enums, map(card_copy, d.cards)), d.loc, d.locs)
         for did, d in game.decks.items()
     }
     return dataclasses.replace(game, meta=new_meta, enums=enums, decks=decks, deals=[card_copy(c) for c in game.deals])

@@ -10,13 +10,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .cardstore import PackedCards
 from .errors import Location, PnpError, Problems, display_path
 from .glossary import load_glossary
 from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside
 from .schema import MISSING, build, suggest
 from .sheets import is_sheet, read_sheet
-from .yamlfile import LList, LMap, load_yaml
+from .yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
 MAX_CARDS = 200_000  # in one deck, copies counted: about 22,000 A4 sheets
@@ -73,7 +74,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             )
 
     decks: dict[str, Deck] = {}
-    seen_ids: dict[str, Card] = {}
+    seen_ids: dict[str, Location] = {}  # where each id was first seen
     for deck_id, deck_def in meta.decks.items():
         deck_loc = raw["decks"].loc_of(deck_id)
         if deck_def.type not in rules.types:
@@ -106,7 +107,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         )
         if cards is None:
             continue
-        total = sum(card.copies for card in cards)
+        total = cards.copies
         if total > MAX_CARDS:
             problems.error(deck_raw.loc_of("data"), "deck-too-large", f"deck '{deck_id}' has {total} cards with copies; expected at most {MAX_CARDS}")
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
@@ -136,7 +137,7 @@ def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dic
             where.loc_of("type"), "deal-type", f"deals have type '{meta.deals.type}', which rules.yaml does not declare{suggest(meta.deals.type, types)}"
         )
         return []
-    return _load_data(folder, meta.deals.data, where.loc_of("data"), "deals", meta.deals.type, types, enums, symbols, seen, problems) or []
+    return list(_load_data(folder, meta.deals.data, where.loc_of("data"), "deals", meta.deals.type, types, enums, symbols, seen, problems) or [])
 
 
 def _load_data(
@@ -152,9 +153,8 @@ def _load_data(
     problems: Problems,
     sheet=None,
     sheet_loc=None,
-) -> list[Card] | None:
-    """The components of one data file (YAML, CSV or XLSX), each id checked against every
-    id seen so far; None when the file cannot be used."""
+) -> PackedCards | None:
+    """The components of one data file (YAML, CSV or XLSX); None when the file cannot be used."""
     path = check_inside(name, folder, [folder], loc, "data")
     if isinstance(path, PnpError):
         problems.extend(path.problems)
@@ -164,16 +164,10 @@ def _load_data(
         return None
     try:
         rows = _read_data(path, types[type_name], problems, sheet, sheet_loc)
-    except PnpError as err:
+        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, seen, problems, display_path(path))
+    except PnpError as err:  # unreadable, possibly found while reading the cards
         problems.extend(err.problems)
         return None
-    cards = _load_cards(rows, deck, type_name, types[type_name], enums, symbols, problems, display_path(path))
-    for card in cards:
-        if card.id in seen:
-            problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {seen[card.id].loc}); expected every id once")
-        else:
-            seen[card.id] = card
-    return cards
 
 
 def _read_data(path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None) -> Any:
@@ -184,7 +178,7 @@ def _read_data(path: Path, tdef: TypeDef, problems: Problems, sheet: str | None 
         problems.error(
             sheet_loc or Location(display_path(path)), "sheet-name", f"'sheet: {sheet}' is only for XLSX workbooks; expected no 'sheet' for a YAML file"
         )
-    return load_yaml(path, problems)
+    return load_yaml_items(path, problems)
 
 
 def _build(cls: type, raw: Any, problems: Problems, what: str, loc: Location) -> Any:
@@ -262,23 +256,29 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
     return {path.stem: path for path in sorted(found.glob("*.svg"))}
 
 
-def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, problems: Problems, shown: str) -> list[Card]:
-    if not isinstance(rows, LList):
+def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, seen: dict, problems: Problems, shown: str) -> PackedCards:
+    """The cards of one file, each id checked against every id seen so far."""
+    if not isinstance(rows, (LList, LItems)):
         loc = rows.loc if isinstance(rows, LMap) else Location(shown)
         problems.error(
             loc,
             "data-shape",
             "card data must be a list of cards (each starting with '- id: ...'); found " + ("a mapping" if isinstance(rows, LMap) else "no list"),
         )
-        return []
-    cards = []
+        return PackedCards(enums)
+    cards = PackedCards(enums)  # packed as they are read: memory does not grow with the deck
     for index, row in enumerate(rows):
         if not isinstance(row, LMap):
             problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
             continue
         card = validate_card(row, deck, type_name, tdef, enums, symbols, problems)
-        if card is not None:
-            cards.append(card)
+        if card is None:
+            continue
+        if card.id in seen:
+            problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {seen[card.id]}); expected every id once")
+        else:
+            seen[card.id] = card.loc
+        cards.append(card)
     return cards
 
 

@@ -135,6 +135,12 @@ class GameFile:
     rulebooks: dict[str, RulebookDef] = field(default_factory=dict)  # rulebook id -> its files
 
 
+def game_info(meta: GameFile) -> dict[str, str]:
+    """What templates see as `game`: the metadata a card, board or rulebook may print."""
+    keys = ("title", "author", "publisher", "edition", "licence", "attribution", "url")
+    return {key: getattr(meta, key) for key in keys}
+
+
 # --- the loaded game -------------------------------------------------------------------
 
 

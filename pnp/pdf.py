@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .images import image_size
 from .impose import MARK_WIDTH, Grid, Page, SharedSheets
+from .pdfstream import StreamingCanvas
 from .render import EllipseOp, Face, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .text import SYMBOL_EM
 
@@ -35,7 +36,7 @@ class DocInfo:
 
 
 def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Canvas:
-    canvas = Canvas(str(path), pagesize=page_size, invariant=1, initialFontName=info.initial_font, pageCompression=1)
+    canvas = StreamingCanvas(path, pagesize=page_size, invariant=1, initialFontName=info.initial_font, pageCompression=1)
     canvas.setTitle(info.title)
     canvas.setAuthor(info.author)
     canvas.setSubject(info.subject)
@@ -219,13 +220,16 @@ def write_sheets(
     """Draw every page into `target` (a temporary file of the build); returns the page count."""
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
-    for page in pages:
-        for placement in page.placements:
-            draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
-        draw_marks(canvas, page)
-        draw_cuts(canvas, page)
-        draw_ruler(canvas, page, caption, info.initial_font)
-        canvas.showPage()
-        count += 1
-    canvas.save()
+    try:
+        for page in pages:
+            for placement in page.placements:
+                draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
+            draw_marks(canvas, page)
+            draw_cuts(canvas, page)
+            draw_ruler(canvas, page, caption, info.initial_font)
+            canvas.showPage()  # the page is written to the file here
+            count += 1
+        canvas.save()
+    finally:
+        canvas.close()
     return count

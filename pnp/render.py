@@ -24,7 +24,7 @@ from .i18n import PSEUDO
 from .images import find_image
 from .layouts import Circle, Image, Layout, Line, Polygon, Rect, SymbolEl, Text, text_style
 from .maps import MAP_ELEMENTS
-from .model import Card, Game
+from .model import Card, Game, game_info
 from .schema import suggest
 from .text import TextLayout, TextStyle, typeset
 
@@ -160,21 +160,29 @@ class UnknownComponent(LookupError):
 class Decks:
     """Every deck's components by deck id, for templates: `decks.fields` or `decks['fields']`,
     a list of card views (id and fields). Not a dict, so a deck called `items` or `keys`
-    is that deck and not a dict method."""
+    is that deck and not a dict method. Given each deck's cards (or their views), it makes
+    a deck's views when a template first asks for them: a layout that never looks at
+    another deck costs nothing per card."""
 
-    def __init__(self, views: dict[str, list[dict[str, Any]]]):
-        self._views = views
+    def __init__(self, decks: dict[str, Any]):
+        self._decks = decks  # deck id -> its cards, or their views
+        self._views: dict[str, list[dict[str, Any]]] = {}
         self._by_id: dict[str, dict[str, dict[str, Any]]] = {}
+
+    def _deck(self, name: str) -> list[dict[str, Any]]:
+        views = self._views.get(name)
+        if views is None:
+            views = self._views[name] = [item if isinstance(item, dict) else card_view(item) for item in self._decks[name]]
+        return views
 
     def component(self, deck: str, id: str) -> dict[str, Any]:
         """One component by deck and id, for templates: `component('starting', 'farm')`.
         A function, not `decks.starting.farm`: an id may be any word, a list method's too."""
-        views = self._views.get(deck)
-        if views is None:
-            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._views)}; expected one of: {', '.join(self._views)}")
+        if deck not in self._decks:
+            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._decks)}; expected one of: {', '.join(self._decks)}")
         by_id = self._by_id.get(deck)
         if by_id is None:
-            by_id = self._by_id[deck] = {view["id"]: view for view in views}
+            by_id = self._by_id[deck] = {view["id"]: view for view in self._deck(deck)}
         view = by_id.get(id)
         if view is None:
             ids = list(by_id)
@@ -183,22 +191,21 @@ class Decks:
         return view
 
     def __getattr__(self, name: str) -> list[dict[str, Any]]:
-        try:
-            return self.__dict__["_views"][name]
-        except KeyError:
-            raise AttributeError(name) from None
+        if name.startswith("_") or name not in self.__dict__.get("_decks", {}):
+            raise AttributeError(name)
+        return self._deck(name)
 
     def __getitem__(self, name: str) -> list[dict[str, Any]]:
-        return self._views[name]
+        return self._deck(name)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._views
+        return name in self._decks
 
     def __iter__(self):
-        return iter(self._views)
+        return iter(self._decks)
 
     def __len__(self) -> int:
-        return len(self._views)
+        return len(self._decks)
 
 
 class Renderer:
@@ -213,19 +220,11 @@ class Renderer:
         self._text_specs: dict[tuple[int, int], tuple[TextStyle, str, str | None]] = {}
         meta = game.meta
         self.base_context = {
-            "game": {
-                "title": meta.title,
-                "author": meta.author,
-                "publisher": meta.publisher,
-                "edition": meta.edition,
-                "licence": meta.licence,
-                "attribution": meta.attribution,
-                "url": meta.url,
-            },
+            "game": game_info(meta),
             "strings": dict(meta.strings),
             "symbol_names": dict(meta.symbol_names),
             "enums": game.enums,
-            "decks": Decks({deck_id: [card_view(card) for card in deck.cards] for deck_id, deck in game.decks.items()}),
+            "decks": Decks({deck_id: deck.cards for deck_id, deck in game.decks.items()}),
         }
         self.base_context["component"] = self.base_context["decks"].component
 
@@ -301,6 +300,8 @@ class Renderer:
                 "symbol-unknown",
                 f"{label} of card '{card.id}' uses symbol ':{sid}:', which does not exist; expected one of: {', '.join(sorted(self.symbol_ids))}",
             )
+        for issue in result.markup:
+            problems.error(loc, "text-markup", f"{label} of card '{card.id}' has markup the text engine cannot read: {issue.describe(content)}")
         top = (layout.height - y) * mm
         block = len(result.lines) * result.leading
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]

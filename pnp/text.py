@@ -4,8 +4,10 @@ and shrinking to fit down to a minimum size.
 Why not reportlab's Paragraph: inline *vector* symbols are not possible there (its
 <img> reads a raster file on every parse), and card texts are short and repeated, so a
 small engine whose result is plain data can be cached, checked without a canvas, and
-drawn with one text object per box. Markup: `**bold**`, `*italic*`, `:symbol:`, and a
-newline for a line break.
+drawn with one text object per box. Markup: `**bold**`, `*italic*`, `***both***`, nested
+(`**bold *both* bold**`), `:symbol:` anywhere (inside bold too), `\\*`, `\\:` and `\\\\` for a
+literal `*`, `:` and `\\`, and a newline for a line break. An asterisk that is neither
+opened nor closed is reported (`TextLayout.markup`), never printed silently as markup.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ VAlign = Literal["top", "middle", "bottom"]
 
 SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
 SIZE_STEP = 0.25  # points between the sizes tried when shrinking
-_MARKUP = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|:([a-z0-9][a-z0-9_-]*):")
+_TOKEN = re.compile(r"\\([*:\\])|(\*+)|:([a-z0-9][a-z0-9_-]*):")  # an escape, a run of asterisks, a symbol
 _CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
 _NUMBER = re.compile(r"\d{1,3}")
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
@@ -64,6 +66,7 @@ class TextLayout:
     overflow: bool  # does not fit even at the minimum size
     missing: str = ""  # characters the fonts lack
     unknown_symbols: tuple[str, ...] = ()
+    markup: tuple[MarkupIssue, ...] = ()  # markup that cannot be read (printed literally)
 
 
 @dataclass
@@ -71,37 +74,164 @@ class _Word:
     parts: list[tuple[str, str]] = field(default_factory=list)  # (text, font name) or (symbol, '')
 
 
-def _variant(bold: bool, italic: bool) -> str:
-    return "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else ""
+def _variant(family: str, bold: bool, italic: bool) -> str:
+    """The variant for marked text; a bold style's italic is bold italic, not plain italic."""
+    if not (bold or italic):
+        return ""
+    bold = bold or family.endswith(("-bold", "-bold-italic"))
+    italic = italic or family.endswith("-italic")
+    return "bold-italic" if bold and italic else "bold" if bold else "italic"
 
 
-def parse(text: str, family: str, fonts: FontSet, glue: bool = False) -> list[list[_Word]]:
-    """Split marked-up text into paragraphs (hard line breaks) of words."""
+@dataclass(frozen=True)
+class MarkupIssue:
+    """Markup the engine cannot read, printed as the literal asterisks it is: where in the
+    text it is, what is wrong and what would be right."""
+
+    line: int  # 1-based line of the text (texts may hold newlines)
+    col: int  # 1-based column in that line
+    marks: str  # the asterisks in question
+    what: str
+    expected: str
+
+    def describe(self, text: str) -> str:
+        """The message after the field's name: `'**' at column 1 of '**Gain 2' is never
+        closed; expected ...`."""
+        lines = text.replace("\r\n", "\n").split("\n")
+        where = f"line {self.line}, column {self.col}" if len(lines) > 1 else f"column {self.col}"
+        return f"'{self.marks}' at {where} of '{_excerpt(lines[self.line - 1], self.col)}' {self.what}; expected {self.expected}"
+
+
+def _excerpt(line: str, col: int, room: int = 70) -> str:
+    """The line, or as much of it around `col` as a message can hold."""
+    if len(line) <= room:
+        return line
+    start = max(0, min(col - 1 - room // 2, len(line) - room))
+    return ("…" if start else "") + line[start : start + room] + ("…" if start + room < len(line) else "")
+
+
+@dataclass
+class _Run:
+    """A run of asterisks: how many are still unmatched and whether it may open or close
+    (an asterisk with a space on both sides is just a character)."""
+
+    col: int
+    size: int
+    left: int
+    can_open: bool
+    can_close: bool
+    opened: bool = False  # waited for a closing run (so a leftover is 'never closed')
+
+
+def _compatible(opener: int, closer: int) -> bool:
+    """'*' closes '*', '**' closes '**', '***' closes either (and what is left of it)."""
+    return opener == closer or 3 in (opener, closer)
+
+
+def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[str, None, None]], list[MarkupIssue]]:
+    """One line's text as (text, bold, italic) segments and (symbol id, None, None), plus
+    what could not be read. Runs of asterisks pair like brackets: a closing run closes
+    the nearest open run it is compatible with; runs left open inside are reported."""
+    tokens: list[str | tuple[str] | _Run] = []
+    pos = 0
+    for m in _TOKEN.finditer(raw):
+        if m.start() > pos:
+            tokens.append(raw[pos : m.start()])
+        if m.group(1):
+            tokens.append(m.group(1))
+        elif m.group(3):
+            tokens.append((m.group(3),))
+        else:
+            before = raw[m.start() - 1] if m.start() else " "
+            after = raw[m.end()] if m.end() < len(raw) else " "
+            size = len(m.group(2))
+            tokens.append(_Run(m.start() + 1, size, size, not after.isspace(), not before.isspace()))
+        pos = m.end()
+    if pos < len(raw):
+        tokens.append(raw[pos:])
+    bold = [0] * (len(tokens) + 1)
+    italic = [0] * (len(tokens) + 1)
+    issues: list[MarkupIssue] = []
+    open_: list[int] = []  # token indices of runs waiting to be closed, innermost last
+    for j, run in enumerate(tokens):
+        if not isinstance(run, _Run) or run.size > 3:
+            continue
+        while run.can_close and run.left:
+            found = next((k for k in range(len(open_) - 1, -1, -1) if _compatible(tokens[open_[k]].left, run.left)), None)
+            if found is None:
+                break
+            del open_[found + 1 :]  # runs left open inside what this run closes stay open: reported
+            i = open_[-1]
+            opener = tokens[i]
+            use = min(opener.left, run.left)
+            opener.left -= use
+            run.left -= use
+            for depth, on in ((bold, use >= 2), (italic, use != 2)):
+                if on:
+                    depth[i + 1] += 1
+                    depth[j] -= 1
+            if not opener.left:
+                open_.pop()
+        if run.left and run.can_open:
+            run.opened = True
+            open_.append(j)
+    segments: list = []
+    b = it = 0
+    for k, token in enumerate(tokens):
+        b += bold[k]
+        it += italic[k]
+        if isinstance(token, tuple):
+            segments.append((token[0], None, None))
+            continue
+        if isinstance(token, _Run):
+            if token.left and (token.can_open or token.can_close):
+                issues.append(_issue(token, line))
+            token = "*" * token.left
+        if not token:
+            continue
+        if segments and segments[-1][1] is not None and segments[-1][1:] == (bool(b), bool(it)):
+            segments[-1] = (segments[-1][0] + token, bool(b), bool(it))
+        else:
+            segments.append((token, bool(b), bool(it)))
+    return segments, issues
+
+
+def _issue(run: _Run, line: int) -> MarkupIssue:
+    marks = "*" * run.left
+    if run.size > 3:
+        return MarkupIssue(line, run.col, marks, "is not markup", "'**bold**', '*italic*' or '***both***', or '\\*' for each literal asterisk")
+    if run.opened:
+        return MarkupIssue(line, run.col, marks, "is never closed", f"a closing '{marks}' after the text it marks, or '\\*' for a literal asterisk")
+    return MarkupIssue(line, run.col, marks, "closes nothing", f"an opening '{marks}' before the text it marks, or '\\*' for a literal asterisk")
+
+
+def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[_Word]]:
+    """Split marked-up text into paragraphs (hard line breaks) of words; what cannot be
+    read goes to `issues`."""
     paragraphs = []
-    for raw in text.replace("\r\n", "\n").split("\n"):
+    for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
         words: list[_Word] = [_Word()]
-        pos = 0
-
-        def add(chunk: str, font: str, words: list[_Word] = words) -> None:
-            pieces = re.split(r"[ \t]+", chunk)
-            for i, piece in enumerate(pieces):
+        segments, found = _segments(raw, n)
+        if issues is not None:
+            issues.extend(found)
+        for chunk, bold, italic in segments:
+            if bold is None:
+                words[-1].parts.append((chunk, ""))
+                continue
+            font = fonts.variant(family, _variant(family, bold, italic))
+            for i, piece in enumerate(re.split(r"[ \t]+", chunk)):
                 if i > 0 and words[-1].parts:
                     words.append(_Word())
                 if piece:
                     words[-1].parts.append((piece, font))
-
-        for m in _MARKUP.finditer(raw):
-            add(raw[pos : m.start()], family)
-            if m.group(3):
-                words[-1].parts.append((m.group(3), ""))
-            else:
-                inner = m.group(1) if m.group(1) is not None else m.group(2)
-                add(inner, fonts.variant(family, _variant(m.group(1) is not None, m.group(2) is not None)))
-            pos = m.end()
-        add(raw[pos:], family)
         words = [w for w in words if w.parts]
         paragraphs.append(_glue(words, _CLINGING if glue else set()))
     return paragraphs
+
+
+def escape(text: str) -> str:
+    """Plain text as markup that prints exactly that text."""
+    return re.sub(r"([*:\\])", r"\\\1", text)
 
 
 def _glue(words: list[_Word], clinging: set[str]) -> list[_Word]:
@@ -115,7 +245,7 @@ def _glue(words: list[_Word], clinging: set[str]) -> list[_Word]:
             (text, font), (first, first_font) = carry.parts[-1], word.parts[0]
             if font == first_font:
                 word = _Word(carry.parts[:-1] + [(text + " " + first, font)] + word.parts[1:])
-            else:  # 's :armada:', 'a *kurzívou*': the space stays, in the first word's font
+            else:  # the space stays, in the font of the word before it
                 word = _Word(carry.parts[:-1] + [(text + " ", font)] + word.parts)
             carry = None
         if len(word.parts) == 1 and word.parts[0][1] and (word.parts[0][0] in clinging or _NUMBER.fullmatch(word.parts[0][0])):
@@ -146,9 +276,10 @@ class _Measured:
         self.space = _width(" ", fonts.get(first_font).registered) if first_font else 0.25
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _width(text: str, registered: str) -> float:
-    """Width at size 1: words repeat across cards, so measure each once."""
+    """Width at size 1: words repeat across cards, so measure each once (the 4096 most
+    recent: a cache of every word would grow with the deck)."""
     return stringWidth(text, registered, 1)
 
 
@@ -160,7 +291,8 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
 @lru_cache(maxsize=1024)  # repeated texts (copies, backs, translations) are set once
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
     glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
-    paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts, glue)]
+    issues: list[MarkupIssue] = []
+    paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
     missing = "".join(sorted({ch for para in paragraphs for w in para for t, f in w.parts if f for ch in missing_glyphs(fonts.get(f).registered, t)}))
     unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.parts if not f and symbols is not None and t not in symbols}))
     hyph = _hyphenator(lang) if style.hyphenate else None
@@ -181,7 +313,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     placed = tuple(_place(line, size, width, style.align, last, fonts) for line, last in lines)
     half = size * (style.leading - 1) / 2
     ascent = half + size * base.ascent / (base.ascent - base.descent)
-    return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown)
+    return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues))
 
 
 Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol), width in points

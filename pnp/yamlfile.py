@@ -8,10 +8,15 @@ conversion also enforces limits, so a hostile file cannot expand aliases into gi
 
 from __future__ import annotations
 
+import codecs
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
+from yaml.composer import ComposerError
 
 from .errors import Location, PnpError, Problem, Problems, display_path
 
@@ -27,6 +32,9 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
 
 
 UNKNOWN = Location("?")
+STR = "tag:yaml.org,2002:str"
+MERGE = "tag:yaml.org,2002:merge"
+VALUE = "tag:yaml.org,2002:value"
 
 
 class LMap(dict):
@@ -62,59 +70,179 @@ def loc_of(container: Any, key: Any) -> Location:
 
 
 class _Converter:
-    def __init__(self, file: str, problems: Problems):
+    """Builds located values straight from the parser's events. Why not yaml.compose: its
+    node tree (with two marks per value) is several times the size of the values, and
+    for a large deck it was the build's peak memory."""
+
+    def __init__(self, file: str, problems: Problems, events: Any):
         self.file = file
         self.problems = problems
+        self.events = events  # a yaml loader: check_event / get_event
         self.nodes = 0
+        self.collections = 0
         self.aliases = 0
-        self.seen: set[int] = set()
+        self.anchors: dict[str, tuple[Any, Location, int, int] | None] = {}  # None: still being read
+        self.marks: dict[str, yaml.Mark] = {}
         self.scalar = _Loader("")  # used only to construct scalar values
+        self.constructors = self.scalar.yaml_constructors
 
-    def loc(self, node: yaml.Node) -> Location:
-        mark = node.start_mark
+    def loc(self, event: yaml.Event) -> Location:
+        mark = event.start_mark
         return Location(self.file, mark.line + 1, mark.column + 1)
 
-    def limit(self, node: yaml.Node, message: str) -> PnpError:
-        return PnpError(Problems([Problem(self.loc(node), "yaml-limit", message)], unreadable=True))
+    def limit(self, loc: Location, message: str) -> PnpError:
+        return PnpError(Problems([Problem(loc, "yaml-limit", message)], unreadable=True))
 
-    def convert(self, node: yaml.Node, depth: int = 0) -> Any:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise self.limit(node, f"the document has more than {MAX_NODES} values; expected a smaller file")
-        if depth > MAX_DEPTH:
-            raise self.limit(node, f"nesting deeper than {MAX_DEPTH} levels; expected a flatter document")
-        if not isinstance(node, yaml.ScalarNode):
-            if id(node) in self.seen:  # an alias: the same node reached twice
-                self.aliases += 1
-                if self.aliases > MAX_ALIASES:
-                    raise self.limit(node, f"more than {MAX_ALIASES} aliases; expected plain data")
-            self.seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            result = LMap(loc=self.loc(node))
-            self.scalar.flatten_mapping(node)  # resolve `<<: *base` merge keys
-            for key_node, value_node in node.value:
-                key = self.convert(key_node, depth + 1)
-                if not isinstance(key, (str, int, float, bool)) or key is None:
-                    self.problems.error(self.loc(key_node), "yaml-key", "a mapping key must be a plain word or number")
-                    continue
-                key = str(key)
-                if key in result:
-                    self.problems.error(self.loc(key_node), "yaml-duplicate-key", f"key '{key}' appears twice in this mapping; expected each key once")
-                result[key] = self.convert(value_node, depth + 1)
-                result.locs[key] = self.loc(value_node)
-                result.key_locs[key] = self.loc(key_node)
-            return result
-        if isinstance(node, yaml.SequenceNode):
-            seq = LList(loc=self.loc(node))
-            for item in node.value:
-                seq.append(self.convert(item, depth + 1))
-                seq.locs.append(self.loc(item))
-            return seq
-        try:
-            return self.scalar.construct_object(node)
-        except yaml.YAMLError as exc:
-            self.problems.error(self.loc(node), "yaml-value", f"cannot read this value: {_reason(exc)}")
+    def document(self, stream: bool = False) -> Any:
+        """The single document of the stream (None for an empty one). With `stream`, a
+        top-level sequence comes back as an `LItems` that reads its items as it is
+        iterated."""
+        self.events.get_event()  # stream start
+        if self.events.check_event(yaml.StreamEndEvent):
             return None
+        self.start = self.events.get_event()
+        if stream and self.events.check_event(yaml.SequenceStartEvent):
+            event = self.events.get_event()
+            loc = self.loc(event)
+            self.count(loc, 1, 1)
+            return LItems(loc, self)
+        value, _ = self.convert(self.events.get_event(), 0)
+        self.finish()
+        return value
+
+    def items(self) -> Iterator[tuple[Any, Location]]:
+        """The rest of a top-level sequence, item by item."""
+        while not self.events.check_event(yaml.SequenceEndEvent):
+            yield self.convert(self.events.get_event(), 1)
+        self.events.get_event()
+        self.finish()
+
+    def finish(self) -> None:
+        self.events.get_event()  # document end
+        if not self.events.check_event(yaml.StreamEndEvent):
+            raise ComposerError(
+                "expected a single document in the stream", self.start.start_mark, "but found another document", self.events.get_event().start_mark
+            )
+
+    def count(self, loc: Location, nodes: int, collections: int) -> None:
+        self.nodes += nodes
+        if self.nodes > MAX_NODES:
+            raise self.limit(loc, f"the document has more than {MAX_NODES} values; expected a smaller file")
+        self.collections += collections
+
+    def convert(self, event: yaml.Event, depth: int) -> tuple[Any, Location]:
+        """The value starting with `event`, and where it is."""
+        if isinstance(event, yaml.AliasEvent):
+            return self.alias(event)
+        loc = self.loc(event)
+        self.count(loc, 1, 0)
+        if depth > MAX_DEPTH:
+            raise self.limit(loc, f"nesting deeper than {MAX_DEPTH} levels; expected a flatter document")
+        anchor = event.anchor
+        if anchor is not None:
+            if anchor in self.anchors:
+                raise ComposerError(f"found duplicate anchor {anchor!r}; first occurrence", self.marks[anchor], "second occurrence", event.start_mark)
+            self.anchors[anchor] = None
+            self.marks[anchor] = event.start_mark
+            before = (self.nodes - 1, self.collections)
+        if isinstance(event, yaml.ScalarEvent):
+            value = self.construct(event, loc)
+        elif isinstance(event, yaml.SequenceStartEvent):
+            self.collections += 1
+            value = LList(loc=loc)
+            while not self.events.check_event(yaml.SequenceEndEvent):
+                item, item_loc = self.convert(self.events.get_event(), depth + 1)
+                value.append(item)
+                value.locs.append(item_loc)
+            self.events.get_event()
+        else:
+            self.collections += 1
+            value = self.mapping(loc, depth)
+        if anchor is not None:
+            self.anchors[anchor] = (value, loc, self.nodes - before[0], self.collections - before[1])
+        return value, loc
+
+    def alias(self, event: yaml.AliasEvent) -> tuple[Any, Location]:
+        """A copy of the anchored value, counted as if written out again."""
+        if event.anchor not in self.anchors:
+            raise ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
+        anchored = self.anchors[event.anchor]
+        if anchored is None:
+            raise self.limit(self.loc(event), f"alias *{event.anchor} is inside the value it names; expected plain data")
+        value, loc, nodes, collections = anchored
+        self.count(self.loc(event), nodes, collections)
+        self.aliases += collections
+        if self.aliases > MAX_ALIASES:
+            raise self.limit(self.loc(event), f"more than {MAX_ALIASES} aliases; expected plain data")
+        return _copy(value), loc
+
+    def mapping(self, loc: Location, depth: int) -> LMap:
+        """A mapping; `<<: *base` merges keys that the mapping does not set itself."""
+        result = LMap(loc=loc)
+        merged: list[LMap] = []
+        while not self.events.check_event(yaml.MappingEndEvent):
+            key_event = self.events.get_event()
+            if isinstance(key_event, yaml.ScalarEvent) and key_event.anchor is None and self._tag(key_event) == MERGE:
+                self.count(self.loc(key_event), 1, 0)
+                value, value_loc = self.convert(self.events.get_event(), depth + 1)
+                sources = value if isinstance(value, LList) else [value]
+                if all(isinstance(source, LMap) for source in sources):
+                    merged.extend(sources)
+                else:
+                    self.problems.error(value_loc, "yaml-merge", "'<<' merges a mapping or a list of mappings into this one; found something else")
+                continue
+            key, key_loc = self.convert(key_event, depth + 1)
+            value, value_loc = self.convert(self.events.get_event(), depth + 1)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                self.problems.error(key_loc, "yaml-key", "a mapping key must be a plain word or number")
+                continue
+            key = sys.intern(str(key))  # the same keys repeat on every card
+            if key in result:
+                self.problems.error(key_loc, "yaml-duplicate-key", f"key '{key}' appears twice in this mapping; expected each key once")
+            result[key] = value
+            result.locs[key] = value_loc
+            result.key_locs[key] = key_loc
+        self.events.get_event()
+        if not merged:
+            return result
+        own, result = result, LMap(loc=loc)  # merged keys first, as PyYAML orders them
+        for source in [*merged, own]:  # the mapping's own keys win, then the first merged mapping
+            for key, value in source.items():
+                if source is own or (key not in own and key not in result):
+                    result[key] = value
+                    result.locs[key] = source.locs.get(key, source.loc)
+                    result.key_locs[key] = source.key_locs.get(key, source.loc)
+        return result
+
+    def _tag(self, event: yaml.ScalarEvent) -> str:
+        if event.tag is None or event.tag == "!":
+            return self.scalar.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return event.tag
+
+    def construct(self, event: yaml.ScalarEvent, loc: Location) -> Any:
+        tag = self._tag(event)
+        if tag == STR or tag == VALUE:  # '=' (the "value" key) reads as text
+            return event.value
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        try:
+            return self.constructors.get(tag, self.constructors[None])(self.scalar, node)
+        except yaml.YAMLError as exc:
+            self.problems.error(loc, "yaml-value", f"cannot read this value: {_reason(exc)}")
+            return None
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of located values (scalars are immutable and shared)."""
+    if isinstance(value, LMap):
+        copy = LMap(((k, _copy(v)) for k, v in value.items()), loc=value.loc)
+        copy.locs = dict(value.locs)
+        copy.key_locs = dict(value.key_locs)
+        return copy
+    if isinstance(value, LList):
+        copy = LList((_copy(v) for v in value), loc=value.loc)
+        copy.locs = list(value.locs)
+        return copy
+    return value
 
 
 def _reason(exc: yaml.YAMLError) -> str:
@@ -122,34 +250,106 @@ def _reason(exc: yaml.YAMLError) -> str:
     return " ".join(str(problem).split())
 
 
-def load_yaml(path: Path, problems: Problems | None = None) -> Any:
-    """Parse one YAML file into located values. Syntax errors raise `PnpError` (unreadable)."""
+class LItems:
+    """The items of a top-level YAML sequence, read one at a time as they are iterated
+    (once), so a large data file is never held whole. `loc_of` knows the item just read."""
+
+    def __init__(self, loc: Location, converter: _Converter):
+        self.loc = loc
+        self._converter = converter
+        self._current: tuple[int, Location] = (-1, loc)
+        self.close: Callable[[], None] = lambda: None  # releases the file; called after the last item
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            with _reported(self._converter.file):
+                for index, (value, loc) in enumerate(self._converter.items()):
+                    self._current = (index, loc)
+                    yield value
+        finally:
+            self.close()
+
+    def loc_of(self, index: int) -> Location:
+        return self._current[1] if index == self._current[0] else self.loc
+
+
+def _check_file(path: Path) -> None:
+    """Size and encoding, before any parsing: PnpError (unreadable) if wrong."""
+    own = Problems(unreadable=True)
     shown = display_path(path)
-    own = Problems()
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             own.error(Location(shown), "yaml-limit", f"file is {size} bytes; expected at most {MAX_FILE_BYTES}")
-            own.unreadable = True
             raise PnpError(own)
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        with path.open("rb") as file:  # in pieces: the text is only checked, not kept
+            while piece := file.read(1 << 16):
+                decoder.decode(piece)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        data = path.read_bytes()  # read whole only to say where
+        line = 0
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
         own.error(Location(shown, line), "yaml-encoding", "the file is not valid UTF-8 text; save it as UTF-8")
-        own.unreadable = True
         raise PnpError(own) from None
     except OSError as exc:
         own.error(Location(shown), "file-unreadable", f"cannot read the file ({exc.strerror}); expected a readable YAML file")
-        own.unreadable = True
         raise PnpError(own) from None
-    return parse_yaml(text, shown, problems)
 
 
-def parse_yaml(text: str, shown: str, problems: Problems | None = None) -> Any:
-    """Parse YAML text; `shown` is the file name used in locations."""
-    own = problems if problems is not None else Problems()
+def load_yaml(path: Path, problems: Problems | None = None) -> Any:
+    """Parse one YAML file into located values. Syntax errors raise `PnpError` (unreadable)."""
+    _check_file(path)
+    with path.open("rb") as file:  # the parser reads the file in pieces
+        return parse_yaml(file, display_path(path), problems)
+
+
+def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
+    """Like `load_yaml`, but a top-level list comes back as `LItems`, read as it is
+    iterated (a deck's data: each card is built and the raw item dropped)."""
+    _check_file(path)
+    shown = display_path(path)
+    file = path.open("rb")
+    events = _Loader(file)
+    converter = _Converter(shown, problems if problems is not None else Problems(), events)
+
+    def close() -> None:
+        events.dispose()
+        file.close()
+
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        with _reported(shown):
+            value = converter.document(stream=True)
+    except BaseException:
+        close()
+        raise
+    if isinstance(value, LItems):
+        value.close = close
+    else:
+        close()
+    return value
+
+
+def parse_yaml(text: str | bytes | BinaryIO, shown: str, problems: Problems | None = None) -> Any:
+    """Parse YAML text (or UTF-8 bytes, or a binary file); `shown` is the file name used
+    in locations."""
+    events = _Loader(text)
+    try:
+        with _reported(shown):
+            return _Converter(shown, problems if problems is not None else Problems(), events).document()
+    finally:
+        events.dispose()
+
+
+@contextmanager
+def _reported(shown: str) -> Iterator[None]:
+    """Parser errors as located, unreadable problems."""
+    try:
+        yield
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(shown, mark.line + 1, mark.column + 1) if mark else Location(shown)
@@ -158,13 +358,6 @@ def parse_yaml(text: str, shown: str, problems: Problems | None = None) -> Any:
     except yaml.YAMLError as exc:  # e.g. "expected a single document"
         bad = Problems([Problem(Location(shown), "yaml-syntax", f"YAML syntax error: {_reason(exc)}")], unreadable=True)
         raise PnpError(bad) from None
-    except RecursionError:
-        bad = Problems([Problem(Location(shown), "yaml-limit", "nesting too deep; expected a flatter document")], unreadable=True)
-        raise PnpError(bad) from None
-    if node is None:
-        return None
-    try:
-        return _Converter(shown, own).convert(node)
     except RecursionError:
         bad = Problems([Problem(Location(shown), "yaml-limit", "nesting too deep; expected a flatter document")], unreadable=True)
         raise PnpError(bad) from None

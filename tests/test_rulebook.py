@@ -390,3 +390,13 @@ def test_right_aligned_and_centred_columns_are_as_wide_as_their_text(game: Path)
     left = 24 * 72 / 25.4  # the A4 left margin
     assert found["Karta 1"] - left < 20 * 72 / 25.4  # a narrow first column, not the whole page
     assert found["Hráč získa mesto."] - found["Karta 1"] < 30 * 72 / 25.4
+
+
+def test_emphasis_nests_and_literal_asterisks_print(game: Path) -> None:
+    edit(game / "rules" / "01-goal.md", "## Príprava {#setup}", "## Príprava *celej* hry {#setup}")
+    edit(game / "rules" / "01-goal.md", "| Karta | Text |\n|---|---|\n", "| Karta | Text |\n|---|---|\n| **Spolu *všetky* karty** | 2 \\* 3 = 6 :div: |\n")
+    assert run("check", game).exit_code == 0
+    out = build(game) / "rules-basic-sk-a4.pdf"
+    text = squash(" ".join(pages_text(out)))
+    assert "Príprava celej hry" in text and "Spolu všetky karty" in text and "2 * 3 = 6" in text
+    assert any(name.endswith("SourceSansPro-BoldIt") for name in fonts(out))  # the heading's and the cell's italic words

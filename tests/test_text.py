@@ -108,3 +108,130 @@ def test_a_glued_word_breaks_only_inside_its_last_word():
         for line in out.lines:
             last = line[-1].text
             assert not last.endswith((" -", " h-")) and not last.endswith("v -"), (width, last)
+
+
+# --- markup: nesting, symbols inside emphasis, and markup the engine cannot read ----------
+
+
+def fonts_of(layout) -> dict[str, str]:
+    return {p.text: p.font for line in layout.lines for p in line}
+
+
+def markup_issues(text: str) -> list[str]:
+    out = typeset(text, TextStyle(size=10), 80 * MM, 40 * MM, FONTS, "sk", frozenset({"civil"}))
+    return [issue.describe(text) for issue in out.markup]
+
+
+def test_a_symbol_inside_bold_or_italic_is_a_symbol():
+    out = typeset("**Gain 2 :civil:** and *lose :civil:*", TextStyle(size=10), 80 * MM, 20 * MM, FONTS, "en", frozenset({"civil"}))
+    symbols = [p for line in out.lines for p in line if not p.font]
+    assert [p.text for p in symbols] == ["civil", "civil"]
+    assert not any(":" in p.text for line in out.lines for p in line if p.font)
+    assert next(p.font for line in out.lines for p in line if p.text.startswith("Gain")).endswith("sans-bold")
+    assert not out.markup
+
+
+def test_bold_and_italic_nest():
+    out = typeset("**bold *both* bold** and *it **both too** it* and ***all***", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en")
+    fonts = fonts_of(out)
+    assert fonts["both"].endswith("sans-bold-italic") and fonts["both too"].endswith("sans-bold-italic") and fonts["all"].endswith("sans-bold-italic")
+    assert fonts["bold"].endswith("sans-bold") and fonts["it"].endswith("sans-italic")
+    assert "*" not in " ".join(words(out)) and not out.markup
+
+
+def test_italic_in_a_bold_style_stays_bold():
+    out = typeset("Ťah *hráča* končí", TextStyle(font="sans-bold", size=10), 120 * MM, 20 * MM, FONTS, "sk")
+    fonts = fonts_of(out)
+    assert fonts["hráča"].endswith("sans-bold-italic") and fonts["končí"].endswith("sans-bold")
+
+
+def test_three_asterisks_close_one_mark_at_a_time():
+    out = typeset("***a* b** and ***c** d*", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en")
+    fonts = fonts_of(out)
+    assert fonts["a"].endswith("bold-italic") and fonts["b"].endswith("sans-bold")
+    assert fonts["c"].endswith("bold-italic") and fonts["d"].endswith("sans-italic")
+    assert not out.markup
+
+
+def test_escaped_characters_print_as_themselves():
+    out = typeset(r"2 \* 3 at 10\:30\: and a \\ **bold\***", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en", frozenset({"civil"}))
+    assert " ".join(words(out)).replace("  ", " ") == "2 * 3 at 10:30: and a \\ bold*"
+    assert not out.markup and not out.unknown_symbols
+
+
+def test_unreadable_markup_is_reported_where_it_is():
+    assert markup_issues("**Gain 2 :civil:") == [
+        "'**' at column 1 of '**Gain 2 :civil:' is never closed; expected a closing '**' after the text it marks, or '\\*' for a literal asterisk"
+    ]
+    assert markup_issues("first line\nmestá*") == [
+        "'*' at line 2, column 6 of 'mestá*' closes nothing; expected an opening '*' before the text it marks, or '\\*' for a literal asterisk"
+    ]
+    assert [m.split(" of ")[0] for m in markup_issues("**bold *half bold**")] == ["'*' at column 8"]  # the bold still closes
+    assert markup_issues("a****b")[0].startswith("'****' at column 2 of 'a****b' is not markup")
+    assert markup_issues("rated * and ** here") == []  # an asterisk between spaces is a character
+
+
+def test_unreadable_markup_is_printed_not_lost():
+    out = typeset("**Gain 2", TextStyle(size=10), 80 * MM, 20 * MM, FONTS, "en")
+    assert words(out) == ["**Gain 2"]
+
+
+def test_a_glued_word_keeps_its_space_before_a_symbol_or_another_font():
+    out = typeset("cost 1 :civil: a **bold** word", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "sk", frozenset({"civil"}))
+    pieces = [p for line in out.lines for p in line]
+    one = next(p for p in pieces if p.text.startswith("cost 1"))
+    symbol = next(p for p in pieces if not p.font)
+    space = 10 * 0.2  # a space is about a fifth of the size
+    assert symbol.x >= one.x + typeset("cost 1", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en").lines[0][0].width + space
+    a = next(p for p in pieces if p.font.endswith("sans") and p.text.rstrip().endswith("a"))
+    bold = next(p for p in pieces if p.text == "bold")
+    assert bold.x - (a.x + typeset(a.text.rstrip(), TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "en").lines[0][0].width) >= space
+
+
+# --- the same on a built card, as a player and `pnp check` see it -------------------------
+
+
+def card_game(tmp_path, text: str):
+    import shutil
+
+    from conftest import make_small_game
+
+    from pnp.paths import DEFAULT_GAME
+
+    game = make_small_game(tmp_path / "hra", f"- id: a\n  title: Prvá\n  text: '{text}'\n")
+    (game / "symbols").mkdir()
+    shutil.copy(DEFAULT_GAME / "symbols" / "armada.svg", game / "symbols" / "civil.svg")
+    return game
+
+
+def forms_drawn(page) -> set[str]:
+    """Names of the forms (symbols) a page's content draws."""
+    from pdfread import operations
+
+    return {str(operands[0]) for operands, op in operations(page) if op == b"Do"}
+
+
+def test_a_symbol_inside_bold_is_drawn_on_the_card(tmp_path):
+    from conftest import run
+    from pdfread import fonts, reader, text
+
+    game = card_game(tmp_path, "**Získa 2 :civil:** a **tučné *oboje* tučné**")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "hra" / "cards-sk-a4.pdf"
+    assert any(name.endswith("pnpsym_civil") for name in forms_drawn(reader(pdf).pages[0]))
+    printed = text(pdf)
+    assert "Získa 2" in printed and "civil" not in printed and "*" not in printed
+    assert any(name.endswith("SourceSansPro-BoldIt") for name in fonts(pdf))
+
+
+def test_an_unclosed_marker_fails_check_at_the_field(tmp_path):
+    from conftest import run
+
+    game = card_game(tmp_path, "**Získa 2 :civil: a mesto")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert (
+        "cards.yaml:3:9: text of card 'a' has markup the text engine cannot read: '**' at column 1 of '**Získa 2 :civil: a mesto' is never closed; expected a closing '**'"
+        in result.output
+    ), result.output

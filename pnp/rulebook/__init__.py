@@ -6,7 +6,6 @@ into print-ready PDFs and A5 booklets (docs/rulebook.md).
     check.py     references, symbols, cards, facts
     flow.py      the flowables that set text with pnp.text (hyphenated, symbols inline)
     writer.py    pages: TOC, running header, index, multi-pass until page numbers settle
-    collate.py   the alphabetical order of the index, by language
     booklet.py   A5 pages imposed 2-up for saddle stitching
 """
 

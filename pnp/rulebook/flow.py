@@ -104,6 +104,9 @@ class Setting:
         if loc is not None and layout.missing:
             chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in layout.missing)
             self.problems.error(loc, "font-glyph", f"the rulebook uses {chars}, missing from font '{style.font}'; expected a font that has them")
+        if loc is not None:
+            for issue in layout.markup:
+                self.problems.error(loc, "text-markup", f"the rulebook has markup the text engine cannot read: {issue.describe(markup)}")
         if loc is not None and layout.overflow:
             self.problems.warn(
                 loc, "rulebook-too-wide", f"a word is wider than the column ({width / mm:.0f} mm) and runs into the margin; shorten it or let it break"

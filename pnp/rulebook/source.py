@@ -29,7 +29,7 @@ from mdit_py_plugins.container import container_plugin
 from ..check import card_view, total, values_of
 from ..errors import Location, PnpError, Problems, display_path
 from ..i18n import Entry, text_key
-from ..model import Game, RulebookDef
+from ..model import Game, RulebookDef, game_info
 from ..paths import check_inside
 from ..render import Decks, UnknownComponent
 from ..schema import suggest
@@ -311,15 +311,7 @@ def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
     ctx: dict[str, Any] = dict(decks)
     ctx.update(
         decks=decks,
-        game={
-            "title": meta.title,
-            "author": meta.author,
-            "publisher": meta.publisher,
-            "edition": meta.edition,
-            "licence": meta.licence,
-            "attribution": meta.attribution,
-            "url": meta.url,
-        },
+        game=game_info(meta),
         enums=game.enums,
         strings=dict(meta.strings),
         deals=[card_view(deal) for deal in game.deals],

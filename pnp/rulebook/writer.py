@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reportlab.lib.pagesizes import A4, A5, LETTER
@@ -21,12 +21,14 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplat
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
+from ..collate import initial as initial_of
+from ..collate import sort_key
 from ..errors import Location, PnpError, Problems
 from ..fonts import FontSet
 from ..images import find_image, image_size
 from ..render import Face, ImageOp
 from ..symbols import SymbolSet
-from .collate import Alphabet
+from ..text import escape
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
 from .flow import (
     BIG,
@@ -189,13 +191,12 @@ class Story:
         self.headings = doc.headings()
         self.keys = {id(h): h.id or f"h:{i}" for i, h in enumerate(self.headings)}
         self.by_id = {h.id: h for h in self.headings if h.id}
-        self.alphabet = Alphabet(doc.lang)
         self.term_locs: dict[str, Location] = {}  # where each index term is first marked
         for spans in _all_spans(doc):
             for span in spans:
                 if isinstance(span, IndexMark) and span.term:
                     self.term_locs.setdefault(span.term, span.loc)
-        self.terms = sorted(self.term_locs, key=self.alphabet.key)
+        self.terms = sorted(self.term_locs, key=lambda term: sort_key(term, doc.lang))
 
     def page(self, key: str) -> str:
         return str(self.known.heading_pages.get(key, 0))
@@ -203,11 +204,11 @@ class Story:
     def flowables(self) -> list[Flowable]:
         s, labels = self.styles, self.labels
         out: list[Flowable] = [NextPageTemplate("body"), Spacer(1, s.body.size * 3)]
-        out.append(TextBlock(self.setting, _escape(self.inputs.game_title), s.title, self.title_locs[0]))
+        out.append(TextBlock(self.setting, escape(self.inputs.game_title), s.title, self.title_locs[0]))
         if self.doc.title and self.doc.title != self.inputs.game_title:
-            out.append(TextBlock(self.setting, _escape(self.doc.title), s.subtitle, self.title_locs[1]))
+            out.append(TextBlock(self.setting, escape(self.doc.title), s.subtitle, self.title_locs[1]))
         out.append(Spacer(1, s.body.size * 2.5))
-        out.append(TextBlock(self.setting, _escape(labels.contents), s.h[2], None))
+        out.append(TextBlock(self.setting, escape(labels.contents), s.h[2], None))
         listed = [h for h in self.headings if h.level <= TOC_DEPTH]
         widths: dict[int, float] = {}
         for h in listed:
@@ -219,21 +220,21 @@ class Story:
             key = self.keys[id(h)]
             out.append(Leader(self.setting, text, self.page(key), indent, h.number, bold=h.level == 1, number_width=widths[h.level], link=key))
         if self.terms:
-            out.append(Leader(self.setting, _escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True, link=INDEX_KEY))
+            out.append(Leader(self.setting, escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True, link=INDEX_KEY))
         out.append(PageBreak())
         for block in self.doc.blocks:
             out.extend(self.block(block))
         if self.terms:
-            out.append(HeadingBlock(self.setting, _escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
+            out.append(HeadingBlock(self.setting, escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
             entries: list[Flowable] = []
             letter = ""
             for term in self.terms:
-                initial = self.alphabet.initial(term)
+                initial = initial_of(term, self.doc.lang)
                 if initial and initial != letter and len(self.terms) > 8:
-                    entries.append(IndexLetter(self.setting, _escape(initial)))
+                    entries.append(IndexLetter(self.setting, escape(initial)))
                 letter = initial
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
-                entries.append(Leader(self.setting, _escape(term), ", ".join(str(p) for p in pages), loc=self.term_locs[term]))
+                entries.append(Leader(self.setting, escape(term), ", ".join(str(p) for p in pages), loc=self.term_locs[term]))
             out.append(Columns(self.setting, entries, s.body.size * 1.5, columns=2 if len(self.terms) > 8 else 1))
         return out
 
@@ -279,7 +280,7 @@ class Story:
             return [FitTable(self, block)]
         if isinstance(block, Code):
             text = re.sub(r"(?<=[ \t])[ \t]", "\u00a0", block.text)  # runs of spaces keep their width
-            code = TextBlock(self.setting, _escape(text), replace(s.small, hyphenate=False), block.loc)
+            code = TextBlock(self.setting, escape(text), replace(s.small, hyphenate=False), block.loc)
             return [Stack(self.setting, [code], pad=s.body.size * 0.6, fill=s.colors["code"])]
         if isinstance(block, Quote):
             children = [f for child in block.children for f in self.block(child)]
@@ -291,7 +292,7 @@ class Story:
             if not children:
                 return []
             label = self.labels.box(block.kind)
-            return [Stack(self.setting, children, pad=s.body.size * 0.8, fill=s.colors[block.kind], bar=s.colors[f"{block.kind}-bar"], label=_escape(label))]
+            return [Stack(self.setting, children, pad=s.body.size * 0.8, fill=s.colors[block.kind], bar=s.colors[f"{block.kind}-bar"], label=escape(label))]
         return []
 
     # --- inline content ------------------------------------------------------------------------
@@ -299,28 +300,31 @@ class Story:
     def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list]:
         """pnp.text markup of inline content, and where its index terms and references are
         (counted in letters and digits, which setting the text does not change)."""
-        parts: list[str] = []
+        out = _Emphasis()
         marks: list = []
         letters = 0
         for span in spans:
             if isinstance(span, Text):
-                parts.append(_emphasis(span.text.replace("\n", " "), span.bold, span.italic))
+                out.text(span.text.replace("\n", " "), span.bold, span.italic)
                 letters += sum(ch.isalnum() for ch in span.text)
             elif isinstance(span, Sym):
-                parts.append(f":{span.id}:")
+                out.markup += f":{span.id}:"  # a symbol may sit inside bold: it keeps the marks open
             elif isinstance(span, Break):
-                parts.append("\n")
+                out.close()  # markup does not run across a line break
+                out.markup += "\n"
             elif isinstance(span, IndexMark):
                 marks.append((span.term, letters))
             elif isinstance(span, Ref):
                 text = self.reference(span)
-                parts.append(text)
+                out.close()
+                out.markup += text
                 start = letters
                 letters += sum(ch.isalnum() for ch in text if ch not in "*")
                 target = self.by_id.get(span.target)
                 if target is not None and letters > start:
                     marks.append(LinkMark(self.keys[id(target)], start, letters))
-        return "".join(parts), marks
+        out.close()
+        return out.markup, marks
 
     def reference(self, ref: Ref) -> str:
         """'2.1, s. 4' for [](#id); 'text (2.1)' for [text](#id)."""
@@ -352,19 +356,37 @@ def _all_spans(doc: Document):
         yield from spans_of(block)
 
 
-def _escape(text: str) -> str:
-    """Plain text that pnp.text must not read as markup."""
-    return text.replace("*", "\u2217") if "*" in text else text
+@dataclass
+class _Emphasis:
+    """pnp.text markup built from spans that each know whether they are bold and italic:
+    the marks open and close as the emphasis changes, nested (`**bold *both* bold**`), and
+    always next to a letter, never a space, so that pnp.text reads them back."""
 
+    markup: str = ""
+    open: list[str] = field(default_factory=list)  # '**' and '*', innermost last
 
-def _emphasis(text: str, bold: bool, italic: bool) -> str:
-    if not (bold or italic) or not text.strip():
-        return text
-    core = text.strip()
-    lead = text[: len(text) - len(text.lstrip())]
-    trail = text[len(text.rstrip()) :]
-    mark = "**" if bold else "*"
-    return f"{lead}{mark}{core}{mark}{trail}"
+    def text(self, text: str, bold: bool, italic: bool) -> None:
+        core = text.strip()
+        if not core:  # a space keeps whatever emphasis is open
+            self.markup += text
+            return
+        wanted = {"**": bold, "*": italic}
+        keep = next((k for k, mark in enumerate(self.open) if not wanted[mark]), len(self.open))
+        self.close(keep)
+        lead = text[: len(text) - len(text.lstrip())]
+        opening = "".join(mark for mark in ("**", "*") if wanted[mark] and mark not in self.open)
+        self.open.extend(mark for mark in ("**", "*") if wanted[mark] and mark not in self.open)
+        self.markup += lead + opening + escape(core) + text[len(text.rstrip()) :]
+
+    def close(self, keep: int = 0) -> None:
+        """Close all but the outermost `keep` marks, before any trailing space."""
+        if len(self.open) <= keep:
+            return
+        body = self.markup.rstrip(" \t")
+        tail = self.markup[len(body) :]
+        while len(self.open) > keep:
+            body += self.open.pop()
+        self.markup = body + tail
 
 
 class FitTable(Flowable):

@@ -1,0 +1,142 @@
+"""A reportlab canvas that writes each page to its file as soon as the page is finished.
+
+Why: reportlab keeps every page's content until `save()` and then builds the whole file
+in memory, so memory grows with the deck. Here a finished page and its content stream
+are formatted, compressed and written at `showPage`, and only their object numbers and
+file offsets are kept; shared objects (fonts, images, symbol forms, the page tree) are
+written by reportlab's own code at `save()`, followed by the cross-reference table. The
+objects are reportlab's, so the file is what reportlab would write, in a different
+object order: the same input still gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from array import array
+from pathlib import Path
+from typing import BinaryIO
+
+from reportlab import rl_config
+from reportlab.pdfbase.pdfdoc import (
+    NoEncryption,
+    PDFArray,
+    PDFDocument,
+    PDFFile,
+    PDFIndirectObject,
+    PDFObjectReference,
+    PDFPage,
+    PDFPages,
+    PDFStream,
+    PDFTrailer,
+)
+from reportlab.pdfgen.canvas import Canvas
+
+
+class _PageTree(PDFPages):
+    """reportlab's page tree, holding the names of pages already written instead of the
+    pages themselves."""
+
+    def check_format(self, document: PDFDocument) -> None:
+        kids = PDFArray([PDFObjectReference(page) if isinstance(page, str) else page for page in self.pages])
+        kids.References(document)
+        self.Kids = kids
+        self.Count = len(self.pages)
+
+
+class StreamingDocument(PDFDocument):
+    """A PDFDocument that writes to an open binary file as it goes (`start` first).
+
+    What it keeps of a written object is its file offset, by object number; a written
+    page also keeps its name, by which the page tree refers to it. reportlab's own
+    tables forget both, so they do not grow with the pages."""
+
+    def start(self, out: BinaryIO) -> None:
+        self._out = out
+        self._offset = 0
+        self._offsets = array("Q", [0])  # by object number; 0: not written yet (the header is at 0)
+        self._header = PDFFile(self._pdfVersion).strings[0]  # reportlab's header line
+        self._write(self._header)
+        self.Pages.__class__ = _PageTree
+
+    def _write(self, data: bytes) -> int:
+        """Append to the file; return where the data starts."""
+        offset = self._offset
+        self._out.write(data)
+        self._offset += len(data)
+        return offset
+
+    def _write_object(self, name: str, data: bytes | None = None, forget: str = "") -> None:
+        """Write a registered object (`data`: it formatted). A page and its content
+        stream are then forgotten: `forget="object"` keeps only the page's number (the
+        page tree refers to it by name), `forget="all"` keeps nothing (only the page
+        refers to its stream)."""
+        obj = self.idToObject[name]
+        if data is None:
+            data = PDFIndirectObject(name, obj).format(self)
+        number = self.idToObjectNumberAndVersion[name][0]
+        if not rl_config.invariant and rl_config.pdfComments:  # as reportlab's format() does
+            self._write(f"% {ascii(name)}: class {obj.__class__.__name__[:50]} \n".encode("latin-1"))
+        if len(self._offsets) <= number:
+            self._offsets.extend([0] * (number + 1 - len(self._offsets)))
+        self._offsets[number] = self._write(data)
+        if forget:
+            del self.idToObject[name], self.numberToId[number]
+        if forget == "all":
+            del self.idToObjectNumberAndVersion[name]
+
+    def addPage(self, page: PDFPage) -> None:
+        """Register the page as reportlab does, then write it and its content stream now."""
+        super().addPage(page)
+        name = page.__InternalName__
+        try:
+            data = PDFIndirectObject(name, page).format(self)  # registers the content stream
+        except KeyError:  # refers to something not yet defined: left for save()
+            return
+        self._write_object(name, data, forget="object")
+        stream = page.Contents
+        if isinstance(stream, PDFStream) and getattr(stream, "__InternalName__", None) in self.idToObject:
+            self._write_object(stream.__InternalName__, forget="all")
+        self.Pages.pages[-1] = name
+
+    def SaveToFile(self, filename, canvas) -> None:  # noqa: N802 - reportlab's name
+        self.GetPDFData(canvas)  # fonts, info, catalog; then format() below writes the rest
+        self._out.close()
+
+    def format(self) -> None:
+        """reportlab's PDFDocument.format, writing what is not written yet, then the
+        cross-reference table and the trailer."""
+        if not isinstance(self.encrypt, NoEncryption):
+            raise ValueError("a streamed PDF cannot be encrypted")
+        cat, info = self.Catalog, self.info
+        self.Reference(cat)
+        self.Reference(info)
+        number = 1
+        while number <= self.objectcounter:  # objects may register new ones while being formatted
+            if number >= len(self._offsets) or not self._offsets[number]:
+                self._write_object(self.numberToId[number])
+            number += 1
+        count = len(self._offsets)
+        xref = b"".join([b"xref\n0 %d\n0000000000 65535 f \n" % count, *(b"%010d 00000 n \n" % offset for offset in self._offsets[1:])])
+        start = self._write(xref)
+        trailer = PDFTrailer(startxref=start, Size=count, Root=self.Reference(cat), Info=self.Reference(info), ID=self.ID())
+        self._write(trailer.format(self))
+        header = PDFFile(self._pdfVersion).strings[0]
+        if header != self._header:  # a feature used on the way needs a later PDF version
+            assert len(header) == len(self._header)
+            self._out.seek(0)
+            self._out.write(header)
+
+
+class StreamingCanvas(Canvas):
+    """A Canvas whose pages go to `path` as they are finished; `save()` completes the
+    file, `close()` releases it after a failure."""
+
+    def __init__(self, path: Path, pageCompression: int = 1, invariant: int = 1, **kwargs):  # noqa: N803 - reportlab's names
+        super().__init__(str(path), pageCompression=pageCompression, invariant=invariant, **kwargs)
+        self._file = open(path, "wb")  # noqa: SIM115 - closed by save() or close()
+        # The document reportlab made, turned into a streaming one: what the canvas has
+        # already registered in it (the initial font of the page preamble) stays valid.
+        self._doc.__class__ = StreamingDocument
+        self._doc.start(self._file)
+
+    def close(self) -> None:
+        self._file.close()

@@ -1,0 +1,29 @@
+"""Rulebooks are set in a forked process while the decks are drawn: their files still
+belong to the build's one transaction."""
+
+from __future__ import annotations
+
+from conftest import edit, run
+
+
+def test_a_failing_deck_leaves_no_rulebook_and_keeps_the_last_build(mesta, tmp_path):
+    out = tmp_path / "out"
+    assert run("build", mesta, "--out", out).exit_code == 0
+    before = {p.name: p.read_bytes() for p in (out / "mesta").iterdir()}
+    assert "rules-sk-a4.pdf" in before and "rules-sk-a5-booklet.pdf" in before
+    edit(mesta / "rules" / "01-uvod.md", "\n\n", "\n\nZmena pravidiel.\n\n")  # a new rulebook...
+    edit(mesta / "cities.yaml", "  name: Ostia\n", "  name: " + "Ostia " * 40 + "\n")  # ...and a name no card can hold
+    result = run("build", mesta, "--out", out)
+    assert result.exit_code == 1
+    assert "does not fit its box" in result.output  # found while drawing, when the rulebooks are already being set
+    after = {p.name: p.read_bytes() for p in (out / "mesta").iterdir()}
+    assert after == before  # no new rulebook, no temporary file left beside the old ones
+
+
+def test_a_failing_rulebook_leaves_no_deck(mesta, tmp_path):
+    out = tmp_path / "out"
+    edit(mesta / "rules" / "01-uvod.md", "\n\n", "\n\nPozri [](#nikde).\n\n")
+    result = run("build", mesta, "--out", out)
+    assert result.exit_code == 1
+    assert "nikde" in result.output and "Traceback" not in result.output
+    assert not (out / "mesta").exists() or not any((out / "mesta").iterdir())

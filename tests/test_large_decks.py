@@ -1,0 +1,78 @@
+"""What keeps a large deck's memory flat, seen from outside: card data read item by item
+from the parser's events and kept packed (cardstore) must still say where every mistake
+is, read YAML as YAML (anchors, merges), and give back the cards exactly as loaded."""
+
+from __future__ import annotations
+
+from conftest import SMALL_CARDS, line_of, make_small_game, run
+
+from pnp.build import language_game, prepare
+from pnp.cardstore import PackedCards
+from pnp.errors import Problems
+from pnp.load import load_game
+from pnp.paths import DEFAULT_GAME
+
+
+def test_a_syntax_error_late_in_a_deck_is_located_with_the_mistakes_before_it(tmp_path):
+    cards = "".join(f"- {{id: c{i}, title: Karta {i}}}\n" for i in range(50))
+    cards = cards.replace("title: Karta 3}", "titel: Karta 3}") + "- {id: z, title: [Zlá}\n"
+    game = make_small_game(tmp_path / "g", cards=cards)
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert f"cards.yaml:{line_of(game / 'cards.yaml', 'titel')}:12: unknown field 'titel' on card 'c3'" in result.output
+    assert "cards.yaml:51:" in result.output and "YAML syntax error" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_item_that_is_not_a_card_is_located(tmp_path):
+    game = make_small_game(tmp_path / "g", cards=SMALL_CARDS + "- just words\n")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.yaml:3:3: item 3 is not a card; expected a mapping such as '- id: ...'" in result.output
+
+
+def test_a_byte_that_is_not_utf8_is_located(tmp_path):
+    game = make_small_game(tmp_path / "g")
+    (game / "cards.yaml").write_bytes(SMALL_CARDS.encode("utf-8") + b"- {id: c, title: Tretia \xff}\n")
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert "cards.yaml:3: the file is not valid UTF-8 text; save it as UTF-8" in result.output
+
+
+def test_anchors_and_merge_keys_read_as_yaml(tmp_path):
+    cards = "- &base {id: a, title: Prvá, text: Hráč získa mesto., color: red}\n- {<<: *base, id: b, title: Druhá}\n- {<<: [{title: Tretia}, *base], id: c}\n"
+    game = make_small_game(tmp_path / "g", cards=cards)
+    result = run("check", game)
+    assert result.exit_code == 0, result.output  # the mapping's own keys win over merged ones: no duplicates
+    loaded, _ = load_game(game)
+    titles = {card.id: card.fields["title"] for card in loaded.decks["cards"].cards}
+    assert titles == {"a": "Prvá", "b": "Druhá", "c": "Tretia"}  # of two merged mappings, the first wins
+    assert {card.fields["text"] for card in loaded.decks["cards"].cards} == {"Hráč získa mesto."}
+
+
+def test_a_duplicate_id_names_where_the_first_one_is(tmp_path):
+    game = make_small_game(tmp_path / "g", cards=SMALL_CARDS + "- {id: a, title: Znova}\n")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.yaml:3:3: id 'a' is used twice (first at " in result.output and "cards.yaml:1:3)" in result.output
+
+
+def test_packed_cards_read_back_as_loaded():
+    game, _ = load_game(DEFAULT_GAME)
+    for deck in game.decks.values():
+        assert isinstance(deck.cards, PackedCards)
+        cards = list(deck.cards)
+        assert cards and list(PackedCards(game.enums, cards)) == cards
+        for card in cards:
+            assert str(card.loc).startswith(f"cards/mesta/{deck.id}.yaml:")
+            assert all(str(loc).startswith(f"cards/mesta/{deck.id}.yaml:") for loc in card.field_locs.values())
+    rim = next(card for card in game.decks["cities"].cards if card.id == "rim")
+    assert rim.fields["empire"] is game.enums["empire"]["rim"]  # enumeration values shared, not copied
+
+
+def test_a_translated_game_packs_its_own_enumeration_values():
+    project = prepare(DEFAULT_GAME)
+    english = language_game(project, "en", allow_untranslated=True, problems=Problems())
+    rim = next(card for card in english.decks["cities"].cards if card.id == "rim")
+    assert rim.fields["empire"] is english.enums["empire"]["rim"]
+    assert rim.fields["empire"].name == english.enums["empire"]["rim"].attrs["name"]

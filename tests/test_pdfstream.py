@@ -1,0 +1,108 @@
+"""Pages are written to the file as they are finished (pdfstream): the PDF is still
+complete and valid, draws exactly what reportlab's own writer draws, and a failed build
+leaves nothing behind."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import make_small_game, run
+from pdfread import reader, text
+from pypdf import PdfReader
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp import pdf
+from pnp.build import BuildOptions, build
+from pnp.paths import FONTS_DIR
+from pnp.pdfstream import StreamingCanvas
+
+
+def xref_points_at_objects(data: bytes) -> None:
+    """Every cross-reference entry points at the start of its object, as a strict reader needs."""
+    start = int(re.search(rb"startxref\n(\d+)\n%%EOF\n$", data).group(1))
+    assert data[start:].startswith(b"xref\n0 ")
+    count = int(re.match(rb"xref\n0 (\d+)\n", data[start:]).group(1))
+    entries = re.findall(rb"(\d{10}) (\d{5}) ([nf]) ", data[start:])[:count]
+    assert len(entries) == count and entries[0][2] == b"f"
+    for number, (offset, _, kind) in enumerate(entries[1:], 1):
+        assert kind == b"n"
+        assert data[int(offset) :].startswith(b"%d 0 obj\n" % number), f"object {number}"
+
+
+def draw(canvas: Canvas, pages: int) -> None:
+    """Pages sharing an embedded font (subset at save) and a form object, each with its own text."""
+    pdfmetrics.registerFont(TTFont("StreamSans", str(FONTS_DIR / "SourceSansPro-Regular.ttf")))
+    canvas.beginForm("mark")
+    canvas.circle(10, 10, 8, fill=1)
+    canvas.endForm()
+    for i in range(pages):
+        canvas.setFont("StreamSans", 12)
+        canvas.drawString(72, 720, f"Strana {i + 1}: žluťoučký kůň")
+        canvas.rect(72, 72, 100, 50, fill=1)
+        canvas.doForm("mark")
+        canvas.showPage()
+    canvas.save()
+
+
+def page_streams(path: Path) -> list[bytes]:
+    return [page.get_contents().get_data() for page in reader(path).pages]
+
+
+def test_streamed_pages_draw_what_reportlab_draws(tmp_path):
+    plain, streamed = tmp_path / "plain.pdf", tmp_path / "streamed.pdf"
+    draw(Canvas(str(plain), pagesize=A4, invariant=1, pageCompression=1), 30)
+    draw(StreamingCanvas(streamed, pagesize=A4), 30)
+    assert page_streams(streamed) == page_streams(plain)
+    assert text(streamed) == text(plain)
+    assert "Strana 30: žluťoučký kůň" in text(streamed)
+    xref_points_at_objects(streamed.read_bytes())
+    assert reader(streamed).pdf_header == reader(plain).pdf_header
+
+
+def test_a_large_build_is_complete_valid_and_repeatable(tmp_path):
+    cards = "".join(f"- {{id: c{i}, title: Karta {i}, text: Hráč získa {i} miest.}}\n" for i in range(300))
+    game = make_small_game(tmp_path / "g", cards=cards)
+    pdfs = []
+    for name in ("one", "two"):
+        assert run("build", game, "--out", tmp_path / name).exit_code == 0
+        pdfs.append(tmp_path / name / "g" / "cards-sk-a4.pdf")
+    data = pdfs[0].read_bytes()
+    assert data == pdfs[1].read_bytes()  # same input, same bytes
+    xref_points_at_objects(data)
+    document = PdfReader(str(pdfs[0]), strict=True)
+    assert len(document.pages) == 2 * -(-300 // 9)  # fronts and backs of every sheet
+    printed = text(pdfs[0])
+    for i in range(300):
+        assert f"Karta {i}\n" in printed + "\n"
+
+
+def test_a_failed_build_leaves_no_file_and_no_open_handle(tmp_path, monkeypatch):
+    game = make_small_game(tmp_path / "g", cards="".join(f"- {{id: c{i}, title: Karta {i}}}\n" for i in range(40)))
+    opened = []
+    real = StreamingCanvas.__init__
+
+    def spy(self, path, **kwargs):
+        real(self, path, **kwargs)
+        opened.append(self._file)
+
+    calls = 0
+
+    def fail_on_third(*args):
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise RuntimeError("disk on fire")
+        return real_marks(*args)
+
+    real_marks = pdf.draw_marks
+    monkeypatch.setattr(StreamingCanvas, "__init__", spy)
+    monkeypatch.setattr(pdf, "draw_marks", fail_on_third)
+    with pytest.raises(RuntimeError):
+        build(game, BuildOptions(out=tmp_path / "out"))
+    assert opened and all(f.closed for f in opened)
+    assert not [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
