@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..errors import Problems
 from ..model import Game
+from ..render import Face
 from .check import check_document, check_facts
 from .document import Document
 from .source import Source, read_sources, render
@@ -40,19 +41,28 @@ def check_rulebooks(project, game: Game, lang: str) -> Problems:
     """What `pnp check` reports about the rulebooks in one language (each once, though a
     block is rendered once per mode), including characters the fonts lack: every text
     is set once, without pages."""
+    problems = Problems()
+    _checked_documents(project, game, lang, problems, set_text=True)
+    return problems
+
+
+def _checked_documents(project, game: Game, lang: str, problems: Problems, set_text: bool) -> list[tuple[Source, Document]]:
+    """Read, fill in and parse every rulebook once, and check them; `set_text` also sets
+    every text to find characters the fonts lack (a build does that when it typesets)."""
     from .writer import check_text
 
     source_game = project.game
-    problems = Problems()
     sources = read_sources(source_game, problems)
     if lang == source_game.meta.language:
         for source in sources:
             check_facts(source, source_game, problems)
-    for source, doc in documents(source_game, game, lang, problems, sources):
+    pairs = documents(source_game, game, lang, problems, sources)
+    for source, doc in pairs:
         check_document(doc, game, project.symbols.ids, problems)
-        check_text(doc, _inputs(project, game, lang, problems), source.title_locs)
+        if set_text:
+            check_text(doc, _inputs(project, game, lang, problems), source.title_locs)
     problems.items = list(dict.fromkeys(problems.items))
-    return problems
+    return pairs
 
 
 def _inputs(project, game: Game, lang: str, problems: Problems, face=None):
@@ -72,23 +82,22 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: P
     from .booklet import impose
     from .writer import PAPERS, write_pdf
 
-    found = check_rulebooks(project, game, lang)
+    found = Problems()
+    pairs = _checked_documents(project, game, lang, found, set_text=False)  # write_pdf sets the texts and reports them
     problems.extend(found)
-    if found.errors and not force:
-        return []
-    local = Problems()
-    pairs = documents(project.game, game, lang, local, read_sources(project.game, local))
-    if not pairs:
+    if (found.errors and not force) or not pairs:
         return []
     renderer = Renderer(game, project.fonts, project.symbols, lang)
+    faces: dict[tuple[str, str, str], Face | None] = {}
 
-    def face(ref):
-        layouts = project.layouts.get(ref.deck)
-        card = next((c for c in game.decks[ref.deck].cards if c.id == ref.id), None)
-        if layouts is None or card is None:
-            return None
-        layout = layouts[1] if ref.side == "back" else layouts[0]
-        return renderer.face(card, layout, ref.side, problems) if layout is not None else None
+    def face(ref):  # a card shown in the book: laid out once, drawn in every pass and format
+        key = (ref.deck, ref.id, ref.side)
+        if key not in faces:
+            layouts = project.layouts.get(ref.deck)
+            card = next((c for c in game.decks[ref.deck].cards if c.id == ref.id), None)
+            layout = None if layouts is None or card is None else layouts[1] if ref.side == "back" else layouts[0]
+            faces[key] = renderer.face(card, layout, ref.side, problems) if layout is not None else None
+        return faces[key]
 
     inputs = _inputs(project, game, lang, problems, face)
     paper = {"a3": "a4", "legal": "letter"}.get(paper, paper)

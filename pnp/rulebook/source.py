@@ -306,9 +306,9 @@ def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
     """What the Jinja in a rulebook sees: each deck by its id (a list of card views), the
     game's metadata, enums and strings, the mode and the language; `component(deck, id)`
     as in layouts."""
-    decks = {deck_id: [card_view(card) for card in deck.cards] for deck_id, deck in game.decks.items()}
+    decks = Decks({deck_id: deck.cards for deck_id, deck in game.decks.items()})  # as layouts see them
     meta = game.meta
-    ctx: dict[str, Any] = dict(decks)
+    ctx: dict[str, Any] = {deck_id: decks[deck_id] for deck_id in decks}
     ctx.update(
         decks=decks,
         game=game_info(meta),
@@ -319,7 +319,7 @@ def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
         lang=lang,
         values=values_of,
         total=total,
-        component=Decks(decks).component,
+        component=decks.component,
     )
     return ctx
 
