@@ -150,11 +150,12 @@ def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
         symbols.draw(canvas, sid, x, y, s)
 
 
-def draw_marks(canvas: Canvas, page: Page) -> None:
+def draw_marks(canvas: Canvas, marks) -> None:
+    """Crop marks: hairlines (x1, y1, x2, y2), leaving out those too short to see."""
     canvas.setStrokeColor(black)
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setDash([])
-    for x1, y1, x2, y2 in page.marks:
+    for x1, y1, x2, y2 in marks:
         if abs(x2 - x1) > 0.5 or abs(y2 - y1) > 0.5:
             canvas.line(x1, y1, x2, y2)
 
@@ -224,7 +225,7 @@ def write_sheets(
         for page in pages:
             for placement in page.placements:
                 draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
-            draw_marks(canvas, page)
+            draw_marks(canvas, page.marks)
             draw_cuts(canvas, page)
             draw_ruler(canvas, page, caption, info.initial_font)
             canvas.showPage()  # the page is written to the file here

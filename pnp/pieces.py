@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .impose import MARK_WIDTH, Page, Piece, Tiling, piece_marks
-from .pdf import DocInfo, draw_face, draw_ruler, new_canvas
+from .pdf import DocInfo, draw_face, draw_marks, draw_ruler, new_canvas
 from .render import Face
 
 GRID_RED = Color(0.8, 0.12, 0.1)  # the piece grid on the assembly page
@@ -138,12 +138,7 @@ def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: 
     canvas.doForm(form)
     canvas.restoreState()
 
-    canvas.setStrokeColor(black)
-    canvas.setLineWidth(MARK_WIDTH)
-    canvas.setDash([])
-    for x1, y1, x2, y2 in piece_marks(tiling, piece):
-        if abs(x2 - x1) > 0.5 or abs(y2 - y1) > 0.5:
-            canvas.line(x1, y1, x2, y2)
+    draw_marks(canvas, piece_marks(tiling, piece))
     canvas.setDash([3, 2])
     if piece.col > 0:  # cut edges: this piece lies on its left and upper neighbours
         canvas.line(pl, pb, pl, pt)
