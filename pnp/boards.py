@@ -78,8 +78,10 @@ class Track:
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
         """What can be told from the layout alone; the rest (templates, sizes) at render."""
+        from .layouts import check_style  # layouts imports this module
+
         t, spec = self.track, raw["track"]
-        ok = _check_style(t.style, spec, styles, "track", problems)
+        ok = check_style(t.style, spec, styles, "track", problems)
         if t.box[2] <= 0 or t.box[3] <= 0:
             problems.error(spec.loc_of("box"), "track-box", f"track box {list(t.box)} has no area; expected a positive width and height")
             ok = False
@@ -151,8 +153,10 @@ class Slot:
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        from .layouts import check_style  # layouts imports this module
+
         s, spec = self.slot, raw["slot"]
-        ok = _check_style(s.style, spec, styles, "slot", problems)
+        ok = check_style(s.style, spec, styles, "slot", problems)
         if (s.deck is None) == (s.size is None):
             problems.error(spec.loc, "slot-size", "a slot needs either 'deck' (its cards' size) or 'size: [w, h]' in mm, not both")
             ok = False
@@ -177,8 +181,10 @@ class Legend:
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        from .layouts import check_style  # layouts imports this module
+
         g, spec = self.legend, raw["legend"]
-        ok = _check_style(g.style, spec, styles, "legend", problems)
+        ok = check_style(g.style, spec, styles, "legend", problems)
         if g.columns < 1:
             problems.error(spec.loc_of("columns"), "legend-columns", f"columns is {g.columns}; expected a whole number from 1")
             ok = False
@@ -186,18 +192,6 @@ class Legend:
             problems.error(spec.loc_of("box"), "legend-box", f"legend box {list(g.box)} has no area; expected a positive width and height")
             ok = False
         return ok
-
-
-def _check_style(name: str | None, spec: Any, styles: dict, what: str, problems: Problems) -> bool:
-    if name is None or name in styles:
-        return True
-    problems.error(
-        spec.loc_of("style"),
-        "style-missing",
-        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
-        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
-    )
-    return False
 
 
 # --- track geometry ----------------------------------------------------------------------

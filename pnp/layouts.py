@@ -294,18 +294,26 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
         element = build(KINDS[kinds[0]], item, problems, f"{kinds[0]} element")
         if element is MISSING:
             continue
-        if isinstance(element, Text) and element.style is not None and element.style not in styles:
-            problems.error(
-                item.loc_of("style"),
-                "style-missing",
-                f"text uses style '{element.style}', which is not defined{suggest(element.style, styles)}; expected one of: {', '.join(styles)}",
-            )
+        if isinstance(element, Text) and not check_style(element.style, item, styles, "text", problems):
             continue
         check = getattr(element, "check", None)  # an element kind's own checks of its keys (boards.py)
         if check is not None and not check(item, styles, problems):
             continue
         out.append(element)
     return out
+
+
+def check_style(name: str | None, where: Any, styles: dict, what: str, problems: Problems) -> bool:
+    """An element's `style:` names a style of the layout; `where` is the mapping holding it."""
+    if name is None or name in styles:
+        return True
+    problems.error(
+        where.loc_of("style"),
+        "style-missing",
+        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
+        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
+    )
+    return False
 
 
 def check_safe_area(layout: Layout, problems: Problems) -> None:

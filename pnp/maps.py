@@ -59,8 +59,10 @@ class Grid:
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
         """What the layout alone tells (layouts.py calls it when the layout is read)."""
+        from .layouts import check_style  # layouts imports this module
+
         spec, where = self.grid, raw["grid"]
-        ok = _check_style(spec.style, where, styles, "grid", problems)
+        ok = check_style(spec.style, where, styles, "grid", problems)
         if spec.box[2] <= 0 or spec.box[3] <= 0:
             problems.error(where.loc_of("box"), "grid-box", f"grid box {list(spec.box)} has no area; expected a positive width and height")
             ok = False
@@ -94,8 +96,10 @@ class HexGrid:
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        from .layouts import check_style  # layouts imports this module
+
         spec, where = self.hexgrid, raw["hexgrid"]
-        ok = _check_style(spec.style, where, styles, "hexgrid", problems)
+        ok = check_style(spec.style, where, styles, "hexgrid", problems)
         if spec.size <= 0:
             problems.error(where.loc_of("size"), "hexgrid-size", f"hexgrid size is {spec.size:g}; expected the distance from a hex's centre to a corner in mm")
             ok = False
@@ -141,24 +145,14 @@ class Areas:
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
+        from .layouts import check_style  # layouts imports this module
+
         spec, where = self.areas, raw["areas"]
-        ok = _check_style(spec.style, where, styles, "areas", problems)
+        ok = check_style(spec.style, where, styles, "areas", problems)
         if spec.label_box is not None and (spec.label_box[0] <= 0 or spec.label_box[1] <= 0):
             problems.error(where.loc_of("label_box"), "areas-label-box", f"label_box {list(spec.label_box)} has no area; expected [width, height] in mm")
             ok = False
         return ok
-
-
-def _check_style(name: str | None, where: Any, styles: dict, what: str, problems: Problems) -> bool:
-    if name is None or name in styles:
-        return True
-    problems.error(
-        where.loc_of("style"),
-        "style-missing",
-        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
-        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
-    )
-    return False
 
 
 # --- hex geometry -------------------------------------------------------------------------
