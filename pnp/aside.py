@@ -31,16 +31,17 @@ class Aside:
         sender.close()
 
     def _run(self, sender) -> None:
+        """The child: its files and folders go to the parent whatever happens, and the
+        parent's transaction commits or removes them (the child removing a folder could
+        race the parent writing into it)."""
         problems, txn = Problems(), Transaction()
         try:
             files = self.work(problems, txn)
-            sender.send(("done", files, problems.items, txn.pending))
+            sender.send(("done", files, problems.items, (txn.pending, txn.made)))
         except PnpError as err:
-            txn.abort()
-            sender.send(("error", [], problems.items + err.problems.items, []))
+            sender.send(("error", [], problems.items + err.problems.items, (txn.pending, txn.made)))
         except BaseException:  # noqa: BLE001 - sent to the parent, which raises it as its own
-            txn.abort()
-            sender.send(("crash", traceback.format_exc(), [], []))
+            sender.send(("crash", traceback.format_exc(), [], (txn.pending, txn.made)))
 
     def join(self, problems: Problems, txn: Transaction) -> list[Any]:
         """What the work wrote (its files now pending in `txn`); its problems join `problems`."""
@@ -49,12 +50,27 @@ class Aside:
         try:
             status, files, items, pending = self.receiver.recv()
         except EOFError:
-            status, files, items, pending = "crash", f"the child process ended with exit code {self.process.exitcode}", [], []
+            status, files, items, pending = "crash", f"the child process ended with exit code {self.process.exitcode}", [], ([], [])
         self.process.join()
         problems.items.extend(items)
-        txn.pending.extend(pending)
+        txn.adopt(*pending)
         if status == "crash":
             raise RuntimeError(f"work done aside failed:\n{files}")
         if status == "error":
             raise PnpError(problems)
         return files
+
+
+def join_all(asides: list[Aside], problems: Problems, txn: Transaction) -> list[Any]:
+    """What every piece of work wrote, in order. All are joined, so that all their files
+    are in `txn` to be committed or removed, before the first failure is raised."""
+    files: list[Any] = []
+    failure: BaseException | None = None
+    for aside in asides:
+        try:
+            files.extend(aside.join(problems, txn))
+        except (PnpError, RuntimeError) as err:
+            failure = failure or err
+    if failure is not None:
+        raise failure
+    return files

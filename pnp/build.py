@@ -8,12 +8,12 @@ mistakes. Data flows one way: no stage reaches back into an earlier one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from .aside import Aside
+from .aside import Aside, join_all
 from .check import check_rules
 from .errors import Location, PnpError, Problem, Problems, display_path
 from .files import transaction
@@ -140,6 +140,9 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
     return problems
 
 
+RULEBOOK_KINDS = ("paper", "booklet")  # each set in a process of its own while the decks are drawn
+
+
 @dataclass
 class BuildOptions:
     sheet: SheetSpec = field(default_factory=SheetSpec)
@@ -191,27 +194,27 @@ def deal_members(game: Game, deal_id: str) -> set[str]:
 
 
 def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
-    """Check the rules, then set and draw every deck in every language in one pass. Each
-    face is laid out when its sheet is drawn and dropped after, so memory does not grow
-    with the deck. Layout problems are found while drawing: the PDFs are moved into place
-    only if there are none (or with --force)."""
+    """Check the rules, then set and draw every deck in every language in one pass, while
+    the rulebooks are set aside (each kind in a forked process). Each face is laid out when
+    its sheet is drawn and dropped after, so memory does not grow with the deck. Layout
+    problems are found while drawing: the PDFs are moved into place only if there are none
+    (or with --force); the problems of rules, decks and rulebooks are reported together."""
     project = prepare(folder, options.decks)
     langs = resolve_languages(project.game, options.langs)
-    problems = check_game(project)
-    if problems.errors and not options.force:
-        raise PnpError(problems)
-    members = deal_members(project.game, options.deal) if options.deal else None
-    files = []
     progress = progress or BuildProgress(bar=False)
-    progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(langs)))
+    problems, files = Problems(), []
     with transaction() as txn:
         wanted = project.game.meta.rulebooks and not options.decks
-        rulebooks = Aside(lambda found, own: _write_rulebooks(project, options, found, own)) if wanted else None
+        rulebooks = [Aside(partial(_write_rulebooks, project, options, kind)) for kind in RULEBOOK_KINDS] if wanted else []
         try:
+            problems.extend(check_game(project))
+            if problems.errors and not options.force:
+                raise PnpError(problems)
+            members = deal_members(project.game, options.deal) if options.deal else None
+            progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(langs)))
             files = _write_decks(folder, options, project, langs, members, progress, problems, txn)
         finally:  # the rulebooks' files join the transaction even when a deck fails, so they are removed with it
-            if rulebooks is not None:
-                files.extend(rulebooks.join(problems, txn))
+            files.extend(join_all(rulebooks, problems, txn))
         problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
         if problems.errors and not options.force:
             raise PnpError(problems)
@@ -238,14 +241,15 @@ def _write_decks(folder: Path, options: BuildOptions, project: Project, langs: l
     return files
 
 
-def _write_rulebooks(project: Project, options: BuildOptions, problems: Problems, txn) -> list:
-    """Every rulebook in every language asked for (set aside, while the decks are drawn)."""
+def _write_rulebooks(project: Project, options: BuildOptions, kind: str, problems: Problems, txn) -> list:
+    """Every rulebook of one kind (on the paper, or the booklet) in every language asked
+    for: set aside, while the decks are drawn and the other kind is set."""
     from .rulebook import write_rulebooks  # with pypdf: only for a game that has rulebooks
 
     files = []
     for lang in resolve_languages(project.game, options.langs):
         game = language_game(project, lang, True, Problems())
-        files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, problems, txn, options.force))
+        files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, kind, problems, txn, options.force))
     return files
 
 

@@ -13,13 +13,22 @@ from pathlib import Path
 
 
 class Transaction:
-    """Temporary files beside their targets, moved into place together by `commit`."""
+    """Temporary files beside their targets, moved into place together by `commit`. A
+    transaction that is aborted also removes the folders it made, so a failed build into a
+    new --out folder leaves nothing behind."""
 
     def __init__(self) -> None:
         self.pending: list[tuple[Path, Path]] = []
+        self.made: list[Path] = []  # folders this transaction made, deepest first
 
     def path_for(self, target: Path) -> Path:
+        missing = []
+        folder = target.parent
+        while not folder.exists():
+            missing.append(folder)
+            folder = folder.parent
         target.parent.mkdir(parents=True, exist_ok=True)
+        self.made.extend(missing)
         for stale in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):  # left by a killed run
             stale.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -34,11 +43,23 @@ class Transaction:
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
             os.replace(tmp, target)
         self.pending.clear()
+        self.made.clear()
+
+    def adopt(self, pending: list[tuple[Path, Path]], made: list[Path]) -> None:
+        """Take over the files and folders of another process's transaction."""
+        self.pending.extend(pending)
+        self.made.extend(made)
 
     def abort(self) -> None:
         for tmp, _ in self.pending:
             tmp.unlink(missing_ok=True)
         self.pending.clear()
+        for folder in sorted(set(self.made), key=lambda path: len(path.parts), reverse=True):
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (another file was put there), or already gone
+                pass
+        self.made.clear()
 
 
 @contextmanager

@@ -26,4 +26,15 @@ def test_a_failing_rulebook_leaves_no_deck(mesta, tmp_path):
     result = run("build", mesta, "--out", out)
     assert result.exit_code == 1
     assert "nikde" in result.output and "Traceback" not in result.output
-    assert not (out / "mesta").exists() or not any((out / "mesta").iterdir())
+    assert not out.exists()  # nor the folders made for it
+
+
+def test_a_broken_rule_and_a_broken_rulebook_are_reported_together(mesta, tmp_path):
+    """The rulebooks are set while the rules are checked: one run reports both."""
+    edit(mesta / "cities.yaml", "name: Rodos\n  empire: grecko", "name: Rodos\n  empire: rim")
+    edit(mesta / "rules" / "01-uvod.md", "\n\n", "\n\nPozri [](#nikde).\n\n")
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "[wonders-greek-egyptian-persian]" in result.output
+    assert "01-uvod.md:" in result.output and "nikde" in result.output
+    assert not (tmp_path / "out").exists()

@@ -74,10 +74,11 @@ def _inputs(project, game: Game, lang: str, problems: Problems, face=None):
     )
 
 
-def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: Problems, txn, force: bool = False) -> list:
-    """Every rulebook of the game in one language (one per mode): the PDF on `paper` and
-    the A5 booklet, written as temporary files of the build's transaction `txn`. Returns
-    (path, 0, pages) per file, like the decks; nothing when a check fails (unless `force`)."""
+def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, problems: Problems, txn, force: bool = False) -> list:
+    """Every rulebook of the game in one language (one per mode), of one `kind`: "paper"
+    (the PDF on `paper`) or "booklet" (A5 pages imposed on A4), written as temporary files
+    of the build's transaction `txn`. Returns (path, 0, pages) per file, like the decks;
+    nothing when a check fails (unless `force`)."""
     from ..render import Renderer
     from .booklet import impose
     from .writer import PAPERS, write_pdf
@@ -104,14 +105,16 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, problems: P
     written = []
     for source, doc in pairs:
         name = source.id + (f"-{doc.mode}" if doc.mode else "")
-        data, pages = write_pdf(doc, PAPERS[paper], inputs)
-        target = out / game.name / f"{name}-{lang}-{paper}.pdf"
-        txn.path_for(target).write_bytes(data)
-        written.append((target, 0, pages))
-        a5, _ = write_pdf(doc, PAPERS["a5"], inputs)
-        booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
-        target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
-        txn.path_for(target).write_bytes(booklet)
-        written.append((target, 0, sides))
+        if kind == "paper":
+            data, pages = write_pdf(doc, PAPERS[paper], inputs)
+            target = out / game.name / f"{name}-{lang}-{paper}.pdf"
+            txn.path_for(target).write_bytes(data)
+            written.append((target, 0, pages))
+        if kind == "booklet":
+            a5, _ = write_pdf(doc, PAPERS["a5"], inputs)
+            booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
+            target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
+            txn.path_for(target).write_bytes(booklet)
+            written.append((target, 0, sides))
     problems.items = list(dict.fromkeys(problems.items))
     return written

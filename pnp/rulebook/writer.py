@@ -102,7 +102,8 @@ def _one_pass(doc: Document, paper: Paper, inputs: Inputs, book: Book, previous:
     styles = Styles.for_size(paper.body)
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book)
     buffer = io.BytesIO()
-    template = _Template(buffer, paper, inputs, setting, f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title)
+    header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
+    template = _Template(buffer, paper, inputs, setting, header, compress=previous is not None)  # the first pass is never kept
     story = Story(doc, setting, inputs, previous or Book()).flowables()
     template.build(story)
     return buffer.getvalue(), template.page
@@ -118,7 +119,7 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
 
 
 class _Template(BaseDocTemplate):
-    def __init__(self, buffer, paper: Paper, inputs: Inputs, setting: Setting, header: str):
+    def __init__(self, buffer, paper: Paper, inputs: Inputs, setting: Setting, header: str, compress: bool):
         left, right, top, bottom = paper.margins
         width, height = paper.size
         super().__init__(
@@ -129,7 +130,7 @@ class _Template(BaseDocTemplate):
             topMargin=top,
             bottomMargin=bottom,
             invariant=1,
-            pageCompression=1,
+            pageCompression=int(compress),
             initialFontName=inputs.fonts.get("sans").registered,
             title=header,
             author=inputs.author,
