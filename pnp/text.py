@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import pyphen
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -30,6 +30,7 @@ SIZE_STEP = 0.25  # points between the sizes tried when shrinking
 _TOKEN = re.compile(r"\\([*:\\])|(\*+)|:([a-z0-9][a-z0-9_-]*):")  # an escape, a run of asterisks, a symbol
 _CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
 _NUMBER = re.compile(r"\d{1,3}")
+_SPACES = re.compile(r"[ \t]+")  # between words
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 
@@ -45,9 +46,9 @@ class TextStyle:
     hyphenate: bool = True
 
 
-@dataclass(frozen=True)
-class Piece:
-    """A run of text in one font, or a symbol (font == ''), placed on a line."""
+class Piece(NamedTuple):
+    """A run of text in one font, or a symbol (font == ''), placed on a line (a tuple:
+    a deck has a hundred thousand of them)."""
 
     x: float  # points from the box's left edge
     text: str  # the text, or the symbol id
@@ -71,7 +72,7 @@ class TextLayout:
 
 @dataclass
 class _Word:
-    parts: list[tuple[str, str]] = field(default_factory=list)  # (text, font name) or (symbol, '')
+    parts: list[tuple[str, str]] = field(default_factory=list)  # (text, registered font name) or (symbol, '')
 
 
 def _variant(family: str, bold: bool, italic: bool) -> str:
@@ -218,8 +219,8 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
             if bold is None:
                 words[-1].parts.append((chunk, ""))
                 continue
-            font = fonts.variant(family, _variant(family, bold, italic))
-            for i, piece in enumerate(re.split(r"[ \t]+", chunk)):
+            font = fonts.get(fonts.variant(family, _variant(family, bold, italic))).registered
+            for i, piece in enumerate(_SPACES.split(chunk)):
                 if i > 0 and words[-1].parts:
                     words.append(_Word())
                 if piece:
@@ -268,12 +269,12 @@ class _Measured:
 
     __slots__ = ("parts", "widths", "width", "space")
 
-    def __init__(self, word: _Word, fonts: FontSet):
+    def __init__(self, word: _Word):
         self.parts = word.parts
-        self.widths = [SYMBOL_EM if not font else _width(text, fonts.get(font).registered) for text, font in word.parts]
+        self.widths = [_width(text, font) if font else SYMBOL_EM for text, font in word.parts]
         self.width = sum(self.widths)
         first_font = next((f for _, f in word.parts if f), None)
-        self.space = _width(" ", fonts.get(first_font).registered) if first_font else 0.25
+        self.space = _width(" ", first_font) if first_font else 0.25
 
 
 @lru_cache(maxsize=4096)
@@ -292,8 +293,8 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
     glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
     issues: list[MarkupIssue] = []
-    paragraphs = [[_Measured(w, fonts) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
-    missing = "".join(sorted({ch for para in paragraphs for w in para for t, f in w.parts if f for ch in missing_glyphs(fonts.get(f).registered, t)}))
+    paragraphs = [[_Measured(w) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
+    missing = "".join(sorted({ch for para in paragraphs for w in para for t, f in w.parts if f for ch in missing_glyphs(f, t)}))
     unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.parts if not f and symbols is not None and t not in symbols}))
     hyph = _hyphenator(lang) if style.hyphenate else None
     base = fonts.get(style.font)
@@ -302,7 +303,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     while True:  # hyphenate only where the text would not fit at this size without it
         attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
         for attempt in attempts:
-            lines, too_wide = _break(paragraphs, size, width, attempt, fonts)
+            lines, too_wide = _break(paragraphs, size, width, attempt)
             needed = len(lines) * size * style.leading
             fits = needed <= height + 0.01 and not too_wide
             if fits:
@@ -310,7 +311,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
         if fits or size - SIZE_STEP < smallest - 1e-9:
             break
         size = round(size - SIZE_STEP, 4)
-    placed = tuple(_place(line, size, width, style.align, last, fonts) for line, last in lines)
+    placed = tuple(_place(line, size, width, style.align, last) for line, last in lines)
     half = size * (style.leading - 1) / 2
     ascent = half + size * base.ascent / (base.ascent - base.descent)
     return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues))
@@ -320,14 +321,14 @@ Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol
 Line = list[tuple[list[Part], float]]  # words (their parts) with the space before each
 
 
-def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None, fonts: FontSet) -> tuple[list[tuple[Line, bool]], bool]:
+def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None) -> tuple[list[tuple[Line, bool]], bool]:
     """Greedy line breaking. A line is a list of (word parts with widths, space before)."""
     lines: list = []
     too_wide = False
     for para in paragraphs:
         line: list = []
         used = 0.0
-        queue = [(list(zip([p[0] for p in w.parts], [p[1] for p in w.parts], [x * size for x in w.widths])), w.width * size, w.space * size) for w in para]
+        queue = [([(t, f, x * size) for (t, f), x in zip(w.parts, w.widths)], w.width * size, w.space * size) for w in para]
         i = 0
         while i < len(queue):
             parts, w, space = queue[i]
@@ -337,7 +338,7 @@ def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: p
                 used += gap + w
                 i += 1
                 continue
-            split = _hyphenate(parts, width - used - gap, size, hyph, fonts) if hyph else None
+            split = _hyphenate(parts, width - used - gap, size, hyph) if hyph else None
             if split is not None:
                 head, tail = split
                 line.append((head, gap))
@@ -357,7 +358,7 @@ def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: p
     return lines, too_wide
 
 
-def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hyph: pyphen.Pyphen, fonts: FontSet) -> tuple[list, list] | None:
+def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hyph: pyphen.Pyphen) -> tuple[list, list] | None:
     """Split a one-run word at the last hyphenation point that fits in `room`."""
     if len(parts) != 1 or not parts[0][1] or room <= 0:
         return None
@@ -366,20 +367,19 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
     if not m or len(m.group(2)) < 5:
         return None
     lead, core, _trail = m.groups()
-    registered = fonts.get(font).registered
     glued = core.rfind(" ")  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
     for pos in reversed(hyph.positions(core)):
         if pos < glued + 3 or len(core) - pos < 2:
             continue
         head = lead + core[:pos] + "-"
-        head_w = stringWidth(head, registered, size)
+        head_w = stringWidth(head, font, size)
         if head_w <= room + 1e-6:
             tail = word[len(lead) + pos :]
-            return [(head, font, head_w)], [(tail, font, stringWidth(tail, registered, size))]
+            return [(head, font, head_w)], [(tail, font, stringWidth(tail, font, size))]
     return None
 
 
-def _place(line: list, size: float, width: float, align: str, last: bool, fonts: FontSet) -> tuple[Piece, ...]:
+def _place(line: list, size: float, width: float, align: str, last: bool) -> tuple[Piece, ...]:
     """Position a line's words. Neighbouring words in one font become one run; on a
     justified line the run carries the extra space per word gap (PDF word spacing), so a
     line is one drawing operation, not one per word."""
@@ -391,8 +391,7 @@ def _place(line: list, size: float, width: float, align: str, last: bool, fonts:
     pieces: list[Piece] = []
     for parts, gap in line:
         x += gap + (stretch if gap else 0.0)
-        for j, (text, name, w) in enumerate(parts):
-            font = fonts.get(name).registered if name else ""
+        for j, (text, font, w) in enumerate(parts):
             spaced = j == 0 and gap > 0  # a word space comes before this run
             prev = pieces[-1] if pieces else None
             fits = prev is not None and font and prev.font == font and abs(prev.x + prev.width + (gap + stretch if spaced else 0.0) - x) < 1e-6

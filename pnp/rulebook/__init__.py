@@ -80,7 +80,6 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
     of the build's transaction `txn`. Returns (path, 0, pages) per file, like the decks;
     nothing when a check fails (unless `force`)."""
     from ..render import Renderer
-    from .booklet import impose
     from .writer import PAPERS, write_pdf
 
     found = Problems()
@@ -111,6 +110,8 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
             txn.path_for(target).write_bytes(data)
             written.append((target, 0, pages))
         if kind == "booklet":
+            from .booklet import impose  # with pypdf, slow to import: only where it is used
+
             a5, _ = write_pdf(doc, PAPERS["a5"], inputs)
             booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
             target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
