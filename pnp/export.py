@@ -32,7 +32,6 @@ BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot holds the hidden card (the back)
 TTS_MAX_PIXELS = 10_000  # per side of a sheet: Tabletop Simulator refuses larger images
-MAX_DPI = 1200
 
 
 @dataclass
@@ -149,7 +148,18 @@ def export_png(
         else:
             for card, image in zip(faces.deck.cards, backs):
                 _save(image, where / f"{card.id}-back.png", dpi, result.files)
+        _remove_stale(where, result.files)
     return result
+
+
+def _remove_stale(folder: Path, written: list[Path]) -> None:
+    """Remove the faces an earlier export wrote that this one did not (a card renamed or
+    removed, backs that became one back.png): the folder shows the deck as it is now.
+    Only names pnp writes are touched, never a file the user put there."""
+    keep = set(written)
+    for path in folder.glob("*.png"):
+        if path not in keep and (path.name == "back.png" or path.name.endswith(("-front.png", "-back.png"))):
+            path.unlink()
 
 
 def export_tts(

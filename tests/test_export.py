@@ -48,6 +48,20 @@ def test_png_backs_that_differ_are_one_file_per_card(tmp_path):
     assert names == ["dawn-back.png", "dusk-back.png", "midnight-back.png", "noon-back.png"]
 
 
+def test_png_of_a_renamed_card_replaces_the_old_one(tmp_path):
+    game = new_game(tmp_path)
+    folder = tmp_path / "out" / "g" / "png-en" / "cards"
+    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 72).exit_code == 0
+    (folder / "notes.png").write_bytes(b"the user's own file")
+    edit(game / "cards.yaml", "id: dawn", "id: sunrise")
+    edit(game / "layouts" / "back.yaml", '"{{ strings.back }}"', '"{{ title }}"')
+    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 72).exit_code == 0
+    names = sorted(p.name for p in folder.iterdir())
+    assert "dawn-front.png" not in names and "sunrise-front.png" in names
+    assert "back.png" not in names and "sunrise-back.png" in names  # the backs differ now: one per card
+    assert "notes.png" in names  # not a name pnp writes: left alone
+
+
 def test_png_in_another_language_and_errors_stop_the_export(tmp_path):
     game = new_game(tmp_path)
     result = run("export", "png", game, "--out", tmp_path / "out", "--lang", "de")
