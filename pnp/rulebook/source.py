@@ -326,7 +326,22 @@ def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
 
 @lru_cache(maxsize=2048)
 def _template(text: str):
-    return _ENV.from_string(text)
+    return _ENV.from_string(_keep_newlines_in_text(text))
+
+
+_TAG_AT_END = re.compile(r"(?<![+-])%\}[ \t]*$")
+_TAGS = re.compile(r"\{%.*?%\}")
+
+
+def _keep_newlines_in_text(text: str) -> str:
+    """A block tag alone on its line takes its newline with it (trim_blocks: no blank
+    lines between the rows a loop writes), but one ending a line of text keeps it ('+%}'),
+    or 'text {% endif %}' and the next line would run together into one word."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        if "%}" in line and _TAGS.sub("", line).strip() and _TAG_AT_END.search(line):
+            lines[n] = _TAG_AT_END.sub("+%}", line)
+    return "\n".join(lines)
 
 
 def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool = True) -> str | None:
