@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import edit, run
+from conftest import edit, line_of, run
 from pdfread import MM, card_boxes, circles, operations, placed_text, reader, text
 
 CARDS = Path(__file__).resolve().parent.parent / "cards"
@@ -60,7 +60,7 @@ def test_the_example_game_checks_clean(game):
 
 
 def test_civ_prints_tiles_sheets_and_technologies(civ):
-    assert sorted(p.name for p in civ.iterdir()) == ["aids-en-a4.pdf", "nations-en-a4.pdf", "techs-en-a4.pdf", "tiles-en-a4.pdf"]
+    assert sorted(p.name for p in civ.iterdir()) == ["aids-en-a4.pdf", "nations-en-a4.pdf", "scenario-en-a4.pdf", "techs-en-a4.pdf", "tiles-en-a4.pdf"]
 
 
 def test_the_reference_card_explains_every_symbol_and_the_costs(civ):
@@ -149,6 +149,84 @@ def test_a_broken_tech_pyramid_is_reported(tmp_path):
     assert result.exit_code == 1
     assert "each level needs at least one card fewer than the level below it" in result.output
     assert "for three" in result.output
+
+
+def filled_hexagons(page) -> list[list[tuple[float, float]]]:
+    """Closed, filled paths of six corners drawn on a page: the hexes of a hex map."""
+    found, points = [], []
+    for operands, op in operations(page):
+        if op == b"m":
+            points = [(float(operands[0]), float(operands[1]))]
+        elif op == b"l":
+            points.append((float(operands[0]), float(operands[1])))
+        elif op in (b"B", b"B*", b"b", b"b*", b"f", b"f*"):
+            if len(points) == 6:
+                found.append(points)
+            points = []
+    return found
+
+
+def test_the_scenario_map_draws_every_hex_with_its_label_and_symbol(civ):
+    (scenario,) = data(CIV, "scenario.yaml")
+    hexes = scenario["hexes"]
+    pdf = reader(civ / "scenario-en-a4.pdf")
+    assert len(pdf.pages) == 1  # the map fits one A4 page, no pieces
+    (page,) = pdf.pages
+    printed = page.extract_text()
+    assert "The Twin Shores" in printed
+    labels = [h["label"] for h in hexes if "label" in h]
+    assert len(labels) == 9
+    for label in labels:
+        assert label in printed, label
+    for terrain, count in Counter(h["terrain"] for h in hexes).items():
+        assert len(re.findall(rf"(?m)^{terrain.capitalize()}$", printed)) == count, terrain
+    drawn = filled_hexagons(page)
+    assert len(drawn) == len(hexes) == 30
+    # the edges meet: two neighbouring hexes (odd-r: odd rows half a hex to the right)
+    # draw their common edge at the same two points, so it is one edge, not two
+    axial = {(h["q"] - (h["r"] - (h["r"] & 1)) // 2, h["r"]) for h in hexes}
+    pairs = sum((q + dq, r + dr) in axial for q, r in axial for dq, dr in ((1, 0), (0, 1), (-1, 1)))
+    edges = {
+        frozenset(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1)))) for hexagon in drawn for a, b in zip(hexagon, hexagon[1:] + hexagon[:1])
+    }
+    assert pairs == 69 and len(edges) == 6 * 30 - pairs
+    symbols = symbols_drawn(page)  # the text under the map shows :start: and :coin: once each
+    assert symbols["start"] == 2 + 1 and symbols["coin"] == 1 + 1
+    assert symbols["hut"] == 2 and symbols["village"] == 2 and symbols["wheat"] == 2
+    assert "The map has 30 hexes" in printed.replace("\n", " ")
+
+
+def test_a_bad_terrain_in_the_scenario_map_is_reported_at_its_line(tmp_path):
+    game = tmp_path / "civ"
+    shutil.copytree(CIV, game)
+    edit(game / "scenario.yaml", "{q: 3, r: 3, terrain: water}", "{q: 3, r: 3, terrain: lake}")
+    result = run("check", game)
+    assert result.exit_code == 1
+    row = line_of(game / "scenario.yaml", "{q: 3, r: 3, terrain: lake}")
+    assert f"scenario.yaml:{row}:" in result.output
+    assert "'lake', which is not in 'terrain'" in result.output
+    assert "expected one of: desert, forest, grassland, mountains, water" in result.output
+
+
+def test_two_hexes_at_the_same_place_are_reported_at_the_second(tmp_path):
+    game = tmp_path / "civ"
+    shutil.copytree(CIV, game)
+    edit(game / "scenario.yaml", "{q: 3, r: 3, terrain: water}", "{q: 2, r: 3, terrain: water}")
+    result = run("check", game)
+    assert result.exit_code == 1
+    row = line_of(game / "scenario.yaml", "{q: 2, r: 3, terrain: water}")
+    assert f"scenario.yaml:{row}:" in result.output
+    assert "are both the hex at q=2, r=3" in result.output
+    assert "Two hexes of twin-shores have the same q and r" in result.output  # rules.yaml
+
+
+def test_the_scenario_counts_its_huts_as_its_text_says(tmp_path):
+    game = tmp_path / "civ"
+    shutil.copytree(CIV, game)
+    edit(game / "scenario.yaml", "{q: 2, r: 1, terrain: forest, marker: hut}", "{q: 2, r: 1, terrain: forest}")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "The scenario's text promises 2 huts and 2 villages (twin-shores)." in result.output
 
 
 # --- Marchlands -------------------------------------------------------------------------
