@@ -464,7 +464,7 @@ def _write_split(
 
     spec = options.sheet
     try:
-        tiling = plan_tiling(spec, front.width * mm, front.height * mm)
+        tiling = plan_tiling(spec, front.width * mm, front.height * mm, front.shape)
     except DoesNotFit as exc:
         problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
         raise PnpError(problems) from None
