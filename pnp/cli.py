@@ -164,6 +164,7 @@ def build(
     def action():
         from .build import BuildOptions
         from .build import build as run_build
+        from .files import print_advice
         from .impose import SheetSpec
         from .progress import BuildProgress
 
@@ -187,14 +188,14 @@ def build(
         finally:
             progress.finish()
         _report(result.problems.items)
-        for path, cards, pages in result.files:
+        for path, cards, pages, _ in result.files:
             seconds = progress.timings.get(path)
             timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
             ctx.say(f"wrote {path} ({f'{cards} cards, ' if cards else ''}{pages} pages{timing})")
         if ctx.verbose:
             ctx.say(f"built in {progress.total:.2f} s")
-        if sides == "duplex" and result.files:
-            ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
+        if result.files:
+            ctx.say(print_advice(result.files))
 
     if watch:
         from .watch import watch as watch_folder
@@ -468,6 +469,7 @@ def impose_images(
     sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
 
     def action():
+        from .files import Written, print_advice
         from .impose import SheetSpec
         from .imposeimages import impose_images as run_impose
 
@@ -475,8 +477,8 @@ def impose_images(
         target, cards, pages, problems = run_impose(folder, back, size, spec, out, title)
         _report(problems.items)
         ctx.say(f"wrote {target} ({cards} cards, {pages} pages)")
-        if pages and sides == "duplex" and back is not None:
-            ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
+        if pages:
+            ctx.say(print_advice([Written(target, cards, pages, flip if sides == "duplex" and back is not None else None)]))
 
     _run(ctx, action)
 

@@ -310,3 +310,37 @@ def test_pieces_cover_the_whole_board_and_overlap_exactly():
 
 def test_row_letters_run_past_z():
     assert [row_letters(r) for r in (0, 1, 25, 26, 27)] == ["A", "B", "Z", "AA", "AB"]
+
+
+# --- what the build says about printing: double-sided only for what has backs ----------
+
+ONE_SIDED = "Print at 100 % (actual size); check the ruler on the sheet."
+
+
+def test_a_build_of_pieces_only_does_not_say_double_sided(tmp_path):
+    # the board has a back layout, but pieces are printed without it: nothing is duplex
+    _, output = build(make_board(tmp_path / "plan", (400, 300), back=True), tmp_path / "out")
+    assert output.rstrip().splitlines()[-1] == ONE_SIDED
+
+
+def test_fronts_only_output_does_not_say_double_sided(mesta, tmp_path):
+    result = run("build", mesta, "--out", tmp_path / "out", "--deck", "cities", "--sides", "fronts")
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith(ONE_SIDED) and "double-sided" not in result.output
+
+
+def test_decks_with_backs_say_double_sided_on_the_edge_asked_for(mesta, tmp_path):
+    result = run("build", mesta, "--out", tmp_path / "out", "--deck", "cities", "--deck", "events", "--flip", "short")
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("Print double-sided, flip on the short edge, at 100 % (actual size); check the ruler on the sheet.")
+
+
+def test_a_mixed_build_names_what_to_print_double_sided(mesta, tmp_path):
+    # the cards have backs (long edge, as asked), the booklet is folded (short edge), the
+    # A4 rulebook has no backs to land behind anything
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    last = result.output.rstrip().splitlines()[-1]
+    assert last.startswith(ONE_SIDED + " Print double-sided, flipping on the long edge: cities-sk-a4.pdf, events-sk-a4.pdf")
+    assert "flipping on the short edge: rules-sk-a5-booklet.pdf; the rest one-sided." in last
+    assert "rules-sk-a4.pdf" not in last
