@@ -20,7 +20,7 @@ from .files import Written, transaction
 from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
-from .impose import DoesNotFit, Grid, Member, SheetSpec, impose, plan_grid, plan_shared, plan_tiling
+from .impose import DoesNotFit, Member, SheetSpec, fit_grid, impose, plan_grid, plan_shared, plan_tiling
 from .layouts import Layout, LayoutLoader, check_safe_area
 from .load import ID_PATTERN, load_game
 from .model import Deck, Game
@@ -401,7 +401,7 @@ def write_deck(
 ) -> Written | None:
     """Impose one deck in one language and draw it into a temporary file of `txn`."""
     spec = options.sheet
-    grid = _sheet_grid(spec, front)
+    grid = fit_grid(spec, front.width * mm, front.height * mm)
     if spec.sides == "backs" and back is None:
         return None
     items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
@@ -434,17 +434,6 @@ def write_deck(
     )
     count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
     return Written(target, len(items), count, spec.flip if duplex else None)
-
-
-def _sheet_grid(spec: SheetSpec, front: Layout) -> Grid | None:
-    """The sheet grid for a component: portrait, else landscape; None when it fits on
-    neither and is split into pieces."""
-    for landscape in (False, True):
-        try:
-            return plan_grid(spec, front.width * mm, front.height * mm, landscape)
-        except DoesNotFit:
-            continue
-    return None
 
 
 def _write_split(

@@ -141,6 +141,17 @@ def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = F
     return Grid(page_w, page_h, trim_w, trim_h, bleed, cols, rows, pitch_x, pitch_y, x0, y0)
 
 
+def fit_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid | None:
+    """The sheet grid for a component: portrait, else landscape; None when it fits on
+    neither and is to be split into pieces (`plan_tiling`)."""
+    for landscape in (False, True):
+        try:
+            return plan_grid(spec, trim_w, trim_h, landscape)
+        except DoesNotFit:
+            continue
+    return None
+
+
 @dataclass(frozen=True)
 class Placement:
     item: int  # index into the list of components being imposed
