@@ -16,11 +16,11 @@ from reportlab.lib.units import mm
 from .aside import Aside, join_all
 from .check import check_rules
 from .errors import Location, PnpError, Problem, Problems, display_path
-from .files import transaction
+from .files import Written, transaction
 from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
-from .impose import DoesNotFit, Grid, Member, SheetSpec, impose, plan_grid, plan_shared, plan_tiling
+from .impose import DoesNotFit, Member, SheetSpec, fit_grid, impose, plan_grid, plan_shared, plan_tiling
 from .layouts import Layout, LayoutLoader, check_safe_area
 from .load import ID_PATTERN, load_game
 from .model import Deck, Game
@@ -157,7 +157,7 @@ class BuildOptions:
 
 @dataclass
 class BuildResult:
-    files: list[tuple[Path, int, int]]  # path, cards, pages
+    files: list[Written]  # path, cards, pages, and the edge to flip for the double-sided ones
     problems: Problems
 
 
@@ -281,7 +281,7 @@ def _build_parallel(folder: Path, options: BuildOptions, project: Project, langs
     return files
 
 
-def _build_one(task: tuple) -> tuple[tuple[Path, int, int] | None, list[Problem]]:
+def _build_one(task: tuple) -> tuple[Written | None, list[Problem]]:
     folder, options, lang, unit, members, target, tmp = task
     project = prepare(folder, unit[1])
     problems = Problems()
@@ -291,7 +291,7 @@ def _build_one(task: tuple) -> tuple[tuple[Path, int, int] | None, list[Problem]
         written = write_unit(game, unit, renderer, lang, members, options, project, problems, _Given(tmp))
     except PnpError as err:
         return None, err.problems.items
-    return (written and (target, written[1], written[2])), problems.items
+    return (written and written._replace(path=target)), problems.items
 
 
 Unit = tuple[str | None, list[str]]  # what one PDF holds: a deck, or a group's decks
@@ -323,7 +323,7 @@ def unit_target(game: Game, unit: Unit, lang: str, options: BuildOptions) -> Pat
 
 def write_unit(
     game: Game, unit: Unit, renderer: Renderer, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems, txn
-) -> tuple[Path, int, int] | None:
+) -> Written | None:
     group, ids = unit
     if group is None:
         front, back = project.layouts[ids[0]]
@@ -333,7 +333,7 @@ def write_unit(
 
 def write_group(
     game: Game, unit: Unit, renderer: Renderer, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems, txn
-) -> tuple[Path, int, int] | None:
+) -> Written | None:
     """The decks of one group on shared sheets: each deck in rows of its own size."""
     group, ids = unit
     spec = options.sheet
@@ -383,7 +383,7 @@ def write_group(
         duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if duplex else None,
     )
     count = write_sheets(txn.path_for(target), shared.pages, shared, info, face_of, project.symbols, caption, spec.bleed * mm)
-    return target, len(entries), count
+    return Written(target, len(entries), count, spec.flip if duplex else None)
 
 
 def write_deck(
@@ -398,10 +398,10 @@ def write_deck(
     project: Project,
     problems: Problems,
     txn,
-) -> tuple[Path, int, int] | None:
+) -> Written | None:
     """Impose one deck in one language and draw it into a temporary file of `txn`."""
     spec = options.sheet
-    grid = _sheet_grid(spec, front)
+    grid = fit_grid(spec, front.width * mm, front.height * mm)
     if spec.sides == "backs" and back is None:
         return None
     items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
@@ -423,26 +423,17 @@ def write_deck(
     def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
         return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {deck.name} · sheet {page.sheet}/{sheets} {page.side}"
 
+    sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
+    duplex = sides == "duplex"
     info = DocInfo(
         title=f"{game.meta.title}: {deck.name}",
         author=game.meta.author,
-        subject=f"{len(items)} cards, {spec.paper.upper()}, {spec.sides}" + (f", flip on the {spec.flip} edge" if spec.sides == "duplex" else ""),
+        subject=f"{len(items)} cards, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
         initial_font=project.fonts.get("sans").registered,
-        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if spec.sides == "duplex" else None,
+        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if duplex else None,
     )
     count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
-    return target, len(items), count
-
-
-def _sheet_grid(spec: SheetSpec, front: Layout) -> Grid | None:
-    """The sheet grid for a component: portrait, else landscape; None when it fits on
-    neither and is split into pieces."""
-    for landscape in (False, True):
-        try:
-            return plan_grid(spec, front.width * mm, front.height * mm, landscape)
-        except DoesNotFit:
-            continue
-    return None
+    return Written(target, len(items), count, spec.flip if duplex else None)
 
 
 def _write_split(
@@ -457,14 +448,14 @@ def _write_split(
     problems: Problems,
     txn,
     lang: str,
-) -> tuple[Path, int, int] | None:
+) -> Written | None:
     """A deck whose components do not fit the paper even turned: each component on an
     assembly page and overlapping pieces (pieces.py). Backs are not printed."""
     from .pieces import write_pieces
 
     spec = options.sheet
     try:
-        tiling = plan_tiling(spec, front.width * mm, front.height * mm)
+        tiling = plan_tiling(spec, front.width * mm, front.height * mm, front.shape)
     except DoesNotFit as exc:
         problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
         raise PnpError(problems) from None
@@ -494,4 +485,4 @@ def _write_split(
     )
     bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
     count = write_pieces(txn.path_for(target), tiling, faces(), info, project.symbols, (info.initial_font, bold), caption, notes)
-    return target, len(items), count
+    return Written(target, len(items), count)  # pieces are printed one-sided

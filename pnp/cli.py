@@ -51,6 +51,13 @@ back_offset_option = click.option(
     help="Shift the backs X,Y mm right and up, as seen from the front, if your printer misregisters (see pnp calibrate).",
 )
 gap_option = click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
+overlap_option = click.option(
+    "--overlap",
+    type=click.FloatRange(3, 50),
+    default=10.0,
+    show_default=True,
+    help="For a component larger than the paper, printed in pieces: how many mm neighbouring pieces overlap (to glue).",
+)
 
 
 class Context:
@@ -120,13 +127,7 @@ def _report(problems) -> None:
 @back_offset_option
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
 @gap_option
-@click.option(
-    "--overlap",
-    type=click.FloatRange(3, 50),
-    default=10.0,
-    show_default=True,
-    help="For a component larger than the paper, printed in pieces: how many mm neighbouring pieces overlap (to glue).",
-)
+@overlap_option
 @click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
 @click.option("--deal", default=None, help="Print only the cards of this deal (game set-up), e.g. quick.")
 @click.option(
@@ -164,6 +165,7 @@ def build(
     def action():
         from .build import BuildOptions
         from .build import build as run_build
+        from .files import print_advice
         from .impose import SheetSpec
         from .progress import BuildProgress
 
@@ -187,14 +189,14 @@ def build(
         finally:
             progress.finish()
         _report(result.problems.items)
-        for path, cards, pages in result.files:
+        for path, cards, pages, _ in result.files:
             seconds = progress.timings.get(path)
             timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
             ctx.say(f"wrote {path} ({f'{cards} cards, ' if cards else ''}{pages} pages{timing})")
         if ctx.verbose:
             ctx.say(f"built in {progress.total:.2f} s")
-        if sides == "duplex" and result.files:
-            ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
+        if result.files:
+            ctx.say(print_advice(result.files))
 
     if watch:
         from .watch import watch as watch_folder
@@ -448,6 +450,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @back_offset_option
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
 @gap_option
+@overlap_option
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
 @click.pass_obj
 def impose_images(
@@ -462,21 +465,23 @@ def impose_images(
     back_offset: tuple[float, float],
     bleed: float,
     gap: float,
+    overlap: float,
     title: str | None,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
     sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
 
     def action():
+        from .files import print_advice
         from .impose import SheetSpec
         from .imposeimages import impose_images as run_impose
 
-        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides)
-        target, cards, pages, problems = run_impose(folder, back, size, spec, out, title)
+        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
+        written, problems = run_impose(folder, back, size, spec, out, title)
         _report(problems.items)
-        ctx.say(f"wrote {target} ({cards} cards, {pages} pages)")
-        if pages and sides == "duplex" and back is not None:
-            ctx.say(f"Print double-sided, flip on the {flip} edge, at 100 % (actual size); check the ruler on the sheet.")
+        ctx.say(f"wrote {written.path} ({written.cards} cards, {written.pages} pages)")
+        if written.pages:
+            ctx.say(print_advice([written]))
 
     _run(ctx, action)
 

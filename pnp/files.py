@@ -10,6 +10,33 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
+
+
+class Written(NamedTuple):
+    """A PDF a build wrote, and how it is printed: `duplex` is the edge to turn the paper
+    over ("long" or "short") when it has backs to print double-sided, else None."""
+
+    path: Path
+    cards: int
+    pages: int
+    duplex: str | None = None
+
+
+def print_advice(files: list[Written]) -> str:
+    """What to tell the user after a build: double-sided only for what has backs, and with
+    the edge each of those turns over; always 100 % and the ruler."""
+    scale = "at 100 % (actual size); check the ruler on the sheet."
+    edges: dict[str, list[str]] = {}
+    for written in files:
+        if written.duplex:
+            edges.setdefault(written.duplex, []).append(written.path.name)
+    if not edges:
+        return f"Print {scale}"
+    if len(edges) == 1 and len(next(iter(edges.values()))) == len(files):
+        return f"Print double-sided, flip on the {next(iter(edges))} edge, {scale}"
+    sides = "; ".join(f"flipping on the {edge} edge: {', '.join(names)}" for edge, names in sorted(edges.items()))
+    return f"Print {scale} Print double-sided, {sides}; the rest one-sided."
 
 
 class Transaction:

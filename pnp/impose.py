@@ -141,6 +141,17 @@ def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = F
     return Grid(page_w, page_h, trim_w, trim_h, bleed, cols, rows, pitch_x, pitch_y, x0, y0)
 
 
+def fit_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid | None:
+    """The sheet grid for a component: portrait, else landscape; None when it fits on
+    neither and is to be split into pieces (`plan_tiling`)."""
+    for landscape in (False, True):
+        try:
+            return plan_grid(spec, trim_w, trim_h, landscape)
+        except DoesNotFit:
+            continue
+    return None
+
+
 @dataclass(frozen=True)
 class Placement:
     item: int  # index into the list of components being imposed
@@ -292,7 +303,7 @@ class Tiling:
     """A component cut into rows x cols pieces of one size (at most the printable area of
     a sheet, centred on it), each overlapping its right and lower neighbours by `overlap`.
     Later pieces lie on earlier ones: a piece's left and top edges are cut, its right and
-    bottom bands glued under."""
+    bottom bands glued under. A round or hex component keeps its outline on every piece."""
 
     page_w: float
     page_h: float
@@ -304,6 +315,7 @@ class Tiling:
     cols: int
     rows: int
     pieces: tuple[Piece, ...]
+    shape: Shape = "rect"
 
     def piece(self, row: int, col: int) -> Piece | None:
         if 0 <= row < self.rows and 0 <= col < self.cols:
@@ -315,6 +327,13 @@ class Tiling:
         """Left, bottom, right, top of the whole component, bleed included."""
         b = self.bleed
         return -b, -b, self.trim_w + b, self.trim_h + b
+
+    def cut(self, piece: Piece) -> Cut | None:
+        """The outline of a round or hex component on the page of `piece` (to be clipped to
+        what the piece shows); None for a rectangle, which its crop marks outline."""
+        if self.shape == "rect":
+            return None
+        return Cut(self.shape, *piece.on_page(0.0, 0.0), self.trim_w, self.trim_h)
 
     def seams(self) -> list[tuple[Piece, Piece, tuple[float, float, float, float]]]:
         """Every pair of neighbours (beneath, on top) and the edge of the top one that
@@ -344,7 +363,7 @@ class Tiling:
         return [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t) for t in (1 / 6, 1 / 2, 5 / 6)]
 
 
-def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float) -> Tiling:
+def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float, shape: Shape = "rect") -> Tiling:
     """Split a component into as few overlapping pieces as fit, on portrait or landscape
     sheets (whichever needs fewer sheets; portrait on a tie), then share it out evenly:
     every piece is the same size, the component divided by the piece grid, so the last
@@ -375,26 +394,28 @@ def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float) -> Tiling:
             right = left + piece_w if col < cols - 1 else trim_w + bleed
             origin = (page_left - left, page_top - top)
             pieces.append(Piece(row, col, f"{row_letters(row)}{col + 1}", (left, bottom, right, top), origin))
-    return Tiling(page_w, page_h, margin, overlap, trim_w, trim_h, bleed, cols, rows, tuple(pieces))
+    return Tiling(page_w, page_h, margin, overlap, trim_w, trim_h, bleed, cols, rows, tuple(pieces), shape)
 
 
 def piece_marks(tiling: Tiling, piece: Piece) -> tuple[tuple[float, float, float, float], ...]:
     """Crop marks in the margins of a piece, on the page: along the component's own trim
     edges that the piece shows, and along the piece's cut edges (left and top when it lies
-    on a neighbour), from the sheet edge to just outside the art."""
+    on a neighbour), from the sheet edge to just outside the art. A round or hex component
+    is cut along its outline instead of its trim edges, as on ordinary sheets."""
     left, bottom, right, top = piece.window
     (pl, pb), (pr, pt) = piece.on_page(left, bottom), piece.on_page(right, top)
+    trim = tiling.shape == "rect"
     xs = []
-    if piece.col == 0:
+    if trim and piece.col == 0:
         xs.append(0.0)
-    if piece.col == tiling.cols - 1:
+    if trim and piece.col == tiling.cols - 1:
         xs.append(tiling.trim_w)
     if piece.col > 0:
         xs.append(left)
     ys = []
-    if piece.row == 0:
+    if trim and piece.row == 0:
         ys.append(tiling.trim_h)
-    if piece.row == tiling.rows - 1:
+    if trim and piece.row == tiling.rows - 1:
         ys.append(0.0)
     if piece.row > 0:
         ys.append(top)

@@ -17,8 +17,9 @@ from PIL import Image, UnidentifiedImageError
 from reportlab.lib.units import mm
 
 from .errors import Location, PnpError, Problems, display_path
+from .files import Written, atomic_path
 from .images import MAX_PIXELS
-from .impose import DoesNotFit, SheetSpec, impose, plan_grid
+from .impose import DoesNotFit, SheetSpec, fit_grid, impose, plan_tiling
 from .render import Face, ImageOp
 
 SUFFIXES = {".png", ".jpg", ".jpeg"}
@@ -137,20 +138,17 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
 
 def impose_images(
     folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None
-) -> tuple[Path, int, int, Problems]:
-    """Write the sheets of the images in `folder` to one PDF; returns its path, the number of
-    cards and pages, and the warnings."""
-    from .files import atomic_path
+) -> tuple[Written, Problems]:
+    """Write the sheets of the images in `folder` to one PDF; returns what was written (its
+    path, the number of cards and pages, whether it is printed double-sided) and the
+    warnings. Cards too large for the paper are turned to landscape, or else printed in
+    overlapping pieces, as `pnp build` does."""
     from .fonts import bundled_fonts
     from .pdf import DocInfo, write_sheets
 
     art = collect(folder, back, size, spec.bleed)
     width, height = art.size[0] * mm, art.size[1] * mm
-    try:
-        grid = plan_grid(spec, width, height)
-    except DoesNotFit as exc:
-        art.problems.error(Location(display_path(folder)), "sheet-fit", f"{exc}; expected a smaller --size or larger paper (--paper)")
-        raise PnpError(art.problems) from None
+    grid = fit_grid(spec, width, height)
     bleed = spec.bleed * mm
 
     def face(path: Path, side: str) -> Face:
@@ -158,6 +156,11 @@ def impose_images(
 
     fronts = [face(p, "front") for p in art.fronts]
     backs = [face(p, "back") for p in art.backs]
+    name = title or folder.resolve().name
+    suffix = "" if spec.sides == "duplex" else f"-{spec.sides}"
+    target = out / f"{folder.resolve().name}-{spec.paper}{suffix}.pdf"
+    if grid is None:
+        return _impose_pieces(folder, art, fronts, spec, target, name)
 
     def face_of(page, item: int) -> Face:
         if page.side == "front":
@@ -169,9 +172,6 @@ def impose_images(
         raise PnpError(art.problems)
     pages = list(impose(len(fronts), grid, spec if backs else replace(spec, sides="fronts")))
     sheets = -(-len(fronts) // grid.per_sheet)
-    name = title or folder.resolve().name
-    suffix = "" if spec.sides == "duplex" else f"-{spec.sides}"
-    target = out / f"{folder.resolve().name}-{spec.paper}{suffix}.pdf"
 
     def caption(page, length: int) -> str:
         return f"print at 100 % (actual size): this ruler is {length} mm\n{name} · sheet {page.sheet}/{sheets} {page.side}"
@@ -186,4 +186,48 @@ def impose_images(
     )
     with atomic_path(target) as tmp:
         count = write_sheets(tmp, pages, grid, info, face_of, None, caption, bleed)
-    return target, len(fronts), count, art.problems
+    return Written(target, len(fronts), count, spec.flip if duplex else None), art.problems
+
+
+def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSpec, target: Path, name: str) -> tuple[Written, Problems]:
+    """Cards larger than the paper even turned: each on an assembly page and overlapping
+    pieces to glue (pieces.py), one-sided, so their backs are not printed."""
+    from .fonts import bundled_fonts
+    from .pdf import DocInfo
+    from .pieces import write_pieces
+
+    where = Location(display_path(folder))
+    try:
+        tiling = plan_tiling(spec, fronts[0].width, fronts[0].height)
+    except DoesNotFit as exc:
+        art.problems.error(where, "sheet-fit", f"{exc}; expected a smaller --overlap or larger paper (--paper)")
+        raise PnpError(art.problems) from None
+    size = f"{art.size[0]:g} x {art.size[1]:g} mm"
+    if spec.sides == "backs":
+        art.problems.error(
+            where,
+            "sheet-split-back",
+            f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces, which have no backs; expected --paper a3 or larger for the backs",
+        )
+        raise PnpError(art.problems)
+    notes = []
+    if art.backs and spec.sides == "duplex":
+        message = f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
+        art.problems.warn(where, "sheet-split-back", message + "; expected --paper a3 or larger if the backs matter")
+        notes.append("The backs are not printed: a component in pieces cannot be printed double-sided.")
+
+    def caption(page, length: int) -> str:
+        return f"print at 100 % (actual size): this ruler is {length} mm\n{name}"
+
+    fonts = bundled_fonts()
+    info = DocInfo(
+        title=name,
+        author="",
+        subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
+        initial_font=fonts.get("sans").registered,
+        duplex=None,
+    )
+    faces = ((f"{name} · {path.stem}", face) for path, face in zip(art.fronts, fronts))
+    with atomic_path(target) as tmp:
+        count = write_pieces(tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), caption, notes)
+    return Written(target, len(fronts), count), art.problems

@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .images import image_size
-from .impose import MARK_WIDTH, Grid, Page, SharedSheets
+from .impose import MARK_WIDTH, Cut, Grid, Page, SharedSheets
 from .pdfstream import StreamingCanvas
 from .render import EllipseOp, Face, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .text import SYMBOL_EM
@@ -162,12 +162,19 @@ def draw_marks(canvas: Canvas, marks) -> None:
 
 def draw_cuts(canvas: Canvas, page: Page) -> None:
     """The outline of each round or hex component, to cut along with scissors or a punch."""
-    if not page.cuts:
+    draw_outlines(canvas, page.cuts)
+
+
+def draw_outlines(canvas: Canvas, cuts: Iterable[Cut]) -> None:
+    """Cut lines: each outline a grey hairline (on sheets, on the pieces of a split
+    component and on its assembly page alike)."""
+    cuts = tuple(cuts)
+    if not cuts:
         return
     canvas.setStrokeColor(CUT_GREY)
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setDash([])
-    for cut in page.cuts:
+    for cut in cuts:
         path = canvas.beginPath()
         if cut.shape == "round":
             path.ellipse(cut.x, cut.y, cut.w, cut.h)

@@ -13,8 +13,8 @@ from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .impose import MARK_WIDTH, Page, Piece, Tiling, piece_marks
-from .pdf import DocInfo, draw_face, draw_marks, draw_ruler, new_canvas
+from .impose import MARK_WIDTH, Cut, Page, Piece, Tiling, piece_marks
+from .pdf import DocInfo, draw_face, draw_marks, draw_outlines, draw_ruler, new_canvas
 from .render import Face
 
 GRID_RED = Color(0.8, 0.12, 0.1)  # the piece grid on the assembly page
@@ -57,9 +57,10 @@ def assembly_steps(tiling: Tiling) -> list[str]:
     """How to put the pieces together, in words (the assembly page and docs say the same)."""
     size = f"{tiling.trim_w / mm:.0f} x {tiling.trim_h / mm:.0f} mm"
     grid = f"{tiling.rows} row{'s' if tiling.rows > 1 else ''} of {tiling.cols}"
+    along = "its crop marks" if tiling.shape == "rect" else f"the grey {tiling.shape} outline"
     return [
         f"{size} in {len(tiling.pieces)} pieces ({grid}), overlapping {tiling.overlap / mm:g} mm. Print every page at 100 % (actual size), one-sided.",
-        "1. Cut each piece along its crop marks and dashed edges. Edges marked 'glue under' stay: that band goes under the next piece.",
+        f"1. Cut each piece along {along} and dashed edges. Edges marked 'glue under' stay: that band goes under the next piece.",
         "2. Each piece lies on the pieces to its left and above it. Start with A1 and add the others in label order (A2, A3, ... B1, B2, ...).",
         "3. Lay each piece so that the half targets on its edge complete the targets on the piece beneath; then glue.",
     ]
@@ -91,6 +92,8 @@ def _assembly_page(canvas: Canvas, tiling: Tiling, form: str, title: str, fonts:
     canvas.scale(scale, scale)
     canvas.doForm(form)
     canvas.restoreState()
+    if tiling.shape != "rect":  # the outline to cut along, scaled down like the art
+        draw_outlines(canvas, [Cut(tiling.shape, *at(0, 0), tiling.trim_w * scale, tiling.trim_h * scale)])
     canvas.setStrokeColor(black)
     canvas.setLineWidth(0.5)
     canvas.rect(*at(left, bottom), (right - left) * scale, (top - bottom) * scale, stroke=1, fill=0)
@@ -134,8 +137,13 @@ def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: 
     clip = canvas.beginPath()
     clip.rect(pl, pb, pr - pl, pt - pb)
     canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.saveState()
     canvas.translate(*piece.origin)
     canvas.doForm(form)
+    canvas.restoreState()
+    cut = tiling.cut(piece)  # a round or hex outline, clipped to the piece like the art
+    if cut is not None:
+        draw_outlines(canvas, [cut])
     canvas.restoreState()
 
     draw_marks(canvas, piece_marks(tiling, piece))

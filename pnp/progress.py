@@ -16,6 +16,8 @@ from typing import Any
 
 import click
 
+from .files import Written
+
 BAR_THRESHOLD = 500  # cards (copies and languages counted): about two seconds of work
 
 
@@ -48,7 +50,7 @@ class BuildProgress:
             self._ticks += 1
             self.bar.update(1)
 
-    def deck_done(self, written: tuple[Path, int, int] | None, timed: bool = True) -> None:
+    def deck_done(self, written: Written | None, timed: bool = True) -> None:
         """A deck's PDF is drawn: note how long it took since the previous one, and move
         the bar past its cards (copies are set once, and a deck built in another process
         was not counted here)."""

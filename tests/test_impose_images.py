@@ -110,3 +110,35 @@ def test_mismatched_proportions_and_low_resolution_are_warnings(tmp_path):
     assert "warning: the image has 81 dpi" in result.output
     assert len(reader(tmp_path / "out" / "fronts-a4.pdf").pages) == 1  # no back: fronts only
     assert float(reader(tmp_path / "out" / "fronts-a4.pdf").pages[0].mediabox.width) == pytest.approx(210 * MM, abs=0.01)
+
+
+def test_cards_that_only_fit_turned_are_imposed_on_landscape_sheets(tmp_path):
+    # 270 x 180 mm does not fit portrait A4 (200 x 287 mm printable); turned it does, as a
+    # built board would be, its back behind it over the paper's long edge
+    fronts = images(tmp_path / "boards", ["a.png"], size=(1620, 1080))
+    images(tmp_path, ["back.png"], size=(1620, 1080), colours=["#333333"])
+    result = run("impose", fronts, "--size", "270x180", "--back", tmp_path / "back.png", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = reader(tmp_path / "out" / "boards-a4.pdf")
+    assert [(round(float(p.mediabox.width) / MM), round(float(p.mediabox.height) / MM)) for p in pdf.pages] == [(297, 210), (297, 210)]
+    assert [(round(w / MM), round(h / MM)) for _, _, w, h in card_boxes(pdf.pages[0])] == [(270, 180)]
+    assert result.output.rstrip().endswith("Print double-sided, flip on the long edge, at 100 % (actual size); check the ruler on the sheet.")
+
+
+def test_cards_larger_than_the_paper_are_printed_in_pieces_without_their_backs(tmp_path):
+    fronts = images(tmp_path / "maps", ["a.png", "b.png"], size=(2400, 1800))
+    images(tmp_path, ["back.png"], size=(2400, 1800), colours=["#333333"])
+    result = run("impose", fronts, "--size", "400x300", "--back", tmp_path / "back.png", "--out", tmp_path / "out", "--overlap", "15")
+    assert result.exit_code == 0, result.output
+    assert "maps: warning: the cards (400 x 300 mm) are larger than A4 and printed in pieces; their backs are not printed" in result.output
+    assert result.output.rstrip().splitlines()[-1] == "Print at 100 % (actual size); check the ruler on the sheet."
+    pdf = reader(tmp_path / "out" / "maps-a4.pdf")
+    texts = [page.extract_text() for page in pdf.pages]
+    assert len(texts) == 10  # per card: an assembly page and four pieces
+    assert "maps · a: assembly" in texts[0] and "maps · b: assembly" in texts[5]
+    assert "400 x 300 mm in 4 pieces (2 rows of 2), overlapping 15 mm" in texts[0]
+    assert "The backs are not printed" in texts[0]
+    assert "/Duplex" not in (pdf.trailer["/Root"].get("/ViewerPreferences") or {})
+    result = run("impose", fronts, "--size", "400x300", "--back", tmp_path / "back.png", "--out", tmp_path / "out", "--sides", "backs")
+    assert result.exit_code == 1
+    assert "printed in pieces, which have no backs; expected --paper a3 or larger" in result.output

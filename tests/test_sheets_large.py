@@ -3,11 +3,12 @@ labelled, overlapping pieces with alignment targets and an assembly page first."
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 from conftest import run
-from pdfread import MM, card_boxes, circles, marks, placements, reader
+from pdfread import MM, card_boxes, circles, marks, operations, placements, reader
 
 from pnp.impose import SheetSpec, impose, plan_grid, plan_tiling, row_letters
 
@@ -27,9 +28,9 @@ types:
 BOARDS = "- {id: main, title: Veľký plán}\n"
 
 
-def board_layout(w: float, h: float) -> str:
+def board_layout(w: float, h: float, shape: str | None = None) -> str:
     """A board drawn with plain elements: a frame, a grid of squares, a title, a polygon."""
-    lines = [f"size: [{w}, {h}]", "elements:", f"  - rect: [0, 0, {w}, {h}]", "    fill: '#f4efe1'"]
+    lines = [f"size: [{w}, {h}]", *([f"shape: {shape}"] if shape else []), "elements:", f"  - rect: [0, 0, {w}, {h}]", "    fill: '#f4efe1'"]
     for row in range(int(h // 50)):
         for col in range(int(w // 50)):
             colour = ["#e07a5f", "#81b29a", "#f2cc8f", "#3d405b"][(row + col) % 4]
@@ -40,9 +41,9 @@ def board_layout(w: float, h: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def make_board(folder: Path, size: tuple[float, float], back: bool = False) -> Path:
+def make_board(folder: Path, size: tuple[float, float], back: bool = False, shape: str | None = None) -> Path:
     (folder / "layouts").mkdir(parents=True)
-    (folder / "layouts" / "board.yaml").write_text(board_layout(*size), encoding="utf-8")
+    (folder / "layouts" / "board.yaml").write_text(board_layout(*size, shape), encoding="utf-8")
     if back:
         (folder / "layouts" / "board-back.yaml").write_text(
             f"size: [{size[0]}, {size[1]}]\nelements:\n  - rect: [0, 0, {size[0]}, {size[1]}]\n    fill: '#333333'\n"
@@ -206,6 +207,81 @@ def test_bleed_keeps_the_crop_marks_on_the_trim_of_a_split_board(tmp_path):
     assert round(left, 1) in xs  # B2's left edge is cut: it lies on B1
 
 
+def stroked_outlines(page) -> list[tuple[tuple[float, ...], tuple[float, ...] | None, list[tuple[float, float]]]]:
+    """Closed outlines stroked on the page itself, each with its stroke colour and the
+    clip rectangle it is drawn in (x, y, w, h, or None): the cut lines."""
+    found, points, colour, clips, rect = [], [], [(0.0, 0.0, 0.0)], [None], None
+    for operands, op in operations(page):
+        if op == b"q":
+            colour.append(colour[-1])
+            clips.append(clips[-1])
+        elif op == b"Q":
+            colour.pop()
+            clips.pop()
+        elif op == b"RG":
+            colour[-1] = tuple(round(float(v), 2) for v in operands)
+        elif op == b"re":
+            rect = tuple(float(v) for v in operands)
+        elif op in (b"W", b"W*"):
+            clips[-1] = rect
+        elif op == b"m":
+            points = [(float(operands[0]), float(operands[1]))]
+        elif op in (b"l", b"c"):
+            points.append((float(operands[-2]), float(operands[-1])))
+        elif op in (b"S", b"s") and len(points) > 4:
+            found.append((colour[-1], clips[-1], points))
+    return found
+
+
+CUT_GREY = (0.3, 0.3, 0.3)
+
+
+def test_a_round_board_in_pieces_shows_its_outline_on_every_piece(tmp_path):
+    # 360 mm across: 2 x 2 pieces on A4. Each piece shows the part of the circle it holds,
+    # in the grey of the cut lines on token sheets, clipped to the piece like the art.
+    pdf, _ = build(make_board(tmp_path / "plan", (360, 360), shape="round"), tmp_path / "out")
+    assembly, *pieces = pdf.pages
+    assert len(pieces) == 4
+    for page in pieces:
+        (x, y, _), *_ = placements(page)  # where the board's trim corner lies on this page
+        clip, *_ = card_boxes(page)  # what the piece shows
+        (colour, clipped, points), *others = [o for o in stroked_outlines(page) if o[0] == CUT_GREY]
+        assert not others and clipped == pytest.approx(clip)
+        cx, cy = x + 180 * MM, y + 180 * MM
+        assert all(math.dist((cx, cy), p) == pytest.approx(180 * MM, abs=0.01) for p in points)
+        assert [r for _, _, r in circles(page, 180 * MM)] == [pytest.approx(180 * MM)]
+
+    # round: no crop marks along the square the circle sits in, only at the pieces' cut
+    # edges (A1 has none, B2 its left and top edge); a square board has them at its edges
+    def crop_marks(page) -> list:
+        return [m for m in marks(page) if 0 in m[:2] or float(page.mediabox.width) == m[2] or float(page.mediabox.height) == m[3]]
+
+    assert crop_marks(pieces[0]) == []
+    assert len(crop_marks(pieces[3])) == 4
+    square, _ = build(make_board(tmp_path / "square", (360, 360)), tmp_path / "square-out")
+    assert len(crop_marks(square.pages[1])) == 4
+    # the assembly page shows the outline too, scaled down with the board
+    (x, y, scale), *_ = placements(assembly)
+    (colour, _, points), *_ = [o for o in stroked_outlines(assembly) if o[0] == CUT_GREY]
+    cx, cy = x + 180 * MM * scale, y + 180 * MM * scale
+    assert all(math.dist((cx, cy), p) == pytest.approx(180 * MM * scale, abs=0.01) for p in points)
+
+
+def test_a_hex_board_in_pieces_shows_its_hexagon(tmp_path):
+    pdf, _ = build(make_board(tmp_path / "plan", (400, 346.41), shape="hex"), tmp_path / "out")
+    for page in pdf.pages[1:]:
+        (x, y, _), *_ = placements(page)
+        (_, _, points), *others = [o for o in stroked_outlines(page) if o[0] == CUT_GREY]
+        assert not others
+        corners = {(round((px - x) / MM, 1), round((py - y) / MM, 1)) for px, py in points}
+        assert corners == {(0, 173.2), (100, 346.4), (300, 346.4), (400, 173.2), (300, 0), (100, 0)}
+
+
+def test_a_rectangular_board_in_pieces_has_no_cut_outline(tmp_path):
+    pdf, _ = build(make_board(tmp_path / "plan", (400, 300)), tmp_path / "out")
+    assert not [o for page in pdf.pages for o in stroked_outlines(page) if o[0] == CUT_GREY]
+
+
 @pytest.mark.parametrize(("size", "landscape", "grid"), [((400, 300), True, (2, 2)), ((300, 400), False, (2, 2)), ((600, 150), True, (3, 1))])
 def test_pieces_take_the_orientation_that_needs_fewer(size, landscape, grid):
     tiling = plan_tiling(SheetSpec(), size[0] * MM, size[1] * MM)
@@ -234,3 +310,37 @@ def test_pieces_cover_the_whole_board_and_overlap_exactly():
 
 def test_row_letters_run_past_z():
     assert [row_letters(r) for r in (0, 1, 25, 26, 27)] == ["A", "B", "Z", "AA", "AB"]
+
+
+# --- what the build says about printing: double-sided only for what has backs ----------
+
+ONE_SIDED = "Print at 100 % (actual size); check the ruler on the sheet."
+
+
+def test_a_build_of_pieces_only_does_not_say_double_sided(tmp_path):
+    # the board has a back layout, but pieces are printed without it: nothing is duplex
+    _, output = build(make_board(tmp_path / "plan", (400, 300), back=True), tmp_path / "out")
+    assert output.rstrip().splitlines()[-1] == ONE_SIDED
+
+
+def test_fronts_only_output_does_not_say_double_sided(mesta, tmp_path):
+    result = run("build", mesta, "--out", tmp_path / "out", "--deck", "cities", "--sides", "fronts")
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith(ONE_SIDED) and "double-sided" not in result.output
+
+
+def test_decks_with_backs_say_double_sided_on_the_edge_asked_for(mesta, tmp_path):
+    result = run("build", mesta, "--out", tmp_path / "out", "--deck", "cities", "--deck", "events", "--flip", "short")
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("Print double-sided, flip on the short edge, at 100 % (actual size); check the ruler on the sheet.")
+
+
+def test_a_mixed_build_names_what_to_print_double_sided(mesta, tmp_path):
+    # the cards have backs (long edge, as asked), the booklet is folded (short edge), the
+    # A4 rulebook has no backs to land behind anything
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    last = result.output.rstrip().splitlines()[-1]
+    assert last.startswith(ONE_SIDED + " Print double-sided, flipping on the long edge: cities-sk-a4.pdf, events-sk-a4.pdf")
+    assert "flipping on the short edge: rules-sk-a5-booklet.pdf; the rest one-sided." in last
+    assert "rules-sk-a4.pdf" not in last

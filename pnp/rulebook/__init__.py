@@ -12,6 +12,7 @@ into print-ready PDFs and A5 booklets (docs/rulebook.md).
 from __future__ import annotations
 
 from ..errors import Problems
+from ..files import Written
 from ..model import Game
 from ..render import Face
 from .check import check_document, check_facts
@@ -108,7 +109,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
             data, pages = write_pdf(doc, PAPERS[paper], inputs)
             target = out / game.name / f"{name}-{lang}-{paper}.pdf"
             txn.path_for(target).write_bytes(data)
-            written.append((target, 0, pages))
+            written.append(Written(target, 0, pages))
         if kind == "booklet":
             from .booklet import impose  # with pypdf, slow to import: only where it is used
 
@@ -116,6 +117,6 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
             booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
             target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
             txn.path_for(target).write_bytes(booklet)
-            written.append((target, 0, sides))
+            written.append(Written(target, 0, sides, "short"))  # folded: turned over its short edge
     problems.items = list(dict.fromkeys(problems.items))
     return written
