@@ -15,7 +15,10 @@ from typing import NamedTuple
 
 class Written(NamedTuple):
     """A PDF a build wrote, and how it is printed: `duplex` is the edge to turn the paper
-    over ("long" or "short") when it has backs to print double-sided, else None."""
+    over ("long" or "short") when it has backs to print double-sided, "either" for pages
+    with nothing behind them to line up (a rulebook), else None: one-sided (fronts without
+    backs, pieces of a large component: printed double-sided they would land behind
+    each other)."""
 
     path: Path
     cards: int
@@ -24,19 +27,22 @@ class Written(NamedTuple):
 
 
 def print_advice(files: list[Written]) -> str:
-    """What to tell the user after a build: double-sided only for what has backs, and with
-    the edge each of those turns over; always 100 % and the ruler."""
+    """What to tell the user after a build: double-sided only for what has backs, with the
+    edge each of those turns over, one-sided for what must be; always 100 % and the ruler."""
     scale = "at 100 % (actual size); check the ruler on the sheet."
-    edges: dict[str, list[str]] = {}
+    groups: dict[str | None, list[str]] = {}
     for written in files:
-        if written.duplex:
-            edges.setdefault(written.duplex, []).append(written.path.name)
+        groups.setdefault(written.duplex, []).append(written.path.name)
+    edges = [edge for edge in ("long", "short") if edge in groups]
     if not edges:
         return f"Print {scale}"
-    if len(edges) == 1 and len(next(iter(edges.values()))) == len(files):
-        return f"Print double-sided, flip on the {next(iter(edges))} edge, {scale}"
-    sides = "; ".join(f"flipping on the {edge} edge: {', '.join(names)}" for edge, names in sorted(edges.items()))
-    return f"Print {scale} Print double-sided, {sides}; the rest one-sided."
+    if edges == [next(iter(groups))] and len(groups) == 1:
+        return f"Print double-sided, flip on the {edges[0]} edge, {scale}"
+    lines = [f"Print {scale}"]
+    lines += [f"  double-sided, flipping on the {edge} edge: {', '.join(groups[edge])}" for edge in edges]
+    if None in groups:
+        lines.append(f"  one-sided: {', '.join(groups[None])}")
+    return "\n".join(lines)
 
 
 class Transaction:

@@ -340,7 +340,19 @@ def test_a_mixed_build_names_what_to_print_double_sided(mesta, tmp_path):
     # A4 rulebook has no backs to land behind anything
     result = run("build", mesta, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    last = result.output.rstrip().splitlines()[-1]
-    assert last.startswith(ONE_SIDED + " Print double-sided, flipping on the long edge: cities-sk-a4.pdf, events-sk-a4.pdf")
-    assert "flipping on the short edge: rules-sk-a5-booklet.pdf; the rest one-sided." in last
-    assert "rules-sk-a4.pdf" not in last
+    advice = result.output.rstrip().splitlines()[-3:]
+    assert advice == [
+        ONE_SIDED,
+        "  double-sided, flipping on the long edge: cities-sk-a4.pdf, events-sk-a4.pdf, aids-sk-a4.pdf",
+        "  double-sided, flipping on the short edge: rules-sk-a5-booklet.pdf",
+    ]  # the A4 rulebook prints either way: not named
+
+
+def test_pieces_beside_cards_are_named_one_sided(tmp_path):
+    # Ember Ages: cards with backs, and a nation board and card row too large for A4
+    result = run("build", Path(__file__).resolve().parent.parent / "cards" / "ages", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    advice = result.output.rstrip().splitlines()
+    assert advice[-3] == ONE_SIDED
+    assert advice[-2].startswith("  double-sided, flipping on the long edge: civil-en-a4.pdf, military-en-a4.pdf")
+    assert advice[-1] == "  one-sided: aids-en-a4.pdf, counters-en-a4.pdf, nations-en-a4.pdf, board-en-a4.pdf, row-en-a4.pdf"  # no backs, or in pieces

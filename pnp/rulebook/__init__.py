@@ -109,7 +109,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
             data, pages = write_pdf(doc, PAPERS[paper], inputs)
             target = out / game.name / f"{name}-{lang}-{paper}.pdf"
             txn.path_for(target).write_bytes(data)
-            written.append(Written(target, 0, pages))
+            written.append(Written(target, 0, pages, "either"))  # no backs to line up
         if kind == "booklet":
             from .booklet import impose  # with pypdf, slow to import: only where it is used
 
