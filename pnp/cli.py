@@ -165,9 +165,8 @@ def build(
     def action():
         from .build import BuildOptions
         from .build import build as run_build
-        from .files import print_advice
         from .impose import SheetSpec
-        from .progress import BuildProgress
+        from .progress import BuildProgress, print_advice
 
         spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
         progress = BuildProgress(bar=not ctx.quiet)
@@ -472,9 +471,9 @@ def impose_images(
     sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
 
     def action():
-        from .files import print_advice
         from .impose import SheetSpec
         from .imposeimages import impose_images as run_impose
+        from .progress import print_advice
 
         spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
         written, problems = run_impose(folder, back, size, spec, out, title)

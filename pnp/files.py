@@ -26,25 +26,6 @@ class Written(NamedTuple):
     duplex: str | None = None
 
 
-def print_advice(files: list[Written]) -> str:
-    """What to tell the user after a build: double-sided only for what has backs, with the
-    edge each of those turns over, one-sided for what must be; always 100 % and the ruler."""
-    scale = "at 100 % (actual size); check the ruler on the sheet."
-    groups: dict[str | None, list[str]] = {}
-    for written in files:
-        groups.setdefault(written.duplex, []).append(written.path.name)
-    edges = [edge for edge in ("long", "short") if edge in groups]
-    if not edges:
-        return f"Print {scale}"
-    if edges == [next(iter(groups))] and len(groups) == 1:
-        return f"Print double-sided, flip on the {edges[0]} edge, {scale}"
-    lines = [f"Print {scale}"]
-    lines += [f"  double-sided, flipping on the {edge} edge: {', '.join(groups[edge])}" for edge in edges]
-    if None in groups:
-        lines.append(f"  one-sided: {', '.join(groups[None])}")
-    return "\n".join(lines)
-
-
 class Transaction:
     """Temporary files beside their targets, moved into place together by `commit`. A
     transaction that is aborted also removes the folders it made, so a failed build into a

@@ -1,5 +1,5 @@
 """Feedback while a build runs: a progress bar when there is enough work to wait for, and
-the time each deck took (for `pnp -v build`).
+the time each deck took (for `pnp -v build`); at the end, how to print what was written.
 
 The bar goes to standard error and only when it is a terminal, so output piped to a file or
 read by CI stays clean. The build counts card fronts as they are set (with the streaming
@@ -91,3 +91,22 @@ class _Counting:
 def expected_cards(decks: list[Any], langs: int) -> int:
     """Cards a build will print: copies of every deck, in every language."""
     return sum(deck.count for deck in decks) * langs
+
+
+def print_advice(files: list[Written]) -> str:
+    """What to tell the user after a build: double-sided only for what has backs, with the
+    edge each of those turns over, one-sided for what must be; always 100 % and the ruler."""
+    scale = "at 100 % (actual size); check the ruler on the sheet."
+    groups: dict[str | None, list[str]] = {}
+    for written in files:
+        groups.setdefault(written.duplex, []).append(written.path.name)
+    edges = [edge for edge in ("long", "short") if edge in groups]
+    if not edges:
+        return f"Print {scale}"
+    if edges == [next(iter(groups))] and len(groups) == 1:
+        return f"Print double-sided, flip on the {edges[0]} edge, {scale}"
+    lines = [f"Print {scale}"]
+    lines += [f"  double-sided, flipping on the {edge} edge: {', '.join(groups[edge])}" for edge in edges]
+    if None in groups:
+        lines.append(f"  one-sided: {', '.join(groups[None])}")
+    return "\n".join(lines)
