@@ -79,3 +79,38 @@ def test_a_heading_keeps_the_first_lines_that_follow_it() -> None:
     assert [type(p).__name__ for p in parts] == ["HeadingBlock", "TextBlock", "TextBlock"]
     assert parts[1].wrap(width, 1e6)[1] == 2 * line  # two lines stay under the heading, the rest goes over
     assert len(group().split(width, 700)) == 2  # all of it fits: nothing is split
+
+
+WORDS = FILLER.split()
+
+
+def tables_at_every_height(count: int = 16, rows: int = 6) -> str:
+    """Paragraphs of growing length, each followed by a lead-in and a short table: one of
+    them lands at every height of a page, some at its foot."""
+    out = ["# Tabuľky\n"]
+    for t in range(count):
+        words = " ".join((WORDS * 20)[: 40 + 37 * t])
+        body = "".join(f"| T{t:02d}R{r} | {r} bodov |\n" for r in range(1, rows + 1))
+        out.append(f"{words}\n\nTabuľka T{t:02d} platí takto:\n\n| Riadok {t:02d} | Body |\n|---|---:|\n{body}")
+    return "\n".join(out)
+
+
+def pages_of(pages: list[str], needle: str) -> list[int]:
+    return [n for n, text in enumerate(pages, 1) if needle in squash(text)]
+
+
+def test_a_table_never_leaves_its_header_or_a_single_row_alone(tmp_path: Path) -> None:
+    """Wherever a table meets a page foot, each page it is on holds its header and two of
+    its rows at least; a table too short to split that way goes over whole."""
+    pages = pages_text(build(make_game(tmp_path / "hra", turn=tables_at_every_height())) / "rules-basic-sk-a4.pdf")
+    split = 0
+    for t in range(16):
+        on = {r: pages_of(pages, f"T{t:02d}R{r}") for r in range(1, 7)}
+        assert all(len(p) == 1 for p in on.values()), on
+        spans = sorted({p[0] for p in on.values()})
+        split += len(spans) > 1
+        for page in spans:
+            assert sum(p == [page] for p in on.values()) >= 2, (t, on)  # two rows at least on each page
+            assert re.search(rf"Riadok {t:02d}\s+Body", pages[page - 1]), (t, page)  # the header above them
+        assert pages_of(pages, f"Riadok {t:02d} Body") == spans, t  # and never alone, without rows
+    assert split  # the test placed some table across a page break

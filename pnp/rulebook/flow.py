@@ -332,7 +332,7 @@ class Stack(Flowable):
             if used + h <= room:
                 used += h + gap
                 continue
-            parts = child.split(inner, room - used) if room - used > 0 else []
+            parts = self._split_child(child, k, inner, room - used) if room - used > 0 else []
             head = self.children[:k] + parts[:1]
             tail = parts[1:] + self.children[k + 1 :] if parts else self.children[k:]
             if not head or not tail:
@@ -342,6 +342,18 @@ class Stack(Flowable):
             first.spaceAfter = 0
             return [first, rest]
         return [self]
+
+    def _split_child(self, child: Flowable, k: int, aw: float, ah: float) -> list[Flowable]:
+        """Split a child; the first child of a stack at the top of a page is at the top too
+        (a table there takes what fits rather than waiting for a page it would not get)."""
+        frame = getattr(self, "_frame", None)
+        if k == 0 and frame is not None:
+            child._frame = frame
+        try:
+            return child.split(aw, ah)
+        finally:
+            if hasattr(child, "_frame"):
+                del child._frame
 
     def draw(self):
         canv = self.canv

@@ -392,16 +392,23 @@ class _Emphasis:
 
 class FitTable(Flowable):
     """A Markdown table: columns as wide as their text needs, narrowed to fit the column;
-    header row tinted and repeated on the next page."""
+    header row tinted and repeated on the next page. It breaks between rows leaving two
+    body rows at least on each side (a header row alone at a page foot, or one row alone
+    on the next page, reads as a mistake); only at the top of a page, where moving it on
+    would not help, does it take what platypus can fit."""
 
-    def __init__(self, story: Story, table: Table):
+    MIN_ROWS = 2
+
+    def __init__(self, story: Story, table: Table, built: PdfTable | None = None):
         super().__init__()
         self.story, self.table = story, table
         self.spaceBefore = story.styles.gap * 0.3
         self.spaceAfter = story.styles.gap * 1.2
-        self._built: PdfTable | None = None
+        self._built = built  # a part of a split table: its rows, already set
 
     def _build(self, aw: float) -> PdfTable:
+        if self._built is not None:
+            return self._built
         story, table = self.story, self.table
         setting, s = story.setting, story.styles
         pad = 4.0
@@ -442,18 +449,41 @@ class FitTable(Flowable):
         ]
         if table.header:
             commands.append(("BACKGROUND", (0, 0), (-1, 0), s.colors["head"]))
-        return PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+        self._built = PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+        return self._built
 
     def wrap(self, aw, ah):
-        self._built = self._build(aw)
-        self.width, self.height = self._built.wrap(aw, ah)
+        self.width, self.height = self._build(aw).wrap(aw, ah)
         return self.width, self.height
 
     def split(self, aw, ah):
-        parts = self._build(aw).split(aw, ah)
-        if parts:  # the header row repeats on every part; the space around stays around the whole
-            parts[0].spaceBefore, parts[-1].spaceAfter = self.spaceBefore, self.spaceAfter
-        return parts
+        built = self._build(aw)
+        built.wrap(aw, ah)
+        heights = built._rowHeights
+        head = 1 if self.table.header else 0
+        fit, used = 0, 0.0
+        for h in heights:
+            if used + h > ah:
+                break
+            fit, used = fit + 1, used + h
+        if fit >= len(heights):
+            return [self]
+        frame = getattr(self, "_frame", None)
+        at_top = frame is not None and bool(getattr(frame, "_atTop", False))
+        rows = min(fit, len(heights) - self.MIN_ROWS)  # two rows at least go over
+        if rows - head >= self.MIN_ROWS:
+            parts = built.split(aw, sum(heights[:rows]) + 0.01)
+        elif at_top:
+            parts = built.split(aw, ah)  # it cannot do better on any page
+        else:
+            return []  # it goes to the next page, or starts lower on this one
+        if not parts:
+            return []
+        out = [FitTable(self.story, self.table, part) for part in parts]  # each part splits by the same rule
+        for part in out:
+            part.spaceBefore = part.spaceAfter = 0
+        out[0].spaceBefore, out[-1].spaceAfter = self.spaceBefore, self.spaceAfter  # the space around stays around the whole
+        return out
 
     def draw(self):
         self._built.drawOn(self.canv, 0, 0)
