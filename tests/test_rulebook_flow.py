@@ -84,12 +84,17 @@ def test_a_heading_keeps_the_first_lines_that_follow_it() -> None:
 WORDS = FILLER.split()
 
 
-def tables_at_every_height(count: int = 16, rows: int = 6) -> str:
-    """Paragraphs of growing length, each followed by a lead-in and a short table: one of
-    them lands at every height of a page, some at its foot."""
-    out = ["# Tabuľky\n"]
+def tables_at_every_height(count: int = 16, rows: int = 6, lists: bool = False, skip: int = 0) -> str:
+    """Paragraphs of growing length, each followed by a lead-in and a short table (or, with
+    `lists`, every other one by a list): one of them lands at every height of a page, some
+    at its foot. `skip`: words of a paragraph before the first, to move them all."""
+    out = ["# Tabuľky\n", " ".join((WORDS * 20)[:skip]) + "\n"]
     for t in range(count):
         words = " ".join((WORDS * 20)[: 40 + 37 * t])
+        if lists and t % 2:
+            body = "".join(f"- T{t:02d}R{r}: {r} bodov\n" for r in range(1, rows + 1))
+            out.append(f"{words}\n\nZoznam T{t:02d} znie takto:\n\n{body}")
+            continue
         body = "".join(f"| T{t:02d}R{r} | {r} bodov |\n" for r in range(1, rows + 1))
         out.append(f"{words}\n\nTabuľka T{t:02d} platí takto:\n\n| Riadok {t:02d} | Body |\n|---|---:|\n{body}")
     return "\n".join(out)
@@ -114,3 +119,35 @@ def test_a_table_never_leaves_its_header_or_a_single_row_alone(tmp_path: Path) -
             assert re.search(rf"Riadok {t:02d}\s+Body", pages[page - 1]), (t, page)  # the header above them
         assert pages_of(pages, f"Riadok {t:02d} Body") == spans, t  # and never alone, without rows
     assert split  # the test placed some table across a page break
+
+
+def test_a_lead_in_stays_with_the_table_or_list_it_introduces(tmp_path: Path) -> None:
+    """A paragraph ending with ':' before a table or list is never the last thing on a page
+    while what it introduces starts on the next one."""
+    pages = pages_text(build(make_game(tmp_path / "hra", turn=tables_at_every_height(40, lists=True, skip=60))) / "rules-basic-sk-a4.pdf")
+    for t in range(40):
+        lead = pages_of(pages, f"T{t:02d} platí takto:" if t % 2 == 0 else f"T{t:02d} znie takto:")
+        first = pages_of(pages, f"T{t:02d}R1")
+        assert len(lead) == 1 and lead[-1] == first[0], (t, lead, first)
+
+
+def test_a_long_lead_in_sends_its_last_two_lines_over_with_what_it_introduces() -> None:
+    """A lead-in that fits at a page foot while the table after it does not is not moved
+    whole (leaving a gap): its last two lines go over with the start of the table."""
+    from pnp.errors import Problems
+    from pnp.fonts import bundled_fonts
+    from pnp.rulebook.flow import Book, KeepWithNext, Setting, Styles, TextBlock
+    from pnp.symbols import SymbolSet
+
+    setting = Setting(bundled_fonts(), SymbolSet({}), "sk", Styles.for_size(10), Problems(), Book())
+    width = 450.0
+    lead = TextBlock(setting, FILLER * 2 + "Body sa počítajú takto:", setting.styles.body, None)
+    lead.keepWithNext = True
+    lines = lead.wrap(width, 1e6)[1] / lead.layout.leading
+    assert lines >= 4
+    after = TextBlock(setting, FILLER * 4, setting.styles.body, None)
+    parts = KeepWithNext([lead, after]).split(width, lead.height + lead.layout.leading)  # the lead-in and one line after it
+    assert [type(p).__name__ for p in parts] == ["TextBlock", "KeepWithNext"]
+    assert parts[0].wrap(width, 1e6)[1] == (lines - 2) * lead.layout.leading
+    carried = parts[1]._content
+    assert carried[0].wrap(width, 1e6)[1] == 2 * lead.layout.leading and carried[1] is after

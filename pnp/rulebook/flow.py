@@ -286,6 +286,14 @@ class KeepWithNext(KeepTogether):
         parts = after.split(aw, room) if room > 0 else []
         if parts and not isinstance(parts[0], ActionFlowable) and parts[0].wrap(aw, room)[1] <= room + 0.01:
             return list(heads) + parts
+        last = heads[-1]
+        if isinstance(last, TextBlock) and not isinstance(last, HeadingBlock):  # a lead-in: its last lines go over with what it leads in to
+            above = used - last.height - last.getSpaceAfter() - (last.getSpaceBefore() if len(heads) > 1 else 0.0)
+            room = ah - above - (last.getSpaceBefore() if len(heads) > 1 else 0.0)
+            room = min(room, last.height - 2 * last.layout.leading + 0.01)  # two lines at least go over, even if all would fit
+            pieces = last.split(aw, room) if room > 0 else []
+            if len(pieces) == 2:
+                return list(heads[:-1]) + [pieces[0], KeepWithNext(pieces[1:] + [after])]
         if at_top:
             return list(self._content)  # not even on an empty page: each goes on its own
         return []  # the heading goes to the next page with what follows
@@ -335,6 +343,8 @@ class Stack(Flowable):
             parts = self._split_child(child, k, inner, room - used) if room - used > 0 else []
             head = self.children[:k] + parts[:1]
             tail = parts[1:] + self.children[k + 1 :] if parts else self.children[k:]
+            if not parts and k and self.children[k - 1].getKeepWithNext() and not (k == 1 and self._at_top()):
+                head, tail = self.children[: k - 1], self.children[k - 1 :]  # a heading or lead-in goes over with what follows it
             if not head or not tail:
                 return []
             first = Stack(self.setting, head, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
@@ -343,12 +353,15 @@ class Stack(Flowable):
             return [first, rest]
         return [self]
 
+    def _at_top(self) -> bool:
+        frame = getattr(self, "_frame", None)
+        return frame is not None and bool(getattr(frame, "_atTop", False))
+
     def _split_child(self, child: Flowable, k: int, aw: float, ah: float) -> list[Flowable]:
         """Split a child; the first child of a stack at the top of a page is at the top too
         (a table there takes what fits rather than waiting for a page it would not get)."""
-        frame = getattr(self, "_frame", None)
-        if k == 0 and frame is not None:
-            child._frame = frame
+        if k == 0 and self._at_top():
+            child._frame = self._frame
         try:
             return child.split(aw, ah)
         finally:

@@ -223,8 +223,7 @@ class Story:
         if self.terms:
             out.append(Leader(self.setting, escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True, link=INDEX_KEY))
         out.append(PageBreak())
-        for block in self.doc.blocks:
-            out.extend(self.block(block))
+        out.extend(self.blocks(self.doc.blocks))
         if self.terms:
             out.append(HeadingBlock(self.setting, escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
             entries: list[Flowable] = []
@@ -240,6 +239,18 @@ class Story:
         return out
 
     # --- blocks ------------------------------------------------------------------------------
+
+    def blocks(self, blocks) -> list[Flowable]:
+        """Blocks in order; a paragraph that leads in to a table or list (it ends with ':')
+        is kept with the start of it, as a heading is with what follows."""
+        out: list[Flowable] = []
+        for block, after in zip(blocks, [*blocks[1:], None]):
+            flowables = self.block(block)
+            if isinstance(block, Para) and isinstance(after, (Table, ListBlock)) and flowables and isinstance(flowables[-1], TextBlock):
+                if plain(block.spans).rstrip().endswith(":"):
+                    flowables[-1].keepWithNext = True
+            out.extend(flowables)
+        return out
 
     def block(self, block) -> list[Flowable]:
         s = self.styles
@@ -270,7 +281,7 @@ class Story:
             out = []
             for i, item in enumerate(block.items):
                 marker = f"{block.start + i}." if block.ordered else "•"
-                children = [f for child in item for f in self.block(child)]
+                children = self.blocks(item)
                 if not children:
                     continue
                 stack = Stack(self.setting, children, indent=s.body.size * (2.0 if block.ordered else 1.4), marker=marker)
@@ -284,12 +295,12 @@ class Story:
             code = TextBlock(self.setting, escape(text), replace(s.small, hyphenate=False), block.loc)
             return [Stack(self.setting, [code], pad=s.body.size * 0.6, fill=s.colors["code"])]
         if isinstance(block, Quote):
-            children = [f for child in block.children for f in self.block(child)]
+            children = self.blocks(block.children)
             return [Stack(self.setting, children, pad=s.body.size * 0.5, bar=s.colors["quote-bar"])] if children else []
         if isinstance(block, Rule):
             return [RuleLine(self.setting)]
         if isinstance(block, Box):
-            children = [f for child in block.children for f in self.block(child)]
+            children = self.blocks(block.children)
             if not children:
                 return []
             label = self.labels.box(block.kind)
