@@ -151,3 +151,47 @@ def test_a_long_lead_in_sends_its_last_two_lines_over_with_what_it_introduces() 
     assert parts[0].wrap(width, 1e6)[1] == (lines - 2) * lead.layout.leading
     carried = parts[1]._content
     assert carried[0].wrap(width, 1e6)[1] == 2 * lead.layout.leading and carried[1] is after
+
+
+def index_columns(path: Path) -> list[list[str]]:
+    """The lines of each column of the index, top to bottom, page by page (the running
+    header and the page number left out)."""
+    from pdfread import placed_text, reader
+
+    out = []
+    for page in reader(path).pages[1:]:  # after the contents, which list the index too
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        runs = [(text, x, y) for text, x, y in placed_text(page) if 25 * MM < y < height - 22 * MM]
+        if not any(text == "Register" for text, _, _ in runs):
+            if not out:
+                continue
+        else:
+            below = max(y for text, _, y in runs if text == "Register")
+            runs = [run for run in runs if run[2] < below]
+        for column in (0, 1):
+            lines: dict[float, list[tuple[float, str]]] = {}
+            for text, x, y in runs:
+                if (x > width / 2) == bool(column):
+                    lines.setdefault(round(y), []).append((x, text))
+            out.append([" ".join(t for _, t in sorted(line)) for _, line in sorted(lines.items(), reverse=True)])
+    return out
+
+
+MM = 72 / 25.4
+
+
+def test_an_index_column_or_page_begins_with_its_letter(tmp_path: Path) -> None:
+    """Where the index runs on into the next column or page inside a letter's entries, the
+    letter is repeated there, marked as continued: 'C (pokr.)'."""
+    terms = [f"{word}{n:02d}" for word in ("breh", "cesta", "dom") for n in range(1, 71)]
+    marks = " ".join(f"[{term}]{{.index}}" for term in terms)
+    game = make_game(tmp_path / "hra", turn=f"# Priebeh hry\n\n{marks}\n")
+    columns = [column for column in index_columns(build(game) / "rules-basic-sk-a4.pdf") if column]
+    assert len(columns) >= 3  # the index runs onto a second page
+    continued = 0
+    for column in columns:
+        assert re.fullmatch(r"[BCD]( \(pokr\.\))?", column[0]), column[:3]
+        continued += "pokr." in column[0]
+        letters = [line for line in column if re.fullmatch(r"[BCD]( \(pokr\.\))?", line)]
+        assert all("pokr." not in line for line in letters[1:])  # only at the top
+    assert continued >= 2

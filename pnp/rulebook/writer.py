@@ -235,7 +235,7 @@ class Story:
                 letter = initial
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
                 entries.append(Leader(self.setting, escape(term), ", ".join(str(p) for p in pages), loc=self.term_locs[term]))
-            out.append(Columns(self.setting, entries, s.body.size * 1.5, columns=2 if len(self.terms) > 8 else 1))
+            out.append(Columns(self.setting, entries, s.body.size * 1.5, columns=2 if len(self.terms) > 8 else 1, continued=escape(labels.continued)))
         return out
 
     # --- blocks ------------------------------------------------------------------------------
