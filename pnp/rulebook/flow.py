@@ -286,6 +286,14 @@ class KeepWithNext(KeepTogether):
         parts = after.split(aw, room) if room > 0 else []
         if parts and not isinstance(parts[0], ActionFlowable) and parts[0].wrap(aw, room)[1] <= room + 0.01:
             return list(heads) + parts
+        last = heads[-1]
+        if isinstance(last, TextBlock) and not isinstance(last, HeadingBlock):  # a lead-in: its last lines go over with what it leads in to
+            above = used - last.height - last.getSpaceAfter() - (last.getSpaceBefore() if len(heads) > 1 else 0.0)
+            room = ah - above - (last.getSpaceBefore() if len(heads) > 1 else 0.0)
+            room = min(room, last.height - 2 * last.layout.leading + 0.01)  # two lines at least go over, even if all would fit
+            pieces = last.split(aw, room) if room > 0 else []
+            if len(pieces) == 2:
+                return list(heads[:-1]) + [pieces[0], KeepWithNext(pieces[1:] + [after])]
         if at_top:
             return list(self._content)  # not even on an empty page: each goes on its own
         return []  # the heading goes to the next page with what follows
@@ -332,9 +340,11 @@ class Stack(Flowable):
             if used + h <= room:
                 used += h + gap
                 continue
-            parts = child.split(inner, room - used) if room - used > 0 else []
+            parts = self._split_child(child, k, inner, room - used) if room - used > 0 else []
             head = self.children[:k] + parts[:1]
             tail = parts[1:] + self.children[k + 1 :] if parts else self.children[k:]
+            if not parts and k and self.children[k - 1].getKeepWithNext() and not (k == 1 and self._at_top()):
+                head, tail = self.children[: k - 1], self.children[k - 1 :]  # a heading or lead-in goes over with what follows it
             if not head or not tail:
                 return []
             first = Stack(self.setting, head, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
@@ -342,6 +352,21 @@ class Stack(Flowable):
             first.spaceAfter = 0
             return [first, rest]
         return [self]
+
+    def _at_top(self) -> bool:
+        frame = getattr(self, "_frame", None)
+        return frame is not None and bool(getattr(frame, "_atTop", False))
+
+    def _split_child(self, child: Flowable, k: int, aw: float, ah: float) -> list[Flowable]:
+        """Split a child; the first child of a stack at the top of a page is at the top too
+        (a table there takes what fits rather than waiting for a page it would not get)."""
+        if k == 0 and self._at_top():
+            child._frame = self._frame
+        try:
+            return child.split(aw, ah)
+        finally:
+            if hasattr(child, "_frame"):
+                del child._frame
 
     def draw(self):
         canv = self.canv
@@ -489,11 +514,13 @@ class Leader(Flowable):
 
 
 class IndexLetter(TextBlock):
-    """The letter a group of index entries is filed under ('Č', 'Ch'); never ends a column."""
+    """The letter a group of index entries is filed under ('Č', 'Ch'); never ends a column.
+    `letter`: the letter itself, when the markup is more ('C (cont.)', the letter repeated)."""
 
-    def __init__(self, setting: Setting, letter: str):
+    def __init__(self, setting: Setting, markup: str, letter: str = ""):
         style = setting.styles.label
-        super().__init__(setting, letter, replace(style, size=setting.styles.toc.size * 1.1, color="#1f3c66"), None)
+        super().__init__(setting, markup, replace(style, size=setting.styles.toc.size * 1.1, color="#1f3c66"), None)
+        self.letter = letter or markup
         self.spaceBefore = setting.styles.toc.size * 0.7
         self.keepWithNext = True
 
@@ -503,20 +530,42 @@ class IndexLetter(TextBlock):
 
 class Columns(Flowable):
     """Entries of the index in two balanced columns, split between entries; or, for a short
-    index, in one column kept together (and kept with the heading above it)."""
+    index, in one column kept together (and kept with the heading above it). A column or
+    page that begins inside a letter's entries repeats the letter, marked as continued
+    ("C (cont.)"), so that no entry is read without its letter."""
 
-    def __init__(self, setting: Setting, entries: list[Flowable], gap: float, columns: int = 2):
+    def __init__(self, setting: Setting, entries: list[Flowable], gap: float, columns: int = 2, continued: str = ""):
         super().__init__()
         self.setting, self.entries, self.gap, self.columns = setting, entries, gap, columns
+        self.continued = continued  # markup of the continuation mark ("cont.")
         self.spaceBefore = setting.styles.gap
         self._heights: list[float] = []
         self._break = 0
+        self._repeat_heights: dict[str, float] = {}
 
     def _width(self, aw: float) -> float:
         return (aw - self.gap) / 2 if self.columns == 2 else aw
 
     def _measure(self, aw: float) -> list[float]:
         return [e.wrap(self._width(aw), BIG)[1] + e.getSpaceBefore() for e in self.entries]
+
+    def _repeat(self, k: int) -> IndexLetter | None:
+        """The letter repeated above entry k at the top of a column or page, if k is inside
+        a letter's entries (not the letter itself)."""
+        if self.columns == 1 or not 0 < k < len(self.entries) or isinstance(self.entries[k], IndexLetter):
+            return None
+        letter = next((e.letter for e in reversed(self.entries[:k]) if isinstance(e, IndexLetter)), None)
+        if letter is None:
+            return None
+        return IndexLetter(self.setting, f"{letter} ({self.continued})" if self.continued else letter, letter)
+
+    def _repeat_height(self, k: int, aw: float) -> float:
+        repeat = self._repeat(k)
+        if repeat is None:
+            return 0.0
+        if repeat.markup not in self._repeat_heights:
+            self._repeat_heights[repeat.markup] = repeat.wrap(self._width(aw), BIG)[1] + repeat.getSpaceBefore()
+        return self._repeat_heights[repeat.markup]
 
     def wrap(self, aw, ah):
         self.width = aw
@@ -527,7 +576,7 @@ class Columns(Flowable):
         left = 0.0
         for k in range(len(heights) + 1 if self.columns == 2 else 0):  # the first column: entries [0, k)
             if not self._kept(k):
-                best = min(best, (max(left, total - left), k))
+                best = min(best, (max(left, total - left + self._repeat_height(k, aw)), k))
             if k < len(heights):
                 left += heights[k]
         self.height, self._break = best
@@ -550,18 +599,28 @@ class Columns(Flowable):
                 while self._kept(taken) and used > 0:  # a letter goes over with its first entry
                     taken -= 1
                     used -= heights[taken]
-                column, used = column + 1, 0.0
+                column += 1
+                used = self._repeat_height(taken, aw)  # the second column repeats the letter it begins in
         while self._kept(taken):
             taken -= 1
         if taken == 0 or taken == len(heights):
             return [] if taken == 0 else [self]
-        return [Columns(self.setting, self.entries[:taken], self.gap), Columns(self.setting, self.entries[taken:], self.gap)]
+        repeat = self._repeat(taken)
+        rest = ([repeat] if repeat is not None else []) + self.entries[taken:]
+        return [
+            Columns(self.setting, self.entries[:taken], self.gap, continued=self.continued),
+            Columns(self.setting, rest, self.gap, continued=self.continued),
+        ]
 
     def draw(self):
         width = self._width(self.width)
         for column, part in enumerate((self.entries[: self._break], self.entries[self._break :])):
+            heights = self._heights[: self._break] if column == 0 else self._heights[self._break :]
+            repeat = self._repeat(self._break) if column == 1 else None
+            if repeat is not None:
+                part, heights = [repeat, *part], [self._repeat_height(self._break, self.width), *heights]
             top = self.height
-            for entry, h in zip(part, self._heights[: self._break] if column == 0 else self._heights[self._break :]):
+            for entry, h in zip(part, heights):
                 top -= h
                 entry.wrap(width, BIG)
                 entry.drawOn(self.canv, column * (width + self.gap), top)

@@ -223,8 +223,7 @@ class Story:
         if self.terms:
             out.append(Leader(self.setting, escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True, link=INDEX_KEY))
         out.append(PageBreak())
-        for block in self.doc.blocks:
-            out.extend(self.block(block))
+        out.extend(self.blocks(self.doc.blocks))
         if self.terms:
             out.append(HeadingBlock(self.setting, escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
             entries: list[Flowable] = []
@@ -236,10 +235,22 @@ class Story:
                 letter = initial
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
                 entries.append(Leader(self.setting, escape(term), ", ".join(str(p) for p in pages), loc=self.term_locs[term]))
-            out.append(Columns(self.setting, entries, s.body.size * 1.5, columns=2 if len(self.terms) > 8 else 1))
+            out.append(Columns(self.setting, entries, s.body.size * 1.5, columns=2 if len(self.terms) > 8 else 1, continued=escape(labels.continued)))
         return out
 
     # --- blocks ------------------------------------------------------------------------------
+
+    def blocks(self, blocks) -> list[Flowable]:
+        """Blocks in order; a paragraph that leads in to a table or list (it ends with ':')
+        is kept with the start of it, as a heading is with what follows."""
+        out: list[Flowable] = []
+        for block, after in zip(blocks, [*blocks[1:], None]):
+            flowables = self.block(block)
+            if isinstance(block, Para) and isinstance(after, (Table, ListBlock)) and flowables and isinstance(flowables[-1], TextBlock):
+                if plain(block.spans).rstrip().endswith(":"):
+                    flowables[-1].keepWithNext = True
+            out.extend(flowables)
+        return out
 
     def block(self, block) -> list[Flowable]:
         s = self.styles
@@ -270,7 +281,7 @@ class Story:
             out = []
             for i, item in enumerate(block.items):
                 marker = f"{block.start + i}." if block.ordered else "•"
-                children = [f for child in item for f in self.block(child)]
+                children = self.blocks(item)
                 if not children:
                     continue
                 stack = Stack(self.setting, children, indent=s.body.size * (2.0 if block.ordered else 1.4), marker=marker)
@@ -284,12 +295,12 @@ class Story:
             code = TextBlock(self.setting, escape(text), replace(s.small, hyphenate=False), block.loc)
             return [Stack(self.setting, [code], pad=s.body.size * 0.6, fill=s.colors["code"])]
         if isinstance(block, Quote):
-            children = [f for child in block.children for f in self.block(child)]
+            children = self.blocks(block.children)
             return [Stack(self.setting, children, pad=s.body.size * 0.5, bar=s.colors["quote-bar"])] if children else []
         if isinstance(block, Rule):
             return [RuleLine(self.setting)]
         if isinstance(block, Box):
-            children = [f for child in block.children for f in self.block(child)]
+            children = self.blocks(block.children)
             if not children:
                 return []
             label = self.labels.box(block.kind)
@@ -392,16 +403,23 @@ class _Emphasis:
 
 class FitTable(Flowable):
     """A Markdown table: columns as wide as their text needs, narrowed to fit the column;
-    header row tinted and repeated on the next page."""
+    header row tinted and repeated on the next page. It breaks between rows leaving two
+    body rows at least on each side (a header row alone at a page foot, or one row alone
+    on the next page, reads as a mistake); only at the top of a page, where moving it on
+    would not help, does it take what platypus can fit."""
 
-    def __init__(self, story: Story, table: Table):
+    MIN_ROWS = 2
+
+    def __init__(self, story: Story, table: Table, built: PdfTable | None = None):
         super().__init__()
         self.story, self.table = story, table
         self.spaceBefore = story.styles.gap * 0.3
         self.spaceAfter = story.styles.gap * 1.2
-        self._built: PdfTable | None = None
+        self._built = built  # a part of a split table: its rows, already set
 
     def _build(self, aw: float) -> PdfTable:
+        if self._built is not None:
+            return self._built
         story, table = self.story, self.table
         setting, s = story.setting, story.styles
         pad = 4.0
@@ -442,18 +460,41 @@ class FitTable(Flowable):
         ]
         if table.header:
             commands.append(("BACKGROUND", (0, 0), (-1, 0), s.colors["head"]))
-        return PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+        self._built = PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+        return self._built
 
     def wrap(self, aw, ah):
-        self._built = self._build(aw)
-        self.width, self.height = self._built.wrap(aw, ah)
+        self.width, self.height = self._build(aw).wrap(aw, ah)
         return self.width, self.height
 
     def split(self, aw, ah):
-        parts = self._build(aw).split(aw, ah)
-        if parts:  # the header row repeats on every part; the space around stays around the whole
-            parts[0].spaceBefore, parts[-1].spaceAfter = self.spaceBefore, self.spaceAfter
-        return parts
+        built = self._build(aw)
+        built.wrap(aw, ah)
+        heights = built._rowHeights
+        head = 1 if self.table.header else 0
+        fit, used = 0, 0.0
+        for h in heights:
+            if used + h > ah:
+                break
+            fit, used = fit + 1, used + h
+        if fit >= len(heights):
+            return [self]
+        frame = getattr(self, "_frame", None)
+        at_top = frame is not None and bool(getattr(frame, "_atTop", False))
+        rows = min(fit, len(heights) - self.MIN_ROWS)  # two rows at least go over
+        if rows - head >= self.MIN_ROWS:
+            parts = built.split(aw, sum(heights[:rows]) + 0.01)
+        elif at_top:
+            parts = built.split(aw, ah)  # it cannot do better on any page
+        else:
+            return []  # it goes to the next page, or starts lower on this one
+        if not parts:
+            return []
+        out = [FitTable(self.story, self.table, part) for part in parts]  # each part splits by the same rule
+        for part in out:
+            part.spaceBefore = part.spaceAfter = 0
+        out[0].spaceBefore, out[-1].spaceAfter = self.spaceBefore, self.spaceAfter  # the space around stays around the whole
+        return out
 
     def draw(self):
         self._built.drawOn(self.canv, 0, 0)
