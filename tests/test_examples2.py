@@ -196,12 +196,18 @@ def test_the_scenario_map_draws_every_hex_with_its_label_and_symbol(civ):
     assert "The map has 30 hexes" in printed.replace("\n", " ")
 
 
-def test_a_bad_terrain_in_the_scenario_map_is_reported_at_its_line(tmp_path):
+def check_scenario_edited(tmp_path, old: str, new: str):
+    """`pnp check` of a copy of Cradle of Crowns whose scenario map has one row changed."""
     game = tmp_path / "civ"
     shutil.copytree(CIV, game)
-    edit(game / "scenario.yaml", "{q: 3, r: 3, terrain: water}", "{q: 3, r: 3, terrain: lake}")
+    edit(game / "scenario.yaml", old, new)
     result = run("check", game)
     assert result.exit_code == 1
+    return game, result
+
+
+def test_a_bad_terrain_in_the_scenario_map_is_reported_at_its_line(tmp_path):
+    game, result = check_scenario_edited(tmp_path, "{q: 3, r: 3, terrain: water}", "{q: 3, r: 3, terrain: lake}")
     row = line_of(game / "scenario.yaml", "{q: 3, r: 3, terrain: lake}")
     assert f"scenario.yaml:{row}:" in result.output
     assert "'lake', which is not in 'terrain'" in result.output
@@ -209,11 +215,7 @@ def test_a_bad_terrain_in_the_scenario_map_is_reported_at_its_line(tmp_path):
 
 
 def test_two_hexes_at_the_same_place_are_reported_at_the_second(tmp_path):
-    game = tmp_path / "civ"
-    shutil.copytree(CIV, game)
-    edit(game / "scenario.yaml", "{q: 3, r: 3, terrain: water}", "{q: 2, r: 3, terrain: water}")
-    result = run("check", game)
-    assert result.exit_code == 1
+    game, result = check_scenario_edited(tmp_path, "{q: 3, r: 3, terrain: water}", "{q: 2, r: 3, terrain: water}")
     row = line_of(game / "scenario.yaml", "{q: 2, r: 3, terrain: water}")
     assert f"scenario.yaml:{row}:" in result.output
     assert "are both the hex at q=2, r=3" in result.output
@@ -221,11 +223,7 @@ def test_two_hexes_at_the_same_place_are_reported_at_the_second(tmp_path):
 
 
 def test_the_scenario_counts_its_huts_as_its_text_says(tmp_path):
-    game = tmp_path / "civ"
-    shutil.copytree(CIV, game)
-    edit(game / "scenario.yaml", "{q: 2, r: 1, terrain: forest, marker: hut}", "{q: 2, r: 1, terrain: forest}")
-    result = run("check", game)
-    assert result.exit_code == 1
+    _, result = check_scenario_edited(tmp_path, "{q: 2, r: 1, terrain: forest, marker: hut}", "{q: 2, r: 1, terrain: forest}")
     assert "The scenario's text promises 2 huts and 2 villages (twin-shores)." in result.output
 
 
