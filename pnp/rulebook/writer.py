@@ -415,10 +415,11 @@ class FitTable(Flowable):
         self.story, self.table = story, table
         self.spaceBefore = story.styles.gap * 0.3
         self.spaceAfter = story.styles.gap * 1.2
-        self._built = built  # a part of a split table: its rows, already set
+        self._built = built  # a part of a split table: its rows, already set for its width
+        self._width: float | None = None  # the width self._built was set for (None: a part's own)
 
     def _build(self, aw: float) -> PdfTable:
-        if self._built is not None:
+        if self._built is not None and self._width in (None, aw):
             return self._built
         story, table = self.story, self.table
         setting, s = story.setting, story.styles
@@ -461,6 +462,7 @@ class FitTable(Flowable):
         if table.header:
             commands.append(("BACKGROUND", (0, 0), (-1, 0), s.colors["head"]))
         self._built = PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+        self._width = aw
         return self._built
 
     def wrap(self, aw, ah):
