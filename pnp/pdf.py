@@ -160,14 +160,10 @@ def draw_marks(canvas: Canvas, marks) -> None:
             canvas.line(x1, y1, x2, y2)
 
 
-def draw_cuts(canvas: Canvas, page: Page) -> None:
-    """The outline of each round or hex component, to cut along with scissors or a punch."""
-    draw_outlines(canvas, page.cuts)
-
-
 def draw_outlines(canvas: Canvas, cuts: Iterable[Cut]) -> None:
-    """Cut lines: each outline a grey hairline (on sheets, on the pieces of a split
-    component and on its assembly page alike)."""
+    """The outline of each round or hex component, to cut along with scissors or a punch:
+    a grey hairline (on sheets, on the pieces of a split component and on its assembly
+    page alike)."""
     cuts = tuple(cuts)
     if not cuts:
         return
@@ -233,7 +229,7 @@ def write_sheets(
             for placement in page.placements:
                 draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
             draw_marks(canvas, page.marks)
-            draw_cuts(canvas, page)
+            draw_outlines(canvas, page.cuts)
             draw_ruler(canvas, page, caption, info.initial_font)
             canvas.showPage()  # the page is written to the file here
             count += 1
