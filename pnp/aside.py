@@ -52,7 +52,7 @@ class Aside:
         except EOFError:
             status, files, items, pending = "crash", f"the child process ended with exit code {self.process.exitcode}", [], ([], [])
         self.process.join()
-        problems.items.extend(items)
+        problems.extend(items)
         txn.adopt(*pending)
         if status == "crash":
             raise RuntimeError(f"work done aside failed:\n{files}")

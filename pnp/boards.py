@@ -460,7 +460,7 @@ def _once_per_kind(found: Problems, problems: Problems) -> None:
     for same in groups.values():
         first = same[0]
         more = f" (and {len(same) - 1} more space{'s' if len(same) > 2 else ''} of this track)" if len(same) > 1 else ""
-        problems.items.append(replace(first, message=first.message + more))
+        problems.add(replace(first, message=first.message + more))
 
 
 def _front_size(r: Renderer, deck_id: str) -> tuple[float, float] | None:

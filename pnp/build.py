@@ -215,7 +215,6 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             files = _write_decks(folder, options, project, langs, members, progress, problems, txn)
         finally:  # the rulebooks' files join the transaction even when a deck fails, so they are removed with it
             files.extend(join_all(rulebooks, problems, txn))
-        problems.items = list(dict.fromkeys(problems.items))  # a face laid out twice reports once
         if problems.errors and not options.force:
             raise PnpError(problems)
     return BuildResult(files, problems)
@@ -275,7 +274,7 @@ def _build_parallel(folder: Path, options: BuildOptions, project: Project, langs
     files = []
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         for written, found in pool.map(_build_one, tasks):
-            problems.items.extend(found)
+            problems.extend(found)
             if written is not None:
                 files.append(written)
     return files

@@ -51,20 +51,33 @@ class Problem:
 
 @dataclass
 class Problems:
-    """An accumulator passed through a stage; `raise_if_errors` ends the stage."""
+    """An accumulator passed through a stage; `raise_if_errors` ends the stage. Each
+    problem is kept once, in the order found: the same mistake found again (a face laid
+    out in two passes, a map's hexes drawn in three layers, a rulebook set in two
+    processes) is one line for the user."""
 
     items: list[Problem] = field(default_factory=list)
     unreadable: bool = False  # set when the input could not be parsed at all
 
+    def __post_init__(self) -> None:
+        self.items = list(dict.fromkeys(self.items))
+        self._seen = set(self.items)
+
+    def add(self, problem: Problem) -> None:
+        if problem not in self._seen:
+            self._seen.add(problem)
+            self.items.append(problem)
+
     def error(self, location: Location, code: str, message: str) -> None:
-        self.items.append(Problem(location, code, message))
+        self.add(Problem(location, code, message))
 
     def warn(self, location: Location, code: str, message: str) -> None:
-        self.items.append(Problem(location, code, message, severity=WARNING))
+        self.add(Problem(location, code, message, severity=WARNING))
 
-    def extend(self, other: Problems) -> None:
-        self.items.extend(other.items)
-        self.unreadable = self.unreadable or other.unreadable
+    def extend(self, other: Problems | list[Problem]) -> None:
+        for problem in other.items if isinstance(other, Problems) else other:
+            self.add(problem)
+        self.unreadable = self.unreadable or (isinstance(other, Problems) and other.unreadable)
 
     @property
     def errors(self) -> list[Problem]:

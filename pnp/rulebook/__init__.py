@@ -62,7 +62,6 @@ def _checked_documents(project, game: Game, lang: str, problems: Problems, set_t
         check_document(doc, game, project.symbols.ids, problems)
         if set_text:
             check_text(doc, _inputs(project, game, lang, problems), source.title_locs)
-    problems.items = list(dict.fromkeys(problems.items))
     return pairs
 
 
@@ -118,5 +117,4 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
             target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
             txn.path_for(target).write_bytes(booklet)
             written.append(Written(target, 0, sides, "short"))  # folded: turned over its short edge
-    problems.items = list(dict.fromkeys(problems.items))
     return written
