@@ -98,6 +98,7 @@ class Constraint:
     for_each: str | None = None  # repeat for every value of this enumeration, bound to `value`
     count: CountSpec | None = None
     unique: str | list[str] | None = None
+    within: str | None = None  # unique: among the rows of this table field of each component
     reference: ReferenceSpec | None = None
     expect: str | None = None
     partition: PartitionSpec | None = None
@@ -130,6 +131,13 @@ def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
         kinds = [k for k in KINDS if getattr(c, k) is not None]
         if len(kinds) != 1:
             problems.error(item.loc, "constraint-kind", f"constraint '{c.id}' has {len(kinds) or 'none'} of {', '.join(KINDS)}; expected exactly one")
+            continue
+        if c.within is not None and kinds != ["unique"]:
+            problems.error(
+                item.loc_of("within"),
+                "constraint-within",
+                f"constraint '{c.id}' has 'within' but is not a unique check; expected 'within' only beside 'unique'",
+            )
             continue
         if c.id in seen:
             problems.error(item.loc_of("id"), "constraint-id", f"constraint id '{c.id}' is used twice; expected unique ids")
@@ -348,6 +356,10 @@ class Checker:
 
     def _unique(self, c: Constraint, cards: list[Card], extra: dict) -> None:
         names = [c.unique] if isinstance(c.unique, str) else list(c.unique or [])
+        if c.within is not None:
+            for card in cards:
+                self._unique_rows(c, card, names, extra)
+            return
         seen: dict[tuple, Card] = {}
         for card in cards:
             key = tuple(str(card.fields.get(n, card.id if n == "id" else None)) for n in names)
@@ -360,6 +372,32 @@ class Checker:
                 )
             else:
                 seen[key] = card
+
+    def _unique_rows(self, c: Constraint, card: Card, names: list[str], extra: dict) -> None:
+        """No two rows of the table `c.within` of one component share the values (the
+        coordinates of a map's hexes, the spaces of a track)."""
+        rows = card.fields.get(c.within)
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            self._say(
+                c,
+                c._loc,
+                f"'{card.id}' has no table '{c.within}'; expected 'within' to name a table field of the components checked",
+                self._card_ctx(card, extra),
+            )
+            return
+        seen: dict[tuple, int] = {}
+        for i, row in enumerate(rows):
+            key = tuple(str(row.get(n)) for n in names)
+            if key in seen:
+                same = ", ".join(f"{n}={row.get(n)}" for n in names)
+                self._say(
+                    c,
+                    card.loc_of(f"{c.within}.{i}.{names[0]}"),
+                    f"rows {seen[key] + 1} and {i + 1} of '{c.within}' in '{card.id}' have the same {same} ({card.loc_of(f'{c.within}.{seen[key]}')})",
+                    self._card_ctx(card, extra),
+                )
+            else:
+                seen[key] = i
 
     def _reference(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         spec = c.reference

@@ -219,6 +219,8 @@ def test_two_hexes_at_the_same_place_are_reported_at_the_second(tmp_path):
     row = line_of(game / "scenario.yaml", "{q: 2, r: 3, terrain: water}")
     assert f"scenario.yaml:{row}:" in result.output
     assert "are both the hex at q=2, r=3" in result.output
+    assert result.output.count("[hexgrid-twice]") == 1  # found by each of the map's three layers, said once
+    assert "rows 21 and 22 of 'hexes' in 'twin-shores' have the same q=2, r=3" in result.output  # unique within
     assert "Two hexes of twin-shores have the same q and r" in result.output  # rules.yaml
 
 

@@ -261,3 +261,30 @@ def test_text_outside_the_safe_area_is_a_warning(tmp_path):
     result = check(folder)
     assert result.exit_code == 0
     assert "layouts/edge.yaml:3:5: warning: text box [1.0, 40.0, 50.0, 10.0] of layout 'edge' reaches into the outer 3 mm" in result.output
+
+
+TABLE_TYPES = TYPES.replace(
+    "      cost: {type: int, required: false}\n",
+    "      cost: {type: int, required: false}\n      spaces: {type: table, fields: {n: {type: int}, bonus: {type: int, required: false}}, required: false}\n",
+)
+
+
+def test_unique_within_a_table_names_both_rows(tmp_path):
+    rule = "  - {id: n, message: Spaces are numbered once., unique: n, within: spaces}\n"
+    cards = "- id: a\n  title: Alfa\n  spaces:\n    - {n: 1}\n    - {n: 2, bonus: 1}\n    - {n: 1}\n- {id: b, title: Beta, spaces: [{n: 1}]}\n"
+    folder = game(tmp_path, rule, cards)
+    (folder / "rules.yaml").write_text(TABLE_TYPES + rule, encoding="utf-8")
+    result = check(folder)
+    assert result.exit_code == 1, result.output
+    row = cards.splitlines().index("    - {n: 1}", 4) + 1  # the second row numbered 1: the third row
+    assert f"cards.yaml:{row}:" in result.output
+    assert "Spaces are numbered once. (rows 1 and 3 of 'spaces' in 'a' have the same n=1" in result.output
+    assert "'b'" not in result.output  # each component's rows are compared among themselves
+    edit(folder / "cards.yaml", "    - {n: 1}\n- {id: b", "    - {n: 3}\n- {id: b")
+    assert check(folder).exit_code == 0
+
+
+def test_within_belongs_to_unique_only(tmp_path):
+    result = check(game(tmp_path, "  - {id: n, message: m, expect: power > 0, within: spaces}\n"))
+    assert result.exit_code == 1
+    assert "constraint 'n' has 'within' but is not a unique check; expected 'within' only beside 'unique'" in result.output
