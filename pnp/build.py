@@ -25,7 +25,7 @@ from .layouts import Layout, LayoutLoader, check_safe_area
 from .load import ID_PATTERN, load_game
 from .model import Deck, Game
 from .paths import FONTS_DIR
-from .pdf import DocInfo, write_sheets
+from .pdf import DocInfo, ruler_caption, write_sheets
 from .progress import BuildProgress, expected_cards
 from .render import Face, Renderer
 from .symbols import SymbolSet
@@ -368,9 +368,6 @@ def write_group(
     def face_of(page, item):
         return face(item, page.side)
 
-    def caption(page, length: int) -> str:
-        return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {group} · sheet {page.sheet}/{sheets} {page.side}"
-
     target = unit_target(game, unit, lang, options)
     names = ", ".join(game.decks[d].name for d in ids)
     duplex = spec.sides == "duplex" and any(m.back for m in placed)
@@ -379,8 +376,9 @@ def write_group(
         author=game.meta.author,
         subject=f"{len(entries)} components, {spec.paper.upper()}, {spec.sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
         initial_font=project.fonts.get("sans").registered,
-        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if duplex else None,
+        flip=spec.flip if duplex else None,
     )
+    caption = ruler_caption(f"{game.meta.title} · {group}", sheets)
     count = write_sheets(txn.path_for(target), shared.pages, shared, info, face_of, project.symbols, caption, spec.bleed * mm)
     return Written(target, len(entries), count, spec.flip if duplex else None)
 
@@ -419,9 +417,6 @@ def write_deck(
     pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"), front.shape)
     target = options.out / output_name(game, deck, lang, spec, options.deal)
 
-    def caption(page, length: int) -> str:  # printed under the ruler: what the sheet is, how to print it
-        return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {deck.name} · sheet {page.sheet}/{sheets} {page.side}"
-
     sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
     duplex = sides == "duplex"
     info = DocInfo(
@@ -429,8 +424,9 @@ def write_deck(
         author=game.meta.author,
         subject=f"{len(items)} cards, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
         initial_font=project.fonts.get("sans").registered,
-        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if duplex else None,
+        flip=spec.flip if duplex else None,
     )
+    caption = ruler_caption(f"{game.meta.title} · {deck.name}", sheets)
     count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
     return Written(target, len(items), count, spec.flip if duplex else None)
 
@@ -472,16 +468,13 @@ def _write_split(
             card = deck.cards[index]
             yield f"{game.meta.title} · {deck.name} · {card.id}", renderer.face(card, front, "front", problems)
 
-    def caption(page, length: int) -> str:
-        return f"print at 100 % (actual size): this ruler is {length} mm\n{game.meta.title} · {deck.name}"
-
     info = DocInfo(
         title=f"{game.meta.title}: {deck.name}",
         author=game.meta.author,
         subject=f"{len(items)} components in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
         initial_font=project.fonts.get("sans").registered,
-        duplex=None,
     )
     bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
+    caption = ruler_caption(f"{game.meta.title} · {deck.name}")
     count = write_pieces(txn.path_for(target), tiling, faces(), info, project.symbols, (info.initial_font, bold), caption, notes)
     return Written(target, len(items), count)  # pieces are printed one-sided

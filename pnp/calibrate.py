@@ -39,9 +39,7 @@ def _cross(canvas: Canvas, x: float, y: float) -> None:
 def write_calibration(target: Path, paper: str, flip: Flip, font: str) -> None:
     width, height = (v * mm for v in PAPERS[paper])
     points = [(width * fx, height * fy) for fx, fy in ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55), (0.25, 0.8), (0.75, 0.8))]
-    info = DocInfo(
-        "pnp calibration sheet", "pnp", f"{paper.upper()}, duplex {flip} edge", font, "DuplexFlipLongEdge" if flip == "long" else "DuplexFlipShortEdge"
-    )
+    info = DocInfo("pnp calibration sheet", "pnp", f"{paper.upper()}, duplex {flip} edge", font, flip)
     with atomic_path(target) as tmp:
         canvas = new_canvas(tmp, (width, height), info)
         canvas.setLineWidth(0.5)

@@ -144,7 +144,7 @@ def impose_images(
     warnings. Cards too large for the paper are turned to landscape, or else printed in
     overlapping pieces, as `pnp build` does."""
     from .fonts import bundled_fonts
-    from .pdf import DocInfo, write_sheets
+    from .pdf import DocInfo, ruler_caption, write_sheets
 
     art = collect(folder, back, size, spec.bleed)
     width, height = art.size[0] * mm, art.size[1] * mm
@@ -173,19 +173,16 @@ def impose_images(
     pages = list(impose(len(fronts), grid, spec if backs else replace(spec, sides="fronts")))
     sheets = -(-len(fronts) // grid.per_sheet)
 
-    def caption(page, length: int) -> str:
-        return f"print at 100 % (actual size): this ruler is {length} mm\n{name} · sheet {page.sheet}/{sheets} {page.side}"
-
     duplex = spec.sides == "duplex" and bool(backs)
     info = DocInfo(
         title=name,
         author="",
         subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.paper.upper()}, {spec.sides if backs else 'fronts'}",
         initial_font=bundled_fonts().get("sans").registered,
-        duplex={"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}[spec.flip] if duplex else None,
+        flip=spec.flip if duplex else None,
     )
     with atomic_path(target) as tmp:
-        count = write_sheets(tmp, pages, grid, info, face_of, None, caption, bleed)
+        count = write_sheets(tmp, pages, grid, info, face_of, None, ruler_caption(name, sheets), bleed)
     return Written(target, len(fronts), count, spec.flip if duplex else None), art.problems
 
 
@@ -193,7 +190,7 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
     """Cards larger than the paper even turned: each on an assembly page and overlapping
     pieces to glue (pieces.py), one-sided, so their backs are not printed."""
     from .fonts import bundled_fonts
-    from .pdf import DocInfo
+    from .pdf import DocInfo, ruler_caption
     from .pieces import write_pieces
 
     where = Location(display_path(folder))
@@ -216,18 +213,14 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
         art.problems.warn(where, "sheet-split-back", message + "; expected --paper a3 or larger if the backs matter")
         notes.append("The backs are not printed: a component in pieces cannot be printed double-sided.")
 
-    def caption(page, length: int) -> str:
-        return f"print at 100 % (actual size): this ruler is {length} mm\n{name}"
-
     fonts = bundled_fonts()
     info = DocInfo(
         title=name,
         author="",
         subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
         initial_font=fonts.get("sans").registered,
-        duplex=None,
     )
     faces = ((f"{name} · {path.stem}", face) for path, face in zip(art.fronts, fronts))
     with atomic_path(target) as tmp:
-        count = write_pieces(tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), caption, notes)
+        count = write_pieces(tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name), notes)
     return Written(target, len(fronts), count), art.problems

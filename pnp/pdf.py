@@ -32,7 +32,21 @@ class DocInfo:
     author: str
     subject: str
     initial_font: str  # a registered embedded font, so no Helvetica is referenced
-    duplex: str | None = "DuplexFlipLongEdge"
+    flip: str | None = None  # "long" or "short": the PDF asks viewers to print duplex, turned over that edge
+
+
+DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}  # the PDF's names for the flips
+
+
+def ruler_caption(what: str, sheets: int = 0) -> Callable[[Page, int], str]:
+    """The caption under the calibration ruler: how to print, and what the sheet is (with
+    its number and side when the PDF has `sheets` sheets)."""
+
+    def caption(page: Page, length: int) -> str:
+        where = f" · sheet {page.sheet}/{sheets} {page.side}" if sheets else ""
+        return f"print at 100 % (actual size): this ruler is {length} mm\n{what}{where}"
+
+    return caption
 
 
 def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Canvas:
@@ -43,8 +57,8 @@ def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Can
     canvas.setCreator("pnp")
     canvas.setProducer("pnp (reportlab)")
     canvas.setViewerPreference("PrintScaling", "None")
-    if info.duplex:
-        canvas.setViewerPreference("Duplex", info.duplex)
+    if info.flip:
+        canvas.setViewerPreference("Duplex", DUPLEX[info.flip])
     return canvas
 
 
