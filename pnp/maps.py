@@ -14,6 +14,7 @@ even-r, odd-q and even-q are converted to them.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -38,9 +39,10 @@ SAME = 0.01  # mm: two corners closer than this are the same corner
 
 @dataclass
 class GridSpec:
-    field: str  # a table field of the component: one row per cell, row-major
     box: Box  # mm: the area the grid fills
     columns: int
+    field: str | None = None  # a table field of the component: one row per cell, row-major
+    deck: str | None = None  # or a deck (a spreadsheet, say): one component per cell
     fill: str | None = None  # templates see `cell` (the row), `row`, `col`, `index`
     stroke: str | None = "#333333"
     stroke_width: float = 0.5  # points
@@ -48,7 +50,7 @@ class GridSpec:
     style: str | None = None  # a text style of the layout
     symbol: str | None = None
     padding: float = 1.0  # mm inside each cell kept clear of its label and symbol
-    _loc: Location = field(default=Location("?"), repr=False)
+    _loc: Location = dataclasses.field(default=Location("?"), repr=False)  # `field` is an attribute here
 
 
 @dataclass
@@ -62,7 +64,7 @@ class Grid:
         from .layouts import check_style  # layouts imports this module
 
         spec, where = self.grid, raw["grid"]
-        ok = check_style(spec.style, where, styles, "grid", problems)
+        ok = check_style(spec.style, where, styles, "grid", problems) & _check_source(spec, where, "grid", problems)
         if spec.box[2] <= 0 or spec.box[3] <= 0:
             problems.error(where.loc_of("box"), "grid-box", f"grid box {list(spec.box)} has no area; expected a positive width and height")
             ok = False
@@ -74,9 +76,10 @@ class Grid:
 
 @dataclass
 class HexGridSpec:
-    field: str  # a table field: one row per hex, with whole-number fields q and r
     size: float  # mm from a hex's centre to a corner
     origin: tuple[float, float]  # mm: the centre of hex (0, 0)
+    field: str | None = None  # a table field: one row per hex, with whole-number fields q and r
+    deck: str | None = None  # or a deck (a spreadsheet, say): one component per hex, with q and r
     coords: Literal["axial", "odd-r", "even-r", "odd-q", "even-q"] = "axial"  # offset: q is the column, r the row
     orientation: Literal["pointy", "flat"] = "pointy"
     fill: str | None = None
@@ -86,7 +89,7 @@ class HexGridSpec:
     style: str | None = None
     symbol: str | None = None
     padding: float = 0.5
-    _loc: Location = field(default=Location("?"), repr=False)
+    _loc: Location = dataclasses.field(default=Location("?"), repr=False)  # `field` is an attribute here
 
 
 @dataclass
@@ -99,11 +102,22 @@ class HexGrid:
         from .layouts import check_style  # layouts imports this module
 
         spec, where = self.hexgrid, raw["hexgrid"]
-        ok = check_style(spec.style, where, styles, "hexgrid", problems)
+        ok = check_style(spec.style, where, styles, "hexgrid", problems) & _check_source(spec, where, "hexgrid", problems)
         if spec.size <= 0:
             problems.error(where.loc_of("size"), "hexgrid-size", f"hexgrid size is {spec.size:g}; expected the distance from a hex's centre to a corner in mm")
             ok = False
         return ok
+
+
+def _check_source(spec: GridSpec | HexGridSpec, where: Any, kind: str, problems: Problems) -> bool:
+    """A grid's cells come from a table field of the component or from a deck: one of them."""
+    if (spec.field is None) == (spec.deck is None):
+        has = "both 'field' and 'deck'" if spec.field is not None else "neither 'field' nor 'deck'"
+        problems.error(
+            where.loc, f"{kind}-source", f"{kind} has {has}; expected one: 'field' (a table field of the component) or 'deck' (one component per cell)"
+        )
+        return False
+    return True
 
 
 @dataclass
@@ -333,13 +347,38 @@ def _cell_content(r: Renderer, f: Frame, spec: GridSpec | HexGridSpec, box: Box,
     return ops
 
 
-def _table(r: Renderer, f: Frame, name: str, kind: str, loc: Location) -> list[dict] | None:
-    """The rows of the component's table field `name`, or None (reported)."""
+@dataclass
+class Cells:
+    """Where a grid's cells come from: the rows of a table field of the component, or the
+    components of a deck, each with the location its messages point at."""
+
+    source: str  # for messages: "'hexes'" or "deck 'hexes'"
+    rows: list[dict]
+    locs: list[Location]
+
+
+def _cells(r: Renderer, f: Frame, spec: GridSpec | HexGridSpec, kind: str) -> Cells | None:
+    """The cells of a grid, or None (reported)."""
+    if spec.deck is not None:
+        deck = r.game.decks.get(spec.deck)
+        if deck is None:
+            f.problems.error(
+                spec._loc,
+                "map-deck",
+                f"{f.where}: {kind} deck '{spec.deck}' does not exist{suggest(spec.deck, r.game.decks)}; expected one of: {', '.join(r.game.decks)}",
+            )
+            return None
+        cards = list(deck.cards)
+        if not cards:
+            f.problems.error(deck.loc, "map-empty", f"{f.where}: {kind} deck '{spec.deck}' has no components; expected one per cell")
+            return None
+        return Cells(f"deck '{spec.deck}'", [dict(c.fields, id=c.id) for c in cards], [c.loc for c in cards])
+    name = spec.field or ""
     fields = r.game.types[f.card.type].fields
     if name not in fields or fields[name].type != "table":
         tables = [n for n, d in fields.items() if d.type == "table"]
         f.problems.error(
-            loc,
+            spec._loc,
             "map-field",
             f"{f.where}: {kind} field '{name}' is not a table field of type '{f.card.type}'{suggest(name, tables)}; expected one of: {', '.join(tables) or 'none (declare a field of type table)'}",
         )
@@ -347,24 +386,26 @@ def _table(r: Renderer, f: Frame, name: str, kind: str, loc: Location) -> list[d
     rows = list(f.card.fields.get(name) or [])
     if not rows:
         f.problems.error(f.card.loc_of(name), "map-empty", f"{f.where}: {kind} '{name}' of card '{f.card.id}' has no rows; expected one row per cell")
-    return rows
+        return None
+    return Cells(f"'{name}'", rows, [f.card.loc_of(f"{name}.{i}") for i in range(len(rows))])
 
 
 def draw_grid(r: Renderer, el: Grid, f: Frame) -> list[Op]:
     from .render import RectOp
 
     spec = el.grid
-    rows = _table(r, f, spec.field, "grid", spec._loc)
-    if not rows:
+    cells_in = _cells(r, f, spec, "grid")
+    if cells_in is None:
         return []
+    rows = cells_in.rows
     if spec.columns < 1:  # reported when the layout was read
         return []
     lines = -(-len(rows) // spec.columns)
     if len(rows) % spec.columns:
         f.problems.error(
-            f.card.loc_of(f"{spec.field}.{len(rows) - 1}"),
+            cells_in.locs[-1],
             "grid-ragged",
-            f"{f.where}: grid '{spec.field}' has {len(rows)} cells, which leave the last row with {len(rows) % spec.columns} of {spec.columns}; expected a multiple of {spec.columns} cells",
+            f"{f.where}: grid {cells_in.source} has {len(rows)} cells, which leave the last row with {len(rows) % spec.columns} of {spec.columns}; expected a multiple of {spec.columns} cells",
         )
     bx, by, bw, bh = spec.box
     w, h = bw / spec.columns, bh / lines
@@ -378,8 +419,8 @@ def draw_grid(r: Renderer, el: Grid, f: Frame) -> list[Op]:
         fill = r.color(spec.fill, f, spec._loc, extra)
         stroke = r.color(spec.stroke, f, spec._loc, extra)
         cells.append(RectOp(x * mm, f.y(y, h), w * mm, h * mm, fill, stroke, spec.stroke_width, 0.0))
-        what = f"cell {i + 1} (row {line + 1}, column {col + 1}) of grid '{spec.field}'"
-        content += _cell_content(r, f, spec, _inset((x, y, w, h), spec.padding), extra, f.card.loc_of(f"{spec.field}.{i}"), what, style)
+        what = f"cell {i + 1} (row {line + 1}, column {col + 1}) of grid {cells_in.source}"
+        content += _cell_content(r, f, spec, _inset((x, y, w, h), spec.padding), extra, cells_in.locs[i], what, style)
     return cells + content
 
 
@@ -387,9 +428,10 @@ def draw_hexgrid(r: Renderer, el: HexGrid, f: Frame) -> list[Op]:
     from .render import ShapeOp
 
     spec = el.hexgrid
-    rows = _table(r, f, spec.field, "hexgrid", spec._loc)
-    if not rows:
+    cells_in = _cells(r, f, spec, "hexgrid")
+    if cells_in is None:
         return []
+    rows, source = cells_in.rows, cells_in.source
     if spec.size <= 0:  # reported when the layout was read
         return []
     style = _style(r, f, spec.style, spec._loc) if spec.label else None
@@ -397,13 +439,13 @@ def draw_hexgrid(r: Renderer, el: HexGrid, f: Frame) -> list[Op]:
     cells: list[Op] = []
     content: list[Op] = []
     for i, row in enumerate(rows):
-        loc = f.card.loc_of(f"{spec.field}.{i}")
+        loc = cells_in.locs[i]
         q, rr = row.get("q"), row.get("r")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (q, rr)):
             f.problems.error(
                 loc,
                 "hexgrid-coords",
-                f"{f.where}: row {i + 1} of '{spec.field}' has q={q!r}, r={rr!r}; expected whole numbers q and r ({spec.coords} coordinates; declare them as int fields of the table)",
+                f"{f.where}: row {i + 1} of {source} has q={q!r}, r={rr!r}; expected whole numbers q and r ({spec.coords} coordinates; declare them as int fields of the table)",
             )
             continue
         key = to_axial(q, rr, spec.coords)
@@ -411,7 +453,7 @@ def draw_hexgrid(r: Renderer, el: HexGrid, f: Frame) -> list[Op]:
             f.problems.error(
                 loc,
                 "hexgrid-twice",
-                f"{f.where}: rows {seen[key] + 1} and {i + 1} of '{spec.field}' are both the hex at q={q}, r={rr}; expected one row per hex",
+                f"{f.where}: rows {seen[key] + 1} and {i + 1} of {source} are both the hex at q={q}, r={rr}; expected one row per hex",
             )
             continue
         seen[key] = i
@@ -422,7 +464,7 @@ def draw_hexgrid(r: Renderer, el: HexGrid, f: Frame) -> list[Op]:
         points = tuple((x * mm, f.y(y)) for x, y in hex_corners(centre, spec.size, spec.orientation))
         cells.append(ShapeOp(points, True, fill, stroke, spec.stroke_width))
         box = _inset(hex_inner_box(centre, spec.size, spec.orientation), spec.padding)
-        content += _cell_content(r, f, spec, box, extra, loc, f"the hex at q={q}, r={rr} of '{spec.field}'", style)
+        content += _cell_content(r, f, spec, box, extra, loc, f"the hex at q={q}, r={rr} of {source}", style)
     return cells + content
 
 

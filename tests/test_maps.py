@@ -602,3 +602,59 @@ def test_layout_mistakes_of_map_elements_are_found_when_the_layout_is_read(tmp_p
         in result.output
     )
     assert f"{at(tile, '0', 'columns: 0')}: grid has 0 columns; expected a whole number from 1 [grid-columns]" in result.output
+
+
+# --- cells from a deck (a spreadsheet) -----------------------------------------------------------
+
+HEX_CSV = """\
+id,q,r,terrain,label
+summit,0,0,hills,Summit
+meadow,1,0,plains,Meadow
+grove,1,-1,forest,Grove
+lake,-1,0,water,Lake
+"""
+
+
+def csv_hex_game(tmp_path: Path, csv: str = HEX_CSV) -> Path:
+    """The hex map with its hexes in a spreadsheet: a data-only deck, one component a hex."""
+    rules = RULES.replace(
+        "  tile:\n",
+        "  hex:\n    fields:\n      q: {type: int}\n      r: {type: int}\n      terrain: {type: enum, enum: terrain}\n      label: {type: text}\n  tile:\n",
+    )
+    folder = map_game(
+        tmp_path,
+        game_yaml=GAME + "  cells: {type: hex, data: hexes.csv}\n",
+        rules_yaml=rules,
+        layouts__hexmap_yaml=HEX_LAYOUT.replace("field: hexes", "deck: cells").replace('"{{ hexes[0].label }} / {{ hexes[0].terrain.name }}"', '"{{ title }}"'),
+    )
+    (folder / "hexes.csv").write_text(csv, encoding="utf-8")
+    return folder
+
+
+def test_a_hex_map_can_take_its_hexes_from_a_spreadsheet(tmp_path):
+    out = tmp_path / "out"
+    result = run("build", csv_hex_game(tmp_path), "--out", out, "--deck", "hexmap")
+    assert result.exit_code == 0, result.output
+    pdf = out / "mare" / "hexmap-en-a4.pdf"
+    words = text(pdf)
+    assert all(label in words for label in ("Summit", "Meadow", "Grove", "Lake"))
+    assert "Farm" not in words  # the table of the component is not read: the deck is
+    assert len([p for p in paths(pdf) if p["closed"] and len(p["points"]) == 6]) == 4
+
+
+def test_a_hex_twice_in_the_spreadsheet_is_reported_at_its_row(tmp_path):
+    folder = csv_hex_game(tmp_path, HEX_CSV + "again,1,0,water,Again\n")
+    result = run("check", folder)
+    assert result.exit_code == 1
+    assert "hexes.csv:6:" in result.output
+    assert "rows 2 and 5 of deck 'cells' are both the hex at q=1, r=0; expected one row per hex [hexgrid-twice]" in result.output
+
+
+def test_a_grid_takes_its_cells_from_a_field_or_a_deck_not_both(tmp_path):
+    folder = map_game(tmp_path, layouts__hexmap_yaml=HEX_LAYOUT.replace("field: hexes", "field: hexes\n      deck: cells"))
+    result = run("check", folder)
+    assert result.exit_code == 1
+    assert (
+        "hexgrid has both 'field' and 'deck'; expected one: 'field' (a table field of the component) or 'deck' (one component per cell) [hexgrid-source]"
+        in result.output
+    )
