@@ -26,6 +26,7 @@ from .schema import suggest
 from .text import TextStyle, typeset
 
 if TYPE_CHECKING:
+    from .model import Deck
     from .render import Frame, Op, Renderer, TextOp
 
 Box = tuple[float, float, float, float]
@@ -357,22 +358,29 @@ class Cells:
     locs: list[Location]
 
 
+def _deck(r: Renderer, f: Frame, name: str, kind: str, loc: Location) -> Deck | None:
+    """The deck a map element reads, or None (reported)."""
+    deck = r.game.decks.get(name)
+    if deck is None:
+        f.problems.error(
+            loc, "map-deck", f"{f.where}: {kind} deck '{name}' does not exist{suggest(name, r.game.decks)}; expected one of: {', '.join(r.game.decks)}"
+        )
+    return deck
+
+
 def _cells(r: Renderer, f: Frame, spec: GridSpec | HexGridSpec, kind: str) -> Cells | None:
     """The cells of a grid, or None (reported)."""
+    from .check import card_view
+
     if spec.deck is not None:
-        deck = r.game.decks.get(spec.deck)
+        deck = _deck(r, f, spec.deck, kind, spec._loc)
         if deck is None:
-            f.problems.error(
-                spec._loc,
-                "map-deck",
-                f"{f.where}: {kind} deck '{spec.deck}' does not exist{suggest(spec.deck, r.game.decks)}; expected one of: {', '.join(r.game.decks)}",
-            )
             return None
         cards = list(deck.cards)
         if not cards:
             f.problems.error(deck.loc, "map-empty", f"{f.where}: {kind} deck '{spec.deck}' has no components; expected one per cell")
             return None
-        return Cells(f"deck '{spec.deck}'", [dict(c.fields, id=c.id) for c in cards], [c.loc for c in cards])
+        return Cells(f"deck '{spec.deck}'", [card_view(c) for c in cards], [c.loc for c in cards])
     name = spec.field or ""
     fields = r.game.types[f.card.type].fields
     if name not in fields or fields[name].type != "table":
@@ -485,13 +493,8 @@ def draw_areas(r: Renderer, el: Areas, f: Frame) -> list[Op]:
     from .render import ShapeOp
 
     spec = el.areas
-    deck = r.game.decks.get(spec.deck)
+    deck = _deck(r, f, spec.deck, "areas", spec._loc)
     if deck is None:
-        f.problems.error(
-            spec._loc,
-            "areas-deck",
-            f"{f.where}: areas deck '{spec.deck}' does not exist{suggest(spec.deck, r.game.decks)}; expected one of: {', '.join(r.game.decks)}",
-        )
         return []
     fields = r.game.types[deck.type].fields
     if spec.shape not in fields or fields[spec.shape].type != "points":
@@ -562,13 +565,8 @@ def _borders(r: Renderer, f: Frame, spec: AreasSpec, shapes: dict[str, list[Poin
 
     bspec = spec.borders
     assert bspec is not None
-    deck = r.game.decks.get(bspec.deck)
+    deck = _deck(r, f, bspec.deck, "borders", bspec._loc)
     if deck is None:
-        f.problems.error(
-            bspec._loc,
-            "areas-deck",
-            f"{f.where}: borders deck '{bspec.deck}' does not exist{suggest(bspec.deck, r.game.decks)}; expected one of: {', '.join(r.game.decks)}",
-        )
         return []
     area_ids = [c.id for c in r.game.decks[spec.deck].cards]
     ops: list[Op] = []
