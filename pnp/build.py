@@ -240,6 +240,18 @@ def _write_decks(folder: Path, options: BuildOptions, project: Project, langs: l
     return files
 
 
+def _doc_info(game: Game, project: Project, what: str, count: str, spec: SheetSpec, sides: str, duplex: bool) -> DocInfo:
+    """A sheet PDF's title and subject (what it holds, on what paper, how to print it) and,
+    for duplex, the edge viewers are asked to turn the paper over."""
+    return DocInfo(
+        title=f"{game.meta.title}: {what}",
+        author=game.meta.author,
+        subject=f"{count}, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
+        initial_font=project.fonts.get("sans").registered,
+        flip=spec.flip if duplex else None,
+    )
+
+
 def _write_rulebooks(project: Project, options: BuildOptions, kind: str, problems: Problems, txn) -> list:
     """Every rulebook of one kind (on the paper, or the booklet) in every language asked
     for: set aside, while the decks are drawn and the other kind is set."""
@@ -371,13 +383,7 @@ def write_group(
     target = unit_target(game, unit, lang, options)
     names = ", ".join(game.decks[d].name for d in ids)
     duplex = spec.sides == "duplex" and any(m.back for m in placed)
-    info = DocInfo(
-        title=f"{game.meta.title}: {names}",
-        author=game.meta.author,
-        subject=f"{len(entries)} components, {spec.paper.upper()}, {spec.sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
-        initial_font=project.fonts.get("sans").registered,
-        flip=spec.flip if duplex else None,
-    )
+    info = _doc_info(game, project, names, f"{len(entries)} components", spec, spec.sides, duplex)
     caption = ruler_caption(f"{game.meta.title} · {group}", sheets)
     count = write_sheets(txn.path_for(target), shared.pages, shared, info, face_of, project.symbols, caption, spec.bleed * mm)
     return Written(target, len(entries), count, spec.flip if duplex else None)
@@ -419,13 +425,7 @@ def write_deck(
 
     sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
     duplex = sides == "duplex"
-    info = DocInfo(
-        title=f"{game.meta.title}: {deck.name}",
-        author=game.meta.author,
-        subject=f"{len(items)} cards, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
-        initial_font=project.fonts.get("sans").registered,
-        flip=spec.flip if duplex else None,
-    )
+    info = _doc_info(game, project, deck.name, f"{len(items)} cards", spec, sides, duplex)
     caption = ruler_caption(f"{game.meta.title} · {deck.name}", sheets)
     count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
     return Written(target, len(items), count, spec.flip if duplex else None)
@@ -468,12 +468,7 @@ def _write_split(
             card = deck.cards[index]
             yield f"{game.meta.title} · {deck.name} · {card.id}", renderer.face(card, front, "front", problems)
 
-    info = DocInfo(
-        title=f"{game.meta.title}: {deck.name}",
-        author=game.meta.author,
-        subject=f"{len(items)} components in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
-        initial_font=project.fonts.get("sans").registered,
-    )
+    info = _doc_info(game, project, deck.name, f"{len(items)} components in {len(tiling.pieces)} pieces each", spec, "one-sided", False)
     bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
     caption = ruler_caption(f"{game.meta.title} · {deck.name}")
     count = write_pieces(txn.path_for(target), tiling, faces(), info, project.symbols, (info.initial_font, bold), caption, notes)
