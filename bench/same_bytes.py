@@ -1,0 +1,94 @@
+"""Same bytes: `python bench/same_bytes.py [--base REV] [--keep DIR]`.
+
+Builds every bundled game (every language, A4 and Letter, long and short flip, fronts
+only, with bleed, a deal) and the calibration sheet with the working tree's pnp and with
+the pnp of git revision REV (default HEAD, checked out into a temporary worktree), and
+compares the PDFs byte for byte. A refactoring must print `all N files identical`; the
+exit status is 1 when any file differs or exists on one side only.
+
+Both sides run with SOURCE_DATE_EPOCH unset and the same environment, from the same
+game folders (the working tree's cards/), so only the code differs."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (game folder relative to the root, extra arguments); each run writes into its own folder
+RUNS: list[tuple[str, list[str]]] = [
+    ("cards/mesta", ["--lang", "all"]),
+    ("cards/mesta", ["--paper", "letter", "--flip", "short"]),
+    ("cards/mesta", ["--sides", "fronts", "--bleed", "2", "--gap", "4"]),
+    ("cards/mesta", ["--deal", "quick"]),
+    ("cards/ages", []),
+    ("cards/ages", ["--paper", "letter"]),
+    ("cards/settlers", ["--lang", "all"]),
+    ("cards/civ", ["--lang", "all"]),
+    ("cards/civ", ["--paper", "a3"]),
+    ("cards/scharz", []),
+    ("cards/scharz", ["--paper", "a3"]),
+]
+
+
+def build_all(python: str, pnp_root: Path, out: Path) -> None:
+    """Every run above with the pnp found at `pnp_root`, into `out`/<run number>."""
+    env = {**os.environ, "PYTHONPATH": str(pnp_root)}
+    env.pop("SOURCE_DATE_EPOCH", None)
+    for number, (game, extra) in enumerate(RUNS):
+        target = out / str(number)
+        command = [python, "-m", "pnp", "build", str(ROOT / game), "--out", str(target), "--force", *extra]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=out)
+        if done.returncode != 0:
+            raise SystemExit(f"failed ({pnp_root}): {' '.join(command)}\n{done.stderr}")
+    command = [python, "-m", "pnp", "calibrate", "--out", str(out / "calibrate")]
+    subprocess.run(command, env=env, capture_output=True, text=True, cwd=out, check=True)
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*.pdf"))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="HEAD", help="the git revision to compare with")
+    parser.add_argument("--keep", type=Path, help="keep both output trees in this folder")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="pnp-same-"))
+    base_tree = work / "base-src"
+    try:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base_tree), args.base], check=True, capture_output=True)
+        for side, source in (("base", base_tree), ("work", ROOT)):
+            (work / side).mkdir()
+            build_all(sys.executable, source, work / side)
+        old, new = digests(work / "base"), digests(work / "work")
+        differ = sorted(name for name in old.keys() & new.keys() if old[name] != new[name])
+        only = sorted(old.keys() ^ new.keys())
+        for name in differ:
+            print(f"differs: {name}")
+        for name in only:
+            print(f"only in {'base' if name in old else 'work'}: {name}")
+        if differ or only:
+            print(f"{len(differ)} of {len(old.keys() & new.keys())} files differ, {len(only)} on one side only")
+            status = 1
+        else:
+            print(f"all {len(new)} files identical to {args.base}")
+            status = 0
+        if args.keep:
+            shutil.copytree(work / "base", args.keep / "base", dirs_exist_ok=True)
+            shutil.copytree(work / "work", args.keep / "work", dirs_exist_ok=True)
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base_tree)], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+    raise SystemExit(status)
+
+
+if __name__ == "__main__":
+    main()
