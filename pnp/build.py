@@ -21,7 +21,7 @@ from .fonts import FontSet
 from .glossary import check_glossary
 from .i18n import languages, translate, translations
 from .impose import DoesNotFit, Member, SheetSpec, fit_grid, impose, plan_grid, plan_shared, plan_tiling
-from .layouts import Layout, LayoutLoader, check_safe_area
+from .layouts import Layout, LayoutLoader, check_layout
 from .load import ID_PATTERN, load_game
 from .model import Deck, Game
 from .paths import FONTS_DIR
@@ -40,6 +40,7 @@ class Project:
     symbols: SymbolSet
     layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back; data-only decks have none
     problems: Problems
+    card_sizes: dict[str, tuple[float, float]]  # every printed deck's trim size in mm (slots take theirs)
 
 
 def prepare(folder: Path, decks: list[str] | None = None) -> Project:
@@ -54,14 +55,18 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
         for name in decks:
             if name not in game.decks:
                 problems.error(game.loc, "deck-unknown", f"there is no deck '{name}'; expected one of: {', '.join(game.decks)}")
+    card_sizes: dict[str, tuple[float, float]] = {}
     for deck in game.decks.values():
-        if decks and deck.id not in decks:
-            continue
         if deck.front is None:  # data only: read by layouts and rules, never printed
-            if decks:
+            if decks and deck.id in decks:
                 problems.warn(deck.loc, "deck-data-only", f"deck '{deck.id}' has no front layout: it is data only and is not printed")
             continue
-        front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems)
+        selected = not decks or deck.id in decks
+        front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems if selected else Problems())
+        if front is not None:
+            card_sizes[deck.id] = front.size
+        if not selected:
+            continue
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
         if front and back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
             problems.error(
@@ -83,10 +88,11 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
             )
         if front:
             layouts[deck.id] = (front, back)
-            for layout in {front.name: front, **({back.name: back} if back else {})}.values():
-                check_safe_area(layout, problems)
+    for deck_id, (front, back) in layouts.items():
+        for layout in {front.name: front, **({back.name: back} if back else {})}.values():
+            check_layout(layout, game, game.decks[deck_id], card_sizes, problems)
     problems.raise_if_errors()
-    return Project(game, fonts, symbols, layouts, problems)
+    return Project(game, fonts, symbols, layouts, problems, card_sizes)
 
 
 def check_game(project: Project) -> Problems:
@@ -130,7 +136,7 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
     problems = check_game(project)
     for lang in langs:
         game = language_game(project, lang, allow_untranslated, problems)
-        renderer = Renderer(game, project.fonts, project.symbols, lang)
+        renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
         for deck_id, (front, back) in project.layouts.items():
             for card in game.decks[deck_id].cards:
                 renderer.face(card, front, "front", problems)
@@ -231,7 +237,7 @@ def _write_decks(folder: Path, options: BuildOptions, project: Project, langs: l
         game = language_game(project, lang, options.allow_untranslated, problems)
         if problems.errors and not options.force:
             raise PnpError(problems)
-        renderer = progress.wrap(Renderer(game, project.fonts, project.symbols, lang))
+        renderer = progress.wrap(Renderer(game, project.fonts, project.symbols, lang, project.card_sizes))
         for unit in print_units(project):
             written = write_unit(game, unit, renderer, lang, members, options, project, problems, txn)
             progress.deck_done(written)
@@ -298,7 +304,7 @@ def _build_one(task: tuple) -> tuple[Written | None, list[Problem]]:
     problems = Problems()
     try:
         game = language_game(project, lang, options.allow_untranslated, problems)
-        renderer = Renderer(game, project.fonts, project.symbols, lang)
+        renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
         written = write_unit(game, unit, renderer, lang, members, options, project, problems, _Given(tmp))
     except PnpError as err:
         return None, err.problems.items

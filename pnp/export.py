@@ -21,9 +21,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import PnpError, Problems, display_path
+from .faces import Face
 from .files import atomic_path
 from .model import Deck, Game
-from .render import Face
 
 if TYPE_CHECKING:
     from .build import Project
@@ -92,7 +92,7 @@ def game_faces(
     lang = lang or project.game.meta.language
     problems = check_game(project)
     game = language_game(project, lang, allow_untranslated, problems)
-    renderer = Renderer(game, project.fonts, project.symbols, lang)
+    renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
     result = []
     for deck_id, (front, back) in project.layouts.items():
         deck = game.decks[deck_id]

@@ -17,10 +17,10 @@ from PIL import Image, UnidentifiedImageError
 from reportlab.lib.units import mm
 
 from .errors import Location, PnpError, Problems, display_path
+from .faces import Face, ImageOp
 from .files import Written, atomic_path
 from .images import MAX_PIXELS
 from .impose import DoesNotFit, SheetSpec, fit_grid, impose, plan_tiling
-from .render import Face, ImageOp
 
 SUFFIXES = {".png", ".jpg", ".jpeg"}
 POKER = (63.0, 88.0)

@@ -12,18 +12,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from .boards import Legend, Slot, Track
+from .elements import KINDS
+from .elements.base import ElementKind, Layout, Shape
+from .elements.text import DEFAULT_STYLE, Text
 from .errors import Location, PnpError, Problems, display_path
-from .maps import Areas, Grid, HexGrid
+from .model import Deck, Game
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
 from .text import Align, TextStyle, VAlign
 from .yamlfile import LMap, load_yaml
 
-Box = tuple[float, float, float, float]  # x, y, width, height in mm from the top left
-Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
 HEX_RATIO = math.sqrt(3) / 2  # a regular flat-top hexagon is this much as high as it is wide
 
 
@@ -43,100 +43,6 @@ class StyleDef:
 
 
 @dataclass
-class Rect:
-    rect: Box
-    fill: str | None = None
-    stroke: str | None = None
-    stroke_width: float = 0.5  # points
-    radius: float = 0.0  # mm
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-
-@dataclass
-class Line:
-    line: tuple[float, float, float, float]  # x1, y1, x2, y2 in mm
-    stroke: str = "#000000"
-    stroke_width: float = 0.5
-    dash: list[float] = field(default_factory=list)  # points on, off
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-
-@dataclass
-class Polygon:
-    polygon: list[tuple[float, float]]  # points [x, y] in mm
-    closed: bool = True  # false: an open polyline
-    fill: str | None = None
-    stroke: str | None = None
-    stroke_width: float = 0.5
-    dash: list[float] = field(default_factory=list)
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-
-@dataclass
-class Circle:
-    circle: tuple[float, float, float]  # centre x, y and radius in mm
-    fill: str | None = None
-    stroke: str | None = None
-    stroke_width: float = 0.5
-    dash: list[float] = field(default_factory=list)
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-
-@dataclass
-class Text:
-    text: str
-    box: Box
-    style: str | None = None
-    font: str | None = None
-    size: float | None = None
-    min_size: float | None = None
-    color: str | None = None
-    align: Align | None = None
-    valign: VAlign | None = None
-    name: str | None = None  # how messages call this box; default: the field it shows
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-
-@dataclass
-class SymbolEl:
-    symbol: str
-    box: Box
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-
-@dataclass
-class Image:
-    image: str
-    box: Box
-    fit: Literal["contain", "cover", "stretch"] = "contain"
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-
-Element = Rect | Line | Polygon | Circle | Text | SymbolEl | Image | Track | Slot | Legend
-KINDS: dict[str, type] = {
-    "rect": Rect,
-    "line": Line,
-    "polygon": Polygon,
-    "circle": Circle,
-    "text": Text,
-    "symbol": SymbolEl,
-    "image": Image,
-    "track": Track,
-    "slot": Slot,
-    "legend": Legend,
-}
-KINDS.update(grid=Grid, hexgrid=HexGrid, areas=Areas)  # maps.py
-Element = Element | Grid | HexGrid | Areas
-
-
-@dataclass
 class LayoutFile:
     size: tuple[float, float] | None = None  # trim width, height in mm
     shape: Shape | None = None  # rect (default), round (the ellipse in the trim) or hex (flat-top)
@@ -146,29 +52,6 @@ class LayoutFile:
     styles: dict[str, StyleDef] = field(default_factory=dict)
     elements: list[Any] = field(default_factory=list)
     doc: str = ""
-
-
-@dataclass
-class Layout:
-    name: str
-    size: tuple[float, float]
-    safe: float
-    styles: dict[str, TextStyle]
-    elements: list[Element]
-    loc: Location
-    lang_scale: dict[str, float] = field(default_factory=dict)
-    shape: Shape = "rect"  # what the sheet's cut lines follow; the art is still clipped to the trim rect
-
-    @property
-    def width(self) -> float:
-        return self.size[0]
-
-    @property
-    def height(self) -> float:
-        return self.size[1]
-
-
-_DEFAULT_STYLE = TextStyle()
 
 
 class LayoutLoader:
@@ -262,7 +145,7 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
         for name, sd in list(pending.items()):
             if sd.base is not None and sd.base not in known and sd.base not in out:
                 continue
-            base = (out.get(sd.base) or known[sd.base]) if sd.base else _DEFAULT_STYLE
+            base = (out.get(sd.base) or known[sd.base]) if sd.base else DEFAULT_STYLE
             values = {f.name: getattr(sd, f.name) for f in fields(TextStyle) if getattr(sd, f.name, None) is not None}
             out[name] = replace(base, **values)
             del pending[name]
@@ -278,8 +161,8 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
     return out
 
 
-def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems: Problems) -> list[Element]:
-    out: list[Element] = []
+def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems: Problems) -> list[ElementKind]:
+    out: list[ElementKind] = []
     for i, item in enumerate(items):
         loc = raw.loc_of(i)
         if not isinstance(item, dict):
@@ -294,26 +177,18 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
         element = build(KINDS[kinds[0]], item, problems, f"{kinds[0]} element")
         if element is MISSING:
             continue
-        if isinstance(element, Text) and not check_style(element.style, item, styles, "text", problems):
-            continue
-        check = getattr(element, "check", None)  # an element kind's own checks of its keys (boards.py)
-        if check is not None and not check(item, styles, problems):
-            continue
-        out.append(element)
+        if element.check(item, styles, problems):
+            out.append(element)
     return out
 
 
-def check_style(name: str | None, where: Any, styles: dict, what: str, problems: Problems) -> bool:
-    """An element's `style:` names a style of the layout; `where` is the mapping holding it."""
-    if name is None or name in styles:
-        return True
-    problems.error(
-        where.loc_of("style"),
-        "style-missing",
-        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
-        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
-    )
-    return False
+def check_layout(layout: Layout, game: Game, deck: Deck, card_sizes: dict[str, tuple[float, float]], problems: Problems) -> None:
+    """What a layout is checked for once it is known which deck's cards it draws: what its
+    elements name in the game (decks, fields, card sizes), and text in the safe area."""
+    where = f"layout '{layout.name}' of deck '{deck.id}'"
+    for el in layout.elements:
+        el.check_game(game, deck.type, card_sizes, where, problems)
+    check_safe_area(layout, problems)
 
 
 def check_safe_area(layout: Layout, problems: Problems) -> None:
@@ -327,10 +202,3 @@ def check_safe_area(layout: Layout, problems: Problems) -> None:
                     "layout-safe-area",
                     f"text box {list(el.box)} of layout '{layout.name}' reaches into the outer {layout.safe:g} mm, which cutting may take; expected it inside the safe area",
                 )
-
-
-def text_style(layout: Layout, el: Text) -> TextStyle:
-    """The effective style of a text element: its named style with its own overrides."""
-    base = layout.styles.get(el.style, _DEFAULT_STYLE) if el.style else _DEFAULT_STYLE
-    own = {k: getattr(el, k) for k in ("font", "size", "min_size", "color", "align", "valign") if getattr(el, k) is not None}
-    return replace(base, **own) if own else base

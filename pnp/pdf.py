@@ -16,10 +16,10 @@ from reportlab.lib.colors import Color, black
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from .faces import EllipseOp, Face, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
 from .impose import MARK_WIDTH, Cut, Grid, Page, SharedSheets
 from .pdfstream import StreamingCanvas
-from .render import EllipseOp, Face, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .text import SYMBOL_EM
 
 rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files

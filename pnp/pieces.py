@@ -13,9 +13,9 @@ from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from .faces import Face
 from .impose import MARK_WIDTH, Cut, Page, Piece, Tiling, piece_marks
 from .pdf import DocInfo, draw_face, draw_marks, draw_outlines, draw_ruler, new_canvas
-from .render import Face
 
 GRID_RED = Color(0.8, 0.12, 0.1)  # the piece grid on the assembly page
 HINT_GREY = Color(0.25, 0.25, 0.25)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pdfread import MM, card_boxes, operations, placed_text, reader
 
-from pnp.boards import CORNERS, TrackDef, TrackTooSmall, track_spaces
+from pnp.elements.track import CORNERS, TrackDef, TrackTooSmall, track_spaces
 
 GAME = """\
 title: Board
@@ -253,10 +253,10 @@ def test_a_label_that_does_not_fit_its_space_names_the_track_and_the_number(tmp_
     )
     out = errors(folder)
     assert (
-        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): label 'Jerusalem' of space 7 of the track does not fit its 4.3 x 7.0 mm box even at 5 pt; expected a shorter label, a smaller style or min_size, or fewer spaces (and 1 more space of this track) [label-overflow]"
+        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): label 'Jerusalem' of space 7 of the track does not fit its 4.3 x 7.0 mm box even at 5 pt (a word is wider than the box); expected a shorter label, a smaller style or min_size, or fewer spaces (and 1 more space of this track) [text-overflow]"
         in out
     )
-    assert out.count("[label-overflow]") == 1  # one line per mistake, not one per space
+    assert out.count("[text-overflow]") == 1  # one line per mistake, not one per space
 
 
 def test_a_reversed_range_is_an_error(tmp_path):
@@ -330,7 +330,7 @@ def test_a_slot_is_a_dashed_outline_the_size_of_its_decks_cards(tmp_path):
 def test_a_slot_naming_an_unknown_deck_suggests_one(tmp_path):
     folder = board(tmp_path, "- slot: {at: [10, 10], deck: event, label: Events}\n")
     assert (
-        "board/layouts/board.yaml:5:5: card 'main' (front, layout 'board'): the slot's deck 'event' does not exist (did you mean 'events'?); expected one of: boards, events [slot-deck]"
+        "board/layouts/board.yaml:5:5: layout 'board' of deck 'boards': the slot's deck 'event' does not exist (did you mean 'events'?); expected one of: boards, events [slot-deck]"
         in errors(folder)
     )
 

@@ -469,7 +469,7 @@ def test_a_hex_map_builds_with_every_hex_and_its_label(tmp_path):
 
 def test_neighbouring_hexes_share_their_sides(tmp_path):
     """No gaps: in each offset layout, horizontal (or vertical) neighbours have two corners in common."""
-    from pnp.maps import hex_centre, hex_corners, to_axial
+    from pnp.elements.hexgrid import hex_centre, hex_corners, to_axial
 
     for coords, orientation in (("odd-r", "pointy"), ("even-r", "pointy"), ("odd-q", "flat"), ("even-q", "flat"), ("axial", "pointy")):
         corners = {}
@@ -512,7 +512,7 @@ def test_a_label_that_does_not_fit_its_hex_is_an_error_at_its_row(tmp_path):
     assert result.exit_code == 1, result.output
     assert (
         f"{at(folder / 'hexmap.yaml', '{q: 1, r: 0')}: card 'isle' (front, layout 'hexmap'): label 'The Long Meadows of the Seven Shepherds' of the hex at q=1, r=0 of 'hexes' "
-        "does not fit its 9.4 x 5.0 mm box even at 5 pt; expected a shorter label, a smaller style or larger cells [label-overflow]"
+        "does not fit its 9.4 x 5.0 mm box even at 5 pt (it needs 8.5 mm of height); expected a shorter label, a smaller style or larger cells [text-overflow]"
     ) in result.output
 
 
@@ -562,7 +562,7 @@ def test_an_area_label_that_does_not_fit_is_an_error(tmp_path):
         "label 'Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores' of area 'alpes' does not fit its"
         in result.output
     )
-    assert "mm box even at 6 pt; expected a shorter label, a smaller style or larger cells [label-overflow]" in result.output
+    assert "does not fit its 19.0 x 4.0 mm box even at 6 pt (it needs 22.9 mm of height); expected a shorter label, a smaller style or larger cells [text-overflow]" in result.output
     assert f"{at(folder / 'fields.yaml', '[[90, 10]')}: card 'board'" in result.output
 
 

@@ -12,9 +12,9 @@ into print-ready PDFs and A5 booklets (docs/rulebook.md).
 from __future__ import annotations
 
 from ..errors import Problems
+from ..faces import Face
 from ..files import Written
 from ..model import Game
-from ..render import Face
 from .check import check_document, check_facts
 from .document import Document
 from .source import Source, read_sources, render
@@ -87,7 +87,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
     problems.extend(found)
     if (found.errors and not force) or not pairs:
         return []
-    renderer = Renderer(game, project.fonts, project.symbols, lang)
+    renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
     faces: dict[tuple[str, str, str], Face | None] = {}
 
     def face(ref):  # a card shown in the book: laid out once, drawn in every pass and format

@@ -15,11 +15,12 @@ from reportlab.platypus import Flowable, KeepTogether
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import Location, Problems
+from ..faces import Face, TextOp
 from ..fonts import FontSet
 from ..pdf import draw_face
-from ..render import Face, TextOp
 from ..symbols import SymbolSet
 from ..text import TextLayout, TextStyle, typeset
+from ..textbox import report
 
 BIG = 1e6  # points: "as tall as needed" when a paragraph is set before splitting
 
@@ -101,12 +102,8 @@ class Setting:
 
     def typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         layout = typeset(markup, style, width, BIG, self.fonts, self.lang, self.symbols.ids)
-        if loc is not None and layout.missing:
-            chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in layout.missing)
-            self.problems.error(loc, "font-glyph", f"the rulebook uses {chars}, missing from font '{style.font}'; expected a font that has them")
         if loc is not None:
-            for issue in layout.markup:
-                self.problems.error(loc, "text-markup", f"the rulebook has markup the text engine cannot read: {issue.describe(markup)}")
+            report(layout, markup, style.font, "the rulebook", loc, self.problems, self.symbols.ids)
         if loc is not None and layout.overflow:
             self.problems.warn(
                 loc, "rulebook-too-wide", f"a word is wider than the column ({width / mm:.0f} mm) and runs into the margin; shorten it or let it break"

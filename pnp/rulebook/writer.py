@@ -24,9 +24,9 @@ from reportlab.platypus.tables import TableStyle
 from ..collate import initial as initial_of
 from ..collate import sort_key
 from ..errors import Location, PnpError, Problems
+from ..faces import Face, ImageOp
 from ..fonts import FontSet
 from ..images import find_image, image_size
-from ..render import Face, ImageOp
 from ..symbols import SymbolSet
 from ..text import escape
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain

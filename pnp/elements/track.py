@@ -1,47 +1,30 @@
-"""Board elements: numbered tracks, card slots and symbol legends.
-
-A track's spaces are generated from a range, never listed by hand, so a score track of
-0..99 cannot skip or repeat a number, and a change of the range moves every space. The
-geometry (`track_spaces`) is plain arithmetic in millimetres, apart from the renderer, so
-it can be reasoned about and tested alone. A legend is generated from the game's symbol
-set, so it never misses a symbol the components use.
-
-This module must not import pnp.layouts or pnp.render at load time: layouts imports
-these element classes and render imports these functions (the renderers import the
-drawing operations when they run).
-"""
+"""`track`: a numbered track (score, round, resource) whose spaces are generated from a
+range, never listed by hand, so a score track of 0..99 cannot skip or repeat a number and
+a change of the range moves every space. Spaces run along a line, in rows, round the edge
+of a box or on a ring. The geometry (`track_spaces`) is plain arithmetic in millimetres,
+apart from drawing, so it can be reasoned about and tested alone."""
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
-from weakref import WeakKeyDictionary
+from typing import Any, Literal
 
 from reportlab.lib.units import mm
 
-from .errors import Location, Problems
-from .schema import suggest
-from .text import TextStyle, typeset
+from ..errors import Location, Problems
+from ..faces import Box, EllipseOp, Op, RectOp
+from ..schema import suggest
+from ..text import TextStyle
+from .base import ElementKind, Frame, check_style
 
-if TYPE_CHECKING:
-    from .render import Frame, Op, Renderer, TextOp
-
-Box = tuple[float, float, float, float]  # x, y, width, height in mm from the top left
 MIN_SPACE = 3.0  # mm: a smaller space cannot hold a pawn or a readable number
 MAX_SPACES = 2000  # in one track; more is a typo in the range
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 LINE_DIRECTIONS = ("right", "left", "down", "up")
 TURNS = ("clockwise", "counterclockwise")
 
-# Labels of spaces and slots are centred unless the layout names a style.
-TRACK_STYLE = TextStyle(size=8, min_size=5, align="center", valign="middle", hyphenate=False)
-SLOT_STYLE = TextStyle(size=9, min_size=6, align="center", valign="middle")
-LEGEND_STYLE = TextStyle(size=8, align="left", valign="middle")
-
-
-# --- the elements, as read from a layout -------------------------------------------------
+TRACK_STYLE = TextStyle(size=8, min_size=5, align="center", valign="middle", hyphenate=False)  # labels without a named style
 
 
 @dataclass
@@ -71,15 +54,13 @@ class TrackDef:
 
 
 @dataclass
-class Track:
+class Track(ElementKind):
     track: TrackDef
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
-        """What can be told from the layout alone; the rest (templates, sizes) at render."""
-        from .layouts import check_style  # layouts imports this module
-
+        """What can be told from the layout alone; the rest (templates, sizes) when drawn."""
         t, spec = self.track, raw["track"]
         ok = check_style(t.style, spec, styles, "track", problems)
         if t.box[2] <= 0 or t.box[3] <= 0:
@@ -132,66 +113,8 @@ class Track:
                 ok = False
         return ok
 
-
-@dataclass
-class SlotDef:
-    at: tuple[float, float]  # mm: top-left corner
-    deck: str | None = None  # size from this deck's front layout
-    size: tuple[float, float] | None = None  # or given in mm
-    label: str = ""
-    style: str | None = None
-    stroke: str | None = "#666666"
-    stroke_width: float = 0.6  # points
-    dash: list[float] = field(default_factory=lambda: [3.0, 2.0])  # points on, off
-    fill: str | None = None
-
-
-@dataclass
-class Slot:
-    slot: SlotDef
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
-        from .layouts import check_style  # layouts imports this module
-
-        s, spec = self.slot, raw["slot"]
-        ok = check_style(s.style, spec, styles, "slot", problems)
-        if (s.deck is None) == (s.size is None):
-            problems.error(spec.loc, "slot-size", "a slot needs either 'deck' (its cards' size) or 'size: [w, h]' in mm, not both")
-            ok = False
-        if s.size is not None and (s.size[0] <= 0 or s.size[1] <= 0):
-            problems.error(spec.loc_of("size"), "slot-size", f"slot size {list(s.size)} has no area; expected a positive width and height")
-            ok = False
-        return ok
-
-
-@dataclass
-class LegendDef:
-    box: Box
-    columns: int = 1
-    style: str | None = None
-    symbols: str | list[str] = "all"  # all, a list of ids, or a template giving ids
-
-
-@dataclass
-class Legend:
-    legend: LegendDef
-    when: str | None = None
-    _loc: Location = field(default=Location("?"), repr=False)
-
-    def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
-        from .layouts import check_style  # layouts imports this module
-
-        g, spec = self.legend, raw["legend"]
-        ok = check_style(g.style, spec, styles, "legend", problems)
-        if g.columns < 1:
-            problems.error(spec.loc_of("columns"), "legend-columns", f"columns is {g.columns}; expected a whole number from 1")
-            ok = False
-        if g.box[2] <= 0 or g.box[3] <= 0:
-            problems.error(spec.loc_of("box"), "legend-box", f"legend box {list(g.box)} has no area; expected a positive width and height")
-            ok = False
-        return ok
+    def draw(self, f: Frame) -> list[Op]:
+        return _draw(self, f)
 
 
 # --- track geometry ----------------------------------------------------------------------
@@ -343,50 +266,10 @@ def _ring(t: TrackDef, count: int) -> list[Space]:
     return [Space(px - size / 2, py - size / 2, size, size, round=True) for px, py in centres]
 
 
-# --- drawing -----------------------------------------------------------------------------
-
-_LOADERS: WeakKeyDictionary = WeakKeyDictionary()  # renderer -> LayoutLoader, for slot sizes
-
-
-def _style(r: Renderer, f: Frame, name: str | None, default: TextStyle) -> TextStyle:
-    style = f.layout.styles.get(name, default) if name else default
-    scale = f.layout.lang_scale.get(r.lang)
-    if scale:
-        style = replace(style, size=style.size * scale, min_size=style.min_size * scale if style.min_size else None)
-    return style
-
-
-def set_text(r: Renderer, f: Frame, content: str, style: TextStyle, box: Box, loc: Location, what: str, fix: str, extra: dict | None = None) -> TextOp | None:
-    """Text set in a box (mm from the top left), for labels of generated parts. Text that
-    does not fit, a missing glyph, an unknown symbol and unreadable markup are errors
-    naming `what`."""
-    from .render import TextOp, _color
-
-    if style.font not in r.fonts:
-        f.problems.error(loc, "font-unknown", f"{f.where}: font '{style.font}' does not exist; expected one of: {', '.join(r.fonts.names())}")
-        return None
-    x, y, w, h = box
-    result = typeset(content, style, w * mm, h * mm, r.fonts, r.lang, r.symbol_ids)
-    if result.overflow:
-        f.problems.error(loc, "label-overflow", f"{f.where}: {what} does not fit its {w:.1f} x {h:.1f} mm box even at {result.size:g} pt; expected {fix}")
-    if result.missing:
-        chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
-        f.problems.error(loc, "font-glyph", f"{f.where}: {what} uses {chars}, missing from font '{style.font}'; expected a font that has them")
-    for sid in result.unknown_symbols:
-        f.problems.error(loc, "symbol-unknown", f"{f.where}: {what} uses symbol ':{sid}:', which does not exist{suggest(sid, r.symbol_ids)}")
-    for issue in result.markup:
-        f.problems.error(loc, "text-markup", f"{f.where}: {what} has markup the text engine cannot read: {issue.describe(content)}")
-    top = f.y(y)
-    block = len(result.lines) * result.leading
-    offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
-    color = r.color(style.color, f, loc, extra) or _color("#000000")
-    return TextOp(x * mm, top - max(0.0, offset) - result.ascent, result, color)
-
-
-def _bound(r: Renderer, f: Frame, value: int | str, loc: Location) -> int | None:
+def _bound(f: Frame, value: int | str, loc: Location) -> int | None:
     if isinstance(value, int):
         return value
-    text = r.fill_in(value, f, loc)
+    text = f.fill_in(value, loc)
     if text is None:
         return None
     try:
@@ -396,11 +279,9 @@ def _bound(r: Renderer, f: Frame, value: int | str, loc: Location) -> int | None
         return None
 
 
-def draw_track(r: Renderer, el: Track, f: Frame) -> list[Op]:
-    from .render import EllipseOp, RectOp
-
+def _draw(el: Track, f: Frame) -> list[Op]:
     t, loc = el.track, el._loc
-    first, last = _bound(r, f, t.range[0], loc), _bound(r, f, t.range[1], loc)
+    first, last = _bound(f, t.range[0], loc), _bound(f, t.range[1], loc)
     if first is None or last is None:
         return []
     if first > last:
@@ -415,14 +296,14 @@ def draw_track(r: Renderer, el: Track, f: Frame) -> list[Op]:
     except TrackTooSmall as exc:
         f.problems.error(loc, "track-too-small", f"{f.where}: {exc}")
         return []
-    style = _style(r, f, t.style, TRACK_STYLE)
+    style = f.style(t.style, TRACK_STYLE)
     ops: list[Op] = []
     outer, f = f, replace(f, problems=Problems())  # per-space mistakes, reported once below
     for i, sp in enumerate(spaces):
         n = first + i
         extra = {"n": n, "i": i, "first": i == 0, "last": i == count - 1}
-        fill = r.color(t.space.fill, f, loc, extra)
-        stroke = r.color(t.space.stroke, f, loc, extra)
+        fill = f.color(t.space.fill, loc, extra)
+        stroke = f.color(t.space.stroke, loc, extra)
         if sp.round:
             ops.append(EllipseOp((sp.x + sp.w / 2) * mm, f.y(sp.y + sp.h / 2), sp.w / 2 * mm, sp.h / 2 * mm, fill, stroke, t.space.stroke_width))
             inner = (sp.x + 0.09 * sp.w, sp.y + 0.22 * sp.h, 0.82 * sp.w, 0.56 * sp.h)  # a box inside the circle
@@ -432,19 +313,19 @@ def draw_track(r: Renderer, el: Track, f: Frame) -> list[Op]:
             )
             pad = min(0.5, 0.1 * sp.w, 0.1 * sp.h)
             inner = (sp.x + pad, sp.y + pad, sp.w - 2 * pad, sp.h - 2 * pad)
-        label = r.fill_in(t.label, f, loc, extra) if t.label else ""
-        sid = r.fill_in(t.symbol, f, loc, extra) if t.symbol else ""
+        label = f.fill_in(t.label, loc, extra) if t.label else ""
+        sid = f.fill_in(t.symbol, loc, extra) if t.symbol else ""
         label_box, symbol_box = inner, inner
         if label and sid:  # the number above, the symbol below
             ix, iy, iw, ih = inner
             label_box, symbol_box = (ix, iy, iw, ih * 0.45), (ix, iy + ih * 0.45, iw, ih * 0.55)
         if label:
             what = f"label '{label}' of space {n} of the track"
-            op = set_text(r, f, label, style, label_box, loc, what, "a shorter label, a smaller style or min_size, or fewer spaces", extra)
+            op = f.text(label, style, label_box, loc, f"{f.where}: {what}", "a shorter label, a smaller style or min_size, or fewer spaces", extra)
             if op is not None:
                 ops.append(op)
         if sid:
-            symbol = r.symbol(sid, symbol_box, f, loc)
+            symbol = f.symbol(sid, symbol_box, loc)
             if symbol is not None:
                 ops.append(symbol)
     _once_per_kind(f.problems, outer.problems)
@@ -461,161 +342,3 @@ def _once_per_kind(found: Problems, problems: Problems) -> None:
         first = same[0]
         more = f" (and {len(same) - 1} more space{'s' if len(same) > 2 else ''} of this track)" if len(same) > 1 else ""
         problems.add(replace(first, message=first.message + more))
-
-
-def _front_size(r: Renderer, deck_id: str) -> tuple[float, float] | None:
-    from .layouts import LayoutLoader
-
-    loader = _LOADERS.get(r)
-    if loader is None:
-        loader = _LOADERS[r] = LayoutLoader(r.game.root)
-    deck = r.game.decks[deck_id]
-    if not deck.front:
-        return None
-    layout = loader.load(deck.front, deck.locs.get("front", deck.loc), Problems())  # its own errors are reported when its deck is built
-    return layout.size if layout is not None else None
-
-
-def draw_slot(r: Renderer, el: Slot, f: Frame) -> list[Op]:
-    from .render import ShapeOp
-
-    s, loc = el.slot, el._loc
-    if s.size is not None:
-        w, h = s.size
-    else:
-        deck = str(s.deck)
-        if deck not in r.game.decks:
-            f.problems.error(
-                loc, "slot-deck", f"{f.where}: the slot's deck '{deck}' does not exist{suggest(deck, r.game.decks)}; expected one of: {', '.join(r.game.decks)}"
-            )
-            return []
-        size = _front_size(r, deck)
-        if size is None:
-            f.problems.error(loc, "slot-deck", f"{f.where}: deck '{deck}' is not printed, so it has no card size; expected 'size: [w, h]' in mm")
-            return []
-        w, h = size
-    x, y = s.at
-    corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
-    points = tuple((px * mm, f.y(py)) for px, py in corners)
-    ops: list[Op] = [ShapeOp(points, True, r.color(s.fill, f, loc), r.color(s.stroke, f, loc), s.stroke_width, tuple(s.dash))]
-    label = r.fill_in(s.label, f, loc) if s.label else ""
-    if label:
-        pad = min(2.0, w / 10, h / 10)
-        box = (x + pad, y + pad, w - 2 * pad, h - 2 * pad)
-        op = set_text(r, f, label, _style(r, f, s.style, SLOT_STYLE), box, loc, f"the slot's label '{label}'", "a shorter label or a smaller style")
-        if op is not None:
-            ops.append(op)
-    return ops
-
-
-_IDS = re.compile(r"[\s,]+")
-
-
-def legend_label(r: Renderer, sid: str) -> str | None:
-    """A symbol's name: game.yaml's symbol_names, else the name of an enum value with the
-    same id (so a resource enum names its own symbols)."""
-    name = r.game.meta.symbol_names.get(sid)
-    if name:
-        return name
-    for values in r.game.enums.values():
-        if sid in values:
-            return str(values[sid].attrs.get("name") or sid)
-    return None
-
-
-def draw_legend(r: Renderer, el: Legend, f: Frame) -> list[Op]:
-    g, loc = el.legend, el._loc
-    if g.symbols == "all":
-        ids = list(r.game.symbols)
-    else:
-        listed = g.symbols if isinstance(g.symbols, list) else _IDS.split(r.fill_in(g.symbols, f, loc) or "")
-        ids = [sid for sid in (str(s).strip() for s in listed) if sid]
-    entries = []
-    for sid in ids:
-        if sid not in r.symbol_ids:
-            f.problems.error(
-                loc,
-                "symbol-unknown",
-                f"{f.where}: the legend lists symbol '{sid}', which does not exist{suggest(sid, r.symbol_ids)}; expected one of: {', '.join(sorted(r.symbol_ids))}",
-            )
-            continue
-        label = legend_label(r, sid)
-        if label is None:
-            f.problems.error(
-                loc,
-                "legend-unnamed",
-                f"{f.where}: symbol '{sid}' has no name for the legend; expected 'symbol_names: {{{sid}: ...}}' in game.yaml or an enum value '{sid}' with a name",
-            )
-            continue
-        entries.append((sid, label))
-    if not entries:
-        return []
-    style = _style(r, f, g.style, LEGEND_STYLE)
-    x, y, w, h = g.box
-    gap = 2.0  # mm between columns
-    icon = style.size * 1.4 / mm  # mm: the symbol's side
-    space = style.size * 0.4 / mm  # mm between the symbol and its label
-    col_w = (w - gap * (g.columns - 1)) / g.columns
-    text_w = col_w - icon - space
-    if text_w < MIN_SPACE:
-        f.problems.error(
-            loc, "legend-too-small", f"{f.where}: legend columns of {col_w:.1f} mm leave no room for labels; expected fewer columns or a wider box"
-        )
-        return []
-    heights = []
-    for _sid, label in entries:
-        fit = typeset(label, style, text_w * mm, h * mm, r.fonts, r.lang, r.symbol_ids)
-        heights.append(max(icon, fit.height / mm) + style.size * 0.3 / mm)
-    columns = _flow(heights, g.columns, h)
-    if columns is None:
-        need = _flow(heights, g.columns, math.inf) or []
-        tallest = max(sum(heights[i] for i in col) for col in need) if need else sum(heights)
-        f.problems.error(
-            loc,
-            "legend-too-small",
-            f"{f.where}: the legend's {len(entries)} symbols do not fit its box {[round(v, 2) for v in g.box]}: in {g.columns} column{'s' if g.columns > 1 else ''} they need {tallest:.1f} mm of height; expected a larger box, more columns or a smaller style",
-        )
-        return []
-    ops: list[Op] = []
-    for c, col in enumerate(columns):
-        cx, cy = x + c * (col_w + gap), y
-        for i in col:
-            sid, label = entries[i]
-            row = heights[i]
-            symbol = r.symbol(sid, (cx, cy + (row - icon) / 2, icon, icon), f, loc)
-            if symbol is not None:
-                ops.append(symbol)
-            op = set_text(
-                r,
-                f,
-                label,
-                replace(style, valign="middle"),
-                (cx + icon + space, cy, text_w, row),
-                loc,
-                f"the legend's label of '{sid}'",
-                "a shorter name or a smaller style",
-            )
-            if op is not None:
-                ops.append(op)
-            cy += row
-    return ops
-
-
-def _flow(heights: list[float], columns: int, limit: float) -> list[list[int]] | None:
-    """Entries in newspaper columns of at most `limit` mm: balanced (the same count per
-    column) when that fits, else as many as fit in each column in turn; None if neither."""
-    per = math.ceil(len(heights) / columns)
-    balanced = [list(range(i, min(i + per, len(heights)))) for i in range(0, len(heights), per)]
-    if all(sum(heights[i] for i in col) <= limit + 1e-6 for col in balanced):
-        return balanced
-    out: list[list[int]] = [[]]
-    used = 0.0
-    for i, hgt in enumerate(heights):
-        if used + hgt > limit + 1e-6 and out[-1]:
-            out.append([])
-            used = 0.0
-        if hgt > limit + 1e-6 or len(out) > columns:
-            return None
-        out[-1].append(i)
-        used += hgt
-    return out

@@ -1,0 +1,28 @@
+"""`circle`: a circle given by its centre and radius in mm."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from reportlab.lib.units import mm
+
+from ..errors import Location
+from ..faces import EllipseOp, Op
+from .base import ElementKind, Frame
+
+
+@dataclass
+class Circle(ElementKind):
+    circle: tuple[float, float, float]  # centre x, y and radius in mm
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    dash: list[float] = field(default_factory=list)
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+    def draw(self, f: Frame) -> list[Op]:
+        fill = f.color(self.fill, self._loc)
+        stroke = f.color(self.stroke, self._loc)
+        cx, cy, radius = self.circle
+        return [EllipseOp(cx * mm, f.y(cy), radius * mm, radius * mm, fill, stroke, self.stroke_width, tuple(self.dash))]

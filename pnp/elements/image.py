@@ -1,0 +1,34 @@
+"""`image`: a picture file of the game (or the bundled layouts) in a box."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reportlab.lib.units import mm
+
+from ..errors import Location, PnpError
+from ..faces import Box, ImageOp, Op
+from ..images import find_image
+from .base import ElementKind, Frame
+
+
+@dataclass
+class Image(ElementKind):
+    image: str
+    box: Box
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+    def draw(self, f: Frame) -> list[Op]:
+        name = f.fill_in(self.image, self._loc)
+        if not name:
+            return []
+        try:
+            path = find_image(name, f.game.root, self._loc, f"{f.where}: image")
+        except PnpError as err:
+            f.problems.extend(err.problems)
+            return []
+        x, y, w, h = self.box
+        return [ImageOp(str(path), x * mm, f.y(y, h), w * mm, h * mm, self.fit)]

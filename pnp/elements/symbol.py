@@ -1,0 +1,21 @@
+"""`symbol`: one of the game's symbols (an SVG) centred in a box."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Location
+from ..faces import Box, Op
+from .base import ElementKind, Frame
+
+
+@dataclass
+class SymbolEl(ElementKind):
+    symbol: str
+    box: Box
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+    def draw(self, f: Frame) -> list[Op]:
+        op = f.symbol(self.symbol, self.box, self._loc)
+        return [op] if op is not None else []

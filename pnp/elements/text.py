@@ -1,0 +1,71 @@
+"""`text`: a template filled in for the component and set in a box with a named style (or
+its own overrides), shrunk down to `min_size` if need be."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from ..errors import Location
+from ..faces import Box, Op
+from ..i18n import PSEUDO
+from ..text import Align, TextStyle, VAlign
+from .base import ElementKind, Frame, Layout, check_style
+
+DEFAULT_STYLE = TextStyle()
+_FIELD = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+
+
+@dataclass
+class Text(ElementKind):
+    text: str
+    box: Box
+    style: str | None = None
+    font: str | None = None
+    size: float | None = None
+    min_size: float | None = None
+    color: str | None = None
+    align: Align | None = None
+    valign: VAlign | None = None
+    name: str | None = None  # how messages call this box; default: the field it shows
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+    def check(self, raw, styles, problems) -> bool:
+        return check_style(self.style, raw, styles, "text", problems)
+
+    def own_style(self, layout: Layout) -> TextStyle:
+        """The effective style: the layout's named style with this element's overrides."""
+        base = layout.styles.get(self.style, DEFAULT_STYLE) if self.style else DEFAULT_STYLE
+        own = {k: getattr(self, k) for k in ("font", "size", "min_size", "color", "align", "valign") if getattr(self, k) is not None}
+        return replace(base, **own) if own else base
+
+    def _spec(self, f: Frame) -> tuple[TextStyle, str, str | None]:
+        """Per element and layout, not per card: its style in this language, what messages
+        call it, and the card field it shows alone (whose line a message points at)."""
+        key = ("text", id(f.layout), id(self))
+        spec = f.services.memo.get(key)
+        if spec is None:
+            match = _FIELD.match(self.text)
+            field_name = match.group(1) if match else None
+            spec = f.services.memo[key] = (f.layout.scaled(self.own_style(f.layout), f.services.lang), self.name or field_name or "text", field_name)
+        return spec
+
+    def draw(self, f: Frame) -> list[Op]:
+        content = f.fill_in(self.text, self._loc)
+        if not content:
+            return []
+        style, label, field_name = self._spec(f)
+        card = f.card
+        loc = card.loc_of(field_name) if field_name else card.loc
+        fix = f"a shorter text, or a larger box or smaller min_size in layout '{f.layout.name}' ({self._loc})"
+        op = f.text(content, style, self.box, loc, f"{label} of card '{card.id}'", fix, color_loc=self._loc)
+        if op is None:
+            return []
+        if f.services.lang == PSEUDO and op.text.size < style.size - 1e-6:
+            f.problems.warn(
+                loc,
+                "text-shrunk",
+                f"{label} of card '{card.id}' shrinks from {style.size:g} to {op.text.size:g} pt in the pseudo-language: a longer translation may not fit its box in layout '{f.layout.name}'",
+            )
+        return [op]

@@ -1,0 +1,112 @@
+"""The drawing vocabulary: a `Face` (one side of one component) is a tuple of drawing
+operations in points, origin bottom left, with every text already set. The lay-out
+stage makes them and the writers (sheets, pieces, PNG, rulebook pictures) draw them;
+nothing here knows about layouts, games or PDFs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reportlab.lib.colors import Color, HexColor, toColor
+
+from .text import TextLayout
+
+Box = tuple[float, float, float, float]  # x, y, width, height in mm from the top left of a face
+
+
+@dataclass(frozen=True)
+class RectOp:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Color | None
+    stroke: Color | None
+    stroke_width: float
+    radius: float
+
+
+@dataclass(frozen=True)
+class LineOp:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: Color
+    stroke_width: float
+    dash: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class TextOp:
+    x: float  # left edge of the box
+    baseline: float  # baseline of the first line
+    text: TextLayout
+    color: Color
+
+
+@dataclass(frozen=True)
+class SymbolOp:
+    symbol: str
+    x: float
+    y: float
+    size: float
+
+
+@dataclass(frozen=True)
+class ImageOp:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+    fit: str = "contain"  # contain: whole image, centred; cover: fill the box, cropped; stretch
+
+
+@dataclass(frozen=True)
+class ShapeOp:
+    """A polygon (closed) or polyline through points in points, origin bottom left."""
+
+    points: tuple[tuple[float, float], ...]
+    closed: bool
+    fill: Color | None
+    stroke: Color | None
+    stroke_width: float
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class EllipseOp:
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+    fill: Color | None
+    stroke: Color | None
+    stroke_width: float
+    dash: tuple[float, ...] = ()
+
+
+Op = RectOp | LineOp | ShapeOp | EllipseOp | TextOp | SymbolOp | ImageOp
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of one component, ready to draw: size in points, origin bottom left."""
+
+    name: str  # e.g. "rim (front)", for messages
+    width: float
+    height: float
+    ops: tuple[Op, ...]
+
+
+@lru_cache(maxsize=256)
+def parse_color(value: str) -> Color:
+    """A colour from '#rrggbb' or a name; ValueError or AttributeError when it is neither."""
+    if value.startswith("#"):
+        return HexColor(value)
+    return toColor(value)
+
+
+BLACK = parse_color("#000000")
