@@ -58,7 +58,10 @@ def test_text_that_does_not_fit_names_card_and_field(mesta):
     line = line_of(events, "  text: Všetci hráči strácajú všetky rímske mestá. Všetci")
     result = run("check", mesta)
     assert result.exit_code == 1
-    assert f"events.yaml:{line}:9: text of card 'julius-caesar' does not fit its 51.0 x 30.0 mm box even at 6.5 pt (it needs 54.1 mm of height); expected a shorter text, or a larger box or smaller min_size in layout 'mesta/event' (layouts/mesta/event.yaml:33:5) [text-overflow]" in result.output
+    assert (
+        f"events.yaml:{line}:9: text of card 'julius-caesar' does not fit its 51.0 x 30.0 mm box even at 6.5 pt (it needs 54.1 mm of height); expected a shorter text, or a larger box or smaller min_size in layout 'mesta/event' (layouts/mesta/event.yaml:33:5) [text-overflow]"
+        in result.output
+    )
 
 
 def test_a_character_missing_from_the_font_is_an_error(mesta):

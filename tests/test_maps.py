@@ -562,7 +562,10 @@ def test_an_area_label_that_does_not_fit_is_an_error(tmp_path):
         "label 'Alpes Maritimae, Cottiae, Poeninae, Graiae, Carnicae, Iuliae, Raeticae, Noricae, Dinaricae, Pannonicae, Transalpinae, Cisalpinae, Superiores et Inferiores' of area 'alpes' does not fit its"
         in result.output
     )
-    assert "does not fit its 19.0 x 4.0 mm box even at 6 pt (it needs 22.9 mm of height); expected a shorter label, a smaller style or larger cells [text-overflow]" in result.output
+    assert (
+        "does not fit its 19.0 x 4.0 mm box even at 6 pt (it needs 22.9 mm of height); expected a shorter label, a smaller style or larger cells [text-overflow]"
+        in result.output
+    )
     assert f"{at(folder / 'fields.yaml', '[[90, 10]')}: card 'board'" in result.output
 
 
