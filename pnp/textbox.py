@@ -15,13 +15,16 @@ from .schema import suggest
 from .text import TextLayout, TextStyle, typeset
 
 
-def report(result: TextLayout, content: str, font: str, subject: str, loc: Location, problems: Problems, symbol_ids: Collection[str]) -> None:
+def report(
+    result: TextLayout, content: str, font: str, subject: str, loc: Location, problems: Problems, symbol_ids: Collection[str], symbols: bool = True
+) -> None:
     """The glyphs, symbols and markup of a set text that cannot be printed, as errors at
-    `loc` naming `subject` (e.g. "text of card 'x'", "the rulebook")."""
+    `loc` naming `subject` (e.g. "text of card 'x'", "the rulebook"); `symbols=False`
+    where unknown symbols were reported before, at their own columns (rulebooks)."""
     if result.missing:
         chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
         problems.error(loc, "font-glyph", f"{subject} uses {chars}, missing from font '{font}'; expected a font that has them")
-    for sid in result.unknown_symbols:
+    for sid in result.unknown_symbols if symbols else ():
         problems.error(
             loc,
             "symbol-unknown",

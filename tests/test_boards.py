@@ -457,3 +457,10 @@ def test_the_example_in_the_docs_builds(tmp_path):
 def test_when_beside_a_track_hides_it(tmp_path):
     folder = board(tmp_path, "- track: {range: [1, 10], box: [10, 10, 100, 8]}\n  when: top > 100\n- track: {range: [11, 12], box: [10, 30, 100, 8]}\n")
     assert sorted(numbers(build(folder))) == [11, 12]
+
+
+def test_a_slot_naming_an_unknown_deck_is_one_error_however_many_boards_use_the_layout(tmp_path):
+    folder = board(tmp_path, "- slot: {at: [10, 10], deck: event, label: Events}\n")
+    (folder / "boards.yaml").write_text("".join(f"- {{id: b{i}, title: Board {i}, top: 99}}\n" for i in range(30)), encoding="utf-8")
+    out = errors(folder)
+    assert out.count("[slot-deck]") == 1, out

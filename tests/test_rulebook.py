@@ -213,6 +213,7 @@ def test_unknown_symbol_fails_check(game: Path) -> None:
     line = line_of(game / "rules" / "01-goal.md", ":dvi:")
     output = check(game)
     assert f"rules/01-goal.md:{line}:18: symbol ':dvi:' does not exist (did you mean 'div'?)" in output
+    assert output.count(":dvi:") == 1, output  # once, at its column: setting the text does not report it again
 
 
 def test_wrong_hand_written_number_fails_check(game: Path) -> None:
