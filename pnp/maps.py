@@ -370,7 +370,7 @@ def _deck(r: Renderer, f: Frame, name: str, kind: str, loc: Location) -> Deck | 
 
 def _cells(r: Renderer, f: Frame, spec: GridSpec | HexGridSpec, kind: str) -> Cells | None:
     """The cells of a grid, or None (reported)."""
-    from .check import card_view
+    from .expressions import card_view
 
     if spec.deck is not None:
         deck = _deck(r, f, spec.deck, kind, spec._loc)
@@ -489,7 +489,7 @@ ASPECTS = (4.0, 3.0, 2.0, 1.2)  # width/height of the label boxes tried in an ar
 
 
 def draw_areas(r: Renderer, el: Areas, f: Frame) -> list[Op]:
-    from .check import card_view
+    from .expressions import card_view
     from .render import ShapeOp
 
     spec = el.areas
@@ -560,7 +560,7 @@ def _area_label(r: Renderer, f: Frame, spec: AreasSpec, card, points: list[Point
 
 
 def _borders(r: Renderer, f: Frame, spec: AreasSpec, shapes: dict[str, list[Point]]) -> list[Op]:
-    from .check import card_view
+    from .expressions import card_view
     from .render import ShapeOp
 
     bspec = spec.borders
