@@ -108,24 +108,34 @@ def evaluate(source: str, ctx: dict[str, Any]) -> Any:
 FAILED = object()  # what `evaluate_at` returns for an expression that failed (and was reported)
 
 
-def evaluate_at(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems) -> Any:
-    """The value of an expression, or FAILED with the error reported at `loc` as '{what}: why'."""
+def evaluate_at(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None = None) -> Any:
+    """The value of an expression, or FAILED with the error reported at `loc` as '{what}: why'.
+    With `once`, an undefined name is reported once per place, not once per component."""
     try:
         return evaluate(source, ctx)
     except Exception as exc:  # undefined names, sandbox refusals, errors inside the expression
-        problems.error(loc, CODE, f"{what}: {explain(exc, ctx)}")
+        _report(exc, ctx, loc, what, problems, once)
     return FAILED
 
 
-def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems) -> str | None:
-    """A template filled in, or None with the error reported at `loc` as '{what}: why'."""
+def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None = None) -> str | None:
+    """A template filled in, or None with the error reported at `loc` as '{what}: why'
+    (an undefined name once per place, with `once`)."""
     if "{" not in source:
         return source
     try:
         return template(source).render(ctx)
     except Exception as exc:
-        problems.error(loc, CODE, f"{what}: {explain(exc, ctx)}")
+        _report(exc, ctx, loc, what, problems, once)
     return None
+
+
+def _report(exc: Exception, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None) -> None:
+    if once is not None and isinstance(exc, UndefinedName) and exc.owner is missing:  # the same for every component
+        if (loc, exc.name) in once:
+            return
+        once.add((loc, exc.name))
+    problems.error(loc, CODE, f"{what}: {explain(exc, ctx)}")
 
 
 def explain(exc: BaseException, ctx: dict[str, Any]) -> str:

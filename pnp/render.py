@@ -149,6 +149,7 @@ class Renderer:
         self.lang = lang
         self._text_specs: dict[tuple[int, int], tuple[TextStyle, str, str | None]] = {}
         self.names = Names(game)
+        self._undefined: set = set()  # (place, name) of undefined names: reported once, not per card
 
     def context(self, card: Card) -> dict[str, Any]:
         return self.names.of(card)
@@ -243,11 +244,11 @@ class Renderer:
     def _render(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> str | None:
         if "{" not in source:
             return source
-        text = fill_in(source, ctx, loc, f"{where}: cannot fill in '{source}'", problems)
+        text = fill_in(source, ctx, loc, f"{where}: cannot fill in '{source}'", problems, self._undefined)
         return text.strip() if text is not None else None
 
     def _when(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> bool:
-        ok = evaluate_at(source, ctx, loc, f"{where}: cannot evaluate when: '{source}'", problems)
+        ok = evaluate_at(source, ctx, loc, f"{where}: cannot evaluate when: '{source}'", problems, self._undefined)
         return ok is not FAILED and bool(ok)
 
     def _color(self, value: str | None, ctx: dict, loc: Location, where: str, problems: Problems) -> Color | None:
