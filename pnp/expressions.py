@@ -54,8 +54,10 @@ class _Undefined(StrictUndefined):
 
     __slots__ = ()
 
-    def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None, exc: Any = None):
-        super().__init__(hint, obj, name, partial(UndefinedName, name=name, owner=obj))
+    def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None, exc: Any = UndefinedError):
+        if exc is UndefinedError:  # not a sandbox refusal (SecurityError), which says what it refused
+            exc = partial(UndefinedName, name=name, owner=obj)
+        super().__init__(hint, obj, name, exc)
 
 
 class _Context(Context):
