@@ -14,7 +14,7 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from .aside import Aside, join_all
-from .check import check_rules
+from .check import check_rules, members_of_deals
 from .errors import Location, PnpError, Problem, Problems, display_path
 from .files import Written, transaction
 from .fonts import FontSet
@@ -174,29 +174,16 @@ def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | 
 
 def deal_members(game: Game, deal_id: str) -> set[str]:
     """Ids of the components a deal uses, by the game's `deals.include` expression."""
-    from jinja2.sandbox import SandboxedEnvironment
-
-    from .check import card_view
-
     deals = {deal.id: deal for deal in game.deals}
     if deal_id not in deals:
         from .schema import suggest
 
         choices = ", ".join(deals) or "none: the game defines no deals"
         raise PnpError(Problem(game.loc, "deal-unknown", f"there is no deal '{deal_id}'{suggest(deal_id, deals)}; expected one of: {choices}"))
-    assert game.meta.deals is not None
-    include = SandboxedEnvironment().compile_expression(game.meta.deals.include)
-    deal = card_view(deals[deal_id])
-    members = set()
-    for card in game.cards():
-        view = card_view(card)
-        try:
-            chosen = include(**view, card=view, deal=deal)
-        except Exception as exc:
-            raise PnpError(Problem(game.loc, "deal-include", f"cannot evaluate deals.include for card '{card.id}': {exc}")) from None
-        if chosen:
-            members.add(card.id)
-    return members
+    problems = Problems()
+    members = members_of_deals(game, [deals[deal_id]], problems)
+    problems.raise_if_errors()
+    return members[deal_id]
 
 
 def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:

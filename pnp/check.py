@@ -13,8 +13,9 @@ one kind of check:
              map, and some neighbour satisfies an expression
   expression an expression over the whole game (the escape hatch)
 
-Selections (`type`, `where`) and `for_each` are shared by all kinds. Expressions are
-Jinja2 expressions evaluated in the sandbox: they cannot reach Python internals.
+Selections (`type`, `where`) and `for_each` are shared by all kinds. Expressions and
+messages are those of pnp/expressions.py: sandboxed, strict (a misspelt name is an
+error at its line, once per constraint), with the same names as layouts and rulebooks.
 """
 
 from __future__ import annotations
@@ -22,23 +23,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Literal
 
-from jinja2 import TemplateError
-from jinja2.sandbox import SandboxedEnvironment
-
 from .errors import Location, Problems
-from .model import Card, Game, game_info
+from .expressions import CODE, FAILED, Names, evaluate_at, explain, template
+from .model import Card, Game
 from .schema import MISSING, build, suggest
-from .yamlfile import LList, LMap
-
-_ENV = SandboxedEnvironment()
-
-
-@lru_cache(maxsize=1024)
-def _compiled(source: str):
-    return _ENV.compile_expression(source)
+from .yamlfile import LList, LMap, load_yaml
 
 
 @dataclass
@@ -107,6 +98,10 @@ class Constraint:
     expression: str | None = None
     doc: str = ""
     _loc: Location = field(default=Location("?"), repr=False)
+    _locs: dict[str, Location] = field(default_factory=dict, repr=False)  # of where, expect, expression, some and message
+
+    def loc_of(self, key: str) -> Location:
+        return self._locs.get(key, self._loc)
 
 
 KINDS = ("count", "unique", "reference", "expect", "partition", "values", "graph", "expression")
@@ -142,32 +137,12 @@ def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
         if c.id in seen:
             problems.error(item.loc_of("id"), "constraint-id", f"constraint id '{c.id}' is used twice; expected unique ids")
         seen.add(c.id)
+        c._locs = {key: item.loc_of(key) for key in ("where", "expect", "expression", "message") if key in item}
+        graph = item.get("graph")
+        if isinstance(graph, LMap) and "some" in graph:
+            c._locs["some"] = graph.loc_of("some")
         out.append(c)
     return out
-
-
-def card_view(card: Card) -> dict[str, Any]:
-    """What expressions see of a card: its fields, id, type and copies."""
-    view = dict(card.fields)
-    view.update(id=card.id, type=card.type, copies=card.copies, deck=card.deck)
-    return view
-
-
-def values_of(cards: list[dict], *names: str) -> list[Any]:
-    """Distinct non-empty values of the given fields over cards, lists flattened."""
-    found: list[Any] = []
-    for card in cards:
-        for name in names:
-            value = card.get(name)
-            for v in value if isinstance(value, list) else [value]:
-                if v is not None and v not in found:
-                    found.append(v)
-    return found
-
-
-def total(cards: list[dict]) -> int:
-    """Printed copies of the cards."""
-    return sum(card.get("copies", 1) for card in cards)
 
 
 class Checker:
@@ -176,37 +151,33 @@ class Checker:
         self.constraints = constraints
         self.problems = problems
         self.cards = game.cards() + game.deals
-        self.views = {card.id: card_view(card) for card in self.cards}
-        self.context: dict[str, Any] = {"enums": game.enums, "values": values_of, "total": total, "game": game_info(game.meta)}
-        for deck_id, deck in game.decks.items():
-            self.context[deck_id] = [self.views[c.id] for c in deck.cards]
-        self.context["components"] = [self.views[c.id] for c in game.cards()]
-        self.context["deals"] = [self.views[c.id] for c in game.deals]
+        self.names = Names(game)
+        self._message_failed: set[str] = set()  # constraints whose message could not be filled in: reported once
         self._unknown_reported: set[Location] = set()  # an unknown neighbour, once for all graph constraints
 
     # --- helpers ----------------------------------------------------------------------
 
     def _eval(self, source: str, ctx: dict, c: Constraint, what: str) -> Any:
-        try:
-            return _compiled(source)(**ctx)
-        except TemplateError as exc:
-            self.problems.error(c._loc, "constraint-expression", f"[{c.id}] cannot evaluate {what} '{source}': {exc.message or exc}")
-        except Exception as exc:  # sandbox refusals, type errors inside the expression
-            self.problems.error(c._loc, "constraint-expression", f"[{c.id}] cannot evaluate {what} '{source}': {type(exc).__name__}: {exc}")
-        return _FAILED
+        """The value of one of the constraint's expressions; FAILED (reported) stops the
+        constraint, so a mistake is reported once and not once per component."""
+        return evaluate_at(source, ctx, c.loc_of(what), f"constraint '{c.id}': {what}", self.problems)
 
     def _card_ctx(self, card: Card, extra: dict) -> dict:
-        """What an expression or message about one card sees: the game, its fields, `card`."""
-        view = self.views[card.id]
-        return {**self.context, **extra, **view, "card": view}
+        """What an expression or message about one card sees (pnp/expressions.py)."""
+        return self.names.of(card, **extra)
+
+    def _game_ctx(self, extra: dict) -> dict:
+        return self.names.of_game(**extra)
 
     def _say(self, c: Constraint, loc: Location, detail: str, ctx: dict) -> None:
         message = c.message
         if "{" in message:
             try:
-                message = _ENV.from_string(message).render(**ctx)
-            except Exception:  # a broken message must not hide the violation
-                pass
+                message = template(message).render(ctx)
+            except Exception as exc:  # reported once; a broken message must not hide the violation
+                if c.id not in self._message_failed:
+                    self._message_failed.add(c.id)
+                    self.problems.error(c.loc_of("message"), CODE, f"constraint '{c.id}': message: {explain(exc, ctx)}")
         text = f"{message} ({detail})" if detail else message
         (self.problems.warn if c.severity == "warning" else self.problems.error)(loc, c.id, text)
 
@@ -217,7 +188,7 @@ class Checker:
                 continue
             if c.where is not None:
                 ok = self._eval(c.where, self._card_ctx(card, extra), c, "where")
-                if ok is _FAILED:
+                if ok is FAILED:
                     return None
                 if not ok:
                     continue
@@ -290,11 +261,11 @@ class Checker:
 
     def _one(self, c: Constraint, extra: dict) -> bool:
         if c.expression is not None:
-            ok = self._eval(c.expression, {**self.context, **extra}, c, "expression")
-            if ok is _FAILED:
+            ok = self._eval(c.expression, self._game_ctx(extra), c, "expression")
+            if ok is FAILED:
                 return False
             if not ok:
-                self._say(c, c._loc, f"for {extra['value']}" if extra else "", {**self.context, **extra})
+                self._say(c, c._loc, f"for {extra['value']}" if extra else "", self._game_ctx(extra))
             return True
         cards = self._select(c, extra)
         if cards is None:
@@ -333,7 +304,7 @@ class Checker:
                     c,
                     members[0].loc if members else c._loc,
                     f"{spec.group_by} '{value}' is not expected here; expected one of: {', '.join(spec.each)}",
-                    {**self.context, **extra, "group": value},
+                    self._game_ctx({**extra, "group": value}),
                 )
                 continue
             loc = members[-1].loc if members and (expected is None or n > expected) else c._loc
@@ -341,7 +312,7 @@ class Checker:
             self._check_number(c, n, expected, spec.min, spec.max, loc, f"{spec.group_by} '{value}': {names or 'none'}", {**extra, "group": value})
         for value in spec.each:
             if value not in groups:
-                self._say(c, c._loc, f"{spec.group_by} '{value}' has 0, expected {spec.each[value]}", {**self.context, **extra, "group": value})
+                self._say(c, c._loc, f"{spec.group_by} '{value}' has 0, expected {spec.each[value]}", self._game_ctx({**extra, "group": value}))
 
     def _check_number(self, c: Constraint, n: int, equals, least, most, loc: Location, what: str, extra: dict) -> None:
         wrong = (equals is not None and n != equals) or (least is not None and n < least) or (most is not None and n > most)
@@ -352,7 +323,7 @@ class Checker:
                 want = f"{least} to {most}"
             else:
                 want = f"at least {least}" if least is not None else f"at most {most}"
-            self._say(c, loc, f"{what + ' has' if what else 'found'} {n}, expected {want}", {**self.context, **extra, "actual": n})
+            self._say(c, loc, f"{what + ' has' if what else 'found'} {n}, expected {want}", self._game_ctx({**extra, "actual": n}))
 
     def _unique(self, c: Constraint, cards: list[Card], extra: dict) -> None:
         names = [c.unique] if isinstance(c.unique, str) else list(c.unique or [])
@@ -413,7 +384,7 @@ class Checker:
                         c,
                         card.loc_of(spec.field),
                         f"card '{card.id}' names '{name}', which is not {_describe(spec.to)}{close}",
-                        {**self._card_ctx(card, extra), "name": name},
+                        self._card_ctx(card, {**extra, "name": name}),
                     )
         return None
 
@@ -422,7 +393,7 @@ class Checker:
         for card in cards:
             ctx = self._card_ctx(card, extra)
             ok = self._eval(c.expect, ctx, c, "expect")
-            if ok is _FAILED:
+            if ok is FAILED:
                 return False
             if not ok:
                 self._say(c, card.loc, f"card '{card.id}' fails: {c.expect}", ctx)
@@ -448,7 +419,7 @@ class Checker:
                 ]
                 loc = batch[0].loc_of(spec.field) if batch and (spec.per_card or len(batch) == 1) else c._loc
                 who = f"card '{batch[0].id}': " if spec.per_card and batch else ""
-                self._say(c, loc, who + "; ".join(p for p in parts if p), {**self.context, **extra})
+                self._say(c, loc, who + "; ".join(p for p in parts if p), self._game_ctx(extra))
         return None
 
     def _values(self, c: Constraint, cards: list[Card], extra: dict) -> None:
@@ -464,7 +435,7 @@ class Checker:
                 who = [card.id for card in cards if {str(v) for v in self._source(spec, card)} & (found - want)]
                 parts.append(f"not expected: {', '.join(sorted(found - want))} (on {', '.join(who)})")
             loc = next((card.loc for card in cards if {str(v) for v in self._source(spec, card)} & (found - want)), c._loc)
-            self._say(c, loc, "; ".join(parts), {**self.context, **extra})
+            self._say(c, loc, "; ".join(parts), self._game_ctx(extra))
 
     def _graph(self, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         spec = c.graph
@@ -532,7 +503,7 @@ class Checker:
                 found = False
                 for name in names:
                     ok = self._eval(spec.some, self._card_ctx(universe[name], extra), c, "some")
-                    if ok is _FAILED:
+                    if ok is FAILED:
                         return False
                     if ok:
                         found = True
@@ -541,9 +512,6 @@ class Checker:
                     detail = f"none of the neighbours of '{card.id}' satisfies {spec.some}: {', '.join(names)}" if names else f"'{card.id}' has no neighbours"
                     self._say(c, card.loc_of(field_name), detail, self._card_ctx(card, extra))
         return None
-
-
-_FAILED = object()
 
 
 def _describe(target: str) -> str:
@@ -559,9 +527,32 @@ def _describe(target: str) -> str:
 
 
 def check_rules(game: Game, raw_constraints: Any) -> Problems:
-    """Run every constraint of the game; returns the violations (errors and warnings)."""
+    """Run every constraint of the game, and every deal's `include`; returns the
+    violations (errors and warnings)."""
     problems = Problems()
     constraints = load_constraints(raw_constraints, problems)
     if constraints:  # the checker reads every card: only when there is something to check
         Checker(game, constraints, problems).run()
+    members_of_deals(game, game.deals, problems)
     return problems
+
+
+def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[str, set[str]]:
+    """Ids of the components each deal uses: game.yaml's `deals.include`, evaluated for
+    every component with `deal` bound. A failing include is reported once, at its line."""
+    if game.meta.deals is None or not deals:
+        return {}
+    source = game.meta.deals.include
+    raw = load_yaml(game.root / "game.yaml").get("deals")
+    loc = raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
+    names = Names(game)
+    members: dict[str, set[str]] = {}
+    for deal in deals:
+        chosen = members[deal.id] = set()
+        for card in game.cards():
+            ok = evaluate_at(source, names.of(card, deal=names.view(deal)), loc, "deals: include", problems)
+            if ok is FAILED:
+                return members
+            if ok:
+                chosen.add(card.id)
+    return members

@@ -232,7 +232,7 @@ def test_unknown_card_and_template_error_fail_check(game: Path) -> None:
     output = check(game)
     assert f"rules/02-turn.md:{line_of(game / 'rules' / '02-turn.md', 'c9')}:5: deck 'cards' has no card 'c9'" in output
     line = line_of(game / "rules" / "01-goal.md", "c.titel")
-    assert f"rules/01-goal.md:{line}:" in output and "titel" in output and "[rulebook-template]" in output
+    assert f"rules/01-goal.md:{line}:" in output and "has no field 'titel' (did you mean 'title'?)" in output and "[template]" in output
 
 
 def test_characters_the_fonts_lack_fail_check_at_their_block(game: Path) -> None:

@@ -10,12 +10,13 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from ..errors import Location, Problems
+from ..expressions import card_view
 from ..faces import Box, Op, ShapeOp, TextOp
 from ..model import Game
 from ..schema import suggest
 from ..text import TextStyle, typeset
 from .base import ElementKind, Frame, check_style, inset
-from .cells import LABEL_STYLE, card_view, check_deck, label_op
+from .cells import LABEL_STYLE, check_deck, label_op
 
 Point = tuple[float, float]
 SAME = 0.01  # mm: two corners closer than this are the same corner

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..check import card_view  # MERGE: expressions
 from ..errors import Location, Problems
+from ..expressions import card_view
 from ..faces import Box, Op, TextOp
 from ..model import Deck, Game
 from ..schema import suggest

@@ -15,23 +15,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateSyntaxError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 
-from ..check import card_view, total, values_of
 from ..errors import Location, PnpError, Problems, display_path
+from ..expressions import CODE, Names, UndefinedName, explain, markdown_template
 from ..i18n import Entry, text_key
-from ..model import Game, RulebookDef, game_info
+from ..model import Game, RulebookDef
 from ..paths import check_inside
-from ..render import Decks, UnknownComponent
 from ..schema import suggest
 from ..yamlfile import LList, LMap, load_yaml
 from .document import (
@@ -62,22 +59,10 @@ from .document import (
 MAX_FILE_BYTES = 2 * 1024 * 1024
 CONTEXT = "rulebook."  # msgctxt of a block: rulebook.FILE; of a title: rulebook.ID.title
 
-# Jinja comments are {## ... ##} here: {#id} names a heading, as in Pandoc.
-_ENV = SandboxedEnvironment(
-    undefined=StrictUndefined,
-    finalize=lambda v: "" if v is None else v,
-    autoescape=False,
-    comment_start_string="{##",
-    comment_end_string="##}",
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=True,
-)
 _SYMBOL = re.compile(r":([a-z0-9][a-z0-9_-]*):")
 _HEADING_ID = re.compile(r"\s*\{#([A-Za-z][\w.:-]*)\}\s*$")
 _OPENS = re.compile(r"\{%-?\s*(for|if|with|filter|macro|call|raw|block)\b")
 _CLOSES = re.compile(r"\{%-?\s*end(for|if|with|filter|macro|call|raw|block)\b")
-_UNDEFINED = re.compile(r"'(\w+)' is undefined|has no attribute '(\w+)'")
 
 
 def _raw_parser() -> MarkdownIt:
@@ -303,30 +288,13 @@ def context_of(block: RawBlock) -> str:
 
 
 def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
-    """What the Jinja in a rulebook sees: each deck by its id (a list of card views), the
-    game's metadata, enums and strings, the mode and the language; `component(deck, id)`
-    as in layouts."""
-    decks = Decks({deck_id: deck.cards for deck_id, deck in game.decks.items()})  # as layouts see them
-    meta = game.meta
-    ctx: dict[str, Any] = {deck_id: decks[deck_id] for deck_id in decks}
-    ctx.update(
-        decks=decks,
-        game=game_info(meta),
-        enums=game.enums,
-        strings=dict(meta.strings),
-        deals=[card_view(deal) for deal in game.deals],
-        mode=mode,
-        lang=lang,
-        values=values_of,
-        total=total,
-        component=decks.component,
-    )
-    return ctx
+    """What the Jinja in a rulebook sees: the names layouts and rules see (pnp/expressions.py),
+    with no component, and the mode and the language."""
+    return Names(game, mode=mode, lang=lang).of_game()
 
 
-@lru_cache(maxsize=2048)
 def _template(text: str):
-    return _ENV.from_string(_keep_newlines_in_text(text))
+    return markdown_template(_keep_newlines_in_text(text))
 
 
 _TAG_AT_END = re.compile(r"(?<![+-])%\}[ \t]*$")
@@ -350,12 +318,11 @@ def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool
     try:
         return _template(text).render(ctx)
     except TemplateSyntaxError as exc:
-        where = _at(text, loc, exc.lineno or 1, exc.message or "", exact)
-        problems.error(where, "rulebook-template", f"cannot read the template: {exc.message}; expected Jinja such as {{{{ cities | length }}}}")
+        where = _at(text, loc, exc.lineno or 1, None, exact)
+        problems.error(where, CODE, f"cannot read the template: {exc.message}; expected Jinja such as {{{{ cities | length }}}}")
     except Exception as exc:  # undefined names, sandbox refusals, errors inside filters
-        where = _at(text, loc, _template_line(exc), str(exc), exact)
-        expected = "" if isinstance(exc, UnknownComponent) else "; expected names of decks, game, enums, strings, mode"  # it says what it expected
-        problems.error(where, "rulebook-template", f"cannot fill in the template: {exc}{expected}")
+        where = _at(text, loc, _template_line(exc), exc.name if isinstance(exc, UndefinedName) else None, exact)
+        problems.error(where, CODE, f"cannot fill in the template: {explain(exc, ctx)}")
     return None
 
 
@@ -368,15 +335,14 @@ def _template_line(exc: BaseException) -> int:
     return line
 
 
-def _at(text: str, loc: Location, line: int, message: str, exact: bool) -> Location:
+def _at(text: str, loc: Location, line: int, name: Any, exact: bool) -> Location:
+    """Where in the file line `line` of a block is, at `name` (an undefined name) if it is there."""
     if not exact:
         return Location(loc.file, loc.line)
     lines = text.split("\n")
     row = lines[line - 1] if 0 < line <= len(lines) else ""
     col = 0
-    m = _UNDEFINED.search(message)
-    name = m and (m.group(1) or m.group(2))
-    if name and re.search(rf"\b{re.escape(name)}\b", row):
+    if isinstance(name, str) and re.search(rf"\b{re.escape(name)}\b", row):
         col = re.search(rf"\b{re.escape(name)}\b", row).start() + 1
     elif "{" in row:
         col = row.index("{") + 1

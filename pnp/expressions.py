@@ -1,0 +1,345 @@
+"""Expressions and templates: the one sandboxed Jinja environment a game is written in.
+Layouts (`{{ title }}` texts and `when:`), rules (`where:`, `expect:`, `expression:`,
+graph `some:` and messages), deals (`include:`) and rulebooks (Markdown with `{{ }}`)
+all see names the same way, and all report a mistake the same way.
+
+The names an expression sees, first match wins:
+
+  1. pnp's names: game, strings, symbol_names, enums, decks, component, components,
+     deals, values, total; `card`, the component the expression is about; and what the
+     place binds (lang and mode in a rulebook, value and group in a rule with for_each,
+     name in a reference message, deal in deals.include, n on a track, cell, border)
+  2. the decks, by id: the list of their components
+  3. the component's own fields, with id, type, copies and deck
+
+So a deck named like a field hides the field, and nothing hides pnp's names; what is
+hidden stays reachable as `card.NAME` or `decks.NAME`. An optional field left out is
+None. A field that only other component types declare is None too, named alone or on
+`card` and the items of `components` (an expression about each component may visit
+several types); the components of one deck are of one type, so there a field their
+type lacks is a mistake. Any other name is undefined: an error at the expression, with
+the closest name that exists. The environment is strict and sandboxed: templates cannot
+reach Python internals, and a misspelt name never quietly means "nothing".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache, partial
+from typing import Any
+
+from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError, UndefinedError
+from jinja2.runtime import Context
+from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import missing
+
+from .errors import Location, Problems
+from .model import Card, EnumValue, Game, game_info
+from .schema import suggest
+
+CODE = "template"  # the code of every expression or template that cannot be evaluated or filled in
+
+
+class UndefinedName(UndefinedError):
+    """A name, or an attribute of `owner`, that does not exist: says which, for did-you-mean."""
+
+    def __init__(self, message: str | None = None, name: Any = None, owner: Any = missing):
+        super().__init__(message)
+        self.name = name
+        self.owner = owner
+
+
+class _Undefined(StrictUndefined):
+    """Strict: any use of an undefined name fails, and the failure names it."""
+
+    __slots__ = ()
+
+    def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None, exc: Any = UndefinedError):
+        if exc is UndefinedError:  # not a sandbox refusal (SecurityError), which says what it refused
+            exc = partial(UndefinedName, name=name, owner=obj)
+        super().__init__(hint, obj, name, exc)
+
+
+class _Context(Context):
+    """Finds the names a context holds lazily (decks, components, deals, fields of other
+    types): a layout that never names another deck costs nothing per card."""
+
+    def resolve_or_missing(self, key: str) -> Any:
+        value = super().resolve_or_missing(key)
+        if value is missing:
+            decks = self.parent.get("decks")
+            if isinstance(decks, Decks):
+                value = decks._resolve(key, "card" in self.parent)
+        return value
+
+
+class _Environment(SandboxedEnvironment):
+    context_class = _Context
+
+
+ENV = _Environment(undefined=_Undefined, finalize=lambda v: "" if v is None else v, autoescape=False)
+# Rulebooks: Jinja comments are {## ... ##} there ({#id} names a heading, as in Pandoc), and
+# a block tag on its own line leaves no blank line behind.
+MARKDOWN = ENV.overlay(comment_start_string="{##", comment_end_string="##}", trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+
+@lru_cache(maxsize=4096)
+def template(source: str):
+    return ENV.from_string(source)
+
+
+@lru_cache(maxsize=2048)
+def markdown_template(source: str):
+    return MARKDOWN.from_string(source)
+
+
+@lru_cache(maxsize=1024)
+def _expression(source: str):
+    return ENV.compile_expression(source, undefined_to_none=False)
+
+
+def evaluate(source: str, ctx: dict[str, Any]) -> Any:
+    """The value of an expression; raises on any failure, an undefined result included
+    (`where: kidn` must not quietly select nothing)."""
+    value = _expression(source)(**ctx)
+    if isinstance(value, StrictUndefined):
+        value._fail_with_undefined_error()
+    return value
+
+
+FAILED = object()  # what `evaluate_at` returns for an expression that failed (and was reported)
+
+
+def evaluate_at(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None = None) -> Any:
+    """The value of an expression, or FAILED with the error reported at `loc` as '{what}: why'.
+    With `once`, an undefined name is reported once per place, not once per component."""
+    try:
+        return evaluate(source, ctx)
+    except Exception as exc:  # undefined names, sandbox refusals, errors inside the expression
+        _report(exc, ctx, loc, what, problems, once)
+    return FAILED
+
+
+def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None = None) -> str | None:
+    """A template filled in, or None with the error reported at `loc` as '{what}: why'
+    (an undefined name once per place, with `once`)."""
+    if "{" not in source:
+        return source
+    try:
+        return template(source).render(ctx)
+    except Exception as exc:
+        _report(exc, ctx, loc, what, problems, once)
+    return None
+
+
+def _report(exc: Exception, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None) -> None:
+    if once is not None and isinstance(exc, UndefinedName) and exc.owner is missing:  # the same for every component
+        if (loc, exc.name) in once:
+            return
+        once.add((loc, exc.name))
+    problems.error(loc, CODE, f"{what}: {explain(exc, ctx)}")
+
+
+def explain(exc: BaseException, ctx: dict[str, Any]) -> str:
+    """Why an expression failed, in words, with what was expected."""
+    if isinstance(exc, UndefinedName):
+        return _undefined(exc, ctx)
+    if isinstance(exc, UnknownComponent):
+        return str(exc)  # it says what it expected
+    if isinstance(exc, TemplateSyntaxError):
+        return f"cannot read it: {exc.message}; expected Jinja such as {{{{ title }}}} or cards | length"
+    if isinstance(exc, TemplateError):
+        return exc.message or str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _undefined(exc: UndefinedName, ctx: dict[str, Any]) -> str:
+    name, owner = exc.name, exc.owner
+    if owner is missing:
+        decks = ctx.get("decks")
+        per_component = "card" in ctx
+        known = set(ctx) | (decks._names(per_component) if isinstance(decks, Decks) else set())
+        expected = "a field of the component or a game value" if per_component else "a deck or a game value (game, enums, strings, ...)"
+        return f"'{name}' is undefined{suggest(str(name), known)}; expected {expected}"
+    if isinstance(owner, dict):
+        keys = [str(key) for key in owner]
+        what = f"component '{owner['id']}' has no field" if isinstance(owner, View) else "there is no key"
+        return f"{what} '{name}'{suggest(str(name), keys)}; expected one of: {_some(keys)}"
+    if isinstance(owner, EnumValue):
+        keys = list(owner.attrs)
+        return f"'{owner}' has no attribute '{name}'{suggest(str(name), keys)}; expected one of: {_some(keys) or 'none'}"
+    return exc.message or str(exc)
+
+
+def _some(names: list[str]) -> str:
+    return ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
+
+
+# --- what expressions see ------------------------------------------------------------------
+
+
+class View(dict):
+    """What expressions see of a component: its fields, id, type, copies and deck. Names
+    in `_blank` (fields other types declare) are None here rather than undefined."""
+
+    __slots__ = ("_blank",)
+
+    def __init__(self, items: dict[str, Any], blank: frozenset[str] = frozenset()):
+        super().__init__(items)
+        self._blank = blank
+
+    def __missing__(self, key: str) -> Any:
+        if key in self._blank:
+            return None
+        raise KeyError(key)
+
+
+def card_view(card: Card, blank: frozenset[str] = frozenset()) -> View:
+    """What expressions see of a card: its fields, id, type, copies and deck."""
+    view = View(card.fields, blank)
+    view.update(id=card.id, type=card.type, copies=card.copies, deck=card.deck)
+    return view
+
+
+def values_of(cards: list[dict], *names: str) -> list[Any]:
+    """Distinct non-empty values of the given fields over cards, lists flattened."""
+    found: list[Any] = []
+    for card in cards:
+        for name in names:
+            value = card.get(name)
+            for v in value if isinstance(value, list) else [value]:
+                if v is not None and v not in found:
+                    found.append(v)
+    return found
+
+
+def total(cards: list[dict]) -> int:
+    """Printed copies of the cards."""
+    return sum(card.get("copies", 1) for card in cards)
+
+
+class UnknownComponent(LookupError):
+    """`component(deck, id)` names a deck or an id that does not exist; the template's
+    error handler reports it at the element (or rulebook line) that asked."""
+
+
+class Decks:
+    """Every deck's components by deck id, for templates: `decks.fields` or `decks['fields']`,
+    a list of card views (id and fields). Not a dict, so a deck called `items` or `keys`
+    is that deck and not a dict method. A deck's views are made when a template first asks
+    for them: a layout that never looks at another deck costs nothing per card."""
+
+    def __init__(self, game: Game):
+        self._game = game
+        self._decks = {deck_id: deck.cards for deck_id, deck in game.decks.items()}
+        self._blank = frozenset(name for tdef in game.types.values() for name in tdef.fields)
+        self._views: dict[str, list[View]] = {}
+        self._by_id: dict[str, dict[str, View]] = {}
+        self._all: dict[str, View] = {}  # component id -> its view with the blank fields
+        self._components: list[View] | None = None
+        self._deals: list[View] | None = None
+
+    def _deck(self, name: str) -> list[View]:
+        views = self._views.get(name)
+        if views is None:
+            views = self._views[name] = [card_view(card) for card in self._decks[name]]
+        return views
+
+    def _view(self, card: Card) -> View:
+        """The view of a component an expression is about, or of one of `components`."""
+        view = self._all.get(card.id)
+        if view is None:
+            view = self._all[card.id] = card_view(card, self._blank)
+        return view
+
+    def _resolve(self, key: str, per_component: bool) -> Any:
+        """The names of a context that are made when first used; `missing` for the rest."""
+        if key in self._decks:
+            return self._deck(key)
+        if key == "components":
+            if self._components is None:
+                self._components = [self._view(card) for card in self._game.cards()]
+            return self._components
+        if key == "deals":
+            if self._deals is None:
+                self._deals = [card_view(deal) for deal in self._game.deals]
+            return self._deals
+        if per_component and key in self._blank:
+            return None
+        return missing
+
+    def _names(self, per_component: bool) -> set[str]:
+        return {*self._decks, "components", "deals", *(self._blank if per_component else ())}
+
+    def component(self, deck: str, id: str) -> dict[str, Any]:
+        """One component by deck and id, for templates: `component('starting', 'farm')`.
+        A function, not `decks.starting.farm`: an id may be any word, a list method's too."""
+        if deck not in self._decks:
+            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._decks)}; expected one of: {', '.join(self._decks)}")
+        by_id = self._by_id.get(deck)
+        if by_id is None:
+            by_id = self._by_id[deck] = {view["id"]: view for view in self._deck(deck)}
+        view = by_id.get(id)
+        if view is None:
+            ids = list(by_id)
+            raise UnknownComponent(f"deck '{deck}' has no component '{id}'{suggest(str(id), ids)}; expected one of: {_some(ids)}")
+        return view
+
+    def __getattr__(self, name: str) -> list[View]:
+        if name.startswith("_") or name not in self.__dict__.get("_decks", {}):
+            raise AttributeError(name)
+        return self._deck(name)
+
+    def __getitem__(self, name: str) -> list[View]:
+        return self._deck(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._decks
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decks)
+
+    def __len__(self) -> int:
+        return len(self._decks)
+
+
+class Names:
+    """The names of one game, in the order of the module docstring; `bound` are names the
+    whole use binds (a rulebook's lang and mode)."""
+
+    def __init__(self, game: Game, **bound: Any):
+        meta = game.meta
+        self.decks = Decks(game)
+        self.base: dict[str, Any] = {
+            "game": game_info(meta),
+            "strings": dict(meta.strings),
+            "symbol_names": dict(meta.symbol_names),
+            "enums": game.enums,
+            "decks": self.decks,
+            "component": self.decks.component,
+            "values": values_of,
+            "total": total,
+            **bound,
+        }
+        fields = set(self.decks._blank) | {"id", "type", "copies", "deck"}
+        self._hidden = fields & self.decks._names(False)  # fields a deck (or components, deals) hides
+
+    def view(self, card: Card) -> View:
+        """The view of a component, as `card` and the items of `components` show it."""
+        return self.decks._view(card)
+
+    def of_game(self, **bindings: Any) -> dict[str, Any]:
+        """The context of an expression about the whole game (a rulebook, a rule's expression:)."""
+        return {**self.base, **bindings}
+
+    def of(self, card: Card, **bindings: Any) -> dict[str, Any]:
+        """The context of an expression about one component: its fields under pnp's names
+        and the decks; `bindings` are what the place adds (value, deal, cell, ...)."""
+        view = self.decks._all.get(card.id) or card_view(card, self.decks._blank)  # a face is drawn once: its view is not kept
+        ctx = dict(view)
+        for name in self._hidden:
+            ctx.pop(name, None)
+        ctx.update(self.base)
+        ctx.update(bindings)
+        ctx["card"] = view
+        return ctx
