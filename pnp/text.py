@@ -13,14 +13,17 @@ opened nor closed is reported (`TextLayout.markup`), never printed silently as m
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import pyphen
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .fonts import FontSet, missing_glyphs
+
+if TYPE_CHECKING:
+    from .layouts import Layout
 
 Align = Literal["left", "center", "right", "justify"]
 VAlign = Literal["top", "middle", "bottom"]
@@ -44,6 +47,15 @@ class TextStyle:
     align: Align = "left"
     valign: VAlign = "top"
     hyphenate: bool = True
+
+
+def scaled_style(style: TextStyle, layout: Layout, lang: str) -> TextStyle:
+    """`style` as a layout sets it in `lang`: sizes times the layout's `lang_scale` for
+    that language (a language whose words run longer gets smaller text), else as it is."""
+    scale = layout.lang_scale.get(lang)
+    if not scale:
+        return style
+    return replace(style, size=style.size * scale, min_size=style.min_size * scale if style.min_size else None)
 
 
 class Piece(NamedTuple):
