@@ -1,5 +1,6 @@
-"""A game in one language, made once and handed to everything that checks or draws it in
-that language: the decks, the rulebooks, the exported images.
+"""A game in one language (an edition: "the Czech edition"; not the game's `edition:`
+field, its version), made once and handed to everything that checks or draws it in that
+language: the decks, the rulebooks, the exported images.
 
 Translating a game takes every string of it (cards, strings, rulebook blocks), the
 language's catalogue and a copy of the game with the translations put in; the rulebooks'
