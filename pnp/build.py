@@ -1,8 +1,9 @@
 """The pipeline: load -> check -> lay out -> impose -> write, one deck at a time.
 
-Every command goes through `prepare` (load the game and its layouts); `check_all` and
-`build` set faces with the same Renderer, so `pnp check` and `pnp build` report the same
-mistakes. Data flows one way: no stage reaches back into an earlier one.
+Every command goes through `prepare` (load the game and its layouts), then makes the game
+in each language asked for once (edition.py); `check_all` and `build` set faces with the
+edition's Renderer, so `pnp check` and `pnp build` report the same mistakes. Data flows
+one way: no stage reaches back into an earlier one.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from reportlab.lib.units import mm
 
 from .aside import Aside, join_all
 from .check import check_rules, members_of_deals
-from .errors import Location, PnpError, Problem, Problems, display_path
-from .files import Written, transaction
+from .edition import Edition, make_editions
+from .errors import PnpError, Problem, Problems
+from .files import Transaction, Written, transaction
 from .fonts import FontSet
 from .glossary import check_glossary
-from .i18n import languages, translate, translations
+from .i18n import languages
 from .impose import DoesNotFit, Member, SheetSpec, fit_grid, impose, plan_grid, plan_shared, plan_tiling
 from .layouts import Layout, LayoutLoader, check_layout
 from .load import ID_PATTERN, load_game
@@ -113,36 +115,21 @@ def resolve_languages(game: Game, langs: list[str] | None) -> list[str]:
     return list(dict.fromkeys(langs))
 
 
-def language_game(project: Project, lang: str, allow_untranslated: bool, problems: Problems) -> Game:
-    """The game in one language: the source, or a translated copy."""
-    game = project.game
-    if lang == game.meta.language:
-        return game
-    strings, fallback = translations(game, lang, allow_untranslated, problems)
-    if fallback and allow_untranslated:
-        problems.warn(
-            Location(display_path(game.root / "locale" / f"{lang}.po")),
-            "untranslated-fallback",
-            f"{fallback} strings are missing or fuzzy in '{lang}' and are printed in the source language",
-        )
-    return translate(game, strings)
-
-
 def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
     """Everything `pnp check` reports, for every language asked for: every face is set
     (and thrown away), so text that does not fit is found without building."""
     from .rulebook import check_rulebooks
 
     problems = check_game(project)
-    for lang in langs:
-        game = language_game(project, lang, allow_untranslated, problems)
-        renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
+    for edition in make_editions(project, langs, allow_untranslated):
+        problems.extend(edition.problems)
+        renderer = edition.renderer()
         for deck_id, (front, back) in project.layouts.items():
-            for card in game.decks[deck_id].cards:
+            for card in edition.game.decks[deck_id].cards:
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)
-        problems.extend(check_rulebooks(project, game, lang))
+        problems.extend(check_rulebooks(edition))
     return problems
 
 
@@ -167,6 +154,28 @@ class BuildResult:
     problems: Problems
 
 
+class _Given:
+    """Stands in for a Transaction in a worker process: the parent chose the file."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def path_for(self, target: Path) -> Path:
+        return self.path
+
+
+@dataclass(frozen=True)
+class Sheets:
+    """What drawing the sheet PDFs of one language of a build takes besides the deck."""
+
+    edition: Edition
+    renderer: Renderer  # the edition's (counting the faces it sets, for the progress bar)
+    options: BuildOptions
+    members: set[str] | None  # the components of --deal; None: every component
+    problems: Problems  # where the problems found while laying out go
+    txn: Transaction | _Given  # gives each PDF its temporary file
+
+
 def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
     suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{deal}" if deal else "")
     return f"{game.name}/{deck.id}-{lang}-{spec.paper}{suffix}.pdf"
@@ -188,24 +197,31 @@ def deal_members(game: Game, deal_id: str) -> set[str]:
 
 def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
     """Check the rules, then set and draw every deck in every language in one pass, while
-    the rulebooks are set aside (each kind in a forked process). Each face is laid out when
+    the rulebooks are set aside (each kind in a forked process). Every language is made
+    once, before forking, so the rulebook processes inherit it. Each face is laid out when
     its sheet is drawn and dropped after, so memory does not grow with the deck. Layout
     problems are found while drawing: the PDFs are moved into place only if there are none
     (or with --force); the problems of rules, decks and rulebooks are reported together."""
     project = prepare(folder, options.decks)
-    langs = resolve_languages(project.game, options.langs)
+    wanted = bool(project.game.meta.rulebooks) and not options.decks
+    editions = make_editions(project, resolve_languages(project.game, options.langs), options.allow_untranslated, rulebooks=wanted)
     progress = progress or BuildProgress(bar=False)
     problems, files = Problems(), []
     with transaction() as txn:
-        wanted = project.game.meta.rulebooks and not options.decks
-        rulebooks = [Aside(partial(_write_rulebooks, project, options, kind)) for kind in RULEBOOK_KINDS] if wanted else []
+        rulebooks = [Aside(partial(_write_rulebooks, editions, options, kind)) for kind in RULEBOOK_KINDS] if wanted else []
         try:
             problems.extend(check_game(project))
             if problems.errors and not options.force:
                 raise PnpError(problems)
             members = deal_members(project.game, options.deal) if options.deal else None
-            progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(langs)))
-            files = _write_decks(folder, options, project, langs, members, progress, problems, txn)
+            progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))
+            if options.jobs > 1 and len(editions) * len(project.layouts) > 1:
+                files = _build_parallel(editions, options, members, problems, txn)
+                for written in files:
+                    progress.deck_done(written, timed=False)
+            else:
+                for edition in editions:
+                    files += _write_edition(Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn), progress)
         finally:  # the rulebooks' files join the transaction even when a deck fails, so they are removed with it
             files.extend(join_all(rulebooks, problems, txn))
         if problems.errors and not options.force:
@@ -213,69 +229,56 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
     return BuildResult(files, problems)
 
 
-def _write_decks(folder: Path, options: BuildOptions, project: Project, langs: list[str], members, progress, problems: Problems, txn) -> list:
-    if options.jobs > 1 and len(langs) * len(project.layouts) > 1:
-        files = _build_parallel(folder, options, project, langs, members, problems, txn)
-        for written in files:
-            progress.deck_done(written, timed=False)
-        return files
+def _write_edition(sheets: Sheets, progress: BuildProgress) -> list[Written]:
+    """Every PDF of the decks in one language; its translation's problems come first."""
+    sheets.problems.extend(sheets.edition.problems)
+    if sheets.problems.errors and not sheets.options.force:
+        raise PnpError(sheets.problems)
     files = []
-    for lang in langs:
-        game = language_game(project, lang, options.allow_untranslated, problems)
-        if problems.errors and not options.force:
-            raise PnpError(problems)
-        renderer = progress.wrap(Renderer(game, project.fonts, project.symbols, lang, project.card_sizes))
-        for unit in print_units(project):
-            written = write_unit(game, unit, renderer, lang, members, options, project, problems, txn)
-            progress.deck_done(written)
-            if written is not None:
-                files.append(written)
+    for unit in print_units(sheets.edition.project):
+        written = write_unit(sheets, unit)
+        progress.deck_done(written)
+        if written is not None:
+            files.append(written)
     return files
 
 
-def _doc_info(game: Game, project: Project, what: str, count: str, spec: SheetSpec, sides: str, duplex: bool) -> DocInfo:
+def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
     """A sheet PDF's title and subject (what it holds, on what paper, how to print it) and,
     for duplex, the edge viewers are asked to turn the paper over."""
+    meta, spec = sheets.edition.game.meta, sheets.options.sheet
     return DocInfo(
-        title=f"{game.meta.title}: {what}",
-        author=game.meta.author,
+        title=f"{meta.title}: {what}",
+        author=meta.author,
         subject=f"{count}, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
-        initial_font=project.fonts.get("sans").registered,
+        initial_font=sheets.edition.project.fonts.get("sans").registered,
         flip=spec.flip if duplex else None,
     )
 
 
-def _write_rulebooks(project: Project, options: BuildOptions, kind: str, problems: Problems, txn) -> list:
+def _write_rulebooks(editions: list[Edition], options: BuildOptions, kind: str, problems: Problems, txn) -> list:
     """Every rulebook of one kind (on the paper, or the booklet) in every language asked
-    for: set aside, while the decks are drawn and the other kind is set."""
+    for: set aside, while the decks are drawn and the other kind is set. The editions'
+    translation problems are reported with the decks."""
     from .rulebook import write_rulebooks  # with pypdf: only for a game that has rulebooks
 
     files = []
-    for lang in resolve_languages(project.game, options.langs):
-        game = language_game(project, lang, True, Problems())
-        files.extend(write_rulebooks(project, game, lang, options.out, options.sheet.paper, kind, problems, txn, options.force))
+    for edition in editions:
+        files.extend(write_rulebooks(edition, options, kind, problems, txn))
     return files
 
 
-class _Given:
-    """Stands in for a Transaction in a worker process: the parent chose the file."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def path_for(self, target: Path) -> Path:
-        return self.path
-
-
-def _build_parallel(folder: Path, options: BuildOptions, project: Project, langs: list[str], members: set[str] | None, problems: Problems, txn) -> list:
-    """Build every (language, deck) in its own process; the parent owns the transaction."""
+def _build_parallel(editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction) -> list:
+    """Build every (language, deck) in its own process; the parent owns the transaction
+    and sends each the translations it read."""
     from concurrent.futures import ProcessPoolExecutor
 
     tasks = []
-    for lang in langs:
-        for unit in print_units(project):
-            target = unit_target(project.game, unit, lang, options)
-            tasks.append((folder, options, lang, unit, members, target, txn.path_for(target)))
+    for edition in editions:
+        problems.extend(edition.problems)
+        for unit in print_units(edition.project):
+            target = unit_target(edition, unit, options)
+            tasks.append((edition.source.root, options, edition.lang, edition.strings, unit, members, target, txn.path_for(target)))
     files = []
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         for written, found in pool.map(_build_one, tasks):
@@ -286,13 +289,12 @@ def _build_parallel(folder: Path, options: BuildOptions, project: Project, langs
 
 
 def _build_one(task: tuple) -> tuple[Written | None, list[Problem]]:
-    folder, options, lang, unit, members, target, tmp = task
+    folder, options, lang, strings, unit, members, target, tmp = task
     project = prepare(folder, unit[1])
     problems = Problems()
     try:
-        game = language_game(project, lang, options.allow_untranslated, problems)
-        renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
-        written = write_unit(game, unit, renderer, lang, members, options, project, problems, _Given(tmp))
+        edition = Edition.translated(project, lang, strings)
+        written = write_unit(Sheets(edition, edition.renderer(), options, members, problems, _Given(tmp)), unit)
     except PnpError as err:
         return None, err.problems.items
     return (written and written._replace(path=target)), problems.items
@@ -318,34 +320,30 @@ def print_units(project: Project) -> list[Unit]:
     return units
 
 
-def unit_target(game: Game, unit: Unit, lang: str, options: BuildOptions) -> Path:
+def unit_target(edition: Edition, unit: Unit, options: BuildOptions) -> Path:
+    group, ids = unit
+    game = edition.game
+    deck = game.decks[ids[0]] if group is None else replace(game.decks[ids[0]], id=group)
+    return options.out / output_name(game, deck, edition.lang, options.sheet, options.deal)
+
+
+def write_unit(sheets: Sheets, unit: Unit) -> Written | None:
     group, ids = unit
     if group is None:
-        return options.out / output_name(game, game.decks[ids[0]], lang, options.sheet, options.deal)
-    return options.out / output_name(game, replace(game.decks[ids[0]], id=group), lang, options.sheet, options.deal)
+        return write_deck(sheets, sheets.edition.game.decks[ids[0]])
+    return write_group(sheets, unit)
 
 
-def write_unit(
-    game: Game, unit: Unit, renderer: Renderer, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems, txn
-) -> Written | None:
-    group, ids = unit
-    if group is None:
-        front, back = project.layouts[ids[0]]
-        return write_deck(game, game.decks[ids[0]], front, back, renderer, lang, members, options, project, problems, txn)
-    return write_group(game, unit, renderer, lang, members, options, project, problems, txn)
-
-
-def write_group(
-    game: Game, unit: Unit, renderer: Renderer, lang: str, members: set[str] | None, options: BuildOptions, project: Project, problems: Problems, txn
-) -> Written | None:
+def write_group(sheets: Sheets, unit: Unit) -> Written | None:
     """The decks of one group on shared sheets: each deck in rows of its own size."""
     group, ids = unit
-    spec = options.sheet
+    game, layouts, problems = sheets.edition.game, sheets.edition.project.layouts, sheets.problems
+    spec = sheets.options.sheet
     entries: list[tuple[str, int]] = []  # (deck, card index), copies repeated
     placed: list[Member] = []
     for deck_id in ids:
         deck = game.decks[deck_id]
-        front, back = project.layouts[deck_id]
+        front, back = layouts[deck_id]
         try:
             plan_grid(spec, front.width * mm, front.height * mm)
         except DoesNotFit as exc:
@@ -356,92 +354,72 @@ def write_group(
             )
             raise PnpError(problems) from None
         for index, card in enumerate(deck.cards):
-            if members is None or card.id in members:
+            if sheets.members is None or card.id in sheets.members:
                 entries += [(deck_id, index)] * card.copies
                 placed += [Member(front.width * mm, front.height * mm, front.shape, back is not None, deck_id)] * card.copies
     if spec.sides == "backs" and not any(m.back for m in placed):
         return None
     shared = plan_shared(spec, placed)
-    sheets = max((page.sheet for page in shared.pages), default=0)
+    total_sheets = max((page.sheet for page in shared.pages), default=0)
 
     @lru_cache(maxsize=512)
     def face(item: int, side: str) -> Face:
         deck_id, index = entries[item]
-        front, back = project.layouts[deck_id]
-        return renderer.face(game.decks[deck_id].cards[index], front if side == "front" else back, side, problems)
+        front, back = layouts[deck_id]
+        return sheets.renderer.face(game.decks[deck_id].cards[index], front if side == "front" else back, side, problems)
 
     def face_of(page, item):
         return face(item, page.side)
 
-    target = unit_target(game, unit, lang, options)
+    target = unit_target(sheets.edition, unit, sheets.options)
     names = ", ".join(game.decks[d].name for d in ids)
     duplex = spec.sides == "duplex" and any(m.back for m in placed)
-    info = _doc_info(game, project, names, f"{len(entries)} components", spec, spec.sides, duplex)
-    caption = ruler_caption(f"{game.meta.title} · {group}", sheets)
-    count = write_sheets(txn.path_for(target), shared.pages, shared, info, face_of, project.symbols, caption, spec.bleed * mm)
+    info = _doc_info(sheets, names, f"{len(entries)} components", spec.sides, duplex)
+    caption = ruler_caption(f"{game.meta.title} · {group}", total_sheets)
+    count = write_sheets(sheets.txn.path_for(target), shared.pages, shared, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm)
     return Written(target, len(entries), count, spec.flip if duplex else None)
 
 
-def write_deck(
-    game: Game,
-    deck: Deck,
-    front: Layout,
-    back: Layout | None,
-    renderer: Renderer,
-    lang: str,
-    members: set[str] | None,
-    options: BuildOptions,
-    project: Project,
-    problems: Problems,
-    txn,
-) -> Written | None:
-    """Impose one deck in one language and draw it into a temporary file of `txn`."""
-    spec = options.sheet
+def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
+    """Impose one deck in one language and draw it into a temporary file of the build."""
+    front, back = sheets.edition.project.layouts[deck.id]
+    spec = sheets.options.sheet
     grid = fit_grid(spec, front.width * mm, front.height * mm)
     if spec.sides == "backs" and back is None:
         return None
+    members = sheets.members
     items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
     if grid is None:
-        return _write_split(game, deck, front, back, renderer, items, options, project, problems, txn, lang)
-    sheets = -(-len(items) // grid.per_sheet)
+        return _write_split(sheets, deck, items)
+    total_sheets = -(-len(items) // grid.per_sheet)
 
     @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
     def face(index: int, side: str) -> Face:
         layout = front if side == "front" else back
-        return renderer.face(deck.cards[index], layout, side, problems)
+        return sheets.renderer.face(deck.cards[index], layout, side, sheets.problems)
 
     def face_of(page, item):
         return face(items[item], page.side)
 
     pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"), front.shape)
-    target = options.out / output_name(game, deck, lang, spec, options.deal)
+    game = sheets.edition.game
+    target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
 
     sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
     duplex = sides == "duplex"
-    info = _doc_info(game, project, deck.name, f"{len(items)} cards", spec, sides, duplex)
-    caption = ruler_caption(f"{game.meta.title} · {deck.name}", sheets)
-    count = write_sheets(txn.path_for(target), pages, grid, info, face_of, project.symbols, caption, spec.bleed * mm)
+    info = _doc_info(sheets, deck.name, f"{len(items)} cards", sides, duplex)
+    caption = ruler_caption(f"{game.meta.title} · {deck.name}", total_sheets)
+    count = write_sheets(sheets.txn.path_for(target), pages, grid, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm)
     return Written(target, len(items), count, spec.flip if duplex else None)
 
 
-def _write_split(
-    game: Game,
-    deck: Deck,
-    front: Layout,
-    back: Layout | None,
-    renderer: Renderer,
-    items: list[int],
-    options: BuildOptions,
-    project: Project,
-    problems: Problems,
-    txn,
-    lang: str,
-) -> Written | None:
+def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None:
     """A deck whose components do not fit the paper even turned: each component on an
     assembly page and overlapping pieces (pieces.py). Backs are not printed."""
     from .pieces import write_pieces
 
-    spec = options.sheet
+    front, back = sheets.edition.project.layouts[deck.id]
+    spec, problems = sheets.options.sheet, sheets.problems
     try:
         tiling = plan_tiling(spec, front.width * mm, front.height * mm, front.shape)
     except DoesNotFit as exc:
@@ -454,15 +432,16 @@ def _write_split(
         notes.append(f"The back ('{back.name}') is not printed: a component in pieces cannot be printed double-sided.")
     if spec.sides == "backs":
         return None
-    target = options.out / output_name(game, deck, lang, spec, options.deal)
+    game, fonts = sheets.edition.game, sheets.edition.project.fonts
+    target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
 
     def faces():
         for index in items:
             card = deck.cards[index]
-            yield f"{game.meta.title} · {deck.name} · {card.id}", renderer.face(card, front, "front", problems)
+            yield f"{game.meta.title} · {deck.name} · {card.id}", sheets.renderer.face(card, front, "front", problems)
 
-    info = _doc_info(game, project, deck.name, f"{len(items)} components in {len(tiling.pieces)} pieces each", spec, "one-sided", False)
-    bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
+    info = _doc_info(sheets, deck.name, f"{len(items)} components in {len(tiling.pieces)} pieces each", "one-sided", False)
+    bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
     caption = ruler_caption(f"{game.meta.title} · {deck.name}")
-    count = write_pieces(txn.path_for(target), tiling, faces(), info, project.symbols, (info.initial_font, bold), caption, notes)
+    count = write_pieces(sheets.txn.path_for(target), tiling, faces(), info, sheets.edition.project.symbols, (info.initial_font, bold), caption, notes)
     return Written(target, len(items), count)  # pieces are printed one-sided

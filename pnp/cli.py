@@ -278,11 +278,12 @@ def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
     fuzzy, new strings empty, removed ones obsolete. No translation is ever lost."""
 
     def action():
+        from .edition import read_originals
         from .i18n import update
         from .load import load_game
 
         loaded, _ = load_game(game)
-        pot, reports = update(loaded, list(add))
+        pot, reports = update(loaded, read_originals(loaded, rulebooks=False).entries, list(add))
         ctx.say(f"wrote {pot}")
         for r in reports:
             ctx.say(f"{r.lang}: {r.new} new, {r.fuzzy} fuzzy, {r.obsolete} obsolete")
@@ -297,6 +298,7 @@ def i18n_status(ctx: Context, game: Path) -> None:
     """Per language: translated, fuzzy and missing strings, and the ids of what is not done."""
 
     def action():
+        from .edition import read_originals
         from .errors import PnpError, Problems
         from .i18n import languages, status
         from .load import load_game
@@ -306,8 +308,9 @@ def i18n_status(ctx: Context, game: Path) -> None:
         found = languages(loaded)
         if not found:
             click.echo(f"no catalogues in {game / 'locale'}; create one with: pnp i18n update --add LANG")
+        entries = read_originals(loaded, rulebooks=False).entries if found else []  # extracted once for every language
         for lang in found:
-            state, _ = status(loaded, lang, problems)
+            state, _ = status(loaded, entries, lang, problems)
             click.echo(f"{lang}: {state.translated}/{state.total} translated ({state.percent:.0f} %), {len(state.fuzzy)} fuzzy, {len(state.missing)} missing")
             for label, items in (("fuzzy", state.fuzzy), ("missing", state.missing)):
                 for sid, line in items:

@@ -23,10 +23,10 @@ from reportlab.pdfgen.canvas import Canvas
 from .errors import PnpError, Problems, display_path
 from .faces import Face
 from .files import atomic_path
-from .model import Deck, Game
+from .model import Deck
 
 if TYPE_CHECKING:
-    from .build import Project
+    from .edition import Edition
 
 BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far out
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
@@ -80,28 +80,26 @@ def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Imag
     return image.convert("RGB")
 
 
-def game_faces(
-    folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool
-) -> tuple[Project, Game, str, list[DeckFaces], Problems]:
+def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool) -> tuple[Edition, list[DeckFaces], Problems]:
     """Check the game and set every face of the chosen decks in one language, like
     `pnp build` does; raises PnpError on errors unless `force`."""
-    from .build import check_game, language_game, prepare
-    from .render import Renderer
+    from .build import check_game, prepare
+    from .edition import make_editions
 
     project = prepare(folder, decks)
-    lang = lang or project.game.meta.language
     problems = check_game(project)
-    game = language_game(project, lang, allow_untranslated, problems)
-    renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
+    (edition,) = make_editions(project, [lang or project.game.meta.language], allow_untranslated, rulebooks=False)
+    problems.extend(edition.problems)
+    renderer = edition.renderer()
     result = []
     for deck_id, (front, back) in project.layouts.items():
-        deck = game.decks[deck_id]
+        deck = edition.game.decks[deck_id]
         fronts = [renderer.face(card, front, "front", problems) for card in deck.cards]
         backs = [renderer.face(card, back, "back", problems) for card in deck.cards] if back else []
         result.append(DeckFaces(deck, fronts, backs))
     if problems.errors and not force:
         raise PnpError(problems)
-    return project, game, lang, result, problems
+    return edition, result, problems
 
 
 def _save(image: Image.Image, target: Path, dpi: int, files: list[Path]) -> None:
@@ -132,17 +130,18 @@ def export_png(
 ) -> Exported:
     """One PNG per distinct face: out/GAME/png-LANG/DECK/ID-front.png and ID-back.png, or
     one back.png when every card of the deck has the same back."""
-    project, game, lang, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
+    edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
     result = Exported(problems=problems)
-    font = project.fonts.get("sans").registered
+    symbols = edition.project.symbols
+    font = edition.project.fonts.get("sans").registered
     bleed_pt = BLEED_MM * mm if bleed else 0.0
     for faces in all_faces:
-        where = out / game.name / f"png-{lang}" / faces.deck.id
+        where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id
         for card, face in zip(faces.deck.cards, faces.fronts):
-            _save(rasterise(face, project.symbols, dpi, bleed_pt, font), where / f"{card.id}-front.png", dpi, result.files)
+            _save(rasterise(face, symbols, dpi, bleed_pt, font), where / f"{card.id}-front.png", dpi, result.files)
             if progress:
                 progress(1)
-        backs = [rasterise(face, project.symbols, dpi, bleed_pt, font) for face in faces.backs]
+        backs = [rasterise(face, symbols, dpi, bleed_pt, font) for face in faces.backs]
         if backs and len({_digest(image) for image in backs}) == 1:
             _save(backs[0], where / "back.png", dpi, result.files)
         else:
@@ -175,15 +174,16 @@ def export_tts(
     """Tabletop Simulator deck sheets: per deck, grids of 10 x 7 cells holding up to 69
     cards (copies repeated), the last cell the hidden card; and the back, one image when
     all backs are the same, else back sheets in the same grid ("unique backs")."""
-    project, game, lang, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
+    edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
     result = Exported(problems=problems)
-    font = project.fonts.get("sans").registered
-    where = out / game.name / f"tts-{lang}"
+    symbols = edition.project.symbols
+    font = edition.project.fonts.get("sans").registered
+    where = out / edition.game.name / f"tts-{edition.lang}"
     for faces in all_faces:
         deck = faces.deck
         if not faces.fronts:
             continue
-        fronts = [rasterise(face, project.symbols, dpi, 0.0, font) for face in faces.fronts]
+        fronts = [rasterise(face, symbols, dpi, 0.0, font) for face in faces.fronts]
         cell_w, cell_h = fronts[0].size
         if cell_w * TTS_COLS > TTS_MAX_PIXELS or cell_h * TTS_ROWS > TTS_MAX_PIXELS:
             fit = math.floor(dpi * min(TTS_MAX_PIXELS / (cell_w * TTS_COLS), TTS_MAX_PIXELS / (cell_h * TTS_ROWS)))
@@ -193,7 +193,7 @@ def export_tts(
                 f"deck '{deck.id}': a 10 x 7 sheet at {dpi} dpi is {cell_w * TTS_COLS} x {cell_h * TTS_ROWS} pixels; Tabletop Simulator takes at most {TTS_MAX_PIXELS}: expected --dpi {fit} or less",
             )
             raise PnpError(problems)
-        backs = [rasterise(face, project.symbols, dpi, 0.0, font) for face in faces.backs]
+        backs = [rasterise(face, symbols, dpi, 0.0, font) for face in faces.backs]
         unique_backs = len({_digest(image) for image in backs}) > 1
         hidden = backs[0] if backs else Image.new("RGB", (cell_w, cell_h), "white")
         slots = [i for i, card in enumerate(deck.cards) for _ in range(card.copies)]

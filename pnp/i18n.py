@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
@@ -28,6 +29,9 @@ from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
 from .files import atomic_path
 from .model import Card, Deck, EnumValue, FieldDef, Game
+
+if TYPE_CHECKING:
+    from .rulebook.source import Source
 
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
@@ -58,8 +62,9 @@ def text_key(context: str, text: str) -> str:
     return f"{context}\x04{text}"
 
 
-def extract(game: Game) -> list[Entry]:
-    """Every translatable string of the game, in a stable order."""
+def extract(game: Game, sources: list[Source]) -> list[Entry]:
+    """Every translatable string of the game and of its rulebooks' `sources` (read once by
+    edition.read_originals), in a stable order."""
     meta = game.meta
     entries: list[Entry] = []
     game_loc = game.loc
@@ -84,11 +89,11 @@ def extract(game: Game) -> list[Entry]:
     for card in game.cards() + game.deals:
         for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
             add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
-    if meta.rulebooks:
-        from .rulebook.source import rulebook_entries  # reads the Markdown files: only when there are some
+    if sources:
+        from .rulebook.source import rulebook_entries
 
         seen = {entry.key for entry in entries}
-        for entry in rulebook_entries(game):
+        for entry in rulebook_entries(sources):
             if entry.key not in seen:
                 seen.add(entry.key)
                 entries.append(entry)
@@ -138,10 +143,10 @@ def _new_catalog(game: Game, lang: str | None) -> Catalog:
     return Catalog(locale=lang, project=game.meta.title, version=game.meta.edition or None, creation_date=date, revision_date=date, fuzzy=False)
 
 
-def template(game: Game) -> Catalog:
+def template(game: Game, entries: list[Entry]) -> Catalog:
     catalog = _new_catalog(game, None)
     root = game.root.resolve()
-    for entry in extract(game):
+    for entry in entries:
         where = Path(os.path.relpath(Path(entry.loc.file).resolve(), root)).as_posix()  # the same from any working directory
         catalog.add(entry.text, "", context=entry.id, auto_comments=[entry.note], locations=[(where, entry.loc.line)] if entry.loc.line else [])
     return catalog
@@ -177,10 +182,10 @@ class UpdateReport:
     obsolete: int
 
 
-def update(game: Game, add: list[str] | None = None) -> tuple[Path, list[UpdateReport]]:
-    """Write the template and merge it into every catalogue (and new ones for `add`)."""
+def update(game: Game, entries: list[Entry], add: list[str] | None = None) -> tuple[Path, list[UpdateReport]]:
+    """Write the template of `entries` and merge it into every catalogue (and new ones for `add`)."""
     folder = locale_dir(game)
-    pot = template(game)
+    pot = template(game, entries)
     _write(folder / TEMPLATE, pot)
     reports = []
     for lang in sorted(set(languages(game)) | set(add or [])):
@@ -300,9 +305,9 @@ class Status:
         return 100.0 * self.translated / self.total if self.total else 100.0
 
 
-def status(game: Game, lang: str, problems: Problems) -> tuple[Status, dict[str, str]]:
-    """How complete a language is, and its usable translations (id -> text)."""
-    entries = extract(game)
+def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> tuple[Status, dict[str, str]]:
+    """How complete a language is, and its usable translations (id -> text): its
+    catalogue read once and matched against the game's `entries`."""
     path = locale_dir(game) / f"{lang}.po"
     catalog = read_catalog(path, problems) if path.is_file() else None
     by_key: dict[str, Message] = {}
@@ -324,10 +329,9 @@ def status(game: Game, lang: str, problems: Problems) -> tuple[Status, dict[str,
     return Status(lang, len(entries), len(done), fuzzy, missing), done
 
 
-def translations(game: Game, lang: str, allow_untranslated: bool, problems: Problems) -> tuple[dict[str, str], int]:
-    """Translated strings for `lang`; a missing or stale one is an error with its .po line,
-    or, with allow_untranslated, falls back to the source (the count is returned)."""
-    entries = extract(game)
+def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated: bool, problems: Problems) -> tuple[dict[str, str], int]:
+    """Translated `entries` for `lang`; a missing or stale one is an error with its .po
+    line, or, with allow_untranslated, falls back to the source (the count is returned)."""
     if lang == PSEUDO:
         return {e.key: pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
     path = locale_dir(game) / f"{lang}.po"
@@ -339,7 +343,7 @@ def translations(game: Game, lang: str, allow_untranslated: bool, problems: Prob
             f"there is no catalogue for '{lang}'; expected {shown} (create it with: pnp i18n update --add {lang})",
         )
         return {}, 0
-    state, done = status(game, lang, problems)
+    state, done = status(game, entries, lang, problems)
     fallback = len(state.fuzzy) + len(state.missing)
     if not allow_untranslated:
         for sid, line in state.missing:

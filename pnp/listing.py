@@ -74,8 +74,9 @@ class Listing:
 def listing(folder: Path) -> Listing:
     """Everything `pnp list` shows; raises PnpError if the game cannot be loaded."""
     from .build import deal_members, prepare
+    from .edition import read_originals
     from .errors import display_path
-    from .i18n import extract, languages, status
+    from .i18n import languages, status
 
     project = prepare(folder)
     game = project.game
@@ -102,13 +103,13 @@ def listing(folder: Path) -> Listing:
     for rid, book in game.meta.rulebooks.items():
         missing = [name for name in book.files if not (game.root / name).is_file()]
         result.rulebooks.append(RulebookRow(rid, book.title or rid, list(book.modes), list(book.files), missing))
-    total = len(extract(game))
-    result.languages.append(LanguageRow(game.meta.language, True, total, total, 0, 0))
+    entries = read_originals(game, rulebooks=False).entries  # once for every language
+    result.languages.append(LanguageRow(game.meta.language, True, len(entries), len(entries), 0, 0))
     problems = Problems()
     for lang in languages(game):
         if lang == game.meta.language:
             continue
-        state, _ = status(game, lang, problems)
+        state, _ = status(game, entries, lang, problems)
         result.languages.append(LanguageRow(lang, False, state.translated, state.total, len(state.fuzzy), len(state.missing)))
     problems.raise_if_errors()
     return result

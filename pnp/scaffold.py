@@ -255,11 +255,12 @@ def create(target: Path, title: str | None = None, lang: str = "en", translation
 
 def _catalogues(folder: Path, lang: str) -> None:
     """The template and an empty catalogue for `lang`, by the same code as `pnp i18n update`."""
+    from .edition import read_originals
     from .i18n import update
     from .load import load_game
 
     game, _ = load_game(folder)
-    update(game, add=[lang])
+    update(game, read_originals(game, rulebooks=False).entries, add=[lang])
 
 
 def _umask() -> int:

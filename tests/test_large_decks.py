@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from conftest import SMALL_CARDS, line_of, make_small_game, run
 
-from pnp.build import language_game, prepare
+from pnp.build import prepare
 from pnp.cardstore import PackedCards
-from pnp.errors import Problems
+from pnp.edition import make_editions
 from pnp.load import load_game
 from pnp.paths import DEFAULT_GAME
 
@@ -72,7 +72,8 @@ def test_packed_cards_read_back_as_loaded():
 
 def test_a_translated_game_packs_its_own_enumeration_values():
     project = prepare(DEFAULT_GAME)
-    english = language_game(project, "en", allow_untranslated=True, problems=Problems())
+    (edition,) = make_editions(project, ["en"], allow_untranslated=True)
+    english = edition.game
     rim = next(card for card in english.decks["cities"].cards if card.id == "rim")
     assert rim.fields["empire"] is english.enums["empire"]["rim"]
     assert rim.fields["empire"].name == english.enums["empire"]["rim"].attrs["name"]

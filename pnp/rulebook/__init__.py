@@ -11,102 +11,108 @@ into print-ready PDFs and A5 booklets (docs/rulebook.md).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import Problems
 from ..faces import Face
 from ..files import Written
-from ..model import Game
 from .check import check_document, check_facts
 from .document import Document
-from .source import Source, read_sources, render
+from .source import Source, render
+
+if TYPE_CHECKING:
+    from ..build import BuildOptions
+    from ..edition import Edition
 
 
-def translated_blocks(source_game: Game, lang: str) -> dict[str, str] | None:
-    """The usable translations of `lang` (None for the source language). Missing and
-    stale ones are reported where the game's strings are (build.language_game)."""
-    if lang == source_game.meta.language:
-        return None
-    from ..i18n import translations
-
-    return translations(source_game, lang, True, Problems())[0]
-
-
-def documents(source_game: Game, game: Game, lang: str, problems: Problems, sources: list[Source] | None = None) -> list[tuple[Source, Document]]:
-    """Every rulebook of the game in one language, once per mode."""
-    if sources is None:
-        sources = read_sources(source_game, problems)
-    strings = translated_blocks(source_game, lang)
-    return [(source, render(source, game, lang, mode, strings, problems)) for source in sources for mode in source.defn.modes or [None]]
+def documents(edition: Edition, problems: Problems) -> list[tuple[Source, Document]]:
+    """Every rulebook of the game in the edition's language, once per mode: its sources,
+    read once for every language, with the edition's translations of their blocks."""
+    return [
+        (source, render(source, edition.game, edition.lang, mode, edition.strings, problems))
+        for source in edition.originals.sources
+        for mode in source.defn.modes or [None]
+    ]
 
 
-def check_rulebooks(project, game: Game, lang: str) -> Problems:
+def check_rulebooks(edition: Edition) -> Problems:
     """What `pnp check` reports about the rulebooks in one language (each once, though a
     block is rendered once per mode), including characters the fonts lack: every text
     is set once, without pages."""
     problems = Problems()
-    _checked_documents(project, game, lang, problems, set_text=True)
+    _checked_documents(edition, problems, set_text=True)
     return problems
 
 
-def _checked_documents(project, game: Game, lang: str, problems: Problems, set_text: bool) -> list[tuple[Source, Document]]:
-    """Read, fill in and parse every rulebook once, and check them; `set_text` also sets
-    every text to find characters the fonts lack (a build does that when it typesets)."""
+def _checked_documents(edition: Edition, problems: Problems, set_text: bool) -> list[tuple[Source, Document]]:
+    """Fill in and parse every rulebook once, and check them (with what reading their
+    files found); `set_text` also sets every text to find characters the fonts lack (a
+    build does that when it typesets)."""
     from .writer import check_text
 
-    source_game = project.game
-    sources = read_sources(source_game, problems)
-    if lang == source_game.meta.language:
-        for source in sources:
-            check_facts(source, source_game, problems)
-    pairs = documents(source_game, game, lang, problems, sources)
+    problems.extend(edition.originals.problems)
+    if edition.lang == edition.source.meta.language:  # facts are about the game as written: checked once
+        for source in edition.originals.sources:
+            check_facts(source, edition.source, problems)
+    pairs = documents(edition, problems)
     for source, doc in pairs:
-        check_document(doc, game, project.symbols.ids, problems)
+        check_document(doc, edition.game, edition.project.symbols.ids, problems)
         if set_text:
-            check_text(doc, _inputs(project, game, lang, problems), source.title_locs)
+            check_text(doc, _inputs(edition, problems), source.title_locs)
     return pairs
 
 
-def _inputs(project, game: Game, lang: str, problems: Problems, face=None):
+def _inputs(edition: Edition, problems: Problems, face=None):
     from .labels import labels
     from .writer import Inputs
 
+    project, game = edition.project, edition.game
     return Inputs(
-        project.fonts, project.symbols, game.meta.title, game.meta.author, labels(lang, game.meta.strings), face or (lambda ref: None), problems, game.root
+        project.fonts,
+        project.symbols,
+        game.meta.title,
+        game.meta.author,
+        labels(edition.lang, game.meta.strings),
+        face or (lambda ref: None),
+        problems,
+        game.root,
     )
 
 
-def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, problems: Problems, txn, force: bool = False) -> list:
+def write_rulebooks(edition: Edition, options: BuildOptions, kind: str, problems: Problems, txn) -> list:
     """Every rulebook of the game in one language (one per mode), of one `kind`: "paper"
-    (the PDF on `paper`) or "booklet" (A5 pages imposed on A4), written as temporary files
-    of the build's transaction `txn`. Returns (path, 0, pages) per file, like the decks;
-    nothing when a check fails (unless `force`)."""
-    from ..render import Renderer
+    (the PDF on the build's paper) or "booklet" (A5 pages imposed on A4), written as
+    temporary files of the build's transaction `txn`. Returns (path, 0, pages) per file,
+    like the decks; nothing when a check fails (unless --force)."""
     from .writer import PAPERS, write_pdf
 
     found = Problems()
-    pairs = _checked_documents(project, game, lang, found, set_text=False)  # write_pdf sets the texts and reports them
+    pairs = _checked_documents(edition, found, set_text=False)  # write_pdf sets the texts and reports them
     problems.extend(found)
-    if (found.errors and not force) or not pairs:
+    if (found.errors and not options.force) or not pairs:
         return []
-    renderer = Renderer(game, project.fonts, project.symbols, lang, project.card_sizes)
+    game, lang, layouts = edition.game, edition.lang, edition.project.layouts
+    renderer = edition.renderer()
     faces: dict[tuple[str, str, str], Face | None] = {}
 
     def face(ref):  # a card shown in the book: laid out once, drawn in every pass and format
         key = (ref.deck, ref.id, ref.side)
         if key not in faces:
-            layouts = project.layouts.get(ref.deck)
+            pair = layouts.get(ref.deck)
             card = next((c for c in game.decks[ref.deck].cards if c.id == ref.id), None)
-            layout = None if layouts is None or card is None else layouts[1] if ref.side == "back" else layouts[0]
+            layout = None if pair is None or card is None else pair[1] if ref.side == "back" else pair[0]
             faces[key] = renderer.face(card, layout, ref.side, problems) if layout is not None else None
         return faces[key]
 
-    inputs = _inputs(project, game, lang, problems, face)
-    paper = {"a3": "a4", "legal": "letter"}.get(paper, paper)
+    inputs = _inputs(edition, problems, face)
+    paper = {"a3": "a4", "legal": "letter"}.get(options.sheet.paper, options.sheet.paper)
+    out = options.out / game.name
     written = []
     for source, doc in pairs:
         name = source.id + (f"-{doc.mode}" if doc.mode else "")
         if kind == "paper":
             data, pages = write_pdf(doc, PAPERS[paper], inputs)
-            target = out / game.name / f"{name}-{lang}-{paper}.pdf"
+            target = out / f"{name}-{lang}-{paper}.pdf"
             txn.path_for(target).write_bytes(data)
             written.append(Written(target, 0, pages, "either"))  # no backs to line up
         if kind == "booklet":
@@ -114,7 +120,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
 
             a5, _ = write_pdf(doc, PAPERS["a5"], inputs)
             booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
-            target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
+            target = out / f"{name}-{lang}-a5-booklet.pdf"
             txn.path_for(target).write_bytes(booklet)
             written.append(Written(target, 0, sides, "short"))  # folded: turned over its short edge
     return written

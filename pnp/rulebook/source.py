@@ -267,11 +267,11 @@ def _check_containers(source: Source, problems: Problems) -> None:
     visit(source.items)
 
 
-def rulebook_entries(game: Game) -> list[Entry]:
+def rulebook_entries(sources: list[Source]) -> list[Entry]:
     """The catalogue entries of the rulebooks: each title, and each block as written
     (msgctxt rulebook.FILE, msgid the block's Markdown before Jinja)."""
     entries = []
-    for source in read_sources(game, Problems()):  # unreadable files are reported by pnp check
+    for source in sources:
         if source.defn.title.strip():
             entries.append(Entry(f"{CONTEXT}{source.id}.title", source.defn.title, source.loc, f"the title of rulebook '{source.id}'"))
         for block in source.blocks():

@@ -1,0 +1,93 @@
+"""The game in one language is made once per command: every string is extracted once,
+each catalogue parsed once and the rulebooks' Markdown read once, however many stages
+(faces, rulebooks of two kinds in forked processes, parallel deck workers) use it."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import run
+from pdfread import text
+
+import pnp.build  # noqa: F401 - loaded, so that their references to the counted functions are wrapped too
+import pnp.edition  # noqa: F401
+import pnp.listing  # noqa: F401
+import pnp.rulebook  # noqa: F401
+from pnp.elements.base import Layout
+from pnp.i18n import extract, read_po
+from pnp.rulebook.source import read_sources
+from pnp.text import TextStyle
+
+COUNTED = (extract, read_po, read_sources)
+
+
+@pytest.fixture
+def calls(tmp_path: Path, monkeypatch) -> Counter:
+    """Wrap extract, babel's read_po and the rulebook reader wherever pnp holds them; each
+    call is a line in a file, so calls in forked processes count as well. Read the counts
+    with `calls()` after the command."""
+    log = tmp_path / "calls.log"
+    log.touch()
+
+    def counted(function):
+        def wrapper(*args, **kwargs):
+            with log.open("a") as handle:
+                handle.write(function.__name__ + "\n")
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    for function in COUNTED:
+        wrapper = counted(function)
+        for module in list(sys.modules.values()):
+            if getattr(module, "__name__", "").startswith("pnp") and getattr(module, function.__name__, None) is function:
+                monkeypatch.setattr(module, function.__name__, wrapper)
+    return lambda: Counter(log.read_text().split())
+
+
+ONCE = {"extract": 1, "read_po": 2, "read_sources": 1}  # Mestá is in Slovak, with catalogues cs and en
+
+
+def test_check_in_every_language_reads_everything_once(calls):
+    result = run("check", "cards/mesta", "--lang", "all")
+    assert result.exit_code == 0, result.output
+    assert calls() == ONCE
+
+
+@pytest.mark.parametrize("jobs", ["1", "3"])
+def test_a_build_in_every_language_reads_everything_once(calls, tmp_path, jobs):
+    result = run("build", "cards/mesta", "--lang", "all", "--jobs", jobs, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert calls() == ONCE
+    out = tmp_path / "out" / "mesta"
+    assert "Rules" in text(out / "rules-en-a4.pdf")  # the rulebook set in its forked process is translated
+    assert "Pravidla" in text(out / "rules-cs-a5-booklet.pdf")
+    assert "Cities" in text(out / "cities-en-a4.pdf")
+
+
+def test_status_and_list_read_each_catalogue_once(calls):
+    result = run("i18n", "status", "cards/mesta")
+    assert result.exit_code == 0, result.output
+    assert "cs: 345/345 translated" in result.output
+    assert calls() == ONCE
+    result = run("list", "cards/mesta")
+    assert result.exit_code == 0, result.output
+    assert "en  100 % translated (345/345)" in result.output
+    assert calls() == {name: 2 * count for name, count in ONCE.items()}
+
+
+def test_the_source_language_extracts_nothing_and_reads_the_rulebooks_once(calls, tmp_path):
+    result = run("build", "cards/mesta", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert calls() == {"read_sources": 1}  # before the two rulebook processes fork, not in each
+
+
+def test_a_layout_scales_text_for_the_languages_it_names():
+    layout = Layout("card", (63, 88), 3.0, {}, [], None, lang_scale={"de": 0.5})
+    style = TextStyle(size=10, min_size=6)
+    assert layout.scaled(style, "de") == TextStyle(size=5, min_size=3)
+    assert layout.scaled(TextStyle(size=10), "de") == TextStyle(size=5)  # no minimum: none made up
+    assert layout.scaled(style, "en") is style
