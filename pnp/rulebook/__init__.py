@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..errors import Problems
 from ..files import Written
 from ..model import Game
+from ..paper import BOOKLET_PAGE, rulebook_page
 from ..render import Face
 from .check import check_document, check_facts
 from .document import Document
@@ -80,7 +81,7 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
     of the build's transaction `txn`. Returns (path, 0, pages) per file, like the decks;
     nothing when a check fails (unless `force`)."""
     from ..render import Renderer
-    from .writer import PAPERS, write_pdf
+    from .writer import write_pdf
 
     found = Problems()
     pairs = _checked_documents(project, game, lang, found, set_text=False)  # write_pdf sets the texts and reports them
@@ -100,21 +101,21 @@ def write_rulebooks(project, game: Game, lang: str, out, paper: str, kind: str, 
         return faces[key]
 
     inputs = _inputs(project, game, lang, problems, face)
-    paper = {"a3": "a4", "legal": "letter"}.get(paper, paper)
+    page = rulebook_page(paper)
     written = []
     for source, doc in pairs:
         name = source.id + (f"-{doc.mode}" if doc.mode else "")
         if kind == "paper":
-            data, pages = write_pdf(doc, PAPERS[paper], inputs)
-            target = out / game.name / f"{name}-{lang}-{paper}.pdf"
+            data, pages = write_pdf(doc, page, inputs)
+            target = out / game.name / f"{name}-{lang}-{page.paper.name}.pdf"
             txn.path_for(target).write_bytes(data)
             written.append(Written(target, 0, pages, "either"))  # no backs to line up
         if kind == "booklet":
             from .booklet import impose  # with pypdf, slow to import: only where it is used
 
-            a5, _ = write_pdf(doc, PAPERS["a5"], inputs)
+            a5, _ = write_pdf(doc, BOOKLET_PAGE, inputs)
             booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
-            target = out / game.name / f"{name}-{lang}-a5-booklet.pdf"
+            target = out / game.name / f"{name}-{lang}-{BOOKLET_PAGE.paper.name}-booklet.pdf"
             txn.path_for(target).write_bytes(booklet)
             written.append(Written(target, 0, sides, "short"))  # folded: turned over its short edge
     return written

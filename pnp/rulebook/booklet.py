@@ -12,7 +12,8 @@ import io
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
-from reportlab.lib.pagesizes import A4, landscape
+
+from ..paper import BOOKLET_SHEET
 
 
 def saddle_order(pages: int) -> list[tuple[int, int]]:
@@ -31,7 +32,7 @@ def impose(a5: bytes, title: str, author: str) -> tuple[bytes, int]:
     reader = PdfReader(io.BytesIO(a5))
     count = len(reader.pages)
     total = -(-count // 4) * 4
-    width, height = landscape(A4)
+    width, height = BOOKLET_SHEET.size(landscape=True)
     writer = PdfWriter()
     forms = [_as_form(writer, page) for page in reader.pages]
     for left, right in saddle_order(total):
