@@ -3,7 +3,9 @@ sheet in saddle-stitch order, so that the printed stack, folded once in the midd
 stapled on the fold, reads 1, 2, 3, ... Print it double-sided, flipping on the short edge.
 
 The A5 pages are placed as they are (vector, fonts and all) with pypdf; blank pages pad
-the book to a multiple of four, at its end.
+the book to a multiple of four, at its end. This is the one module that uses pypdf, and
+it builds pages from pypdf's generic objects and its writer's `_add_object`, which pypdf
+does not promise to keep: pyproject.toml bounds pypdf so that an upgrade is tried here.
 """
 
 from __future__ import annotations

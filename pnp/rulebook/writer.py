@@ -26,6 +26,7 @@ from ..errors import Location, PnpError, Problems
 from ..fonts import FontSet
 from ..images import find_image, image_size
 from ..paper import RULEBOOK_PAGES, RulebookPage
+from ..pdfstream import at_top_of_frame, row_heights
 from ..render import Face, ImageOp
 from ..symbols import SymbolSet
 from ..text import escape
@@ -457,7 +458,7 @@ class FitTable(Flowable):
     def split(self, aw, ah):
         built = self._build(aw)
         built.wrap(aw, ah)
-        heights = built._rowHeights
+        heights = row_heights(built)
         head = 1 if self.table.header else 0
         fit, used = 0, 0.0
         for h in heights:
@@ -466,8 +467,7 @@ class FitTable(Flowable):
             fit, used = fit + 1, used + h
         if fit >= len(heights):
             return [self]
-        frame = getattr(self, "_frame", None)
-        at_top = frame is not None and bool(getattr(frame, "_atTop", False))
+        at_top = at_top_of_frame(self)
         rows = min(fit, len(heights) - self.MIN_ROWS)  # two rows at least go over
         if rows - head >= self.MIN_ROWS:
             parts = built.split(aw, sum(heights[:rows]) + 0.01)
