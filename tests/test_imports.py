@@ -196,7 +196,11 @@ def test_the_import_graph_is_read_from_the_source():
 
 
 def test_a_cycle_is_named_with_where_each_import_is():
-    edges = [Import("pnp.paper", "pnp.impose", 3, False, False), Import("pnp.impose", "pnp.paper", 7, True, False), Import("pnp.cli", "pnp.paper", 1, False, False)]
+    edges = [
+        Import("pnp.paper", "pnp.impose", 3, False, False),
+        Import("pnp.impose", "pnp.paper", 7, True, False),
+        Import("pnp.cli", "pnp.paper", 1, False, False),
+    ]
     assert [_describe(c) for c in _cycles(edges)] == ["pnp.impose -> pnp.paper -> pnp.impose (pnp/impose.py:7 in a function, pnp/paper.py:3)"]
     assert _cycles(edges[::2]) == []
 
