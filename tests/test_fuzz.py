@@ -103,6 +103,15 @@ def test_a_character_yaml_refuses_is_reported_at_its_line(tmp_path, name):
     assert f"{name}:2:6: YAML syntax error: unacceptable character #x001b: " in result.output and "; expected printable text [yaml-syntax]" in result.output
 
 
+@pytest.mark.parametrize(("text", "found"), [("hello\n", "'hello'"), ("# no cards yet\n", "an empty file")])
+def test_card_data_that_is_not_a_list_is_reported_at_the_start_of_the_file(tmp_path, text, found):
+    folder = make_small_game(tmp_path / "g")
+    (folder / "cards.yaml").write_text(text, encoding="utf-8")
+    result = run("check", folder)
+    assert result.exit_code == 1
+    assert f"cards.yaml:1:1: card data must be a list of cards (each starting with '- id: ...'); found {found} [data-shape]" in result.output
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(mutation())
 def test_mutated_games_fail_only_with_located_errors(change):
