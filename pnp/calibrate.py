@@ -10,7 +10,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .files import atomic_path
-from .impose import PAPERS, Flip
+from .impose import Flip
+from .paper import PAPERS
 from .pdf import DocInfo, new_canvas
 
 CROSS = 8 * mm  # arm length of a crosshair
@@ -37,7 +38,7 @@ def _cross(canvas: Canvas, x: float, y: float) -> None:
 
 
 def write_calibration(target: Path, paper: str, flip: Flip, font: str) -> None:
-    width, height = (v * mm for v in PAPERS[paper])
+    width, height = PAPERS[paper].size()
     points = [(width * fx, height * fy) for fx, fy in ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55), (0.25, 0.8), (0.75, 0.8))]
     info = DocInfo("pnp calibration sheet", "pnp", f"{paper.upper()}, duplex {flip} edge", font, flip)
     with atomic_path(target) as tmp:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .paper import PAPERS
 from .paths import DEFAULT_GAME
 
 EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
@@ -28,7 +29,7 @@ def _offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[flo
 
 
 # Sheet options shared by every command that prints sheets (build, impose).
-paper_option = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
+paper_option = click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="Paper size (portrait).")
 out_option = click.option(
     "--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDFs."
 )
@@ -206,7 +207,7 @@ def build(
 
 
 @main.command()
-@click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal"]), default="a4", show_default=True, help="Paper size (portrait).")
+@click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="Paper size (portrait).")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over.")
 @click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDF.")
 @click.pass_obj

@@ -13,16 +13,12 @@ from typing import Literal
 
 from reportlab.lib.units import mm
 
+from .paper import PAPERS, SHEET_MARGIN
+
 Flip = Literal["long", "short"]
 Sides = Literal["duplex", "fronts", "backs"]
 Shape = Literal["rect", "round", "hex"]
 
-PAPERS: dict[str, tuple[float, float]] = {  # portrait width, height in mm
-    "a4": (210.0, 297.0),
-    "letter": (215.9, 279.4),
-    "a3": (297.0, 420.0),
-    "legal": (215.9, 355.6),
-}
 MARK_GAP = 1.0 * mm  # crop marks stop this far from the art (cards and their bleed)
 MARK_WIDTH = 0.5  # points: thinner vanishes in print
 
@@ -32,7 +28,7 @@ class SheetSpec:
     """How the user wants sheets made; all lengths in mm."""
 
     paper: str = "a4"
-    margin: float = 5.0  # what a home printer cannot print
+    margin: float = SHEET_MARGIN
     bleed: float = 0.0  # art extends this far beyond the trim on each side
     gap: float = 0.0  # extra space between neighbouring cards
     flip: Flip = "long"
@@ -116,15 +112,9 @@ class DoesNotFit(ValueError):
     """The component is larger than the printable area of the paper."""
 
 
-def page_size(paper: str, landscape: bool = False) -> tuple[float, float]:
-    """Width and height of the paper in points, portrait or turned."""
-    w, h = (v * mm for v in PAPERS[paper])
-    return (h, w) if landscape else (w, h)
-
-
 def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = False) -> Grid:
     """As many cells as fit inside the printer margin, the grid centred on the page."""
-    page_w, page_h = page_size(spec.paper, landscape)
+    page_w, page_h = PAPERS[spec.paper].size(landscape)
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
     cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
@@ -372,7 +362,7 @@ def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float, shape: Shape = "r
     art_w, art_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     best = None
     for landscape in (False, True):
-        page_w, page_h = page_size(spec.paper, landscape)
+        page_w, page_h = PAPERS[spec.paper].size(landscape)
         usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
         if overlap * 2 > min(usable_w, usable_h):
             raise DoesNotFit(
@@ -457,7 +447,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     not in a band at the top) and centred across. Every component gets its outline as a
     cut line (crop marks of different sizes would cross each other); backs are mirrored
     like cards."""
-    page_w, page_h = page_size(spec.paper)
+    page_w, page_h = PAPERS[spec.paper].size()
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
     usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
     sheets: list[list[list[int]]] = [[]]  # sheet -> rows -> member indices

@@ -259,12 +259,9 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
 def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, seen: dict, problems: Problems, shown: str) -> PackedCards:
     """The cards of one file, each id checked against every id seen so far."""
     if not isinstance(rows, (LList, LItems)):
-        loc = rows.loc if isinstance(rows, LMap) else Location(shown)
-        problems.error(
-            loc,
-            "data-shape",
-            "card data must be a list of cards (each starting with '- id: ...'); found " + ("a mapping" if isinstance(rows, LMap) else "no list"),
-        )
+        found = "a mapping" if isinstance(rows, LMap) else "an empty file" if rows is None else f"'{rows}'"
+        loc = rows.loc if isinstance(rows, LMap) else Location(shown, 1, 1)  # a lone value has no location of its own: the document's start
+        problems.error(loc, "data-shape", f"card data must be a list of cards (each starting with '- id: ...'); found {found}")
         return PackedCards(enums)
     cards = PackedCards(enums)  # packed as they are read: memory does not grow with the deck
     for index, row in enumerate(rows):

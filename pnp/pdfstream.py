@@ -7,13 +7,19 @@ file offsets are kept; shared objects (fonts, images, symbol forms, the page tre
 written by reportlab's own code at `save()`, followed by the cross-reference table. The
 objects are reportlab's, so the file is what reportlab would write, in a different
 object order: the same input still gives the same bytes.
+
+This is the one module that uses reportlab's internals (pdfdoc objects, underscore
+names): the streaming document above, and at the end the few things the rest of pnp
+needs that reportlab has no public way to ask (a canvas's font, a flowable's frame, a
+table's row heights, a KeepTogether's flowables). A reportlab upgrade that moves them
+breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
 """
 
 from __future__ import annotations
 
 from array import array
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from reportlab import rl_config
 from reportlab.pdfbase.pdfdoc import (
@@ -29,6 +35,10 @@ from reportlab.pdfbase.pdfdoc import (
     PDFTrailer,
 )
 from reportlab.pdfgen.canvas import Canvas
+
+if TYPE_CHECKING:  # platypus is for rulebooks only: sheets need not import it
+    from reportlab.platypus import Flowable, KeepTogether
+    from reportlab.platypus.tables import Table
 
 
 class _PageTree(PDFPages):
@@ -140,3 +150,35 @@ class StreamingCanvas(Canvas):
 
     def close(self) -> None:
         self._file.close()
+
+
+def current_font(canvas: Canvas) -> str:
+    """The name of the font the canvas draws text in now."""
+    return canvas._fontname
+
+
+def at_top_of_frame(flowable: Flowable) -> bool:
+    """Whether platypus is placing `flowable` at the top of its frame (nothing above it
+    in the column), where waiting for the next page would not give it more room."""
+    frame = getattr(flowable, "_frame", None)
+    return frame is not None and bool(getattr(frame, "_atTop", False))
+
+
+def split_in_frame_of(parent: Flowable, child: Flowable, aw: float, ah: float) -> list[Flowable]:
+    """Split `child` as placed in the frame `parent` is in, so that at_top_of_frame holds
+    for the first child of a flowable at the top of a page."""
+    child._frame = parent._frame
+    try:
+        return child.split(aw, ah)
+    finally:
+        del child._frame
+
+
+def kept_flowables(keep: KeepTogether) -> list[Flowable]:
+    """The flowables a KeepTogether holds together, in order."""
+    return keep._content
+
+
+def row_heights(table: Table) -> list[float]:
+    """The height of each row of a table, once it is wrapped."""
+    return table._rowHeights

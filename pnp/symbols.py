@@ -12,6 +12,7 @@ from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, Problems, display_path
+from .pdfstream import current_font
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 
@@ -64,7 +65,7 @@ class SymbolSet:
             # renderPDF selects its default font (Helvetica, never embedded) before drawing;
             # point it at the canvas's embedded font so no unembedded font is referenced.
             default_font = STATE_DEFAULTS["fontName"]
-            STATE_DEFAULTS["fontName"] = canvas._fontname
+            STATE_DEFAULTS["fontName"] = current_font(canvas)
             try:
                 renderPDF.draw(symbol.drawing, canvas, 0, 0)
             finally:

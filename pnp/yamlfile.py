@@ -74,8 +74,9 @@ class _Converter:
     node tree (with two marks per value) is several times the size of the values, and
     for a large deck it was the build's peak memory."""
 
-    def __init__(self, file: str, problems: Problems, events: Any):
+    def __init__(self, file: str, problems: Problems, events: Any, source: str | bytes | BinaryIO):
         self.file = file
+        self.source = source  # what the events are parsed from: read again only to locate a refused character
         self.problems = problems
         self.events = events  # a yaml loader: check_event / get_event
         self.nodes = 0
@@ -262,7 +263,7 @@ class LItems:
 
     def __iter__(self) -> Iterator[Any]:
         try:
-            with _reported(self._converter.file):
+            with _reported(self._converter.file, self._converter.source):
                 for index, (value, loc) in enumerate(self._converter.items()):
                     self._current = (index, loc)
                     yield value
@@ -315,14 +316,14 @@ def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
     shown = display_path(path)
     file = path.open("rb")
     events = _Loader(file)
-    converter = _Converter(shown, problems if problems is not None else Problems(), events)
+    converter = _Converter(shown, problems if problems is not None else Problems(), events, file)
 
     def close() -> None:
         events.dispose()
         file.close()
 
     try:
-        with _reported(shown):
+        with _reported(shown, file):
             value = converter.document(stream=True)
     except BaseException:
         close()
@@ -339,17 +340,38 @@ def parse_yaml(text: str | bytes | BinaryIO, shown: str, problems: Problems | No
     in locations."""
     events = _Loader(text)
     try:
-        with _reported(shown):
-            return _Converter(shown, problems if problems is not None else Problems(), events).document()
+        with _reported(shown, text):
+            return _Converter(shown, problems if problems is not None else Problems(), events, text).document()
     finally:
         events.dispose()
 
 
+def _refused_at(shown: str, source: str | bytes | BinaryIO, character: int) -> Location:
+    """Where the reader's refused character is: the first of its kind in the text (the
+    reader refuses the first it meets). The reader's own position counts bytes or
+    characters depending on the parser, so the text is read again, only to say where."""
+    if isinstance(source, str):
+        text = source
+    else:
+        if not isinstance(source, bytes):
+            source.seek(0)
+            source = source.read()
+        text = source.decode("utf-8", "replace")
+    at = text.find(chr(character))
+    if at < 0:
+        return Location(shown)
+    line_start = text.rfind("\n", 0, at) + 1
+    return Location(shown, text.count("\n", 0, at) + 1, at - line_start + 1)
+
+
 @contextmanager
-def _reported(shown: str) -> Iterator[None]:
-    """Parser errors as located, unreadable problems."""
+def _reported(shown: str, source: str | bytes | BinaryIO) -> Iterator[None]:
+    """Parser errors as located, unreadable problems (`source`: what was parsed)."""
     try:
         yield
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow: it has a position, not a mark
+        message = f"YAML syntax error: unacceptable character #x{exc.character:04x}: {exc.reason}; expected printable text"
+        raise PnpError(Problems([Problem(_refused_at(shown, source, exc.character), "yaml-syntax", message)], unreadable=True)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(shown, mark.line + 1, mark.column + 1) if mark else Location(shown)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from pnp.cli import main
+from pnp.errors import Problem
 from pnp.paths import DEFAULT_GAME
 
 
@@ -38,6 +40,17 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def assert_located(problems: Iterable[Problem]) -> None:
+    """Every problem names a file that exists, and a line in it when the file has any:
+    what a user needs to find the mistake."""
+    for problem in problems:
+        assert problem.message and problem.code, problem
+        path = Path.cwd() / problem.location.file
+        assert problem.location.file and path.exists(), f"not a file: {problem}"
+        if path.is_file() and path.read_bytes().strip():
+            assert problem.location.line > 0, f"no line: {problem}"
 
 
 def line_of(path: Path, needle: str) -> int:

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import SMALL_CARDS, SMALL_GAME, SMALL_RULES, make_small_game
+from conftest import SMALL_CARDS, SMALL_GAME, SMALL_RULES, assert_located, make_small_game, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,8 +89,27 @@ def run_pipeline(name: str, data: bytes) -> None:
         try:
             build(folder, BuildOptions(sheet=SheetSpec(sides="fronts"), out=Path(tmp) / "out"))
         except PnpError as err:
-            for problem in err.problems.items:  # located and explained
-                assert problem.location.file and problem.message and problem.code
+            assert_located(err.problems.items)
+
+
+@pytest.mark.parametrize("name", ["game.yaml", "cards.yaml"])  # read whole, and item by item
+def test_a_character_yaml_refuses_is_reported_at_its_line(tmp_path, name):
+    folder = make_small_game(tmp_path / "g")
+    lines = (folder / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[1] = lines[1][:5] + "\x1b" + lines[1][5:]
+    (folder / name).write_text("".join(lines), encoding="utf-8")
+    result = run("check", folder)
+    assert result.exit_code == 2
+    assert f"{name}:2:6: YAML syntax error: unacceptable character #x001b: " in result.output and "; expected printable text [yaml-syntax]" in result.output
+
+
+@pytest.mark.parametrize(("text", "found"), [("hello\n", "'hello'"), ("# no cards yet\n", "an empty file")])
+def test_card_data_that_is_not_a_list_is_reported_at_the_start_of_the_file(tmp_path, text, found):
+    folder = make_small_game(tmp_path / "g")
+    (folder / "cards.yaml").write_text(text, encoding="utf-8")
+    result = run("check", folder)
+    assert result.exit_code == 1
+    assert f"cards.yaml:1:1: card data must be a list of cards (each starting with '- id: ...'); found {found} [data-shape]" in result.output
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)

@@ -9,6 +9,7 @@ from conftest import SMALL_CARDS, line_of, make_small_game, run
 from pnp.build import prepare
 from pnp.cardstore import PackedCards
 from pnp.edition import make_editions
+from pnp.errors import display_path
 from pnp.load import load_game
 from pnp.paths import DEFAULT_GAME
 
@@ -63,9 +64,10 @@ def test_packed_cards_read_back_as_loaded():
         assert isinstance(deck.cards, PackedCards)
         cards = list(deck.cards)
         assert cards and list(PackedCards(game.enums, cards)) == cards
+        where = f"{display_path(DEFAULT_GAME / f'{deck.id}.yaml')}:"  # the file as the user is shown it
         for card in cards:
-            assert str(card.loc).startswith(f"cards/mesta/{deck.id}.yaml:")
-            assert all(str(loc).startswith(f"cards/mesta/{deck.id}.yaml:") for loc in card.field_locs.values())
+            assert str(card.loc).startswith(where)
+            assert all(str(loc).startswith(where) for loc in card.field_locs.values())
     rim = next(card for card in game.decks["cities"].cards if card.id == "rim")
     assert rim.fields["empire"] is game.enums["empire"]["rim"]  # enumeration values shared, not copied
 

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import assert_located
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -120,15 +121,16 @@ def test_mutated_rulebooks_fail_only_with_located_errors(source: bytes) -> None:
         folder = make(Path(tmp) / "g", source)
         try:
             problems = check_all(prepare(folder), ["sk"])
-        except PnpError:
+        except PnpError as err:
+            assert_located(err.problems.items)
             return
+        assert_located(problems.items)
         if problems.errors:
-            assert all(p.location.file for p in problems.errors)
             return
         try:
             build(folder, BuildOptions(out=Path(tmp) / "out"))
         except PnpError as err:
-            assert all(p.location.file for p in err.problems.errors)
+            assert_located(err.problems.items)
 
 
 @pytest.mark.slow

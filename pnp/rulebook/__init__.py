@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..errors import Problems
 from ..faces import Face
 from ..files import Written
+from ..paper import BOOKLET_PAGE, rulebook_page
 from .check import check_document, check_facts
 from .document import Document
 from .source import Source, render
@@ -84,7 +85,7 @@ def write_rulebooks(edition: Edition, options: BuildOptions, kind: str, problems
     (the PDF on the build's paper) or "booklet" (A5 pages imposed on A4), written as
     temporary files of the build's transaction `txn`. Returns (path, 0, pages) per file,
     like the decks; nothing when a check fails (unless --force)."""
-    from .writer import PAPERS, write_pdf
+    from .writer import write_pdf
 
     found = Problems()
     pairs = _checked_documents(edition, found, set_text=False)  # write_pdf sets the texts and reports them
@@ -105,22 +106,22 @@ def write_rulebooks(edition: Edition, options: BuildOptions, kind: str, problems
         return faces[key]
 
     inputs = _inputs(edition, problems, face)
-    paper = {"a3": "a4", "legal": "letter"}.get(options.sheet.paper, options.sheet.paper)
+    page = rulebook_page(options.sheet.paper)
     out = options.out / game.name
     written = []
     for source, doc in pairs:
         name = source.id + (f"-{doc.mode}" if doc.mode else "")
         if kind == "paper":
-            data, pages = write_pdf(doc, PAPERS[paper], inputs)
-            target = out / f"{name}-{lang}-{paper}.pdf"
+            data, pages = write_pdf(doc, page, inputs)
+            target = out / f"{name}-{lang}-{page.paper.name}.pdf"
             txn.path_for(target).write_bytes(data)
             written.append(Written(target, 0, pages, "either"))  # no backs to line up
         if kind == "booklet":
             from .booklet import impose  # with pypdf, slow to import: only where it is used
 
-            a5, _ = write_pdf(doc, PAPERS["a5"], inputs)
+            a5, _ = write_pdf(doc, BOOKLET_PAGE, inputs)
             booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
-            target = out / f"{name}-{lang}-a5-booklet.pdf"
+            target = out / f"{name}-{lang}-{BOOKLET_PAGE.paper.name}-booklet.pdf"
             txn.path_for(target).write_bytes(booklet)
             written.append(Written(target, 0, sides, "short"))  # folded: turned over its short edge
     return written

@@ -3,7 +3,9 @@ sheet in saddle-stitch order, so that the printed stack, folded once in the midd
 stapled on the fold, reads 1, 2, 3, ... Print it double-sided, flipping on the short edge.
 
 The A5 pages are placed as they are (vector, fonts and all) with pypdf; blank pages pad
-the book to a multiple of four, at its end.
+the book to a multiple of four, at its end. This is the one module that uses pypdf, and
+it builds pages from pypdf's generic objects and its writer's `_add_object`, which pypdf
+does not promise to keep: pyproject.toml bounds pypdf so that an upgrade is tried here.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import io
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
-from reportlab.lib.pagesizes import A4, landscape
+
+from ..paper import BOOKLET_SHEET
 
 
 def saddle_order(pages: int) -> list[tuple[int, int]]:
@@ -31,7 +34,7 @@ def impose(a5: bytes, title: str, author: str) -> tuple[bytes, int]:
     reader = PdfReader(io.BytesIO(a5))
     count = len(reader.pages)
     total = -(-count // 4) * 4
-    width, height = landscape(A4)
+    width, height = BOOKLET_SHEET.size(landscape=True)
     writer = PdfWriter()
     forms = [_as_form(writer, page) for page in reader.pages]
     for left, right in saddle_order(total):

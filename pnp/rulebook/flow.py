@@ -18,6 +18,7 @@ from ..errors import Location, Problems
 from ..faces import Face, TextOp
 from ..fonts import FontSet
 from ..pdf import draw_face
+from ..pdfstream import at_top_of_frame, kept_flowables, split_in_frame_of
 from ..symbols import SymbolSet
 from ..text import TextLayout, TextStyle, typeset
 from ..textbox import report
@@ -269,17 +270,17 @@ class KeepWithNext(KeepTogether):
     only the first lines (or rows) of what follows and lets the rest run on."""
 
     def split(self, aw, ah):
-        heads, after = self._content[:-1], self._content[-1]
-        frame = getattr(self, "_frame", None)
-        at_top = frame is not None and bool(getattr(frame, "_atTop", False))
+        content = kept_flowables(self)
+        heads, after = content[:-1], content[-1]
+        at_top = at_top_of_frame(self)
         if not heads:  # a heading with nothing after it that could go with it
-            return list(self._content) if at_top or after.wrap(aw, ah)[1] <= ah else []
+            return list(content) if at_top or after.wrap(aw, ah)[1] <= ah else []
         used = 0.0
         for i, head in enumerate(heads):
             used += head.wrap(aw, ah)[1] + head.getSpaceAfter() + (head.getSpaceBefore() if i else 0.0)
         room = ah - used - after.getSpaceBefore()
         if room > 0 and after.wrap(aw, room)[1] <= room:
-            return list(self._content)
+            return list(content)
         parts = after.split(aw, room) if room > 0 else []
         if parts and not isinstance(parts[0], ActionFlowable) and parts[0].wrap(aw, room)[1] <= room + 0.01:
             return list(heads) + parts
@@ -292,7 +293,7 @@ class KeepWithNext(KeepTogether):
             if len(pieces) == 2:
                 return list(heads[:-1]) + [pieces[0], KeepWithNext(pieces[1:] + [after])]
         if at_top:
-            return list(self._content)  # not even on an empty page: each goes on its own
+            return list(content)  # not even on an empty page: each goes on its own
         return []  # the heading goes to the next page with what follows
 
 
@@ -340,7 +341,7 @@ class Stack(Flowable):
             parts = self._split_child(child, k, inner, room - used) if room - used > 0 else []
             head = self.children[:k] + parts[:1]
             tail = parts[1:] + self.children[k + 1 :] if parts else self.children[k:]
-            if not parts and k and self.children[k - 1].getKeepWithNext() and not (k == 1 and self._at_top()):
+            if not parts and k and self.children[k - 1].getKeepWithNext() and not (k == 1 and at_top_of_frame(self)):
                 head, tail = self.children[: k - 1], self.children[k - 1 :]  # a heading or lead-in goes over with what follows it
             if not head or not tail:
                 return []
@@ -350,20 +351,12 @@ class Stack(Flowable):
             return [first, rest]
         return [self]
 
-    def _at_top(self) -> bool:
-        frame = getattr(self, "_frame", None)
-        return frame is not None and bool(getattr(frame, "_atTop", False))
-
     def _split_child(self, child: Flowable, k: int, aw: float, ah: float) -> list[Flowable]:
         """Split a child; the first child of a stack at the top of a page is at the top too
         (a table there takes what fits rather than waiting for a page it would not get)."""
-        if k == 0 and self._at_top():
-            child._frame = self._frame
-        try:
-            return child.split(aw, ah)
-        finally:
-            if hasattr(child, "_frame"):
-                del child._frame
+        if k == 0 and at_top_of_frame(self):
+            return split_in_frame_of(self, child, aw, ah)
+        return child.split(aw, ah)
 
     def draw(self):
         canv = self.canv

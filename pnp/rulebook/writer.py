@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.tables import Table as PdfTable
@@ -27,6 +26,8 @@ from ..errors import Location, PnpError, Problems
 from ..faces import Face, ImageOp
 from ..fonts import FontSet
 from ..images import find_image, image_size
+from ..paper import RULEBOOK_PAGES, RulebookPage
+from ..pdfstream import at_top_of_frame, row_heights
 from ..symbols import SymbolSet
 from ..text import escape
 from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
@@ -54,21 +55,6 @@ TOC_DEPTH = 2  # headings 1 and 1.1 are listed in the contents
 INDEX_KEY = "index:"  # the heading key of the generated index
 
 
-@dataclass(frozen=True)
-class Paper:
-    name: str
-    size: tuple[float, float]
-    margins: tuple[float, float, float, float]  # left, right, top, bottom in points
-    body: float  # body text size in points
-
-
-PAPERS = {
-    "a4": Paper("a4", A4, (24 * mm, 24 * mm, 22 * mm, 20 * mm), 10.0),
-    "letter": Paper("letter", LETTER, (24 * mm, 24 * mm, 22 * mm, 20 * mm), 10.0),
-    "a5": Paper("a5", A5, (15 * mm, 15 * mm, 17 * mm, 16 * mm), 9.0),
-}
-
-
 @dataclass
 class Inputs:
     """What a rulebook is set from besides its document."""
@@ -83,12 +69,12 @@ class Inputs:
     root: Path  # the game folder, where pictures are
 
 
-def write_pdf(doc: Document, paper: Paper, inputs: Inputs) -> tuple[bytes, int]:
+def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs) -> tuple[bytes, int]:
     """The rulebook's PDF bytes and its page count, set until the page numbers settle."""
     previous: Book | None = None
     for _ in range(MAX_PASSES):
         book = Book()
-        data, pages = _one_pass(doc, paper, inputs, book, previous)
+        data, pages = _one_pass(doc, page, inputs, book, previous)
         if previous is not None and book.state() == previous.state():
             return data, pages
         previous = book
@@ -98,12 +84,12 @@ def write_pdf(doc: Document, paper: Paper, inputs: Inputs) -> tuple[bytes, int]:
     return data, pages
 
 
-def _one_pass(doc: Document, paper: Paper, inputs: Inputs, book: Book, previous: Book | None) -> tuple[bytes, int]:
-    styles = Styles.for_size(paper.body)
+def _one_pass(doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None) -> tuple[bytes, int]:
+    styles = Styles.for_size(page.body)
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book)
     buffer = io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
-    template = _Template(buffer, paper, inputs, setting, header, compress=previous is not None)  # the first pass is never kept
+    template = _Template(buffer, page, inputs, setting, header, compress=previous is not None)  # the first pass is never kept
     story = Story(doc, setting, inputs, previous or Book()).flowables()
     template.build(story)
     return buffer.getvalue(), template.page
@@ -112,19 +98,19 @@ def _one_pass(doc: Document, paper: Paper, inputs: Inputs, book: Book, previous:
 def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Location]) -> None:
     """Set every text of the book once, as wide as it likes and without pages, so that
     `pnp check` reports characters the fonts lack at their block, as the build would."""
-    styles = Styles.for_size(PAPERS["a4"].body)
+    styles = Styles.for_size(RULEBOOK_PAGES["a4"].body)
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, Book())
     for flowable in Story(doc, setting, inputs, Book(), title_locs).flowables():
         flowable.wrap(BIG, BIG)
 
 
 class _Template(BaseDocTemplate):
-    def __init__(self, buffer, paper: Paper, inputs: Inputs, setting: Setting, header: str, compress: bool):
-        left, right, top, bottom = paper.margins
-        width, height = paper.size
+    def __init__(self, buffer, page: RulebookPage, inputs: Inputs, setting: Setting, header: str, compress: bool):
+        left, right, top, bottom = page.margins
+        width, height = page.paper.size()
         super().__init__(
             buffer,
-            pagesize=paper.size,
+            pagesize=(width, height),
             leftMargin=left,
             rightMargin=right,
             topMargin=top,
@@ -134,12 +120,12 @@ class _Template(BaseDocTemplate):
             initialFontName=inputs.fonts.get("sans").registered,
             title=header,
             author=inputs.author,
-            subject=f"rulebook, {paper.name.upper()}",
+            subject=f"rulebook, {page.paper.name.upper()}",
             creator="pnp",
             producer="pnp (reportlab)",
         )
         self.keepTogetherClass = KeepWithNext  # a heading and the first lines after it, not the whole block
-        self.setting, self.header, self.paper = setting, header, paper
+        self.setting, self.header, self.book_page = setting, header, page
         self.running = ""  # the chapter in effect at the top of the next page
         frame = Frame(left, bottom, width - left - right, height - top - bottom, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
         self.addPageTemplates([PageTemplate("first", [frame], onPageEnd=self._first), PageTemplate("body", [frame], onPageEnd=self._decorate)])
@@ -153,8 +139,8 @@ class _Template(BaseDocTemplate):
         page = canv.getPageNumber()
         chapter = book.chapter_starts.get(page) or self.running
         self.running = book.chapter
-        left, right, top, bottom = self.paper.margins
-        width, height = self.paper.size
+        left, right, top, bottom = self.book_page.margins
+        width, height = self.book_page.paper.size()
         style = styles.header
         font = self.setting.fonts.get(style.font).registered
         size = style.size
@@ -472,7 +458,7 @@ class FitTable(Flowable):
     def split(self, aw, ah):
         built = self._build(aw)
         built.wrap(aw, ah)
-        heights = built._rowHeights
+        heights = row_heights(built)
         head = 1 if self.table.header else 0
         fit, used = 0, 0.0
         for h in heights:
@@ -481,8 +467,7 @@ class FitTable(Flowable):
             fit, used = fit + 1, used + h
         if fit >= len(heights):
             return [self]
-        frame = getattr(self, "_frame", None)
-        at_top = frame is not None and bool(getattr(frame, "_atTop", False))
+        at_top = at_top_of_frame(self)
         rows = min(fit, len(heights) - self.MIN_ROWS)  # two rows at least go over
         if rows - head >= self.MIN_ROWS:
             parts = built.split(aw, sum(heights[:rows]) + 0.01)

@@ -1,0 +1,244 @@
+"""How pnp's modules import each other, read from the source with `ast`: no cycles (not
+even ones held apart by an import inside a function or under TYPE_CHECKING), no import
+deferred into a function when it could be at the top, and reportlab's and pypdf's
+internals used in one module each (pnp/pdfstream.py, pnp/rulebook/booklet.py).
+
+Deferring an import is fine for start-up speed: a module that brings in a third-party
+library the importer does not already load (reportlab, pypdf, ...) may be imported where
+it is used, so that `pnp --help` stays fast. Deferring one to break a cycle is not."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import pnp
+
+SOURCE = Path(pnp.__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str  # the importing module, 'pnp.rulebook.writer'
+    target: str  # the pnp module imported
+    line: int
+    deferred: bool  # inside a function: runs when the function is called
+    typing_only: bool  # under `if TYPE_CHECKING:`: never runs
+
+    @property
+    def where(self) -> str:
+        return f"{_path(self.source)}:{self.line}"
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name (a package by its own name)."""
+    modules = {}
+    for path in sorted(SOURCE.rglob("*.py")):
+        parts = path.relative_to(SOURCE.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+MODULES = _modules()
+
+
+def _path(module: str) -> str:
+    return str(MODULES[module].relative_to(SOURCE.parent))
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _walk(node: ast.AST, deferred: bool = False, typing_only: bool = False):
+    """Every import statement under `node`, and whether it is in a function or under TYPE_CHECKING."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.Import, ast.ImportFrom)):
+            yield child, deferred, typing_only
+        elif isinstance(child, ast.If) and _is_type_checking(child.test):
+            for stmt in child.body:
+                yield from _walk(ast.Module(body=[stmt], type_ignores=[]), deferred, True)
+            for stmt in child.orelse:
+                yield from _walk(ast.Module(body=[stmt], type_ignores=[]), deferred, typing_only)
+        else:
+            yield from _walk(child, deferred or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)), typing_only)
+
+
+def _targets(module: str, node: ast.Import | ast.ImportFrom) -> tuple[list[str], list[str]]:
+    """The pnp modules and the third-party modules ('reportlab.platypus') a statement imports."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        if node.level:
+            package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+            for _ in range(node.level - 1):
+                package = package.rpartition(".")[0]
+            base = f"{package}.{node.module}" if node.module else package
+        else:
+            base = node.module or ""
+        names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
+    ours, theirs = [], []
+    for name in dict.fromkeys(names):
+        top = name.partition(".")[0]
+        if top == "pnp":
+            ours.append(name)
+        elif top not in sys.stdlib_module_names and top != "__future__":
+            theirs.append(name)
+    return ours, theirs
+
+
+def _imports() -> tuple[list[Import], dict[str, set[str]]]:
+    """Every import of a pnp module by a pnp module; and the third-party modules each
+    module imports when it is imported."""
+    edges, libraries = [], {}
+    for module, path in MODULES.items():
+        libraries[module] = set()
+        for node, deferred, typing_only in _walk(ast.parse(path.read_text(encoding="utf-8"))):
+            ours, theirs = _targets(module, node)
+            if not deferred and not typing_only:
+                libraries[module].update(theirs)
+            for target in ours:
+                # importing pnp.a.b runs pnp.a first: an edge to each package on the way
+                # that the importer is not itself inside
+                parts = target.split(".")
+                for n in range(2, len(parts) + 1):
+                    name = ".".join(parts[:n])
+                    if name != module and not module.startswith(name + "."):
+                        edges.append(Import(module, name, node.lineno, deferred, typing_only))
+    return list(dict.fromkeys(edges)), libraries
+
+
+def _graph(edges: list[Import]) -> dict[str, list[Import]]:
+    graph: dict[str, list[Import]] = {module: [] for module in MODULES}
+    for edge in edges:
+        graph.setdefault(edge.target, [])
+        graph.setdefault(edge.source, []).append(edge)
+    return graph
+
+
+def _path_between(graph: dict[str, list[Import]], start: str, goal: str) -> list[Import] | None:
+    """The shortest chain of imports from `start` to `goal`, breadth first."""
+    seen, queue = {start: []}, [start]
+    for module in queue:
+        for edge in graph[module]:
+            if edge.target not in seen:
+                seen[edge.target] = seen[module] + [edge]
+                if edge.target == goal:
+                    return seen[goal]
+                queue.append(edge.target)
+    return None
+
+
+def _cycles(edges: list[Import]) -> list[list[Import]]:
+    """One shortest cycle through each module that is on a cycle, each cycle once."""
+    graph, found, named = _graph(edges), [], set()
+    for module in graph:
+        for edge in graph[module]:
+            back = _path_between(graph, edge.target, module) if edge.target != module else []
+            if back is not None:
+                cycle = [edge, *back]
+                key = frozenset(e.source for e in cycle)
+                if key not in named:
+                    named.add(key)
+                    found.append(cycle)
+                break
+    return sorted(found, key=len)
+
+
+def _describe(cycle: list[Import]) -> str:
+    names = " -> ".join(e.source for e in cycle) + f" -> {cycle[0].source}"
+    return names + " (" + ", ".join(e.where + (" in a function" if e.deferred else " for typing" if e.typing_only else "") for e in cycle) + ")"
+
+
+def _closure(graph: dict[str, list[Import]], module: str) -> set[str]:
+    """The pnp modules importing `module` loads, itself included."""
+    seen, queue = {module}, [module]
+    for current in queue:
+        for edge in graph[current]:
+            if edge.target not in seen:
+                seen.add(edge.target)
+                queue.append(edge.target)
+    return seen
+
+
+def deferred_imports() -> dict[str, list[Import]]:
+    """Imports of pnp modules inside functions, by why they are there: 'cycle' (at the
+    top it would close a cycle), 'speed' (the module brings in a third-party module the
+    importer does not load, e.g. reportlab.platypus) or 'needless' (neither: it could be at the top)."""
+    edges, libraries = _imports()
+    loaded = _graph([e for e in edges if not e.deferred and not e.typing_only])  # what importing a module runs
+    kinds: dict[str, list[Import]] = {"cycle": [], "speed": [], "needless": []}
+    for edge in edges:
+        if not edge.deferred or edge.typing_only:
+            continue
+        if edge.source in _closure(loaded, edge.target):
+            kinds["cycle"].append(edge)
+            continue
+        own = set().union(*(libraries[m] for m in _closure(loaded, edge.source)))
+        brought = set().union(*(libraries[m] for m in _closure(loaded, edge.target)))
+        kinds["speed" if brought - own else "needless"].append(edge)
+    return kinds
+
+
+def test_the_import_graph_is_read_from_the_source():
+    edges, libraries = _imports()
+    pairs = {(e.source, e.target) for e in edges}
+    assert ("pnp.calibrate", "pnp.paper") in pairs  # a relative import at the top
+    assert ("pnp.cli", "pnp.build") in pairs  # one inside a function
+    assert ("pnp.build", "pnp.rulebook") in pairs and ("pnp.build", "pnp.rulebook.booklet") not in pairs
+    assert ("pnp.rulebook.writer", "pnp.paper") in pairs  # from .. import
+    assert "pypdf" in libraries["pnp.rulebook.booklet"] and "pypdf" not in libraries["pnp.build"]
+    assert "reportlab.platypus" in libraries["pnp.rulebook.writer"]
+
+
+def test_a_cycle_is_named_with_where_each_import_is():
+    edges = [
+        Import("pnp.paper", "pnp.impose", 3, False, False),
+        Import("pnp.impose", "pnp.paper", 7, True, False),
+        Import("pnp.cli", "pnp.paper", 1, False, False),
+    ]
+    assert [_describe(c) for c in _cycles(edges)] == ["pnp.impose -> pnp.paper -> pnp.impose (pnp/impose.py:7 in a function, pnp/paper.py:3)"]
+    assert _cycles(edges[::2]) == []
+
+
+@pytest.mark.xfail(strict=True, reason="cycles removed by the elements refactor")
+def test_no_import_cycles():
+    cycles = _cycles(_imports()[0])
+    assert not cycles, "import cycles:\n" + "\n".join(_describe(c) for c in cycles)
+
+
+@pytest.mark.xfail(strict=True, reason="deferred imports that only hid cycles move to the top in the elements refactor")
+def test_no_import_is_deferred_without_a_reason():
+    needless = deferred_imports()["needless"]
+    assert not needless, "imports in a function that could be at the top (no cycle, no third-party module to wait for):\n" + "\n".join(
+        f"{e.where}: {e.target}" for e in needless
+    )
+
+
+PRIVATE = {  # a library: the one module that may use its internals, which names, which modules
+    "reportlab": ("pnp.pdfstream", {"_fontname", "_frame", "_atTop", "_rowHeights", "_content", "_doc", "_code"}, "reportlab.pdfbase.pdfdoc"),
+    "pypdf": ("pnp.rulebook.booklet", {"_add_object", "_objects", "_root_object"}, "pypdf"),
+}
+
+
+def test_reportlab_and_pypdf_internals_are_used_in_one_module_each():
+    """An upgrade of either library is then checked in one place (the bounds in pyproject.toml say when)."""
+    strays = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for library, (home, names, internal) in PRIVATE.items():
+            if module == home:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and node.attr in names:
+                    strays.append(f"{_path(module)}:{node.lineno}: .{node.attr} ({library}: only in {_path(home)})")
+                elif isinstance(node, ast.Constant) and node.value in names:
+                    strays.append(f"{_path(module)}:{node.lineno}: '{node.value}' ({library}: only in {_path(home)})")
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    used = [name for name in _targets(module, node)[1] if name == internal or name.startswith(internal + ".")]
+                    strays.extend(f"{_path(module)}:{node.lineno}: imports {name} ({library}: only in {_path(home)})" for name in used)
+    assert not strays, "\n".join(strays)
