@@ -8,144 +8,29 @@ one way: no stage reaches back into an earlier one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
 
 from reportlab.lib.units import mm
 
 from .aside import Aside, join_all
-from .check import check_rules, members_of_deals
-from .edition import Edition, make_editions
+from .check import check_game
+from .edition import Edition, make_editions, resolve_languages
 from .errors import PnpError, Problem, Problems
+from .faces import Face
 from .files import Transaction, Written, transaction
-from .fonts import FontSet
-from .glossary import check_glossary
-from .i18n import languages
 from .impose import DoesNotFit, Member, SheetSpec, fit_grid, impose, plan_grid, plan_shared, plan_tiling
-from .layouts import Layout, LayoutLoader, check_layout
-from .load import ID_PATTERN, load_game
 from .model import Deck, Game
-from .paths import FONTS_DIR
+from .options import BuildOptions
 from .pdf import DocInfo, ruler_caption, write_sheets
+from .pieces import write_pieces
 from .progress import BuildProgress, expected_cards
-from .render import Face, Renderer
-from .symbols import SymbolSet
-
-
-@dataclass
-class Project:
-    """A loaded game with everything needed to draw it."""
-
-    game: Game
-    fonts: FontSet
-    symbols: SymbolSet
-    layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back; data-only decks have none
-    problems: Problems
-    card_sizes: dict[str, tuple[float, float]]  # every printed deck's trim size in mm (slots take theirs)
-
-
-def prepare(folder: Path, decks: list[str] | None = None) -> Project:
-    """Load the game, its fonts, symbols and layouts; raise PnpError on any error."""
-    game, problems = load_game(folder)
-    fonts = FontSet([game.root / "fonts", FONTS_DIR])
-    symbols = SymbolSet(game.symbols)
-    symbols.load_all(problems)
-    loader = LayoutLoader(game.root)
-    layouts: dict[str, tuple[Layout, Layout | None]] = {}
-    if decks:
-        for name in decks:
-            if name not in game.decks:
-                problems.error(game.loc, "deck-unknown", f"there is no deck '{name}'; expected one of: {', '.join(game.decks)}")
-    card_sizes: dict[str, tuple[float, float]] = {}
-    for deck in game.decks.values():
-        if deck.front is None:  # data only: read by layouts and rules, never printed
-            if decks and deck.id in decks:
-                problems.warn(deck.loc, "deck-data-only", f"deck '{deck.id}' has no front layout: it is data only and is not printed")
-            continue
-        selected = not decks or deck.id in decks
-        front = loader.load(deck.front, deck.locs.get("front", deck.loc), problems if selected else Problems())
-        if front is not None:
-            card_sizes[deck.id] = front.size
-        if not selected:
-            continue
-        back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
-        if front and back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
-            problems.error(
-                deck.locs.get("back", deck.loc),
-                "layout-back-size",
-                f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size",
-            )
-        if front and back and back.shape not in ("rect", front.shape):
-            problems.error(
-                deck.locs.get("back", deck.loc),
-                "layout-back-shape",
-                f"back layout '{back.name}' is {back.shape} but the front '{front.name}' is {front.shape}; expected the same shape (the front's is cut)",
-            )
-        if deck.group is not None and (not ID_PATTERN.match(deck.group) or (deck.group in game.decks and game.decks[deck.group].group != deck.group)):
-            problems.error(
-                deck.locs.get("group", deck.loc),
-                "deck-group",
-                f"group '{deck.group}' of deck '{deck.id}' names the PDF of the group; expected letters, digits, '-', '_' or '.', and not the id of a deck outside the group",
-            )
-        if front:
-            layouts[deck.id] = (front, back)
-    for deck_id, (front, back) in layouts.items():
-        for layout in {front.name: front, **({back.name: back} if back else {})}.values():
-            check_layout(layout, game, game.decks[deck_id], card_sizes, problems)
-    problems.raise_if_errors()
-    return Project(game, fonts, symbols, layouts, problems, card_sizes)
-
-
-def check_game(project: Project) -> Problems:
-    """The language-independent checks: load warnings, the rules model, the glossary."""
-    problems = Problems()
-    problems.extend(project.problems)
-    problems.extend(check_rules(project.game, project.game.constraints))
-    problems.extend(check_glossary(project.game, project.game.glossary))
-    return problems
-
-
-def resolve_languages(game: Game, langs: list[str] | None) -> list[str]:
-    """None: the source language; 'all': the source and every catalogue."""
-    if not langs:
-        return [game.meta.language]
-    if "all" in langs:
-        return [game.meta.language] + [lang for lang in languages(game) if lang != game.meta.language]
-    return list(dict.fromkeys(langs))
-
-
-def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
-    """Everything `pnp check` reports, for every language asked for: every face is set
-    (and thrown away), so text that does not fit is found without building."""
-    from .rulebook import check_rulebooks
-
-    problems = check_game(project)
-    for edition in make_editions(project, langs, allow_untranslated):
-        problems.extend(edition.problems)
-        renderer = edition.renderer()
-        for deck_id, (front, back) in project.layouts.items():
-            for card in edition.game.decks[deck_id].cards:
-                renderer.face(card, front, "front", problems)
-                if back:
-                    renderer.face(card, back, "back", problems)
-        problems.extend(check_rulebooks(edition))
-    return problems
-
+from .project import Project, prepare
+from .render import Renderer
+from .rules import deal_members
 
 RULEBOOK_KINDS = ("paper", "booklet")  # each set in a process of its own while the decks are drawn
-
-
-@dataclass
-class BuildOptions:
-    sheet: SheetSpec = field(default_factory=SheetSpec)
-    out: Path = Path("output")
-    decks: list[str] | None = None
-    deal: str | None = None  # print only the components this deal uses
-    langs: list[str] | None = None  # None: the source language; ["all"]: every language
-    allow_untranslated: bool = False
-    jobs: int = 1  # processes; each builds one deck in one language
-    force: bool = False  # write even when the check finds errors
 
 
 @dataclass
@@ -179,20 +64,6 @@ class Sheets:
 def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
     suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{deal}" if deal else "")
     return f"{game.name}/{deck.id}-{lang}-{spec.paper}{suffix}.pdf"
-
-
-def deal_members(game: Game, deal_id: str) -> set[str]:
-    """Ids of the components a deal uses, by the game's `deals.include` expression."""
-    deals = {deal.id: deal for deal in game.deals}
-    if deal_id not in deals:
-        from .schema import suggest
-
-        choices = ", ".join(deals) or "none: the game defines no deals"
-        raise PnpError(Problem(game.loc, "deal-unknown", f"there is no deal '{deal_id}'{suggest(deal_id, deals)}; expected one of: {choices}"))
-    problems = Problems()
-    members = members_of_deals(game, [deals[deal_id]], problems)
-    problems.raise_if_errors()
-    return members[deal_id]
 
 
 def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
@@ -260,7 +131,7 @@ def _write_rulebooks(editions: list[Edition], options: BuildOptions, kind: str, 
     """Every rulebook of one kind (on the paper, or the booklet) in every language asked
     for: set aside, while the decks are drawn and the other kind is set. The editions'
     translation problems are reported with the decks."""
-    from .rulebook import write_rulebooks  # with pypdf: only for a game that has rulebooks
+    from .rulebook.books import write_rulebooks  # with pypdf: only for a game that has rulebooks
 
     files = []
     for edition in editions:
@@ -416,7 +287,6 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
 def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None:
     """A deck whose components do not fit the paper even turned: each component on an
     assembly page and overlapping pieces (pieces.py). Backs are not printed."""
-    from .pieces import write_pieces
 
     front, back = sheets.edition.project.layouts[deck.id]
     spec, problems = sheets.options.sheet, sheets.problems

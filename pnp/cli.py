@@ -10,8 +10,15 @@ from pathlib import Path
 import click
 
 from . import __version__
+from .errors import PnpError, Problems
+from .impose import SheetSpec
+from .listing import listing, render_text
+from .options import BuildOptions
 from .paper import PAPERS
 from .paths import DEFAULT_GAME
+from .progress import BuildProgress, print_advice
+from .scaffold import create
+from .watch import watch as watch_folder
 
 EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
 
@@ -90,7 +97,6 @@ def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
 
 def _run(ctx: Context, action):
     """Run a command, turning the pipeline's errors into located messages and exit codes."""
-    from .errors import PnpError
 
     try:
         return action()
@@ -164,10 +170,7 @@ def build(
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
 
     def action():
-        from .build import BuildOptions
         from .build import build as run_build
-        from .impose import SheetSpec
-        from .progress import BuildProgress, print_advice
 
         spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
         progress = BuildProgress(bar=not ctx.quiet)
@@ -199,8 +202,6 @@ def build(
             ctx.say(print_advice(result.files))
 
     if watch:
-        from .watch import watch as watch_folder
-
         watch_folder(game, lambda: _attempt(ctx, action), ctx.say, ignore=[out])
     else:
         _run(ctx, action)
@@ -240,8 +241,9 @@ def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untr
     Exit 0 when clean, 1 on errors, 2 if the game cannot be read."""
 
     def action():
-        from .build import check_all, prepare, resolve_languages
-        from .errors import PnpError
+        from .check import check_all
+        from .edition import resolve_languages
+        from .project import prepare
 
         try:
             project = prepare(game)
@@ -300,7 +302,6 @@ def i18n_status(ctx: Context, game: Path) -> None:
 
     def action():
         from .edition import read_originals
-        from .errors import PnpError, Problems
         from .i18n import languages, status
         from .load import load_game
 
@@ -338,8 +339,6 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
     def action():
         import shlex
 
-        from .scaffold import create
-
         second = translation or ("en" if lang == "de" else "de")
         target = create(out / name, title, lang, None if second == "none" else second)
         shown = shlex.quote(str(target))
@@ -357,7 +356,6 @@ def list_game(ctx: Context, game: Path, fmt: str) -> None:
     (title, modes, files) and languages."""
 
     def action():
-        from .listing import listing, render_text
 
         data = listing(game)
         click.echo(json.dumps(data.as_dict(), ensure_ascii=False, indent=1) if fmt == "json" else render_text(data))
@@ -475,9 +473,7 @@ def impose_images(
     sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
 
     def action():
-        from .impose import SheetSpec
         from .imposeimages import impose_images as run_impose
-        from .progress import print_advice
 
         spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
         written, problems = run_impose(folder, back, size, spec, out, title)

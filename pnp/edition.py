@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import Location, Problems, display_path
-from .i18n import Entry, extract, locale_dir, translate, translations
+from .i18n import Entry, extract, languages, locale_dir, translate, translations
 from .model import Game
+from .project import Project
+from .render import Renderer
 
 if TYPE_CHECKING:
-    from .build import Project
-    from .render import Renderer
     from .rulebook.source import Source
 
 
@@ -42,11 +42,13 @@ def read_originals(game: Game, rulebooks: bool = True, translated: bool = True) 
     anything is `translated`, every translatable string."""
     problems = Problems()
     sources: list[Source] = []
+    rulebook: list[Entry] = []
     if game.meta.rulebooks and (rulebooks or translated):
-        from .rulebook.source import read_sources  # Markdown and Jinja: only for a game with rulebooks
+        from .rulebook.source import read_sources, rulebook_entries  # Markdown and Jinja: only for a game with rulebooks
 
         sources = read_sources(game, problems)
-    return Originals(sources, problems, extract(game, sources) if translated else [])
+        rulebook = rulebook_entries(sources)
+    return Originals(sources, problems, extract(game, rulebook) if translated else [])
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,6 @@ class Edition:
 
     def renderer(self) -> Renderer:
         """A renderer that sets faces of this edition."""
-        from .render import Renderer
-
         return Renderer(self.game, self.project.fonts, self.project.symbols, self.lang, self.project.card_sizes)
 
 
@@ -104,3 +104,12 @@ def _edition(project: Project, lang: str, originals: Originals, allow_untranslat
             f"{fallback} strings are missing or fuzzy in '{lang}' and are printed in the source language",
         )
     return Edition.translated(project, lang, strings, originals, problems)
+
+
+def resolve_languages(game: Game, langs: list[str] | None) -> list[str]:
+    """None: the source language; 'all': the source and every catalogue."""
+    if not langs:
+        return [game.meta.language]
+    if "all" in langs:
+        return [game.meta.language] + [lang for lang in languages(game) if lang != game.meta.language]
+    return list(dict.fromkeys(langs))

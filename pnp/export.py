@@ -83,8 +83,9 @@ def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Imag
 def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool) -> tuple[Edition, list[DeckFaces], Problems]:
     """Check the game and set every face of the chosen decks in one language, like
     `pnp build` does; raises PnpError on errors unless `force`."""
-    from .build import check_game, prepare
+    from .check import check_game
     from .edition import make_editions
+    from .project import prepare
 
     project = prepare(folder, decks)
     problems = check_game(project)

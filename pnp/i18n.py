@@ -20,18 +20,14 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
 from .cardstore import PackedCards
-from .errors import Location, Problems, display_path
+from .errors import Location, PnpError, Problems, display_path
 from .files import atomic_path
 from .model import Card, Deck, EnumValue, FieldDef, Game
-
-if TYPE_CHECKING:
-    from .rulebook.source import Source
 
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
@@ -62,9 +58,10 @@ def text_key(context: str, text: str) -> str:
     return f"{context}\x04{text}"
 
 
-def extract(game: Game, sources: list[Source]) -> list[Entry]:
-    """Every translatable string of the game and of its rulebooks' `sources` (read once by
-    edition.read_originals), in a stable order."""
+def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
+    """Every translatable string of the game, then those of its rulebooks (`rulebook`, from
+    rulebook.source.rulebook_entries), in a stable order; a rulebook string the game
+    already has is listed once."""
     meta = game.meta
     entries: list[Entry] = []
     game_loc = game.loc
@@ -89,11 +86,9 @@ def extract(game: Game, sources: list[Source]) -> list[Entry]:
     for card in game.cards() + game.deals:
         for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
             add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
-    if sources:
-        from .rulebook.source import rulebook_entries
-
+    if rulebook:
         seen = {entry.key for entry in entries}
-        for entry in rulebook_entries(sources):
+        for entry in rulebook:
             if entry.key not in seen:
                 seen.add(entry.key)
                 entries.append(entry)
@@ -193,8 +188,6 @@ def update(game: Game, entries: list[Entry], add: list[str] | None = None) -> tu
         problems = Problems()
         old = read_catalog(path, problems) if path.is_file() else _new_catalog(game, lang)
         if old is None:
-            from .errors import PnpError
-
             raise PnpError(problems)
         merged, report = _merge(game, lang, pot, old)
         _write(path, merged)

@@ -19,6 +19,7 @@ from reportlab.lib.units import mm
 from .errors import Location, PnpError, Problems, display_path
 from .faces import Face, ImageOp
 from .files import Written, atomic_path
+from .fonts import bundled_fonts
 from .images import MAX_PIXELS
 from .impose import DoesNotFit, SheetSpec, fit_grid, impose, plan_tiling
 
@@ -143,7 +144,6 @@ def impose_images(
     path, the number of cards and pages, whether it is printed double-sided) and the
     warnings. Cards too large for the paper are turned to landscape, or else printed in
     overlapping pieces, as `pnp build` does."""
-    from .fonts import bundled_fonts
     from .pdf import DocInfo, ruler_caption, write_sheets
 
     art = collect(folder, back, size, spec.bleed)
@@ -189,7 +189,6 @@ def impose_images(
 def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSpec, target: Path, name: str) -> tuple[Written, Problems]:
     """Cards larger than the paper even turned: each on an assembly page and overlapping
     pieces to glue (pieces.py), one-sided, so their backs are not printed."""
-    from .fonts import bundled_fonts
     from .pdf import DocInfo, ruler_caption
     from .pieces import write_pieces
 

@@ -8,7 +8,7 @@ import textwrap
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import Problems
+from .errors import Problems, display_path
 
 
 @dataclass
@@ -73,10 +73,10 @@ class Listing:
 
 def listing(folder: Path) -> Listing:
     """Everything `pnp list` shows; raises PnpError if the game cannot be loaded."""
-    from .build import deal_members, prepare
     from .edition import read_originals
-    from .errors import display_path
     from .i18n import languages, status
+    from .project import prepare
+    from .rules import deal_members
 
     project = prepare(folder)
     game = project.game

@@ -15,9 +15,10 @@ from pdfread import text
 import pnp.build  # noqa: F401 - loaded, so that their references to the counted functions are wrapped too
 import pnp.edition  # noqa: F401
 import pnp.listing  # noqa: F401
-import pnp.rulebook  # noqa: F401
+import pnp.rulebook.books  # noqa: F401
 from pnp.elements.base import Layout
 from pnp.i18n import extract, read_po
+from pnp.paths import DEFAULT_GAME
 from pnp.rulebook.source import read_sources
 from pnp.text import TextStyle
 
@@ -52,14 +53,14 @@ ONCE = {"extract": 1, "read_po": 2, "read_sources": 1}  # Mestá is in Slovak, w
 
 
 def test_check_in_every_language_reads_everything_once(calls):
-    result = run("check", "cards/mesta", "--lang", "all")
+    result = run("check", DEFAULT_GAME, "--lang", "all")
     assert result.exit_code == 0, result.output
     assert calls() == ONCE
 
 
 @pytest.mark.parametrize("jobs", ["1", "3"])
 def test_a_build_in_every_language_reads_everything_once(calls, tmp_path, jobs):
-    result = run("build", "cards/mesta", "--lang", "all", "--jobs", jobs, "--out", tmp_path / "out")
+    result = run("build", DEFAULT_GAME, "--lang", "all", "--jobs", jobs, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert calls() == ONCE
     out = tmp_path / "out" / "mesta"
@@ -69,18 +70,18 @@ def test_a_build_in_every_language_reads_everything_once(calls, tmp_path, jobs):
 
 
 def test_status_and_list_read_each_catalogue_once(calls):
-    result = run("i18n", "status", "cards/mesta")
+    result = run("i18n", "status", DEFAULT_GAME)
     assert result.exit_code == 0, result.output
     assert "cs: 345/345 translated" in result.output
     assert calls() == ONCE
-    result = run("list", "cards/mesta")
+    result = run("list", DEFAULT_GAME)
     assert result.exit_code == 0, result.output
     assert "en  100 % translated (345/345)" in result.output
     assert calls() == {name: 2 * count for name, count in ONCE.items()}
 
 
 def test_the_source_language_extracts_nothing_and_reads_the_rulebooks_once(calls, tmp_path):
-    result = run("build", "cards/mesta", "--out", tmp_path / "out")
+    result = run("build", DEFAULT_GAME, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert calls() == {"read_sources": 1}  # before the two rulebook processes fork, not in each
 

@@ -7,7 +7,8 @@ import re
 
 from conftest import edit, run
 
-from pnp.build import BuildOptions, build
+from pnp.build import build
+from pnp.options import BuildOptions
 from pnp.progress import BuildProgress
 
 

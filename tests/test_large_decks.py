@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from conftest import SMALL_CARDS, line_of, make_small_game, run
 
-from pnp.build import prepare
 from pnp.cardstore import PackedCards
 from pnp.edition import make_editions
 from pnp.errors import display_path
 from pnp.load import load_game
 from pnp.paths import DEFAULT_GAME
+from pnp.project import prepare
 
 
 def test_a_syntax_error_late_in_a_deck_is_located_with_the_mistakes_before_it(tmp_path):

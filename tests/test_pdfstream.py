@@ -17,7 +17,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import pdf
-from pnp.build import BuildOptions, build
+from pnp.build import build
+from pnp.options import BuildOptions
 from pnp.paths import FONTS_DIR
 from pnp.pdfstream import StreamingCanvas
 

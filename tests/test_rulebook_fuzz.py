@@ -12,9 +12,12 @@ from conftest import assert_located
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.build import BuildOptions, build, check_all, prepare
+from pnp.build import build
+from pnp.check import check_all
 from pnp.errors import PnpError
+from pnp.options import BuildOptions
 from pnp.paths import DEFAULT_GAME
+from pnp.project import prepare
 
 GAME = """\
 title: Hra

@@ -30,7 +30,28 @@ from ..paper import RULEBOOK_PAGES, RulebookPage
 from ..pdfstream import at_top_of_frame, row_heights
 from ..symbols import SymbolSet
 from ..text import escape
-from .document import Box, Break, CardRef, Code, Document, Heading, IndexMark, Inline, ListBlock, Para, Picture, Quote, Ref, Rule, Sym, Table, Text, plain
+from .document import (
+    Box,
+    Break,
+    CardRef,
+    Code,
+    Document,
+    Heading,
+    IndexMark,
+    Inline,
+    ListBlock,
+    Para,
+    Picture,
+    Quote,
+    Ref,
+    Rule,
+    Sym,
+    Table,
+    Text,
+    plain,
+    spans_of,
+    walk,
+)
 from .flow import (
     BIG,
     Book,
@@ -348,7 +369,6 @@ def _picture(picture: Picture, root) -> Face | None:
 
 
 def _all_spans(doc: Document):
-    from .document import spans_of, walk
 
     for block in walk(doc.blocks):
         yield from spans_of(block)
