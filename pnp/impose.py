@@ -66,8 +66,10 @@ class Grid:
 
     def back_origin(self, index: int, flip: Flip, offset: tuple[float, float]) -> tuple[float, float]:
         """Where the back of slot `index` goes on the reverse page, so it lands behind its
-        front when the sheet is turned over the long (or short) edge. `offset` is in mm,
-        right and up as seen from the front with the sheet held against the light."""
+        front when the sheet is turned over the page's long (or short) side. `offset` is in
+        mm, right and up as seen from the front with the sheet held against the light.
+        Turned over the short side, the reverse page stands upside down behind the front:
+        the back's art is turned too (`Placement.turned`)."""
         x, y = self.trim_origin(index)
         if flip == "long":  # columns reversed, rows kept
             x = self.page_w - x - self.trim_w
@@ -147,6 +149,7 @@ class Placement:
     item: int  # index into the list of components being imposed
     x: float  # trim box origin on the page
     y: float
+    turned: bool = False  # the art turned 180 degrees in its trim box (a back whose page is turned over its short side)
 
 
 @dataclass(frozen=True)
@@ -243,7 +246,7 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
             placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
             yield Page("front", sheet + 1, placements, front_marks, ruler, cuts(placements))
         if spec.sides in ("duplex", "backs"):
-            placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset)) for s in slots)
+            placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short") for s in slots)
             yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
 
 
@@ -488,7 +491,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
                 if m.back:
                     bx = page_w - placed.x - m.w if flip == "long" else placed.x
                     by = placed.y if flip == "long" else page_h - placed.y - m.h
-                    backs.append(Placement(i, bx + dx, by + dy))
+                    backs.append(Placement(i, bx + dx, by + dy, flip == "short"))
                 x += m.w + 2 * bleed + gap
             y -= height + gap
         ruler = _shared_ruler(page_w, top - block_h, margin) if spec.ruler else None

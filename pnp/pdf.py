@@ -62,13 +62,18 @@ def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Can
     return canvas
 
 
-def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symbols) -> None:
-    """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed."""
+def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symbols, turned: bool = False) -> None:
+    """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed;
+    `turned`: upside down in the same box (a back on a page turned over its short side)."""
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.translate(x, y)
+    if turned:
+        canvas.translate(x + face.width, y + face.height)
+        canvas.rotate(180)
+    else:
+        canvas.translate(x, y)
     for op in face.ops:
         if isinstance(op, TextOp):
             _draw_text(canvas, op, symbols)
@@ -241,7 +246,7 @@ def write_sheets(
     try:
         for page in pages:
             for placement in page.placements:
-                draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols)
+                draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols, placement.turned)
             draw_marks(canvas, page.marks)
             draw_outlines(canvas, page.cuts)
             draw_ruler(canvas, page, caption, info.initial_font)
