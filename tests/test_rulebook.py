@@ -336,6 +336,20 @@ def test_booklet_pages_in_saddle_stitch_order(game: Path) -> None:
     assert total - numbered < 4
 
 
+def test_on_letter_the_booklet_is_half_letter_pages_on_letter_sheets(game: Path) -> None:
+    """A US printer has no A4: with --paper letter the booklet's sheets are Letter
+    (11 x 8.5 in, landscape), each holding two half-letter pages (5.5 x 8.5 in)."""
+    out = build(game, "--paper", "letter")
+    assert not (out / "rules-basic-sk-a5-booklet.pdf").exists()
+    booklet = PdfReader(str(out / "rules-basic-sk-half-letter-booklet.pdf"))
+    assert {(round(float(p.mediabox.width)), round(float(p.mediabox.height))) for p in booklet.pages} == {(792, 612)}
+    assert "Half-letter booklet on Letter" in booklet.metadata["/Subject"]
+    printed = _halves(out / "rules-basic-sk-half-letter-booklet.pdf")
+    numbered = max(int(n) for pair in printed for n in pair if n)
+    total = len(booklet.pages) * 2
+    assert printed == [tuple(str(n) if 1 < n <= numbered else None for n in pair) for pair in saddle_order(total)]
+
+
 def test_saddle_order() -> None:
     assert saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
 

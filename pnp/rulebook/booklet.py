@@ -1,8 +1,8 @@
-"""An A5 booklet: the rulebook set on A5 pages, imposed two to a side of an A4 landscape
-sheet in saddle-stitch order, so that the printed stack, folded once in the middle and
+"""A booklet: the rulebook set on pages half the size of the paper (A5 for A4, half-letter
+for Letter), imposed two to a side of a landscape sheet in saddle-stitch order, so that the printed stack, folded once in the middle and
 stapled on the fold, reads 1, 2, 3, ... Print it double-sided, flipping on the short edge.
 
-The A5 pages are placed as they are (vector, fonts and all) with pypdf; blank pages pad
+The pages are placed as they are (vector, fonts and all) with pypdf; blank pages pad
 the book to a multiple of four, at its end. This is the one module that uses pypdf, and
 it builds pages from pypdf's generic objects and its writer's `_add_object`, which pypdf
 does not promise to keep: pyproject.toml bounds pypdf so that an upgrade is tried here.
@@ -15,11 +15,11 @@ import io
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
-from ..paper import BOOKLET_SHEET
+from ..paper import Booklet
 
 
 def saddle_order(pages: int) -> list[tuple[int, int]]:
-    """The (left, right) A5 pages of each sheet side, fronts and backs alternating, for a
+    """The (left, right) pages of each sheet side, fronts and backs alternating, for a
     book of `pages` pages (a multiple of 4): sheet 1 front = N and 1, back = 2 and N-1, ..."""
     assert pages % 4 == 0
     sides = []
@@ -29,12 +29,13 @@ def saddle_order(pages: int) -> list[tuple[int, int]]:
     return sides
 
 
-def impose(a5: bytes, title: str, author: str) -> tuple[bytes, int]:
-    """The booklet's PDF bytes and its number of sheet sides."""
-    reader = PdfReader(io.BytesIO(a5))
+def impose(pages: bytes, booklet: Booklet, title: str, author: str) -> tuple[bytes, int]:
+    """The booklet's PDF bytes (its `pages` set on the booklet's page size, imposed on its
+    sheets) and its number of sheet sides."""
+    reader = PdfReader(io.BytesIO(pages))
     count = len(reader.pages)
     total = -(-count // 4) * 4
-    width, height = BOOKLET_SHEET.size(landscape=True)
+    width, height = booklet.sheet.size(landscape=True)
     writer = PdfWriter()
     forms = [_as_form(writer, page) for page in reader.pages]
     for left, right in saddle_order(total):
@@ -55,7 +56,7 @@ def impose(a5: bytes, title: str, author: str) -> tuple[bytes, int]:
         {
             "/Title": title,
             "/Author": author,
-            "/Subject": "A5 booklet: print double-sided, flip on the short edge, fold, staple",
+            "/Subject": f"{booklet.page.paper.title} booklet on {booklet.sheet.title}: print double-sided, flip on the short edge, fold, staple",
             "/Producer": "pnp (pypdf)",
             "/Creator": "pnp",
         }
@@ -69,7 +70,7 @@ def impose(a5: bytes, title: str, author: str) -> tuple[bytes, int]:
 
 
 def _as_form(writer: PdfWriter, page) -> tuple:
-    """An A5 page as a form XObject (its content stream as it is, not parsed again)."""
+    """A booklet page as a form XObject (its content stream as it is, not parsed again)."""
     contents = page.get("/Contents")
     data = b""
     if contents is not None:

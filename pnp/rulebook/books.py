@@ -1,12 +1,12 @@
 """Every rulebook of a game in one language (an edition), once per mode: read, checked
-against the game's data, and written as a PDF on the build's paper or as an A5 booklet.
+against the game's data, and written as a PDF on the build's paper or as a booklet.
 
     source.py    read the files, cut them into blocks, translate, fill in Jinja, parse
     document.py  the typed document (headings, paragraphs, tables, blocks, inline items)
     check.py     references, symbols, cards, facts
     flow.py      the flowables that set text with pnp.text (hyphenated, symbols inline)
     writer.py    pages: TOC, running header, index, multi-pass until page numbers settle
-    booklet.py   A5 pages imposed 2-up for saddle stitching
+    booklet.py   half-size pages imposed 2-up for saddle stitching
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..errors import Problems
 from ..faces import Face
 from ..files import Written
 from ..options import BuildOptions
-from ..paper import BOOKLET_PAGE, rulebook_page
+from ..paper import booklet_for, rulebook_page
 from .check import check_document, check_facts
 from .document import Document
 from .labels import labels
@@ -78,7 +78,7 @@ def _inputs(edition: Edition, problems: Problems, face=None):
 
 def write_rulebooks(edition: Edition, options: BuildOptions, kind: str, problems: Problems, txn) -> list:
     """Every rulebook of the game in one language (one per mode), of one `kind`: "paper"
-    (the PDF on the build's paper) or "booklet" (A5 pages imposed on A4), written as
+    (the PDF on the build's paper) or "booklet" (A5 pages on A4, half-letter on Letter), written as
     temporary files of the build's transaction `txn`. Returns (path, 0, pages) per file,
     like the decks; nothing when a check fails (unless --force)."""
     from .writer import write_pdf
@@ -115,9 +115,10 @@ def write_rulebooks(edition: Edition, options: BuildOptions, kind: str, problems
         if kind == "booklet":
             from .booklet import impose  # with pypdf, slow to import: only where it is used
 
-            a5, _ = write_pdf(doc, BOOKLET_PAGE, inputs)
-            booklet, sides = impose(a5, f"{game.meta.title}: {doc.title}", game.meta.author)
-            target = out / f"{name}-{lang}-{BOOKLET_PAGE.paper.name}-booklet.pdf"
-            txn.path_for(target).write_bytes(booklet)
+            booklet = booklet_for(options.sheet.paper)
+            pages, _ = write_pdf(doc, booklet.page, inputs)
+            data, sides = impose(pages, booklet, f"{game.meta.title}: {doc.title}", game.meta.author)
+            target = out / f"{name}-{lang}-{booklet.page.paper.name}-booklet.pdf"
+            txn.path_for(target).write_bytes(data)
             written.append(Written(target, 0, sides, "short"))  # folded: turned over its short edge
     return written
