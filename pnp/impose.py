@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from reportlab.lib.units import mm
@@ -175,7 +175,7 @@ class Page:
     sheet: int  # 1-based sheet number
     placements: tuple[Placement, ...]
     marks: tuple[tuple[float, float, float, float], ...]  # crop mark segments
-    ruler: tuple[float, float, float, bool] | None  # x, y, length (points), vertical
+    ruler: Ruler | None  # where the calibration ruler goes; sheet 0 is the page of its own for it
     cuts: tuple[Cut, ...] = ()  # outlines of round and hex components
 
 
@@ -193,25 +193,54 @@ def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[floa
     return tuple(segs)
 
 
-def ruler_spot(grid: Grid, margin: float) -> tuple[float, float, float, bool] | None:
-    """A place for the calibration ruler in the widest free margin, between two marks."""
+Ruler = tuple[float, float, float, bool, bool]  # x, y, length (points), vertical, compact
+RULER_ROOM = 9 * mm  # ticks (3 mm) on one side of the line, two lines of small text on the other
+COMPACT_ROOM = 5.5 * mm  # shorter ticks and one line of text: for the narrow margins of Letter
+
+
+def ruler_spot(grid: Grid, margin: float) -> Ruler | None:
+    """A place for the calibration ruler in a free margin, between two marks: below the
+    middle column or beside the middle row (the roomier), else a compact ruler wherever
+    one fits; None when no margin has room (`check_page` then carries it)."""
     left, bottom, right, top = grid.art_box
     side_room = left - MARK_GAP - margin  # left margin, beside the middle row
     foot_room = bottom - MARK_GAP - margin  # bottom margin, below the middle column
-    need = 9 * mm  # ticks (3 mm) on one side of the line, two lines of small text on the other
-    if max(side_room, foot_room) < need:
-        return None
-    if foot_room >= side_room:
-        span = grid.trim_w
-        length = min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
-        col = (grid.cols - 1) // 2
-        x = grid.x0 + col * grid.pitch_x + (grid.trim_w - length) / 2
-        return (x, margin + (foot_room - need) / 2 + 5.5 * mm, length, False) if length >= 20 * mm else None
-    span = grid.trim_h
-    length = min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
+    for need, compact in ((RULER_ROOM, False), (COMPACT_ROOM, True)):
+        if max(side_room, foot_room) < need:
+            continue
+        if foot_room >= side_room if not compact else foot_room >= need:
+            spot = _foot_ruler(grid, margin, foot_room, need, compact)
+        else:
+            spot = _side_ruler(grid, margin, side_room, need, compact)
+        if spot is not None:
+            return spot
+    return None
+
+
+def _ruler_length(span: float) -> float:
+    return min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
+
+
+def _foot_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool) -> Ruler | None:
+    length = _ruler_length(grid.trim_w)
+    col = (grid.cols - 1) // 2
+    x = grid.x0 + col * grid.pitch_x + (grid.trim_w - length) / 2
+    return (x, margin + (room - need) / 2 + need - (2.8 if compact else 3.5) * mm, length, False, compact) if length >= 20 * mm else None
+
+
+def _side_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool) -> Ruler | None:
+    length = _ruler_length(grid.trim_h)
     row = (grid.rows - 1) // 2
     y = grid.y0 - row * grid.pitch_y - grid.trim_h + (grid.trim_h - length) / 2
-    return (margin + (side_room - need) / 2 + 3.5 * mm, y, length, True) if length >= 20 * mm else None
+    return (margin + (room - need) / 2 + (2.8 if compact else 3.5) * mm, y, length, True, compact) if length >= 20 * mm else None
+
+
+def check_page(page_w: float, page_h: float, side: Literal["front", "back"]) -> Page:
+    """A page of its own for the ruler, first in the PDF, when no margin of the sheets has
+    room for one: the ruler across the middle (and, for duplex, the blank back of it)."""
+    length = 100 * mm
+    ruler = ((page_w - length) / 2, page_h / 2, length, False, False) if side == "front" else None
+    return Page(side, 0, (), (), ruler)
 
 
 def page_flip(grid: Grid, flip: Flip) -> Flip:
@@ -233,6 +262,8 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
     front_marks = crop_marks(grid) if marked else ()
     back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset)) if marked else ()
     ruler = ruler_spot(grid, spec.margin * mm) if spec.ruler else None
+    if spec.ruler and ruler is None and sheets:
+        yield from _check_pages(grid.page_w, grid.page_h, spec)
 
     def cuts(placements: tuple[Placement, ...]) -> tuple[Cut, ...]:
         if shape == "rect" or not spec.marks:
@@ -248,6 +279,15 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
         if spec.sides in ("duplex", "backs"):
             placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short") for s in slots)
             yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
+
+
+def _check_pages(page_w: float, page_h: float, spec: SheetSpec) -> Iterator[Page]:
+    """The ruler's page of its own, with a blank back when the sheets are printed duplex
+    (so each later sheet's fronts and backs stay on one sheet of paper)."""
+    if spec.sides in ("duplex", "fronts"):
+        yield check_page(page_w, page_h, "front")
+    if spec.sides in ("duplex", "backs"):
+        yield check_page(page_w, page_h, "back" if spec.sides == "duplex" else "front")
 
 
 # --- components larger than the sheet: overlapping pieces to glue together -------------
@@ -300,7 +340,7 @@ class Tiling:
 
     page_w: float
     page_h: float
-    margin: float
+    margin: float  # the printer margin: nothing but crop marks is printed in it
     overlap: float
     trim_w: float
     trim_h: float
@@ -474,7 +514,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     flip = spec.flip  # shared sheets are portrait
     dx, dy = back_shift(flip, spec.back_offset)
     any_back = any(m.back for m in members)
-    pages = []
+    pages: list[Page] = []
     for number, rows in enumerate(sheets, 1):
         widths = [sum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
         heights = [members[row[0]].h + 2 * bleed for row in rows]
@@ -499,6 +539,8 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
         def cuts(placements: list[Placement]) -> tuple[Cut, ...]:
             return tuple(Cut(members[p.item].shape, p.x, p.y, members[p.item].w, members[p.item].h) for p in placements) if spec.marks else ()
 
+        if number == 1 and spec.ruler and ruler is None:
+            pages += _check_pages(page_w, page_h, replace(spec, sides=spec.sides if any_back else "fronts"))
         if spec.sides in ("duplex", "fronts"):
             pages.append(Page("front", number, tuple(fronts), (), ruler, cuts(fronts)))
         if any_back and spec.sides in ("duplex", "backs"):
@@ -506,7 +548,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     return SharedSheets(page_w, page_h, tuple(pages))
 
 
-def _shared_ruler(page_w: float, bottom: float, margin: float) -> tuple[float, float, float, bool] | None:
+def _shared_ruler(page_w: float, bottom: float, margin: float) -> Ruler | None:
     """The calibration ruler at the foot of the page, centred across, if the rows leave
     room for it; at the same place on every sheet."""
     room = bottom - MARK_GAP - margin
@@ -514,4 +556,4 @@ def _shared_ruler(page_w: float, bottom: float, margin: float) -> tuple[float, f
     if room < need:
         return None
     length = 50 * mm
-    return (page_w - length) / 2, margin + 5.5 * mm, length, False
+    return (page_w - length) / 2, margin + 5.5 * mm, length, False, False

@@ -43,6 +43,8 @@ def ruler_caption(what: str, sheets: int = 0) -> Callable[[Page, int], str]:
     its number and side when the PDF has `sheets` sheets)."""
 
     def caption(page: Page, length: int) -> str:
+        if page.sheet == 0:  # the ruler's page of its own: no sheet's margin had room for it
+            return f"print at 100 % (actual size): this ruler is {length} mm\n{what}: the sheets' margins have no room for a ruler, so it is here"
         where = f" · sheet {page.sheet}/{sheets} {page.side}" if sheets else ""
         return f"print at 100 % (actual size): this ruler is {length} mm\n{what}{where}"
 
@@ -205,10 +207,11 @@ def draw_outlines(canvas: Canvas, cuts: Iterable[Cut]) -> None:
 
 
 def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], font: str) -> None:
-    """A millimetre ruler with a caption: measure it to check the print is at 100 %."""
+    """A millimetre ruler with a caption: measure it to check the print is at 100 %. A
+    compact one (narrow margins) has shorter ticks and only the caption's first line."""
     if page.ruler is None:
         return
-    x, y, length, vertical = page.ruler
+    x, y, length, vertical, compact = page.ruler
     canvas.saveState()
     canvas.translate(x, y)
     if vertical:
@@ -217,16 +220,17 @@ def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], 
     canvas.setLineWidth(0.5)
     canvas.line(0, 0, length, 0)
     steps = round(length / mm)
+    ticks = (2.5 * mm, 1.5 * mm, 0.8 * mm) if compact else (3 * mm, 2 * mm, 1 * mm)
     for i in range(steps + 1):
-        tick = 3 * mm if i % 10 == 0 else 2 * mm if i % 5 == 0 else 1 * mm
+        tick = ticks[0] if i % 10 == 0 else ticks[1] if i % 5 == 0 else ticks[2]
         canvas.line(i * mm, 0, i * mm, tick)
     canvas.setFillColor(black)
-    lines = caption(page, round(length / mm)).split("\n")
+    lines = caption(page, round(length / mm)).split("\n")[: 1 if compact else None]
     widest = max(canvas.stringWidth(line, font, 1) for line in lines)
-    size = min(6.0, length / widest)  # the caption never runs past the ruler into a crop mark
+    size = min(5.0 if compact else 6.0, length / widest)  # the caption never runs past the ruler into a crop mark
     canvas.setFont(font, size)
     for i, line in enumerate(lines):
-        canvas.drawString(0, -2.4 * mm - i * size * 1.15, line)
+        canvas.drawString(0, -(2.0 if compact else 2.4) * mm - i * size * 1.15, line)
     canvas.restoreState()
 
 

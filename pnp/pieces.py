@@ -19,6 +19,7 @@ from .pdf import DocInfo, draw_face, draw_marks, draw_outlines, draw_ruler, new_
 
 GRID_RED = Color(0.8, 0.12, 0.1)  # the piece grid on the assembly page
 HINT_GREY = Color(0.25, 0.25, 0.25)
+LABEL_ROOM = 4.5 * mm  # a band beside a piece, inside the printer margin, this wide holds a line of 7 pt
 TARGET_RADIUS = 2.0 * mm
 TARGET_ARM = 3.5 * mm
 
@@ -115,7 +116,7 @@ def _assembly_page(canvas: Canvas, tiling: Tiling, form: str, title: str, fonts:
         canvas.setFont(bold, size)
         canvas.drawCentredString(cx, cy - size * 0.35, piece.label)
     length = 50 * mm
-    spot = Page("front", number, (), (), (tiling.page_w / 2 - length / 2, ruler_y, length, False))
+    spot = Page("front", number, (), (), (tiling.page_w / 2 - length / 2, ruler_y, length, False, False))
     draw_ruler(canvas, spot, caption, regular)
 
 
@@ -173,29 +174,47 @@ def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: 
                 _target(canvas, *piece.on_page(x, y))
     canvas.restoreState()
 
+    # Labels go in the bands between the printer margin (where nothing but crop marks is
+    # printed) and the piece where they are wide enough; the head (which piece this is)
+    # else in the foot band, else on the glue band that the next piece covers.
     m = tiling.margin
-    head_y = pt + m / 2 - 3  # baselines that centre small text in a margin's width beside the piece
-    foot_y = pb - m / 2 - 2.3
+    top_room, foot_room = tiling.page_h - m - pt, pb - m
+    left_room, right_room = pl - m, tiling.page_w - m - pr
     number = tiling.pieces.index(piece) + 1
-    canvas.setFillColor(black)
     head = f"{title} · piece {number} of {len(tiling.pieces)} · print at 100 %"
-    label_w = canvas.stringWidth(piece.label, bold, 9)
-    canvas.setFont(bold, 9)
-    canvas.drawString(pl + 3 * mm, head_y, piece.label)
-    _fit_text(canvas, head, regular, 7, pl + 3 * mm + label_w + 2 * mm, head_y, (pr - pl) / 2 - label_w - 6 * mm)
+    if top_room >= LABEL_ROOM:
+        head_y = pt + top_room / 2 - 3  # a baseline that centres small text in the band
+    elif foot_room >= LABEL_ROOM:
+        head_y = pb - foot_room / 2 - 3
+    elif lower_band:
+        head_y = pb + tiling.overlap - 4 * mm
+    else:
+        head_y = None
+    if head_y is not None:
+        label_w = canvas.stringWidth(piece.label, bold, 9)
+        canvas.setFillColor(black)
+        canvas.setFont(bold, 9)
+        canvas.drawString(pl + 3 * mm, head_y, piece.label)
+        _fit_text(canvas, head, regular, 7, pl + 3 * mm + label_w + 2 * mm, head_y, (pr - pl) / 2 - label_w - 6 * mm)
     canvas.setFillColor(HINT_GREY)
+    cuts = []  # what to cut, beside the head (the left edge's instruction beside it when there is no room there)
     if piece.row > 0:
-        above = tiling.piece(piece.row - 1, piece.col)
-        _fit_text(canvas, f"cut the top edge, lay it over {above.label}", regular, 7, pl + (pr - pl) / 2, head_y, (pr - pl) / 2 - 3 * mm)
+        cuts.append(f"cut the top edge, lay it over {tiling.piece(piece.row - 1, piece.col).label}")
+    if piece.col > 0 and left_room < LABEL_ROOM:
+        cuts.append(f"cut the left edge, lay it over {tiling.piece(piece.row, piece.col - 1).label}")
+    if cuts and head_y is not None:
+        _fit_text(canvas, "; ".join(cuts), regular, 7, pl + (pr - pl) / 2, head_y, (pr - pl) / 2 - 3 * mm)
     if lower_band:
-        _centred(canvas, f"glue under {lower_band.label}", regular, 7, (pl + pr) / 2, foot_y, 0, pr - pl)
+        if foot_room >= LABEL_ROOM and head_y is not None and head_y > pb:
+            _centred(canvas, f"glue under {lower_band.label}", regular, 7, (pl + pr) / 2, pb - foot_room / 2 - 1.2, 0, pr - pl)
         _centred(canvas, f"{piece.label}: glue under {lower_band.label}", regular, 7, (pl + pr) / 2, pb + tiling.overlap / 2 - 2.5, 0, pr - pl)
     if right_band:
-        _centred(canvas, f"glue under {right_band.label}", regular, 7, pr + m / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
+        if right_room >= LABEL_ROOM:
+            _centred(canvas, f"glue under {right_band.label}", regular, 7, pr + right_room / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
         _centred(canvas, f"{piece.label}: glue under {right_band.label}", regular, 7, pr - tiling.overlap / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
-    if piece.col > 0:
+    if piece.col > 0 and left_room >= LABEL_ROOM:
         beside = tiling.piece(piece.row, piece.col - 1)
-        _centred(canvas, f"cut the left edge, lay it over {beside.label}", regular, 7, pl - m / 2 + 2.5, (pb + pt) / 2, 90, pt - pb)
+        _centred(canvas, f"cut the left edge, lay it over {beside.label}", regular, 7, pl - left_room / 2 + 2.5, (pb + pt) / 2, 90, pt - pb)
 
 
 def _target(canvas: Canvas, x: float, y: float) -> None:

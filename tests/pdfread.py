@@ -144,3 +144,15 @@ def placements(page) -> list[tuple[float, float, float]]:
         elif op == b"Do":
             found.append(matrix[-1])
     return found
+
+
+CHECK_PAGE = "the sheets' margins have no room for a ruler"
+
+
+def sheet_pages(path: Path) -> list:
+    """The pages of a sheet PDF that hold components: without the page of its own that
+    carries the ruler (and its blank back) when no sheet's margin has room for one."""
+    pages = list(reader(path).pages)
+    if pages and CHECK_PAGE in pages[0].extract_text():
+        return pages[2:] if len(pages) > 1 and not pages[1].extract_text().strip() and not card_boxes(pages[1]) else pages[1:]
+    return pages

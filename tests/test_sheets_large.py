@@ -169,9 +169,11 @@ def test_on_a3_the_same_board_is_one_page(tmp_path):
     assert len(a4.pages) == 4  # portrait: 3 pieces in a row beat 2 x 2 landscape ones
     assert "400 x 280 mm in 3 pieces (1 row of 3)" in a4.pages[0].extract_text()
     a3, _ = build(game, tmp_path / "a3", "--paper", "a3")
-    assert len(a3.pages) == 1 and size_mm(a3.pages[0]) == (420.0, 297.0)
-    assert "assembly" not in a3.pages[0].extract_text()
-    assert [(round(w / MM), round(h / MM)) for _, _, w, h in card_boxes(a3.pages[0])] == [(400, 280)]
+    check, board = a3.pages  # the board leaves no margin for the ruler: it comes on a page of its own, first
+    assert "this ruler is 100 mm" in check.extract_text() and not card_boxes(check)
+    assert size_mm(board) == (420.0, 297.0)
+    assert "assembly" not in board.extract_text()
+    assert [(round(w / MM), round(h / MM)) for _, _, w, h in card_boxes(board)] == [(400, 280)]
 
 
 def test_a_split_board_with_a_back_says_the_back_is_not_printed(tmp_path):

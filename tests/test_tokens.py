@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run
-from pdfread import MM, card_boxes, circles, marks, outlines, reader
+from pdfread import MM, card_boxes, circles, marks, outlines, sheet_pages
 
 GAME = """\
 title: Žetóny
@@ -70,8 +70,8 @@ def centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
 
 def test_round_tokens_have_circular_cut_lines_and_no_crop_marks(tmp_path):
     game = make_tokens(tmp_path / "coins", {"coins": ((25, 25), "round", True)})
-    pdf = reader(build(game, tmp_path / "out") / "coins-sk-a4.pdf")
-    front = pdf.pages[0]
+    pdf = sheet_pages(build(game, tmp_path / "out") / "coins-sk-a4.pdf")
+    front = pdf[0]
     cuts = circles(front)
     assert len(cuts) == 10  # one per token, copies counted
     assert all(r == pytest.approx(12.5 * MM, abs=0.01) for _, _, r in cuts)
@@ -81,14 +81,14 @@ def test_round_tokens_have_circular_cut_lines_and_no_crop_marks(tmp_path):
     for (_, points), (cx, cy, r) in zip(paths, cuts):  # every point of every cut lies on its circle
         assert all(math.dist((cx, cy), p) == pytest.approx(r, abs=0.01) for p in points)
     assert marks(front) == []  # no crop marks from edge to edge
-    assert marks(pdf.pages[1]) == []
+    assert marks(pdf[1]) == []
 
 
 def test_a_tokens_back_lands_behind_its_front(tmp_path):
     game = make_tokens(tmp_path / "coins", {"coins": ((25, 25), "round", True)})
-    pdf = reader(build(game, tmp_path / "out") / "coins-sk-a4.pdf")
-    width = float(pdf.pages[0].mediabox.width)
-    front, back = pdf.pages[0], pdf.pages[1]
+    pdf = sheet_pages(build(game, tmp_path / "out") / "coins-sk-a4.pdf")
+    width = float(pdf[0].mediabox.width)
+    front, back = pdf[0], pdf[1]
     fronts = [(x, y) for x, y, _ in circles(front)]
     backs = [(x, y) for x, y, _ in circles(back)]
     assert len(backs) == len(fronts) == 10
@@ -99,10 +99,10 @@ def test_a_tokens_back_lands_behind_its_front(tmp_path):
 
 def test_short_edge_flip_mirrors_token_rows(tmp_path):
     game = make_tokens(tmp_path / "coins", {"coins": ((25, 25), "round", True)})
-    pdf = reader(build(game, tmp_path / "out", "--flip", "short") / "coins-sk-a4.pdf")
-    height = float(pdf.pages[0].mediabox.height)
-    fronts = sorted((round(x, 1), round(height - y, 1)) for x, y, _ in circles(pdf.pages[0]))
-    assert sorted((round(x, 1), round(y, 1)) for x, y, _ in circles(pdf.pages[1])) == fronts
+    pdf = sheet_pages(build(game, tmp_path / "out", "--flip", "short") / "coins-sk-a4.pdf")
+    height = float(pdf[0].mediabox.height)
+    fronts = sorted((round(x, 1), round(height - y, 1)) for x, y, _ in circles(pdf[0]))
+    assert sorted((round(x, 1), round(y, 1)) for x, y, _ in circles(pdf[1])) == fronts
 
 
 def test_hex_tokens_are_cut_along_a_flat_top_hexagon(tmp_path):
@@ -110,7 +110,7 @@ def test_hex_tokens_are_cut_along_a_flat_top_hexagon(tmp_path):
     game = make_tokens(tmp_path / "hexes", {"hexes": ((size[0], round(size[1], 2)), "hex", False)})
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 0 and "layout-hex-size" not in result.output
-    page = reader(tmp_path / "out" / "hexes" / "hexes-sk-a4.pdf").pages[0]
+    page = sheet_pages(tmp_path / "out" / "hexes" / "hexes-sk-a4.pdf")[0]
     hexagons = [points for curved, points in outlines(page) if not curved]
     boxes = card_boxes(page)
     assert len(hexagons) == len(boxes) == 10
@@ -134,15 +134,15 @@ def test_a_stretched_hex_is_a_warning_that_says_the_right_height(tmp_path):
 def test_each_token_size_is_its_own_deck_and_pdf(tmp_path):
     game = make_tokens(tmp_path / "mix", {"small": ((20, 20), "round", False), "large": ((40, 40), "round", False)})
     out = build(game, tmp_path / "out")
-    small = circles(reader(out / "small-sk-a4.pdf").pages[0])
-    large = circles(reader(out / "large-sk-a4.pdf").pages[0])
+    small = circles(sheet_pages(out / "small-sk-a4.pdf")[0])
+    large = circles(sheet_pages(out / "large-sk-a4.pdf")[0])
     assert {round(r / MM, 2) for _, _, r in small} == {10.0}
     assert {round(r / MM, 2) for _, _, r in large} == {20.0}
 
 
 def test_rect_stays_the_default_with_crop_marks(tmp_path):
     game = make_tokens(tmp_path / "tiles", {"tiles": ((25, 25), None, False)})
-    page = reader(build(game, tmp_path / "out") / "tiles-sk-a4.pdf").pages[0]
+    page = sheet_pages(build(game, tmp_path / "out") / "tiles-sk-a4.pdf")[0]
     assert circles(page) == [] and marks(page)
 
 
@@ -177,9 +177,9 @@ def test_token_decks_of_one_group_share_sheets(tmp_path):
     group(game, {"coins": "tokens", "hexes": "tokens"})
     out = build(game, tmp_path / "out")
     assert sorted(p.name for p in out.iterdir()) == ["tiles-sk-a4.pdf", "tokens-sk-a4.pdf"]
-    pdf = reader(out / "tokens-sk-a4.pdf")
-    assert len(pdf.pages) == 2  # 10 coins and 10 hexes on one sheet, and its backs
-    front, back = pdf.pages
+    pdf = sheet_pages(out / "tokens-sk-a4.pdf")
+    assert len(pdf) == 2  # 10 coins and 10 hexes on one sheet, and its backs
+    front, back = pdf
     coins = circles(front)
     hexagons = [points for curved, points in outlines(front) if not curved and len(points) == 6]
     assert len(coins) == 10 and len(hexagons) == 10

@@ -1,0 +1,80 @@
+"""What every sheet PDF promises the person printing it, read from the PDFs of every bundled
+game on A4 and Letter: a ruler to measure on the first page (in a margin, compact in a
+narrow one, else on a page of its own), and nothing but crop marks within the 5 mm margin
+a home printer may not print."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run
+from pdfread import MM, reader
+
+from pnp.paths import DEFAULT_GAME
+
+GAMES = DEFAULT_GAME.parent
+MARGIN = 5 * MM
+
+
+@pytest.fixture(scope="module")
+def sheet_pdfs(tmp_path_factory) -> list[Path]:
+    out = tmp_path_factory.mktemp("sheets")
+    for game in sorted(p for p in GAMES.iterdir() if (p / "game.yaml").exists()):
+        for paper in ("a4", "letter"):
+            result = run("build", game, "--paper", paper, "--out", out / paper)
+            assert result.exit_code == 0, result.output
+    pdfs = [p for p in sorted(out.rglob("*.pdf")) if not p.name.startswith("rules")]
+    assert len(pdfs) > 20
+    return pdfs
+
+
+def test_every_sheet_pdf_has_a_ruler_on_its_first_page(sheet_pdfs):
+    missing = [str(p.relative_to(p.parents[2])) for p in sheet_pdfs if "this ruler is" not in reader(p).pages[0].extract_text()]
+    assert not missing, f"no ruler on the first page of {missing}"
+
+
+def ink_in_margin(path: Path, dpi: float = 100) -> list[str]:
+    """Where a page is printed within the margin other than by a crop mark, rendered as a
+    viewer shows it: in the band along each edge, every dark pixel must belong to a mark,
+    a line that runs straight across the band (from the paper's edge towards the art)."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    found = []
+    band = round(5 * dpi / 25.4) - 1  # whole pixels inside the 5 mm margin
+    document = pdfium.PdfDocument(str(path))
+    for number, page in enumerate(document, 1):
+        ink = np.asarray(page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")) < 160
+        edges = {"left": ink[:, :band], "right": ink[:, -band:], "top": ink[:band, :].T, "bottom": ink[-band:, :].T}
+        for edge, strip in edges.items():
+            marks = strip.mean(axis=1) > 0.8  # a line across the band: a crop mark
+            stray = strip[~marks].any(axis=1)
+            if stray.any():
+                at = int(np.flatnonzero(~marks)[np.argmax(stray)])
+                found.append(f"{path.name} page {number}: printed in the {edge} margin near {at * 25.4 / dpi:.0f} mm along it")
+    return found
+
+
+def test_nothing_but_marks_is_printed_within_the_margin(sheet_pdfs):
+    outside = [place for pdf in sheet_pdfs for place in ink_in_margin(pdf)]
+    assert not outside, "\n".join(outside[:20])
+
+
+def test_a_sheet_without_room_for_a_ruler_gets_it_on_a_page_of_its_own_with_a_blank_back(tmp_path):
+    """25 mm tokens fill A4 to its margins: the ruler comes first, on a sheet of its own
+    whose back is blank, so every later sheet still has its backs behind its fronts."""
+    from conftest import make_small_game
+
+    game = make_small_game(tmp_path / "hra", "".join(f"- {{id: t{i}, title: T{i}}}\n" for i in range(70)))
+    (game / "layouts").mkdir()
+    for side in ("front", "back"):
+        (game / "layouts" / f"{side}.yaml").write_text("size: [25, 25]\nelements:\n  - rect: [0, 0, 25, 25]\n    stroke: '#000000'\n", encoding="utf-8")
+    text = (game / "game.yaml").read_text(encoding="utf-8").replace("front: basic/card, back: basic/back", "front: front, back: back")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pages = reader(tmp_path / "out" / "hra" / "cards-sk-a4.pdf").pages
+    assert "this ruler is 100 mm" in pages[0].extract_text()
+    assert pages[1].extract_text().strip() == ""  # its back
+    assert len(pages) == 4 and "this ruler" not in pages[2].extract_text()  # then one sheet of 70 tokens and its backs
