@@ -286,3 +286,40 @@ def test_stale_temporary_files_of_any_target_are_removed(small, tmp_path):
         path.write_bytes(b"x")
     assert run("build", small, "--out", tmp_path / "out").exit_code == 0
     assert not stale.exists() and alive.exists() and mine.exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "png", "--dpi", "36"],
+        ["export", "tts", "--dpi", "36"],
+        ["calibrate"],
+        ["impose", "{cards}"],
+    ],
+)
+def test_every_writer_reports_a_file_in_the_way(small, tmp_path, command):
+    """export, calibrate and impose write through the same transaction as build."""
+    from PIL import Image
+
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    for i in range(2):
+        Image.new("RGB", (63, 88), "red").save(cards / f"{i}.png")
+    (tmp_path / "plain").write_text("x", encoding="utf-8")
+    args = [str(cards) if part == "{cards}" else part for part in command]
+    result = run(*args, *([small] if command[0] == "export" else []), "--out", tmp_path / "plain" / "out")
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"{tmp_path / 'plain'}: is a file where a folder must be; expected a folder") and "[output-not-folder]" in result.output
+    assert (tmp_path / "plain").read_text(encoding="utf-8") == "x"
+
+
+def test_i18n_update_writes_nothing_through_a_link_that_leaves_the_game(mesta, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(mesta / "locale", elsewhere)
+    os.symlink(elsewhere, mesta / "locale")
+    before = {p.name: p.read_bytes() for p in elsewhere.iterdir()}
+    edit(mesta / "cities.yaml", "  name: Ostia\n", "  name: Ostia Antica\n")
+    result = run("i18n", "update", mesta)
+    assert result.exit_code in (1, 2), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert {p.name: p.read_bytes() for p in elsewhere.iterdir()} == before
