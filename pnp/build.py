@@ -17,10 +17,11 @@ from reportlab.lib.units import mm
 from .aside import Aside, join_all
 from .check import check_game
 from .edition import Edition, make_editions, resolve_languages
-from .errors import PnpError, Problem, Problems
+from .errors import Location, PnpError, Problem, Problems, fail
 from .faces import Face
 from .files import Transaction, Written, transaction
 from .impose import DoesNotFit, Member, SheetSpec, fit_grid, impose, plan_grid, plan_shared, plan_tiling
+from .interrupt import Interrupted
 from .model import Deck, Game
 from .options import BuildOptions
 from .pdf import DocInfo, ruler_caption, write_sheets
@@ -78,8 +79,13 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
     editions = make_editions(project, resolve_languages(project.game, options.langs), options.allow_untranslated, rulebooks=wanted)
     progress = progress or BuildProgress(bar=False)
     problems, files = Problems(), []
-    with transaction() as txn:
-        rulebooks = [Aside(partial(_write_rulebooks, editions, options, kind)) for kind in RULEBOOK_KINDS] if wanted else []
+    with transaction(options.out) as txn:
+        where = next(iter(project.game.meta.rulebooks.values()))._loc if wanted else project.game.loc
+        rulebooks = (
+            [Aside(partial(_write_rulebooks, editions, options, kind), txn, f"setting the rulebooks ({kind})", where) for kind in RULEBOOK_KINDS]
+            if wanted
+            else []
+        )
         try:
             problems.extend(check_game(project))
             if problems.errors and not options.force:
@@ -93,6 +99,15 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             else:
                 for edition in editions:
                     files += _write_edition(Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn), progress)
+        except Interrupted:  # the rulebooks stop too, and hand over their files to be removed
+            for aside in rulebooks:
+                aside.stop()
+            raise
+        except OSError as exc:  # a deck could not be written: reported with what the rulebooks found
+            if not txn.writes(exc):
+                raise
+            problems.extend(txn.problem(exc).problems)
+            raise PnpError(problems) from None
         finally:  # the rulebooks' files join the transaction even when a deck fails, so they are removed with it
             files.extend(join_all(rulebooks, problems, txn))
         if problems.errors and not options.force:
@@ -127,16 +142,37 @@ def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -
     )
 
 
-def _write_rulebooks(editions: list[Edition], options: BuildOptions, kind: str, problems: Problems, txn) -> list:
+def _write_rulebooks(editions: list[Edition], options: BuildOptions, kind: str, problems: Problems, txn: Transaction) -> list:
     """Every rulebook of one kind (on the paper, or the booklet) in every language asked
     for: set aside, while the decks are drawn and the other kind is set. The editions'
-    translation problems are reported with the decks."""
+    translation problems are reported with the decks. Each rulebook is set on its own, so
+    that one pnp cannot set is named, with its language, where it is defined."""
     from .rulebook.books import write_rulebooks  # with pypdf: only for a game that has rulebooks
 
     files = []
     for edition in editions:
-        files.extend(write_rulebooks(edition, options, kind, problems, txn))
+        for source in edition.originals.sources:
+            one = replace(edition, originals=replace(edition.originals, sources=[source]))
+            try:
+                files.extend(write_rulebooks(one, options, kind, problems, txn))
+            except (PnpError, Interrupted):
+                raise
+            except OSError as exc:
+                if txn.writes(exc):
+                    raise txn.problem(exc) from None
+                raise _unset(source.id, edition.lang, kind, source.loc, exc) from None
+            except Exception as exc:  # noqa: BLE001 - a bug met on this rulebook: named, not a traceback from another process
+                raise _unset(source.id, edition.lang, kind, source.loc, exc) from None
     return files
+
+
+def _unset(rulebook: str, lang: str, kind: str, where: Location, exc: BaseException) -> PnpError:
+    return fail(
+        where,
+        "rulebook-failed",
+        f"rulebook '{rulebook}' in '{lang}' could not be set ({'A5 booklet' if kind == 'booklet' else 'on the paper'}): {type(exc).__name__}: {exc}; "
+        "expected it set (simplify what it fails on, and report this as a bug in pnp)",
+    )
 
 
 def _build_parallel(editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction) -> list:
@@ -151,11 +187,14 @@ def _build_parallel(editions: list[Edition], options: BuildOptions, members: set
             target = unit_target(edition, unit, options)
             tasks.append((edition.source.root, options, edition.lang, edition.strings, unit, members, target, txn.path_for(target)))
     files = []
-    with ProcessPoolExecutor(max_workers=options.jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=options.jobs)
+    try:
         for written, found in pool.map(_build_one, tasks):
             problems.extend(found)
             if written is not None:
                 files.append(written)
+    finally:  # on a failure or a signal, what has not started never starts; what has is waited for, so its file is removed after
+        pool.shutdown(wait=True, cancel_futures=True)
     return files
 
 

@@ -3,15 +3,19 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from . import __version__
-from .errors import PnpError, Problems
+from .errors import EXIT_ERRORS, PnpError, Problems
+from .files import Output, output_problem, writing_under
 from .impose import SheetSpec
+from .interrupt import Interrupted, raising_on_signals
 from .listing import listing, render_text
 from .options import BuildOptions
 from .paper import PAPERS
@@ -21,6 +25,7 @@ from .scaffold import create
 from .watch import watch as watch_folder
 
 EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
+EXIT_PIPE = 141  # the reader of the output went away (as a shell reports a process SIGPIPE ended)
 
 game_argument = click.argument("game", type=click.Path(path_type=Path, file_okay=False), default=str(DEFAULT_GAME), required=False)
 
@@ -33,6 +38,16 @@ def _offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[flo
     if abs(x) > 20 or abs(y) > 20:
         raise click.BadParameter("expected an offset of at most 20 mm each way")
     return x, y
+
+
+def _language(ctx: click.Context, param: click.Parameter, value):
+    """A language code, which becomes part of file names: no separators, no dots."""
+    from .load import LANGUAGE  # with yaml: only when a language is given
+
+    for code in value if isinstance(value, tuple) else [value] if value is not None else []:
+        if not LANGUAGE.fullmatch(code):
+            raise click.BadParameter(f"'{code}' is not a language code; expected a code like en, de or pt_BR")
+    return value
 
 
 # Sheet options shared by every command that prints sheets (build, impose).
@@ -89,15 +104,30 @@ def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     """pnp: print-and-play cards, boards and rulebooks from one YAML source.
 
     GAME is a game folder (default: the bundled Mestá deck). Files go to --out DIR
-    (default: output/). Exit codes: 0 fine, 1 errors in the game, 2 the game cannot be
-    read, 3 a bug in pnp.
+    (default: output/). Exit codes: 0 fine, 1 errors in the game (or its output cannot be
+    written), 2 the game cannot be read, 3 a bug in pnp, 130 and 143 stopped by Ctrl-C or
+    SIGTERM, 141 the reader of the output went away (`pnp list | head -1`).
     """
     ctx.obj = Context(debug, quiet, verbose)
 
 
-def _run(ctx: Context, action):
-    """Run a command, turning the pipeline's errors into located messages and exit codes."""
+def _run(ctx: Context, action, output: Output | None = None):
+    """Run a command, turning the pipeline's errors into located messages and exit codes;
+    within, nothing is written outside `output` (the command's --out), and a signal
+    aborts what is being written. A reader that goes away (`pnp list | head -1`) ends the
+    command quietly with EXIT_PIPE."""
+    try:
+        with raising_on_signals(), writing_under(output):
+            return _reporting(ctx, action)
+    except Interrupted as stop:
+        _say_quietly(f"interrupted by {stop.name}; the files being written were removed")
+        sys.exit(stop.exit_code)
+    except BrokenPipeError:
+        _silence_stdout()
+        sys.exit(EXIT_PIPE)
 
+
+def _reporting(ctx: Context, action):
     try:
         return action()
     except PnpError as err:
@@ -105,19 +135,52 @@ def _run(ctx: Context, action):
         errors = len(err.problems.errors)
         click.echo(f"{errors} error{'s' if errors != 1 else ''}; nothing was written.", err=True)
         sys.exit(err.exit_code)
-    except Exception as exc:  # a bug: say so plainly, traceback only with --debug
-        if ctx.debug:
-            raise
-        click.echo(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback and report it)", err=True)
-        sys.exit(EXIT_INTERNAL)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # a write failed outside a transaction (those report their own)
+        if ctx.debug or exc.errno not in WRITE_ERRNOS:
+            return _internal(ctx, exc)
+        _report(output_problem(exc, Path(exc.filename or ".")).problems.items)
+        sys.exit(EXIT_ERRORS)
+    except Exception as exc:
+        return _internal(ctx, exc)
 
 
-def _attempt(ctx: Context, action) -> None:
-    """Run a command like `_run`, but report errors instead of exiting (for --watch)."""
+WRITE_ERRNOS = {errno.EROFS, errno.ENOSPC, errno.EDQUOT}  # only a write fails so
+
+
+def _internal(ctx: Context, exc: Exception):
+    """A bug: say so plainly, traceback only with --debug."""
+    if ctx.debug:
+        raise exc
+    click.echo(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback and report it)", err=True)
+    sys.exit(EXIT_INTERNAL)
+
+
+def _say_quietly(message: str) -> None:
     try:
-        _run(ctx, action)
-    except SystemExit:
+        click.echo(message, err=True)
+    except OSError:  # no one reads standard error any more
         pass
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that flushing it at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (tests capture it)
+        pass
+
+
+def _attempt(ctx: Context, action, output: Output | None = None) -> None:
+    """Run a command like `_run`, but report errors instead of exiting (for --watch); a
+    signal or a reader gone still ends the command."""
+    try:
+        _run(ctx, action, output)
+    except SystemExit as end:
+        if isinstance(end.code, int) and end.code >= 128:
+            raise
 
 
 def _report(problems) -> None:
@@ -141,6 +204,7 @@ def _report(problems) -> None:
     "--lang",
     "langs",
     multiple=True,
+    callback=_language,
     help="Language to build (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language). Default: the game's source language.",
 )
 @click.option("--allow-untranslated", is_flag=True, help="Print missing or stale translations in the source language instead of failing.")
@@ -202,9 +266,9 @@ def build(
             ctx.say(print_advice(result.files))
 
     if watch:
-        watch_folder(game, lambda: _attempt(ctx, action), ctx.say, ignore=[out])
+        watch_folder(game, lambda: _attempt(ctx, action, Output(out)), ctx.say, ignore=[out])
     else:
-        _run(ctx, action)
+        _run(ctx, action, Output(out))
 
 
 @main.command()
@@ -224,7 +288,7 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
         write_calibration(target, paper, flip, bundled_fonts().get("sans").registered)
         ctx.say(f"wrote {target}: print it double-sided at 100 %")
 
-    _run(ctx, action)
+    _run(ctx, action, Output(out))
 
 
 @main.command()
@@ -232,7 +296,13 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: one object per problem, for editors and CI."
 )
-@click.option("--lang", "langs", multiple=True, help="Also check this language (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language).")
+@click.option(
+    "--lang",
+    "langs",
+    multiple=True,
+    callback=_language,
+    help="Also check this language (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language).",
+)
 @click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
 @click.pass_obj
 def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untranslated: bool) -> None:
@@ -274,7 +344,7 @@ def i18n() -> None:
 
 @i18n.command("update")
 @game_argument
-@click.option("--add", "add", multiple=True, metavar="LANG", help="Create a catalogue for a new language (repeatable).")
+@click.option("--add", "add", multiple=True, metavar="LANG", callback=_language, help="Create a catalogue for a new language (repeatable).")
 @click.pass_obj
 def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
     """Extract the template and merge it into every catalogue: changed source texts become
@@ -291,7 +361,7 @@ def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
         for r in reports:
             ctx.say(f"{r.lang}: {r.new} new, {r.fuzzy} fuzzy, {r.obsolete} obsolete")
 
-    _run(ctx, action)
+    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder"))
 
 
 @i18n.command("status")
@@ -329,7 +399,9 @@ def i18n_status(ctx: Context, game: Path) -> None:
 @click.option("--title", default=None, help="The game's title (default: from NAME).")
 @click.option("--lang", default="en", show_default=True, help="The language the game is written in.")
 @click.option(
-    "--translation", default=None, help="A second language to start an empty catalogue for (default: de, or en for German games; 'none': no catalogue)."
+    "--translation",
+    default=None,
+    help="A second language to start an empty catalogue for (default: de, or en for German games; 'none': no catalogue).",
 )
 @click.pass_obj
 def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, translation: str | None) -> None:
@@ -344,7 +416,7 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
         shown = shlex.quote(str(target))
         ctx.say(f"created {target}: next, run  pnp check {shown}  and  pnp build {shown}")
 
-    _run(ctx, action)
+    _run(ctx, action, Output((out / name).parent))
 
 
 @main.command("list")
@@ -372,7 +444,7 @@ images_out_option = click.option(
     "--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the images."
 )
 deck_option = click.option("--deck", "decks", multiple=True, help="Export only this deck (repeatable).")
-lang_option = click.option("--lang", default=None, help="Language to export (default: the game's source language).")
+lang_option = click.option("--lang", default=None, callback=_language, help="Language to export (default: the game's source language).")
 untranslated_option = click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
 force_option = click.option("--force", is_flag=True, help="Write the images even if the check finds errors.")
 
@@ -401,7 +473,7 @@ def export_png(
         folders = sorted({str(path.parent) for path in result.files})
         ctx.say(f"wrote {len(result.files)} PNG files at {dpi} dpi in {', '.join(folders)}")
 
-    _run(ctx, action)
+    _run(ctx, action, Output(out))
 
 
 @export.command("tts")
@@ -428,7 +500,7 @@ def export_tts(
         for line in result.notes:
             ctx.say(line)
 
-    _run(ctx, action)
+    _run(ctx, action, Output(out))
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
@@ -482,7 +554,7 @@ def impose_images(
         if written.pages:
             ctx.say(print_advice([written]))
 
-    _run(ctx, action)
+    _run(ctx, action, Output(out))
 
 
 if __name__ == "__main__":  # pragma: no cover

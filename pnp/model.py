@@ -197,7 +197,8 @@ class Game:
 
     @property
     def name(self) -> str:
-        return self.root.name
+        """The folder's own name, also for `.`, `..` or a link: it names the output folder."""
+        return self.root.resolve().name
 
     def cards(self) -> list[Card]:
         return [card for deck in self.decks.values() for card in deck.cards]

@@ -3,7 +3,11 @@ belong to the build's one transaction."""
 
 from __future__ import annotations
 
-from conftest import edit, run
+import os
+import signal
+import time
+
+from conftest import edit, line_of, run
 
 
 def test_a_failing_deck_leaves_no_rulebook_and_keeps_the_last_build(mesta, tmp_path):
@@ -38,3 +42,74 @@ def test_a_broken_rule_and_a_broken_rulebook_are_reported_together(mesta, tmp_pa
     assert "[wonders-greek-egyptian-persian]" in result.output
     assert "01-uvod.md:" in result.output and "nikde" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_a_rulebook_that_fails_in_its_process_is_named(mesta, tmp_path, monkeypatch):
+    """A bug met while setting a rulebook: a located error naming it, not a traceback."""
+    from pnp.rulebook import writer
+
+    def broken(doc, page, inputs):
+        raise ValueError("the table is wider than the page")
+
+    monkeypatch.setattr(writer, "write_pdf", broken)
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    line = line_of(mesta / "game.yaml", "title: Pravidlá")  # the rulebook's entry
+    assert (
+        f"game.yaml:{line}:5: rulebook 'rules' in 'sk' could not be set (on the paper): ValueError: the table is wider than the page; "
+        "expected it set (simplify what it fails on, and report this as a bug in pnp) [rulebook-failed]"
+    ) in result.output
+    assert "A5 booklet): ValueError" in result.output
+    assert "Traceback" not in result.output and "aside" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_rulebook_process_that_dies_is_reported(mesta, tmp_path, monkeypatch):
+    from pnp.rulebook import writer
+
+    def dies(doc, page, inputs):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(writer, "write_pdf", dies)
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    line = line_of(mesta / "game.yaml", "title: Pravidlá")  # the rulebook's entry
+    assert (
+        f"game.yaml:{line}:5: setting the rulebooks (paper) failed: the process setting them ended (killed by SIGKILL) before it reported; "
+        "expected them set (run with --debug and report this as a bug in pnp) [aside-failed]"
+    ) in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_signal_stops_the_rulebooks_being_set_and_removes_their_files(mesta, tmp_path, monkeypatch):
+    """SIGTERM while a rulebook's file is open in its process: the process is stopped at
+    once, not waited for, and its file removed with the decks'."""
+    import pathlib
+
+    from pnp import build
+
+    out = tmp_path / "out"
+    real_write, real_sheets = pathlib.Path.write_bytes, build.write_sheets
+
+    def slow(self, data):
+        if self.name.startswith(".rules-"):
+            time.sleep(30)
+        return real_write(self, data)
+
+    def then_stopped(*args, **kwargs):
+        count = real_sheets(*args, **kwargs)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(list((out / "mesta").glob(".rules-*.tmp"))) < 2:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return count
+
+    monkeypatch.setattr(pathlib.Path, "write_bytes", slow)
+    monkeypatch.setattr(build, "write_sheets", then_stopped)
+    start = time.monotonic()
+    result = run("build", mesta, "--out", out)
+    assert time.monotonic() - start < 20
+    assert result.exit_code == 143
+    assert result.output == "interrupted by SIGTERM; the files being written were removed\n"
+    assert not out.exists()

@@ -1,0 +1,65 @@
+"""Signals that end a run (SIGTERM from a process manager or `kill`, SIGINT from Ctrl-C)
+become an exception, so every transaction aborts on the way out and removes its temporary
+files, in pnp and in the processes it forks; the CLI then exits with 128 + the signal's
+number, as a shell reports a process the signal ended."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A signal asked pnp to stop (a KeyboardInterrupt, so code that stops on Ctrl-C
+    stops on it too). Libraries that annotate an exception on its way (reportlab) make a
+    new one from a message: then the signal is the one this process received."""
+
+    def __init__(self, signum: int | str = 0):
+        super().__init__(signum)
+
+    @property
+    def signum(self) -> int:
+        given = self.args[0] if self.args else 0
+        return given if isinstance(given, int) and given else _received[-1] if _received else signal.SIGINT
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+_received: list[int] = []  # the signals this process was stopped by
+
+
+def _raise(signum: int, frame: object) -> None:
+    """Raise once: a second signal while the first one's clean-up runs must not cut it short."""
+    ignore_signals()
+    _received.append(signum)
+    raise Interrupted(signum)
+
+
+def ignore_signals() -> None:
+    for signum in SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+
+
+@contextmanager
+def raising_on_signals() -> Iterator[None]:
+    """Within: SIGTERM and SIGINT raise Interrupted (in the main thread, the only one
+    signals reach); the handlers before are put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, _raise) for signum in SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
