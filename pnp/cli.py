@@ -73,7 +73,13 @@ back_offset_option = click.option(
     show_default=True,
     help="Shift the backs X,Y mm right and up, as seen from the front, if your printer misregisters (see pnp calibrate).",
 )
-gap_option = click.option("--gap", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space in mm between neighbouring cards.")
+gap_option = click.option(
+    "--gap",
+    type=click.FloatRange(0, 20),
+    default=0.0,
+    show_default=True,
+    help="Blank paper in mm between the art of neighbouring cards, bleed to bleed (their trims are 2 x bleed + gap apart).",
+)
 overlap_option = click.option(
     "--overlap",
     type=click.FloatRange(3, 50),
