@@ -14,7 +14,7 @@ from .cardstore import PackedCards
 from .errors import Location, PnpError, Problems, display_path
 from .glossary import load_glossary
 from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
-from .paths import check_inside
+from .paths import check_inside, inside
 from .schema import MISSING, build, suggest
 from .sheets import is_sheet, read_sheet
 from .yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
@@ -280,7 +280,20 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
         if "symbols" in raw:
             problems.error(raw.loc_of("symbols"), "symbols-missing", f"symbol folder '{meta.symbols}' does not exist; expected a folder of .svg files")
         return {}
-    return {path.stem: path for path in sorted(found.glob("*.svg"))}
+    symbols = {}
+    for path in sorted(found.glob("*.svg")):
+        if inside(path, [folder]):
+            symbols[path.stem] = path
+        else:
+            problems.error(
+                outside(path), "path-outside", f"symbol {display_path(path)} is a link to {path.resolve()}, outside the game folder; expected a file inside it"
+            )
+    return symbols
+
+
+def outside(path: Path) -> Location:
+    """Where a file found in a game folder (not named by it) is reported: the file itself."""
+    return Location(display_path(path))
 
 
 def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, seen: dict, problems: Problems, shown: str) -> PackedCards:

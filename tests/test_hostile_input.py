@@ -162,3 +162,106 @@ def test_a_workbook_whose_sheet_is_cut_short_is_an_error_at_the_file(mesta):
     assert result.exit_code == 2
     assert "aids.xlsx: cannot read sheet 'Sheet' (" in result.output and "[sheet-unreadable]" in result.output
     assert "Traceback" not in result.output
+
+
+# --- nothing read from outside the game folder ------------------------------------------
+
+
+def test_a_symbol_that_is_a_link_out_of_the_game_folder_is_refused_naming_where_it_leads(mesta, tmp_path):
+    secret = tmp_path / "secret.svg"
+    secret.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', encoding="utf-8")
+    (mesta / "symbols" / "leak.svg").symlink_to(secret)
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    assert (
+        f"symbols/leak.svg: symbol {mesta / 'symbols' / 'leak.svg'} is a link to {secret}, outside the game folder; expected a file inside it [path-outside]"
+        in result.output
+    )
+
+
+def test_a_symbol_that_links_inside_the_game_folder_is_read(mesta):
+    (mesta / "art").mkdir()
+    (mesta / "symbols" / "div.svg").rename(mesta / "art" / "div.svg")
+    (mesta / "symbols" / "div.svg").symlink_to(mesta / "art" / "div.svg")
+    result = run("check", mesta)
+    assert result.exit_code == 0, result.output
+
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">\n{}\n</svg>'
+
+
+@pytest.mark.parametrize(
+    ("body", "col", "message"),
+    [
+        ('  <use xlink:href="../game.yaml#x"/>', 3, "<use href=\"../game.yaml#x\"> refers to another file; expected references inside this SVG only ('#id')"),
+        ('  <image href="file:///etc/hostname" width="1" height="1"/>', 3, '<image href="file:///etc/hostname"> refers to another file'),
+        ('  <use href="http://example.org/a.svg#b"/>', 3, '<use href="http://example.org/a.svg#b"> refers to another file'),
+        (
+            '  <rect style="fill: url( \'/tmp/p.svg#g\' )" width="1" height="1"/>',
+            3,
+            "the style of <rect> refers to '/tmp/p.svg#g'; expected references inside this SVG only ('url(#id)')",
+        ),
+        ("  <style>@import 'x.css';</style>", 10, "a <style> imports another stylesheet; expected the styles inside this SVG"),
+    ],
+)
+def test_an_svg_reference_to_another_file_is_refused_at_its_line(mesta, body, col, message):
+    (mesta / "symbols" / "div.svg").write_text(SVG.format(body), encoding="utf-8")
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    assert f"symbols/div.svg:2:{col}: {message}" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_svg_reference_inside_the_file_is_drawn(mesta):
+    body = '  <defs><circle id="c" r="4" cx="5" cy="5"/></defs><use xlink:href="#c" style="fill:url(#c)"/>'
+    (mesta / "symbols" / "div.svg").write_text(SVG.format(body), encoding="utf-8")
+    result = run("check", mesta)
+    assert result.exit_code == 0, result.output
+
+
+def test_an_svg_with_entities_is_refused_before_it_is_parsed(mesta):
+    text = '<?xml version="1.0"?>\n<!DOCTYPE svg [\n<!ENTITY x SYSTEM "file:///etc/hostname">\n]>\n' + SVG.format("<text>&x;</text>")
+    (mesta / "symbols" / "div.svg").write_text(text, encoding="utf-8")
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    assert "symbols/div.svg:2:15: the SVG declares a DOCTYPE or entities; expected plain SVG" in result.output
+
+
+@pytest.mark.parametrize(
+    ("attrs", "what"),
+    [('width="1e9" height="10"', "width is 1e9"), ('viewBox="0 0 10 4e12"', "viewBox height is 4e12"), ('width="30000mm"', "width is 30000mm")],
+)
+def test_an_svg_of_absurd_size_is_refused_with_the_limit(mesta, attrs, what):
+    (mesta / "symbols" / "div.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg"\n     {attrs}><rect width="1" height="1"/></svg>', encoding="utf-8")
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    assert f"symbols/div.svg:1:1: the SVG's {what}; expected at most 10000 px (a symbol is drawn a few mm wide) [symbol-svg-size]" in result.output
+
+
+def test_an_svg_cut_short_is_an_error_at_its_end(mesta):
+    (mesta / "symbols" / "div.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n<rect', encoding="utf-8")
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    assert "symbols/div.svg:2:" in result.output and "cannot read this SVG: unclosed token; expected well-formed XML [symbol-unreadable]" in result.output
+
+
+# --- damaged images ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["art.png", "art.jpg"])
+def test_an_image_cut_short_is_an_error_at_the_check_not_when_drawing(mesta, name):
+    from PIL import Image
+
+    image = Image.effect_noise((120, 80), 60).convert("RGB")
+    whole = io.BytesIO()
+    image.save(whole, format="PNG" if name.endswith("png") else "JPEG")
+    (mesta / name).write_bytes(whole.getvalue()[: len(whole.getvalue()) * 3 // 4])
+    rules = mesta / "rules" / "01-uvod.md"
+    edit(rules, "# O hre {#o-hre}\n", f"# O hre {{#o-hre}}\n\n![obraz]({name})\n")
+    result = run("build", mesta, "--out", mesta / "out")
+    assert result.exit_code == 1
+    assert (
+        f"rules/01-uvod.md:3:10: image '{name}' is damaged (" in result.output
+        and "expected a complete PNG or JPEG file (export it again) [image-damaged]" in result.output
+    )
+    assert "Traceback" not in result.output and not (mesta / "out").exists()
