@@ -13,7 +13,7 @@ from typing import Any
 from .cardstore import PackedCards
 from .errors import Location, PnpError, Problems, display_path
 from .glossary import load_glossary
-from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
+from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside, inside
 from .schema import MISSING, build, suggest
 from .sheets import is_sheet, read_sheet
@@ -24,9 +24,6 @@ MAX_CARDS = 200_000  # in one deck, copies counted: about 22,000 A4 sheets
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # with fullmatch: no separator, no leading dot, nothing that leaves a folder
 ID_EXPECTED = "expected letters, digits, '-', '_' or '.', starting with a letter or digit (it becomes part of file names)"
 RESERVED = {"id", "copies"}
-
-
-LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})*")  # a gettext locale name: it goes into file names
 
 
 def load_game(folder: Path) -> tuple[Game, Problems]:

@@ -26,7 +26,7 @@ from mdit_py_plugins.container import container_plugin
 
 from ..errors import Location, PnpError, Problems, display_path
 from ..expressions import CODE, Names, UndefinedName, explain, markdown_template
-from ..i18n import Entry, text_key
+from ..i18n import Entry, Translated, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
 from ..schema import suggest
@@ -382,7 +382,7 @@ def render(source: Source, game: Game, lang: str, mode: str | None, strings: dic
     if strings is not None:
         title = strings.get(f"{CONTEXT}{source.id}.title", title)
     ctx = template_context(game, lang, mode)
-    title = fill_in(title, ctx, source.loc, problems, exact=False) or title
+    title = fill_in(title, ctx, title.loc if isinstance(title, Translated) else source.loc, problems, exact=False) or title
     doc = Document(source.id, title.strip(), lang, mode)
     doc.blocks = _render_items(source.items, ctx, mode, strings, problems)
     number_headings(doc.blocks)
@@ -400,17 +400,17 @@ def _render_items(items: list, ctx: dict, mode: str | None, strings: dict[str, s
             elif item.name in BOX_KINDS:
                 out.append(Box(item.name, _render_items(item.children, ctx, mode, strings, problems), item.loc))
             continue
-        text, exact = item.source, True
+        text, exact, loc = item.source, True, item.loc
         if strings is not None:
             translated = strings.get(text_key(context_of(item), item.source))
-            if translated is not None:
-                text, exact = translated, False
-        filled = fill_in(text, ctx, item.loc, problems, exact)
+            if translated is not None:  # its problems are the translation's: at its .po entry
+                text, exact, loc = translated, False, translated.loc if isinstance(translated, Translated) else item.loc
+        filled = fill_in(text, ctx, loc, problems, exact)
         if filled is None:
             continue
-        locate = _Locator(text, item.loc, exact)
+        locate = _Locator(text, loc, exact)
         tree = SyntaxTreeNode(_MD.parse(filled))
-        out.extend(_blocks(tree.children, item.loc, locate, problems))
+        out.extend(_blocks(tree.children, loc, locate, problems))
     return out
 
 
