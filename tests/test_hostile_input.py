@@ -265,3 +265,42 @@ def test_an_image_cut_short_is_an_error_at_the_check_not_when_drawing(mesta, nam
         and "expected a complete PNG or JPEG file (export it again) [image-damaged]" in result.output
     )
     assert "Traceback" not in result.output and not (mesta / "out").exists()
+
+
+# --- Markdown nested without end ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("deep", "line", "what"),
+    [
+        (">" * 1000 + " hlboko\n", 3, "lists, quotes and ::: blocks"),
+        ("".join("  " * i + "- bod\n" for i in range(1000)), 23, "lists, quotes and ::: blocks"),
+        (
+            "".join(":" * (1003 - i) + " note\n" for i in range(1000)) + "text\n" + "".join(":" * (4 + i) + "\n" for i in range(1000)),
+            23,
+            "lists, quotes and ::: blocks",
+        ),
+        ("*" * 1000 + "slovo" + "*" * 1000 + "\n", 3, "emphasis, links and spans"),
+    ],
+)
+def test_a_rulebook_nested_a_thousand_levels_deep_is_an_error_at_the_line_past_the_limit(mesta, deep, line, what):
+    rules = mesta / "rules" / "02-obsah.md"
+    rules.write_text("# Obsah\n\n" + deep, encoding="utf-8")
+    result = run("build", mesta, "--out", mesta / "out")
+    assert result.exit_code == 1
+    assert (
+        f"rules/02-obsah.md:{line}:1: {what} nest more than 20 levels deep here; expected at most 20 levels, one inside another [rulebook-nesting]"
+        in result.output
+    )
+    assert "Traceback" not in result.output and "RecursionError" not in result.output
+
+
+def test_twenty_levels_of_lists_are_printed_whole(mesta, tmp_path):
+    from pdfread import text
+
+    rules = mesta / "rules" / "02-obsah.md"
+    rules.write_text("# Obsah\n\n" + "".join("  " * i + f"- úroveň{i + 1}\n" for i in range(20)), encoding="utf-8")
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    printed = "".join(text(pdf) for pdf in (tmp_path / "out").rglob("rules*.pdf"))
+    assert "úroveň1" in printed and "úroveň20" in printed

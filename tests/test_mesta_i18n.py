@@ -186,3 +186,12 @@ def test_a_catalogue_or_locale_folder_that_links_out_of_the_game_folder_is_not_r
     assert result.exit_code == 1
     assert f"{mesta / 'locale'} is a link to {outside / 'locale'}, outside the game folder" in result.output
     assert (outside / "locale" / "messages.pot").read_bytes() == before
+
+
+def test_a_translation_nested_too_deep_is_an_error_at_its_po_entry(mesta):
+    po = mesta / "locale" / "cs.po"
+    edit(po, 'msgstr "Existuje také anglická verze: {{ game.url }}"', 'msgstr "' + "> " * 40 + 'Existuje také anglická verze: {{ game.url }}"')
+    line = _po_line(po, 'msgid "Existuje tiež anglická verzia: {{ game.url }}"')
+    result = run("check", mesta, "--lang", "cs")
+    assert result.exit_code == 1
+    assert f"locale/cs.po:{line}: lists, quotes and ::: blocks nest more than 20 levels deep here" in result.output

@@ -20,6 +20,7 @@ from typing import Any
 
 from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
@@ -65,17 +66,47 @@ _OPENS = re.compile(r"\{%-?\s*(for|if|with|filter|macro|call|raw|block)\b")
 _CLOSES = re.compile(r"\{%-?\s*end(for|if|with|filter|macro|call|raw|block)\b")
 
 
+MAX_NESTING = 20  # lists, quotes and ::: blocks inside one another; emphasis and spans inside one another
+_PARSER_NESTING = 4 * MAX_NESTING  # markdown-it's own limit, in its levels (a list is two): past it, it drops text silently
+
+
 def _raw_parser() -> MarkdownIt:
     """Finds the blocks: every `:::` fence is a container, whatever its name (checked later)."""
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table")
     md.use(container_plugin, name="block", validate=lambda params, markup: True)
     return md
 
 
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table")
     md.use(attrs_plugin, spans=True)
     return md
+
+
+_CONTAINERS = ("blockquote_open", "bullet_list_open", "ordered_list_open")
+
+
+def too_deep(tokens: list[Token]) -> tuple[int, str] | None:
+    """The 0-based line where blocks or inline markup first nest deeper than MAX_NESTING,
+    and what nests, or None. Checked before a syntax tree is built: the tree is recursive,
+    and markdown-it would silently drop what lies deeper than its own limit."""
+    depth = 0
+    for token in tokens:
+        if token.type in _CONTAINERS or token.type.startswith("container_"):
+            depth += token.nesting
+            if depth > MAX_NESTING:
+                return (token.map[0] if token.map else 0), "lists, quotes and ::: blocks"
+        elif token.type == "inline":
+            inner = 0
+            for child in token.children or []:
+                inner += child.nesting
+                if inner > MAX_NESTING:
+                    return (token.map[0] if token.map else 0), "emphasis, links and spans"
+    return None
+
+
+def _nesting_message(what: str) -> str:
+    return f"{what} nest more than {MAX_NESTING} levels deep here; expected at most {MAX_NESTING} levels, one inside another"
 
 
 _RAW = _raw_parser()
@@ -176,8 +207,12 @@ def _read(root: Path, name: str, loc: Location, problems: Problems) -> str | Non
 def split(text: str, name: str, shown: str, problems: Problems) -> list[RawBlock | RawContainer]:
     """Cut one file into blocks and `:::` containers, each with its line."""
     lines = text.split("\n")
-    tree = SyntaxTreeNode(_RAW.parse(text))
-    return _items(tree.children, lines, name, shown, problems)
+    tokens = _RAW.parse(text)
+    deep = too_deep(tokens)
+    if deep is not None:
+        problems.error(Location(shown, deep[0] + 1, 1), "rulebook-nesting", _nesting_message(deep[1]))
+        return []
+    return _items(SyntaxTreeNode(tokens).children, lines, name, shown, problems)
 
 
 def _items(nodes: list[SyntaxTreeNode], lines: list[str], name: str, shown: str, problems: Problems) -> list[RawBlock | RawContainer]:
@@ -409,8 +444,12 @@ def _render_items(items: list, ctx: dict, mode: str | None, strings: dict[str, s
         if filled is None:
             continue
         locate = _Locator(text, loc, exact)
-        tree = SyntaxTreeNode(_MD.parse(filled))
-        out.extend(_blocks(tree.children, loc, locate, problems))
+        tokens = _MD.parse(filled)
+        deep = too_deep(tokens)
+        if deep is not None:  # a translation, or what a template wrote
+            problems.error(Location(loc.file, loc.line + (deep[0] if exact else 0), 1 if exact else 0), "rulebook-nesting", _nesting_message(deep[1]))
+            continue
+        out.extend(_blocks(SyntaxTreeNode(tokens).children, loc, locate, problems))
     return out
 
 
