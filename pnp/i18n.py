@@ -21,17 +21,35 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
 from .cardstore import PackedCards
-from .errors import Location, PnpError, Problems, display_path
+from .errors import Location, Problems, display_path
 from .files import atomic_path
-from .model import Card, Deck, EnumValue, FieldDef, Game
+from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
+from .paths import inside
 
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
 TEMPLATE = "messages.pot"
+
+
+class Translated(str):
+    """A translation that remembers its entry in the catalogue, so that what is found when
+    it is set (it does not fit, a glyph or symbol is missing, markup does not pair) is
+    reported at the .po file's line, not at the source text's."""
+
+    loc: Location
+
+    def __new__(cls, text: str, loc: Location) -> Translated:
+        obj = super().__new__(cls, text)
+        obj.loc = loc
+        return obj
+
+    def __reduce__(self) -> tuple:
+        return (Translated, (str(self), self.loc))
 
 
 @dataclass(frozen=True)
@@ -127,6 +145,33 @@ def languages(game: Game) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.po")) if folder.is_dir() else []
 
 
+def catalogue_path(game: Game, name: str, problems: Problems) -> Path | None:
+    """A file of the locale folder (LANG.po, messages.pot), or None when it, or the folder,
+    is a link that leads out of the game folder: nothing is read or written there."""
+    path = locale_dir(game) / name
+    for candidate in (locale_dir(game), path):
+        if candidate.exists() and not inside(candidate, [game.root]):
+            problems.error(
+                Location(display_path(candidate)),
+                "path-outside",
+                f"{display_path(candidate)} is a link to {candidate.resolve()}, outside the game folder; expected the catalogues inside it",
+            )
+            return None
+    return path
+
+
+def check_language(lang: str, where: Location, problems: Problems) -> bool:
+    """A language code given on the command line (it becomes a file name, LANG.po): a
+    gettext locale name that babel knows."""
+    try:
+        known = LANGUAGE.fullmatch(lang) is not None and Locale.parse(lang) is not None
+    except (ValueError, TypeError, UnknownLocaleError):
+        known = False
+    if not known:
+        problems.error(where, "lang-code", f"'{lang}' is not a language code; expected a locale such as 'cs', 'en' or 'pt_BR' (it names the file LANG.po)")
+    return known
+
+
 def _fixed_date() -> datetime:
     """Catalogue dates from SOURCE_DATE_EPOCH (or a constant): same input, same bytes."""
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "946684800"))
@@ -158,15 +203,102 @@ def _write(path: Path, catalog: Catalog) -> None:
 
 
 def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None:
+    """The catalogue, or None when it is not a well-formed .po file: babel reads many
+    mistakes silently (a missing quote, a second entry for the same string), so the file is
+    checked line by line first and every mistake reported at its line."""
+    own = Problems()
     try:
-        with path.open("rb") as handle:
-            return read_po(handle, abort_invalid=True)
+        data = path.read_bytes()
+        check_po(data.decode("utf-8"), display_path(path), own)
+        if not own.errors:
+            return read_po(io.BytesIO(data), abort_invalid=True)
+    except UnicodeDecodeError as exc:
+        own.error(
+            Location(display_path(path), data[: exc.start].count(b"\n") + 1),
+            "po-unreadable",
+            "the catalogue is not UTF-8 text; expected a .po file saved as UTF-8",
+        )
     except Exception as exc:  # babel raises several kinds for broken files
-        if problems is not None:
-            line = getattr(exc, "lineno", 0) or 0
-            problems.error(Location(display_path(path), line), "po-unreadable", f"cannot read this catalogue: {exc}; expected a gettext .po file")
-            problems.unreadable = True
-        return None
+        line = getattr(exc, "lineno", 0) or 0
+        own.error(Location(display_path(path), line), "po-unreadable", f"cannot read this catalogue: {exc}; expected a gettext .po file")
+    if problems is not None:
+        problems.extend(own)
+        problems.unreadable = True
+    return None
+
+
+_PO_STRING = re.compile(r'"((?:[^"\\]|\\[\\"ntr])*)"\s*$')
+_PO_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr|msgstr\[\d+\])\s+(.*)$")
+_PO_NEXT = {  # which keyword may follow which ("msgstr[": msgstr[N] of plural forms)
+    None: ("msgctxt", "msgid"),
+    "msgctxt": ("msgid",),
+    "msgid": ("msgid_plural", "msgstr"),
+    "msgid_plural": ("msgstr[",),
+    "msgstr": ("msgctxt", "msgid"),
+    "msgstr[": ("msgstr[", "msgctxt", "msgid"),
+}
+
+
+def _po_unescape(text: str) -> str:
+    return re.sub(r"\\([\\\"ntr])", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), text)
+
+
+def check_po(text: str, shown: str, problems: Problems) -> None:
+    """The syntax of a .po file, strictly (keywords in gettext's order, every string quoted
+    and closed, only the escapes gettext writes), and each msgctxt + msgid once. Obsolete
+    entries (#~) are history: not checked."""
+    last: str | None = None
+    entry: dict[str, str] = {}
+    start = last_line = 0
+    seen: dict[tuple[str | None, str], int] = {}
+
+    def finish() -> None:
+        if "msgid" in entry:
+            key = (entry.get("msgctxt"), entry["msgid"])
+            if key in seen:
+                label = f"'{key[0]}'" if key[0] is not None else f"msgid '{key[1][:40]}'"
+                problems.error(
+                    Location(shown, start),
+                    "po-duplicate",
+                    f"{label} appears twice (first at line {seen[key]}); expected each msgctxt and msgid once (merge the two entries)",
+                )
+            else:
+                seen[key] = start
+
+    word: str | None = None
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        keyword = _PO_KEYWORD.match(line)
+        if keyword is not None:
+            word = "msgstr[" if keyword.group(1).startswith("msgstr[") else keyword.group(1)
+            if word in ("msgctxt", "msgid") and last in ("msgid", "msgid_plural"):
+                problems.error(Location(shown, start), "po-syntax", f'this entry has no msgstr; expected msgstr "..." after its {last}')
+            elif word not in _PO_NEXT[last]:
+                problems.error(Location(shown, number, 1), "po-syntax", f"{keyword.group(1)} is out of place; expected {' or '.join(_PO_NEXT[last])}")
+            if word in ("msgctxt", "msgid") and last != "msgctxt":
+                finish()
+                entry, start = {}, number
+            string, col = keyword.group(2), raw.index(line[0]) + keyword.start(2) + 1
+            last, last_line = word, number
+        elif line.startswith('"') and last is not None:
+            string, col = line, raw.index('"') + 1
+        else:
+            problems.error(
+                Location(shown, number, 1), "po-syntax", f"cannot read this line: {line[:40]!r}; expected a keyword (msgid, msgstr, ...) or a quoted string"
+            )
+            continue
+        m = _PO_STRING.fullmatch(string)
+        if m is None:
+            problems.error(
+                Location(shown, number, col), "po-syntax", 'this string is not quoted and closed; expected "text" with only \\n, \\t, \\r, \\" and \\\\ escaped'
+            )
+        elif word in ("msgctxt", "msgid"):
+            entry[word] = entry.get(word, "") + _po_unescape(m.group(1))
+    if last is not None and not last.startswith("msgstr"):
+        problems.error(Location(shown, last_line), "po-syntax", f"the file ends after this {last}; expected its msgstr")
+    finish()
 
 
 @dataclass
@@ -179,20 +311,20 @@ class UpdateReport:
 
 def update(game: Game, entries: list[Entry], add: list[str] | None = None) -> tuple[Path, list[UpdateReport]]:
     """Write the template of `entries` and merge it into every catalogue (and new ones for `add`)."""
-    folder = locale_dir(game)
+    problems = Problems()
+    langs = sorted(set(languages(game)) | {lang for lang in add or [] if check_language(lang, Location(display_path(locale_dir(game))), problems)})
+    pot_path = catalogue_path(game, TEMPLATE, problems)
+    paths = {lang: catalogue_path(game, f"{lang}.po", problems) for lang in langs}
+    olds = {lang: read_catalog(path, problems) if path.is_file() else _new_catalog(game, lang) for lang, path in paths.items() if path is not None}
+    problems.raise_if_errors()  # every catalogue read before any is written: one broken, none changed
     pot = template(game, entries)
-    _write(folder / TEMPLATE, pot)
+    _write(pot_path, pot)
     reports = []
-    for lang in sorted(set(languages(game)) | set(add or [])):
-        path = folder / f"{lang}.po"
-        problems = Problems()
-        old = read_catalog(path, problems) if path.is_file() else _new_catalog(game, lang)
-        if old is None:
-            raise PnpError(problems)
-        merged, report = _merge(game, lang, pot, old)
-        _write(path, merged)
+    for lang in langs:
+        merged, report = _merge(game, lang, pot, olds[lang])
+        _write(paths[lang], merged)
         reports.append(report)
-    return folder / TEMPLATE, reports
+    return pot_path, reports
 
 
 def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
@@ -292,17 +424,59 @@ class Status:
     translated: int
     fuzzy: list[tuple[str, int]]  # (id, .po line)
     missing: list[tuple[str, int]]
+    unreadable: bool = False  # the catalogue is broken (reported): nothing of it is used
 
     @property
     def percent(self) -> float:
         return 100.0 * self.translated / self.total if self.total else 100.0
 
 
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_KEPT = re.compile(r"\{#[^}]*\}|\]\(#[^)]*\)|:[a-z0-9][a-z0-9_-]*:|\*\*")
+
+
+def placeholders(text: str) -> dict[tuple[str, ...], str]:
+    """What a translation must keep, each once per use, by what makes it the same: a
+    template by the names it uses (its quoted words are translated: 'yes' if x else 'no'),
+    a symbol, a heading id, a reference and a bold marker by their text. The values are
+    how the first of each is written, for messages."""
+    found: dict[tuple[str, ...], str] = {}
+
+    def add(key: tuple[str, ...], shown: str) -> None:
+        n = sum(1 for k in found if k[:-1] == key)
+        found.setdefault((*key, str(n)), shown)
+
+    for m in _TEMPLATE.finditer(text):
+        inner = _LITERAL.sub("''", m.group()[2:-2])
+        add((m.group()[:2], *sorted(set(re.findall(r"[A-Za-z_]\w*", inner)))), " ".join(m.group().split()))
+    for m in _KEPT.finditer(_TEMPLATE.sub(" ", text)):
+        add((m.group(),), m.group())
+    return found
+
+
+def check_placeholders(source: str, translation: str) -> str | None:
+    """What the translation drops or invents, said for a message; None when it keeps all."""
+    want, got = placeholders(source), placeholders(translation)
+    dropped = [shown for key, shown in want.items() if key not in got]
+    invented = [shown for key, shown in got.items() if key not in want]
+    if dropped:
+        return f"drops '{dropped[0]}'"
+    if invented:
+        return f"has '{invented[0]}', which the source does not"
+    return None
+
+
 def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> tuple[Status, dict[str, str]]:
-    """How complete a language is, and its usable translations (id -> text): its
-    catalogue read once and matched against the game's `entries`."""
-    path = locale_dir(game) / f"{lang}.po"
-    catalog = read_catalog(path, problems) if path.is_file() else None
+    """How complete a language is, and its usable translations (id -> text, each a
+    `Translated` that knows its .po line): its catalogue read once and matched against the
+    game's `entries`. A translation that drops or invents a placeholder is an error at its
+    line, and not used."""
+    path = catalogue_path(game, f"{lang}.po", problems)
+    shown = display_path(path) if path is not None else ""
+    catalog = read_catalog(path, problems) if path is not None and path.is_file() else None
+    if path is None or (catalog is None and path.is_file()):
+        return Status(lang, len(entries), 0, [], [], unreadable=True), {}
     by_key: dict[str, Message] = {}
     for m in catalog if catalog is not None else []:
         if m.id and m.context:
@@ -317,8 +491,14 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
             missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
             fuzzy.append((entry.label, line))
+        elif (wrong := check_placeholders(entry.text, message.string)) is not None:
+            problems.error(
+                Location(shown, line),
+                "translation-placeholder",
+                f"the {lang} translation of '{entry.label}' {wrong}; expected every {{{{ template }}}}, {{% tag %}}, :symbol:, {{#id}}, (#reference) and ** of the source kept",
+            )
         else:
-            done[entry.key] = message.string
+            done[entry.key] = Translated(message.string, Location(shown, line))
     return Status(lang, len(entries), len(done), fuzzy, missing), done
 
 
@@ -327,7 +507,9 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
     line, or, with allow_untranslated, falls back to the source (the count is returned)."""
     if lang == PSEUDO:
         return {e.key: pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
-    path = locale_dir(game) / f"{lang}.po"
+    path = catalogue_path(game, f"{lang}.po", problems)
+    if path is None:
+        return {}, 0
     shown = display_path(path)
     if not path.is_file():
         problems.error(
@@ -337,6 +519,8 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
         )
         return {}, 0
     state, done = status(game, entries, lang, problems)
+    if state.unreadable:
+        return {}, 0
     fallback = len(state.fuzzy) + len(state.missing)
     if not allow_untranslated:
         for sid, line in state.missing:
@@ -395,7 +579,10 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
         return out
 
     def card_copy(card: Card) -> Card:
-        return dataclasses.replace(card, fields=copy_values(card.fields, game.types[card.type].fields, f"{card.id}."))
+        fields = copy_values(card.fields, game.types[card.type].fields, f"{card.id}.")
+        locs = dict(card.field_locs)  # a translated text is where its translation is: the .po entry
+        locs.update((path, text.loc) for path, text, _ in texts(fields, game.types[card.type].fields, "translate") if isinstance(text, Translated))
+        return dataclasses.replace(card, fields=fields, field_locs=locs)
 
     decks = {
         did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, PackedCards(enums, map(card_copy, d.cards)), d.loc, d.locs)

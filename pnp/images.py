@@ -40,6 +40,13 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
         return "image-unreadable", f"cannot be read as an image ({exc}); expected a PNG or JPEG file"
     if width * height > MAX_PIXELS:
         return "image-too-large", f"is {width} x {height} pixels; expected at most {MAX_PIXELS:,} pixels (scale it down)"
+    try:  # decoded once, here, so that drawing never meets a truncated or damaged file
+        with Image.open(path) as image:
+            image.verify()  # checksums (PNG)
+        with Image.open(path) as image:
+            image.load()  # every pixel (a JPEG cut short)
+    except Exception as exc:  # Pillow raises many kinds for damaged data
+        return "image-damaged", f"is damaged ({exc or type(exc).__name__}); expected a complete PNG or JPEG file (export it again)"
     return path.resolve()
 
 

@@ -13,19 +13,17 @@ from typing import Any
 from .cardstore import PackedCards
 from .errors import Location, PnpError, Problems, display_path
 from .glossary import load_glossary
-from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
-from .paths import check_inside
+from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
+from .paths import check_inside, inside
 from .schema import MISSING, build, suggest
 from .sheets import is_sheet, read_sheet
 from .yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
 MAX_CARDS = 200_000  # in one deck, copies counted: about 22,000 A4 sheets
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # with fullmatch: no separator, no leading dot, nothing that leaves a folder
+ID_EXPECTED = "expected letters, digits, '-', '_' or '.', starting with a letter or digit (it becomes part of file names)"
 RESERVED = {"id", "copies"}
-
-
-LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})*")  # a gettext locale name: it goes into file names
 
 
 def load_game(folder: Path) -> tuple[Game, Problems]:
@@ -73,6 +71,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
                 f"symbol_names names '{sid}', which is not a symbol{suggest(sid, symbols)}; expected one of: {', '.join(symbols)}",
             )
 
+    _check_names(meta, raw, problems)
     decks: dict[str, Deck] = {}
     seen_ids: dict[str, Location] = {}  # where each id was first seen
     for deck_id, deck_def in meta.decks.items():
@@ -126,6 +125,31 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary, rules.translate)
     problems.raise_if_errors()
     return game, problems
+
+
+def is_id(value: str) -> bool:
+    """True for a name that may become part of a file name: deck, card, group, rulebook, mode."""
+    return ID_PATTERN.fullmatch(value) is not None
+
+
+def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
+    """The names game.yaml gives that become parts of file names (`cards-DECK-...pdf`,
+    `rules-ID-MODE-...pdf`): refused here, where they are read, before any path is made."""
+    decks = raw["decks"]
+    for deck_id, deck_def in meta.decks.items():
+        if not is_id(deck_id):
+            problems.error(decks.key_locs.get(deck_id, decks.loc), "id-invalid", f"deck id '{deck_id}' is not a plain name; {ID_EXPECTED}")
+        if deck_def.group is not None and not is_id(deck_def.group):
+            problems.error(decks[deck_id].loc_of("group"), "id-invalid", f"group '{deck_def.group}' of deck '{deck_id}' is not a plain name; {ID_EXPECTED}")
+    books = raw.get("rulebooks")
+    for rid, book in meta.rulebooks.items():
+        if not is_id(rid):
+            problems.error(books.key_locs.get(rid, books.loc), "id-invalid", f"rulebook id '{rid}' is not a plain name; {ID_EXPECTED}")
+        modes = books[rid].get("modes") if isinstance(books[rid], LMap) else None
+        for i, mode in enumerate(book.modes):
+            if not is_id(mode):
+                where = modes.loc_of(i) if isinstance(modes, LList) else books.loc_of(rid)
+                problems.error(where, "id-invalid", f"mode '{mode}' of rulebook '{rid}' is not a plain name; {ID_EXPECTED}")
 
 
 def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dict, symbols: dict, seen: dict, problems: Problems) -> list[Card]:
@@ -253,7 +277,20 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
         if "symbols" in raw:
             problems.error(raw.loc_of("symbols"), "symbols-missing", f"symbol folder '{meta.symbols}' does not exist; expected a folder of .svg files")
         return {}
-    return {path.stem: path for path in sorted(found.glob("*.svg"))}
+    symbols = {}
+    for path in sorted(found.glob("*.svg")):
+        if inside(path, [folder]):
+            symbols[path.stem] = path
+        else:
+            problems.error(
+                outside(path), "path-outside", f"symbol {display_path(path)} is a link to {path.resolve()}, outside the game folder; expected a file inside it"
+            )
+    return symbols
+
+
+def outside(path: Path) -> Location:
+    """Where a file found in a game folder (not named by it) is reported: the file itself."""
+    return Location(display_path(path))
 
 
 def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, seen: dict, problems: Problems, shown: str) -> PackedCards:
@@ -264,6 +301,7 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
         problems.error(loc, "data-shape", f"card data must be a list of cards (each starting with '- id: ...'); found {found}")
         return PackedCards(enums)
     cards = PackedCards(enums)  # packed as they are read: memory does not grow with the deck
+    before = len(problems.errors)
     for index, row in enumerate(rows):
         if not isinstance(row, LMap):
             problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
@@ -276,6 +314,9 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
         else:
             seen[card.id] = card.loc
         cards.append(card)
+    if not cards and len(problems.errors) == before:  # every row refused is reported row by row already
+        what = "the deals file has no deals" if deck == "deals" else f"deck '{deck}' has no cards"
+        problems.error(rows.loc, "deck-empty", f"{what}; expected at least one {type_name} (a row under the header, or an item '- id: ...')")
     return cards
 
 
@@ -286,8 +327,8 @@ def validate_card(row: LMap, deck: str, type_name: str, tdef: TypeDef, enums: di
         problems.error(row.loc, "card-id", "card has no 'id'; expected a short unique name such as 'rim'")
         return None
     card_id = str(card_id)
-    if not ID_PATTERN.match(card_id):
-        problems.error(row.loc_of("id"), "card-id", f"card id '{card_id}' is not a plain name; expected letters, digits, '-', '_' or '.' and no spaces")
+    if not is_id(card_id):
+        problems.error(row.loc_of("id"), "card-id", f"card id '{card_id}' is not a plain name; {ID_EXPECTED}")
     copies = row.get("copies", 1)
     if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
         problems.error(row.loc_of("copies"), "card-copies", f"copies of card '{card_id}' is {copies!r}; expected a whole number from 1 to {MAX_COPIES}")

@@ -6,12 +6,14 @@ Everything here is plain data with the location it was read from, so any stage c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import Location
 
+LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})*")  # with fullmatch: a gettext locale name; it goes into file names (LANG.po)
 FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image", "table", "points"]
 
 

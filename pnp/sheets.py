@@ -18,11 +18,12 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+from xml.parsers import expat
 
 from .errors import Location, PnpError, Problems, display_path
 from .model import TypeDef
 from .schema import suggest
-from .yamlfile import LList, LMap
+from .yamlfile import CONTROL, LList, LMap
 
 SHEET_SUFFIXES = {".csv", ".xlsx", ".xlsm"}
 UNSUPPORTED = {".xls": "an old Excel workbook", ".ods": "an OpenDocument spreadsheet", ".numbers": "a Numbers document", ".tsv": "a TSV file"}
@@ -103,6 +104,13 @@ def _xlsx_cells(path: Path, shown: str, sheet: str | None, sheet_loc: Location |
         ) from None
     if unpacked > MAX_UNPACKED:
         raise _unreadable(Location(shown), "sheet-limit", f"the workbook unpacks to {unpacked} bytes; expected at most {MAX_UNPACKED}")
+    member = _declares_entities(path)
+    if member is not None:
+        raise _unreadable(
+            Location(shown),
+            "sheet-xml-entities",
+            f"the spreadsheet declares XML entities (a DOCTYPE in {member}); expected a workbook saved by a spreadsheet program, which never declares any",
+        )
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)  # data_only: the values formulas computed
     except Exception as exc:  # openpyxl raises many kinds for damaged files
@@ -124,10 +132,53 @@ def _xlsx_cells(path: Path, shown: str, sheet: str | None, sheet_loc: Location |
     def cells() -> Iterator[Iterable[Any]]:
         try:
             yield from book[sheet].iter_rows(values_only=True)
+        except Exception as exc:  # a damaged sheet is found while its rows are read
+            raise _unreadable(
+                Location(shown), "sheet-unreadable", f"cannot read sheet '{sheet}' ({exc}); expected an .xlsx file saved by a spreadsheet program"
+            ) from None
         finally:
             book.close()
 
     return sheet, cells()
+
+
+class _Prolog(Exception):
+    """Raised by the expat handlers to stop reading a workbook part: `declares` or not."""
+
+    def __init__(self, declares: bool):
+        self.declares = declares
+
+
+def _declares_entities(path: Path) -> str | None:
+    """The first XML part of the workbook with a DOCTYPE or an entity declaration, before
+    openpyxl parses it: entities are how XML expands into gigabytes or reads other files.
+    Only the prolog is read: a DOCTYPE must come before the first element."""
+
+    def declared(*_: Any) -> None:
+        raise _Prolog(True)
+
+    def started(*_: Any) -> None:
+        raise _Prolog(False)
+
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if not info.filename.endswith((".xml", ".rels", ".vml")):
+                continue
+            parser = expat.ParserCreate()
+            parser.StartDoctypeDeclHandler = declared
+            parser.EntityDeclHandler = declared
+            parser.StartElementHandler = started
+            try:
+                with archive.open(info) as part:
+                    while piece := part.read(1 << 16):
+                        parser.Parse(piece, False)
+                    parser.Parse(b"", True)
+            except _Prolog as stop:
+                if stop.declares:
+                    return info.filename
+            except (expat.ExpatError, zipfile.BadZipFile, OSError, ValueError):  # damaged: openpyxl says so
+                continue
+    return None
 
 
 # --- cells to located rows -------------------------------------------------------------
@@ -158,6 +209,9 @@ def _rows(records: Iterable[Iterable[Any]], shown: str, tdef: TypeDef, problems:
             loc = Location(shown, number, col)
             if name is None:
                 problems.error(loc, "sheet-column", f"a value in column {col}, which has no name in the header row; expected a field name in row 1")
+                continue
+            if isinstance(value, str) and (bad := CONTROL.search(value)):
+                problems.error(loc, "sheet-value", f"the cell holds control character U+{ord(bad.group()):04X}; expected printable text (delete the character)")
                 continue
             row[name] = _typed(value, name, tdef, loc)
             row.locs[name] = loc

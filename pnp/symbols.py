@@ -4,8 +4,12 @@ symbol used on a thousand cards is stored in the PDF once."""
 from __future__ import annotations
 
 import logging
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from xml.parsers import expat
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing
@@ -15,6 +19,10 @@ from .errors import Location, Problems, display_path
 from .pdfstream import current_font
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
+MAX_SVG_SIDE = 10_000  # px (about 2.6 m): a symbol is drawn a few mm wide; more is a typo or an attack
+_UNITS = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "em": 16.0, "ex": 8.0}
+_LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-z]*)\s*$")
+_URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"]*)", re.IGNORECASE)
 
 
 @dataclass
@@ -90,6 +98,114 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
+class _Refused(Exception):
+    """What makes an SVG unsafe or unusable, where it is: raised by the expat handlers."""
+
+    def __init__(self, code: str, message: str):
+        self.code, self.message = code, message
+        self.at: tuple[int, int] | None = None  # line, 1-based column: set by the handler that refused
+
+
+def _inside_only(value: str) -> bool:
+    """A reference that stays in the file: a fragment (#id) or inline data (data:)."""
+    value = value.strip()
+    return value.startswith("#") or value.lower().startswith("data:")
+
+
+def _side(value: str | None, what: str) -> None:
+    """A width, height or viewBox side: a number at most MAX_SVG_SIDE px."""
+    if value is None:
+        return
+    m = _LENGTH.match(value)
+    if m is None or m.group(2) not in _UNITS:
+        return  # a percentage or a unit svglib does not read: svglib's own check follows
+    size = float(m.group(1)) * _UNITS[m.group(2)]
+    if not math.isfinite(size) or abs(size) > MAX_SVG_SIDE:
+        raise _Refused("symbol-svg-size", f"the SVG's {what} is {value.strip()}; expected at most {MAX_SVG_SIDE} px (a symbol is drawn a few mm wide)")
+
+
+def _check_svg(path: Path, loc: Location) -> tuple[Location, str, str] | None:
+    """Why the SVG must not reach svglib, where: a DOCTYPE or entities, a reference to
+    another file (href, src, CSS url() or @import, a stylesheet), an absurd size, or XML
+    that is not well-formed (what is checked must be what svglib reads)."""
+    parser = expat.ParserCreate(namespace_separator=" ")
+    depth = 0
+
+    def refuse(*_: Any) -> None:
+        raise _Refused(
+            "symbol-svg-doctype", "the SVG declares a DOCTYPE or entities; expected plain SVG (entities can expand without bound or read other files)"
+        )
+
+    def css(text: str, where: str) -> None:
+        for m in _URL.finditer(text):
+            if not _inside_only(m.group(1)):
+                raise _Refused("symbol-svg-reference", f"{where} refers to '{m.group(1).strip()}'; expected references inside this SVG only ('url(#id)')")
+        if "@import" in text:
+            raise _Refused("symbol-svg-reference", f"{where} imports another stylesheet; expected the styles inside this SVG")
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        depth += 1
+        tag = name.rsplit(" ", 1)[-1]
+        for key, value in attrs.items():
+            local = key.rsplit(" ", 1)[-1]
+            if local in ("href", "src") and not _inside_only(value):
+                raise _Refused("symbol-svg-reference", f"<{tag} {local}=\"{value}\"> refers to another file; expected references inside this SVG only ('#id')")
+            if local == "base" and key.startswith("http://www.w3.org/XML/1998/namespace"):
+                raise _Refused("symbol-svg-reference", f'<{tag} xml:base="{value}"> points references elsewhere; expected no xml:base')
+            if local == "style":
+                css(value, f"the style of <{tag}>")
+        if depth == 1:
+            _side(attrs.get("width"), "width")
+            _side(attrs.get("height"), "height")
+            box = (attrs.get("viewBox") or "").replace(",", " ").split()
+            if len(box) == 4:
+                _side(box[2], "viewBox width")
+                _side(box[3], "viewBox height")
+
+    def end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    def text(data: str) -> None:
+        css(data, "a <style>")
+
+    def instruction(target: str, data: str) -> None:
+        if target.lower() == "xml-stylesheet":
+            raise _Refused("symbol-svg-reference", "the SVG links a stylesheet (<?xml-stylesheet ...?>); expected the styles inside this SVG")
+
+    def located(handler: Any) -> Any:
+        """The handler, its refusal placed where the event starts (after it, expat is past it)."""
+
+        def run(*args: Any) -> None:
+            try:
+                handler(*args)
+            except _Refused as refused:
+                refused.at = refused.at or (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+                raise
+
+        return run
+
+    parser.StartDoctypeDeclHandler = located(refuse)
+    parser.EntityDeclHandler = located(refuse)
+    parser.StartElementHandler = located(start)
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = located(text)
+    parser.ProcessingInstructionHandler = located(instruction)
+    try:
+        parser.Parse(path.read_bytes(), True)
+    except _Refused as refused:
+        line, col = refused.at or (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+        return Location(loc.file, line, col), refused.code, refused.message
+    except expat.ExpatError as exc:
+        return (
+            Location(loc.file, exc.lineno, exc.offset + 1),
+            "symbol-unreadable",
+            f"cannot read this SVG: {expat.ErrorString(exc.code)}; expected well-formed XML",
+        )
+    return None
+
+
 def _read_svg(path: Path, problems: Problems | None) -> Drawing | None:
     from svglib.svglib import svg2rlg  # imported here: svglib pulls in lxml, slow to import
 
@@ -97,6 +213,11 @@ def _read_svg(path: Path, problems: Problems | None) -> Drawing | None:
     if path.stat().st_size > MAX_SVG_BYTES:
         if problems is not None:
             problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
+        return None
+    refused = _check_svg(path, loc)
+    if refused is not None:
+        if problems is not None:
+            problems.error(*refused)
         return None
     handler = _Collect()
     logger = logging.getLogger("svglib")
@@ -109,9 +230,10 @@ def _read_svg(path: Path, problems: Problems | None) -> Drawing | None:
         handler.messages.append(str(exc))
     finally:
         logger.removeHandler(handler)
+    usable = drawing is not None and all(math.isfinite(side) and 0 < side <= MAX_SVG_SIDE for side in (float(drawing.width), float(drawing.height)))
     if problems is not None:
         for message in handler.messages:
             problems.warn(loc, "symbol-svg", f"svglib: {message}")
-        if drawing is None or not drawing.width or not drawing.height:
-            problems.error(loc, "symbol-unreadable", "cannot read this SVG; expected an SVG file with a width and height")
-    return drawing if drawing is not None and drawing.width and drawing.height else None
+        if not usable:
+            problems.error(loc, "symbol-unreadable", f"cannot read this SVG; expected an SVG file with a width and height (at most {MAX_SVG_SIDE} px)")
+    return drawing if usable else None

@@ -9,6 +9,8 @@ conversion also enforces limits, so a hostile file cannot expand aliases into gi
 from __future__ import annotations
 
 import codecs
+import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +37,7 @@ UNKNOWN = Location("?")
 STR = "tag:yaml.org,2002:str"
 MERGE = "tag:yaml.org,2002:merge"
 VALUE = "tag:yaml.org,2002:value"
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # what YAML refuses as a character, allowed by its escapes
 
 
 class LMap(dict):
@@ -223,6 +226,10 @@ class _Converter:
     def construct(self, event: yaml.ScalarEvent, loc: Location) -> Any:
         tag = self._tag(event)
         if tag == STR or tag == VALUE:  # '=' (the "value" key) reads as text
+            if event.style == '"' and (bad := CONTROL.search(event.value)):
+                self.problems.error(
+                    loc, "yaml-value", f"the value holds control character U+{ord(bad.group()):04X} (written as an escape); expected printable text"
+                )
             return event.value
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
         try:
@@ -346,22 +353,36 @@ def parse_yaml(text: str | bytes | BinaryIO, shown: str, problems: Problems | No
         events.dispose()
 
 
+def _text_of(source: str | bytes | BinaryIO) -> str:
+    """The parsed text again, only to say where or what a parser error is."""
+    if isinstance(source, str):
+        return source
+    if not isinstance(source, bytes):
+        source.seek(0)
+        source = source.read()
+    return source.decode("utf-8", "replace")
+
+
 def _refused_at(shown: str, source: str | bytes | BinaryIO, character: int) -> Location:
     """Where the reader's refused character is: the first of its kind in the text (the
     reader refuses the first it meets). The reader's own position counts bytes or
     characters depending on the parser, so the text is read again, only to say where."""
-    if isinstance(source, str):
-        text = source
-    else:
-        if not isinstance(source, bytes):
-            source.seek(0)
-            source = source.read()
-        text = source.decode("utf-8", "replace")
+    text = _text_of(source)
     at = text.find(chr(character))
     if at < 0:
         return Location(shown)
     line_start = text.rfind("\n", 0, at) + 1
     return Location(shown, text.count("\n", 0, at) + 1, at - line_start + 1)
+
+
+def _colon_hint(text: str, line: int) -> str:
+    """What to do about ': ' inside a plain value: quote the value, shown on its own line."""
+    lines = text.split("\n")
+    row = lines[line].rstrip("\r") if 0 <= line < len(lines) else ""
+    key, sep, value = row.partition(": ")
+    if not sep or not value.strip() or value.lstrip()[:1] in "\"'|>[{":
+        return "; a ': ' inside a plain value starts a new key: quote the value"
+    return f"; a ': ' inside a plain value starts a new key: quote the value, e.g. {key.strip()}: {json.dumps(value.strip(), ensure_ascii=False)}"
 
 
 @contextmanager
@@ -370,12 +391,16 @@ def _reported(shown: str, source: str | bytes | BinaryIO) -> Iterator[None]:
     try:
         yield
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow: it has a position, not a mark
-        message = f"YAML syntax error: unacceptable character #x{exc.character:04x}: {exc.reason}; expected printable text"
+        message = (
+            f"YAML syntax error: unacceptable character #x{exc.character:04x}: {exc.reason}; "
+            "expected printable text: delete the character (most editors do not show it)"
+        )
         raise PnpError(Problems([Problem(_refused_at(shown, source, exc.character), "yaml-syntax", message)], unreadable=True)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(shown, mark.line + 1, mark.column + 1) if mark else Location(shown)
-        bad = Problems([Problem(loc, "yaml-syntax", f"YAML syntax error: {_reason(exc)}")], unreadable=True)
+        hint = _colon_hint(_text_of(source), mark.line) if mark and "mapping values are not allowed" in _reason(exc) else ""
+        bad = Problems([Problem(loc, "yaml-syntax", f"YAML syntax error: {_reason(exc)}{hint}")], unreadable=True)
         raise PnpError(bad) from None
     except yaml.YAMLError as exc:  # e.g. "expected a single document"
         bad = Problems([Problem(Location(shown), "yaml-syntax", f"YAML syntax error: {_reason(exc)}")], unreadable=True)

@@ -101,7 +101,10 @@ def test_a_character_yaml_refuses_is_reported_at_its_line(tmp_path, name):
     (folder / name).write_text("".join(lines), encoding="utf-8")
     result = run("check", folder)
     assert result.exit_code == 2
-    assert f"{name}:2:6: YAML syntax error: unacceptable character #x001b: " in result.output and "; expected printable text [yaml-syntax]" in result.output
+    assert (
+        f"{name}:2:6: YAML syntax error: unacceptable character #x001b: " in result.output
+        and "; expected printable text: delete the character (most editors do not show it) [yaml-syntax]" in result.output
+    )
 
 
 @pytest.mark.parametrize(("text", "found"), [("hello\n", "'hello'"), ("# no cards yet\n", "an empty file")])

@@ -20,13 +20,14 @@ from typing import Any
 
 from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 
 from ..errors import Location, PnpError, Problems, display_path
 from ..expressions import CODE, Names, UndefinedName, explain, markdown_template
-from ..i18n import Entry, text_key
+from ..i18n import Entry, Translated, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
 from ..schema import suggest
@@ -65,17 +66,47 @@ _OPENS = re.compile(r"\{%-?\s*(for|if|with|filter|macro|call|raw|block)\b")
 _CLOSES = re.compile(r"\{%-?\s*end(for|if|with|filter|macro|call|raw|block)\b")
 
 
+MAX_NESTING = 20  # lists, quotes and ::: blocks inside one another; emphasis and spans inside one another
+_PARSER_NESTING = 4 * MAX_NESTING  # markdown-it's own limit, in its levels (a list is two): past it, it drops text silently
+
+
 def _raw_parser() -> MarkdownIt:
     """Finds the blocks: every `:::` fence is a container, whatever its name (checked later)."""
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table")
     md.use(container_plugin, name="block", validate=lambda params, markup: True)
     return md
 
 
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table")
     md.use(attrs_plugin, spans=True)
     return md
+
+
+_CONTAINERS = ("blockquote_open", "bullet_list_open", "ordered_list_open")
+
+
+def too_deep(tokens: list[Token]) -> tuple[int, str] | None:
+    """The 0-based line where blocks or inline markup first nest deeper than MAX_NESTING,
+    and what nests, or None. Checked before a syntax tree is built: the tree is recursive,
+    and markdown-it would silently drop what lies deeper than its own limit."""
+    depth = 0
+    for token in tokens:
+        if token.type in _CONTAINERS or token.type.startswith("container_"):
+            depth += token.nesting
+            if depth > MAX_NESTING:
+                return (token.map[0] if token.map else 0), "lists, quotes and ::: blocks"
+        elif token.type == "inline":
+            inner = 0
+            for child in token.children or []:
+                inner += child.nesting
+                if inner > MAX_NESTING:
+                    return (token.map[0] if token.map else 0), "emphasis, links and spans"
+    return None
+
+
+def _nesting_message(what: str) -> str:
+    return f"{what} nest more than {MAX_NESTING} levels deep here; expected at most {MAX_NESTING} levels, one inside another"
 
 
 _RAW = _raw_parser()
@@ -176,8 +207,12 @@ def _read(root: Path, name: str, loc: Location, problems: Problems) -> str | Non
 def split(text: str, name: str, shown: str, problems: Problems) -> list[RawBlock | RawContainer]:
     """Cut one file into blocks and `:::` containers, each with its line."""
     lines = text.split("\n")
-    tree = SyntaxTreeNode(_RAW.parse(text))
-    return _items(tree.children, lines, name, shown, problems)
+    tokens = _RAW.parse(text)
+    deep = too_deep(tokens)
+    if deep is not None:
+        problems.error(Location(shown, deep[0] + 1, 1), "rulebook-nesting", _nesting_message(deep[1]))
+        return []
+    return _items(SyntaxTreeNode(tokens).children, lines, name, shown, problems)
 
 
 def _items(nodes: list[SyntaxTreeNode], lines: list[str], name: str, shown: str, problems: Problems) -> list[RawBlock | RawContainer]:
@@ -382,7 +417,7 @@ def render(source: Source, game: Game, lang: str, mode: str | None, strings: dic
     if strings is not None:
         title = strings.get(f"{CONTEXT}{source.id}.title", title)
     ctx = template_context(game, lang, mode)
-    title = fill_in(title, ctx, source.loc, problems, exact=False) or title
+    title = fill_in(title, ctx, title.loc if isinstance(title, Translated) else source.loc, problems, exact=False) or title
     doc = Document(source.id, title.strip(), lang, mode)
     doc.blocks = _render_items(source.items, ctx, mode, strings, problems)
     number_headings(doc.blocks)
@@ -400,17 +435,21 @@ def _render_items(items: list, ctx: dict, mode: str | None, strings: dict[str, s
             elif item.name in BOX_KINDS:
                 out.append(Box(item.name, _render_items(item.children, ctx, mode, strings, problems), item.loc))
             continue
-        text, exact = item.source, True
+        text, exact, loc = item.source, True, item.loc
         if strings is not None:
             translated = strings.get(text_key(context_of(item), item.source))
-            if translated is not None:
-                text, exact = translated, False
-        filled = fill_in(text, ctx, item.loc, problems, exact)
+            if translated is not None:  # its problems are the translation's: at its .po entry
+                text, exact, loc = translated, False, translated.loc if isinstance(translated, Translated) else item.loc
+        filled = fill_in(text, ctx, loc, problems, exact)
         if filled is None:
             continue
-        locate = _Locator(text, item.loc, exact)
-        tree = SyntaxTreeNode(_MD.parse(filled))
-        out.extend(_blocks(tree.children, item.loc, locate, problems))
+        locate = _Locator(text, loc, exact)
+        tokens = _MD.parse(filled)
+        deep = too_deep(tokens)
+        if deep is not None:  # a translation, or what a template wrote
+            problems.error(Location(loc.file, loc.line + (deep[0] if exact else 0), 1 if exact else 0), "rulebook-nesting", _nesting_message(deep[1]))
+            continue
+        out.extend(_blocks(SyntaxTreeNode(tokens).children, loc, locate, problems))
     return out
 
 
