@@ -13,7 +13,6 @@ from .edition import make_editions
 from .errors import Problems
 from .glossary import check_glossary
 from .layouts import check_layout
-from .load import ID_PATTERN
 from .project import Project
 from .rules import check_rules
 
@@ -37,11 +36,11 @@ def check_layouts(project: Project) -> Problems:
                 "layout-back-shape",
                 f"back layout '{back.name}' is {back.shape} but the front '{front.name}' is {front.shape}; expected the same shape (the front's is cut)",
             )
-        if deck.group is not None and (not ID_PATTERN.match(deck.group) or (deck.group in game.decks and game.decks[deck.group].group != deck.group)):
+        if deck.group is not None and deck.group in game.decks and game.decks[deck.group].group != deck.group:  # its spelling is checked where it is read
             problems.error(
                 deck.locs.get("group", deck.loc),
                 "deck-group",
-                f"group '{deck.group}' of deck '{deck.id}' names the PDF of the group; expected letters, digits, '-', '_' or '.', and not the id of a deck outside the group",
+                f"group '{deck.group}' of deck '{deck.id}' names the PDF of the group, which would be the PDF of deck '{deck.group}'; expected a name that is not the id of a deck outside the group",
             )
         for layout in {front.name: front, **({back.name: back} if back else {})}.values():
             check_layout(layout, game, deck, project.card_sizes, problems)

@@ -17,6 +17,7 @@ from .files import Output, output_problem, writing_under
 from .impose import SheetSpec
 from .interrupt import Interrupted, raising_on_signals
 from .listing import listing, render_text
+from .model import LANGUAGE
 from .options import BuildOptions
 from .paper import PAPERS
 from .paths import DEFAULT_GAME
@@ -42,8 +43,6 @@ def _offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[flo
 
 def _language(ctx: click.Context, param: click.Parameter, value):
     """A language code, which becomes part of file names: no separators, no dots."""
-    from .load import LANGUAGE  # with yaml: only when a language is given
-
     for code in value if isinstance(value, tuple) else [value] if value is not None else []:
         if not LANGUAGE.fullmatch(code):
             raise click.BadParameter(f"'{code}' is not a language code; expected a code like en, de or pt_BR")
@@ -350,7 +349,7 @@ def i18n() -> None:
 
 @i18n.command("update")
 @game_argument
-@click.option("--add", "add", multiple=True, metavar="LANG", callback=_language, help="Create a catalogue for a new language (repeatable).")
+@click.option("--add", "add", multiple=True, metavar="LANG", help="Create a catalogue for a new language (repeatable; checked as a locale that babel knows).")
 @click.pass_obj
 def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
     """Extract the template and merge it into every catalogue: changed source texts become

@@ -15,8 +15,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import Location, display_path, fail
-
-LANGUAGE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
+from .model import LANGUAGE
 
 GAME_YAML = """\
 # {title}: what the game is, who made it, and the decks it is made of.
@@ -231,7 +230,7 @@ def create(target: Path, title: str | None = None, lang: str = "en", translation
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise fail(Location(shown), "new-exists", f"'{shown}' already exists; expected a new folder name (pnp new never overwrites)")
     for code in (lang, translation):
-        if code is not None and not LANGUAGE.match(code):
+        if code is not None and not LANGUAGE.fullmatch(code):
             raise fail(Location(shown), "new-language", f"'{code}' is not a language code; expected a code such as en, de, sk or pt_BR")
     if translation == lang:
         raise fail(Location(shown), "new-language", f"the translation language '{translation}' is the source language; expected another one")

@@ -202,7 +202,7 @@ def test_a_group_named_like_another_deck_is_an_error(tmp_path):
     group(game, {"coins": "hexes"})
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 1
-    assert "group 'hexes' of deck 'coins' names the PDF of the group; expected" in result.output
+    assert "group 'hexes' of deck 'coins' names the PDF of the group, which would be the PDF of deck 'hexes'; expected" in result.output
     assert "not the id of a deck outside the group" in result.output
 
 
