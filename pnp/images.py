@@ -36,10 +36,11 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
     try:
         with Image.open(path) as image:  # reads the header only
             width, height = image.size
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        return "image-unreadable", f"cannot be read as an image ({exc}); expected a PNG or JPEG file"
-    if width * height > MAX_PIXELS:
-        return "image-too-large", f"is {width} x {height} pixels; expected at most {MAX_PIXELS:,} pixels (scale it down)"
+            if width * height > MAX_PIXELS:
+                return "image-too-large", f"is {width} x {height} pixels; expected at most {MAX_PIXELS:,} pixels (scale it down)"
+            image.load()  # a truncated or corrupt file fails here, not while a PDF is drawn
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as exc:
+        return "image-unreadable", f"cannot be read as an image ({exc}); expected a whole PNG or JPEG file"
     return path.resolve()
 
 
