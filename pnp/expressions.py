@@ -41,6 +41,8 @@ from .model import Card, EnumValue, Game, game_info
 from .schema import suggest
 
 CODE = "template"  # the code of every expression or template that cannot be evaluated or filled in
+NO_DECKS = "nothing: the game defines no decks"
+NO_SYMBOLS = "nothing: the game defines no symbols"
 
 
 class UndefinedName(UndefinedError):
@@ -505,15 +507,20 @@ def _undefined(exc: UndefinedName, ctx: dict[str, Any]) -> str:
     if isinstance(owner, dict):
         keys = [str(key) for key in owner]
         what = f"component '{owner['id']}' has no field" if isinstance(owner, View) else "there is no key"
-        return f"{what} '{name}'{suggest(str(name), keys)}; expected one of: {_some(keys)}"
+        return f"{what} '{name}'{suggest(str(name), keys)}; expected {one_of(keys, 'nothing: it is empty')}"
     if isinstance(owner, EnumValue):
         keys = list(owner.attrs)
-        return f"'{owner}' has no attribute '{name}'{suggest(str(name), keys)}; expected one of: {_some(keys) or 'none'}"
+        return f"'{owner}' has no attribute '{name}'{suggest(str(name), keys)}; expected {one_of(keys, f'nothing: {owner!r} has no attributes')}"
     return exc.message or str(exc)
 
 
-def _some(names: list[str]) -> str:
-    return ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
+def one_of(names: Iterable[str], none: str) -> str:
+    """What a message expects: 'one of: a, b, ... (40 in all)', or `none` (say what is really
+    the case: "nothing: the game defines no symbols") when there is nothing to choose from."""
+    names = [str(name) for name in names]
+    if not names:
+        return none
+    return "one of: " + ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
 
 
 # --- what expressions see ------------------------------------------------------------------
@@ -616,14 +623,16 @@ class Decks:
         """One component by deck and id, for templates: `component('starting', 'farm')`.
         A function, not `decks.starting.farm`: an id may be any word, a list method's too."""
         if deck not in self._decks:
-            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._decks)}; expected one of: {', '.join(self._decks)}")
+            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._decks)}; expected {one_of(self._decks, NO_DECKS)}")
         by_id = self._by_id.get(deck)
         if by_id is None:
             by_id = self._by_id[deck] = {view["id"]: view for view in self._deck(deck)}
         view = by_id.get(id)
         if view is None:
             ids = list(by_id)
-            raise UnknownComponent(f"deck '{deck}' has no component '{id}'{suggest(str(id), ids)}; expected one of: {_some(ids)}")
+            raise UnknownComponent(
+                f"deck '{deck}' has no component '{id}'{suggest(str(id), ids)}; expected {one_of(ids, 'nothing: the deck has no components')}"
+            )
         return view
 
     def __getattr__(self, name: str) -> list[View]:

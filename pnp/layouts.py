@@ -18,6 +18,7 @@ from .elements import KINDS
 from .elements.base import ElementKind, Layout, Shape, check_numbers, check_sizes
 from .elements.text import DEFAULT_STYLE, Text
 from .errors import Location, PnpError, Problems, display_path
+from .expressions import one_of
 from .model import Deck, Game
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
@@ -160,7 +161,7 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
                 problems.error(
                     raw.loc_of(name),
                     "style-base",
-                    f"style '{name}' is based on '{sd.base}', which does not exist or forms a cycle; expected one of: {', '.join(sorted(set(known) | set(out)))}",
+                    f"style '{name}' is based on '{sd.base}', which does not exist or forms a cycle; expected {one_of(sorted(set(known) | set(out)), 'nothing: the layout defines no other styles')}",
                 )
             break
     return out

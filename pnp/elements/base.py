@@ -17,6 +17,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
 from ..errors import Location, Problems
+from ..expressions import NO_SYMBOLS, one_of
 from ..faces import BLACK, Box, Op, SymbolOp, TextOp
 from ..fonts import FontSet
 from ..model import Card, Game
@@ -112,7 +113,7 @@ class Frame:
         ids = self.services.symbol_ids
         if sid not in ids:
             self.problems.error(
-                loc, "symbol-unknown", f"{self.where}: symbol '{sid}' does not exist{suggest(sid, ids)}; expected one of: {', '.join(sorted(ids))}"
+                loc, "symbol-unknown", f"{self.where}: symbol '{sid}' does not exist{suggest(sid, ids)}; expected {one_of(sorted(ids), NO_SYMBOLS)}"
             )
             return None
         x, y, w, h = box
