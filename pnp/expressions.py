@@ -374,7 +374,8 @@ class _Environment(SandboxedEnvironment):
 
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (as Jinja's: no name a template passes can clash)
         owner = getattr(__obj, "__self__", None)
-        if isinstance(owner, (*_SIZED, int, float)) and not isinstance(__obj, type):
+        if isinstance(owner, (str, bytes, int)) and not isinstance(__obj, type):
+            # a width or a length: 'x'.center(n), (1).to_bytes(n); a dict's get(key, 10**7) is a value
             if any(isinstance(v, int) and v > MAX_LENGTH for v in (*args, *kwargs.values())):
                 raise _too_long(owner if isinstance(owner, _SIZED) else "")
             check = _METHODS.get(getattr(__obj, "__name__", ""))

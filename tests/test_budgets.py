@@ -97,6 +97,7 @@ def test_a_hostile_expression_stops_fast(source: str, expected: str) -> None:
         ("{% for c in cards %}{{ c }}{{ ',' if not loop.last }}{% endfor %}|{{ cards|join('-') }}|{{ 'b' in cards }}", "a,b,c|a-b-c|True"),
         ("{{ (range(100000)|list)|length }}|{{ range(1000)|sum }}|{{ ('x' * 999999)|length }}", "100000|499500|999999"),
         ("{{ none }}|{{ [1, 'a'] }}|{{ 'a' ~ 1 ~ none }}|{{ '%s=%d'|format('n', 4) }}", "|[1, 'a']|a1None|n=4"),
+        ("{{ {'a': 1}.get('b', 20000000) }}|{{ '%d' % 123456789012 }}|{{ 10 ** 30 }}", "20000000|123456789012|1000000000000000000000000000000"),
     ],
 )
 def test_ordinary_templates_are_untouched(source: str, expected: str) -> None:
