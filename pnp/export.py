@@ -32,6 +32,7 @@ BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far
 TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot holds the hidden card (the back)
 TTS_MAX_PIXELS = 10_000  # per side of a sheet: Tabletop Simulator refuses larger images
+MAX_MEGAPIXELS = 100  # per image: a board at 1200 dpi would take gigabytes to rasterise
 
 
 @dataclass
@@ -53,6 +54,33 @@ class Exported:
 def pixels(length_pt: float, dpi: int) -> int:
     """A length in points as whole pixels at `dpi` (at least one)."""
     return max(1, round(length_pt / 72 * dpi))
+
+
+def largest_dpi(width_pt: float, height_pt: float, dpi: int, limit: int) -> int:
+    """The largest dpi up to `dpi` at which an image of this size has at most `limit` pixels."""
+    fit = min(dpi, math.floor(dpi * math.sqrt(limit / (pixels(width_pt, dpi) * pixels(height_pt, dpi)))))
+    while fit > 1 and pixels(width_pt, fit) * pixels(height_pt, fit) > limit:
+        fit -= 1
+    return fit
+
+
+def check_pixels(all_faces: list[DeckFaces], dpi: int, bleed_pt: float, problems: Problems) -> None:
+    """Refuses, before anything is rasterised, a face that would be more than MAX_MEGAPIXELS
+    at `dpi`; says the largest dpi that fits that component. Raises PnpError."""
+    limit = MAX_MEGAPIXELS * 1_000_000
+    for faces in all_faces:
+        for side, side_faces in (("front", faces.fronts), ("back", faces.backs)):
+            for card, face in zip(faces.deck.cards, side_faces):
+                width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
+                px_w, px_h = pixels(width, dpi), pixels(height, dpi)
+                if px_w * px_h > limit:
+                    problems.error(
+                        faces.deck.locs.get(side, faces.deck.loc),
+                        "image-too-large",
+                        f"deck '{faces.deck.id}': the {side} of '{card.id}' at {dpi} dpi is {px_w} x {px_h} pixels ({px_w * px_h / 1e6:,.0f} megapixels); "
+                        f"pnp exports at most {MAX_MEGAPIXELS} megapixels per image: expected --dpi {largest_dpi(width, height, dpi, limit)} or less",
+                    )
+                    raise PnpError(problems)
 
 
 def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Image.Image:
@@ -136,6 +164,7 @@ def export_png(
     symbols = edition.project.symbols
     font = edition.project.fonts.get("sans").registered
     bleed_pt = BLEED_MM * mm if bleed else 0.0
+    check_pixels(all_faces, dpi, bleed_pt, problems)
     for faces in all_faces:
         where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id
         for card, face in zip(faces.deck.cards, faces.fronts):
@@ -180,20 +209,16 @@ def export_tts(
     symbols = edition.project.symbols
     font = edition.project.fonts.get("sans").registered
     where = out / edition.game.name / f"tts-{edition.lang}"
+    check_pixels(all_faces, dpi, 0.0, problems)
+    for faces in all_faces:  # every deck before any file is written
+        if faces.fronts:
+            _check_sheet(faces, dpi, problems)
     for faces in all_faces:
         deck = faces.deck
         if not faces.fronts:
             continue
         fronts = [rasterise(face, symbols, dpi, 0.0, font) for face in faces.fronts]
         cell_w, cell_h = fronts[0].size
-        if cell_w * TTS_COLS > TTS_MAX_PIXELS or cell_h * TTS_ROWS > TTS_MAX_PIXELS:
-            fit = math.floor(dpi * min(TTS_MAX_PIXELS / (cell_w * TTS_COLS), TTS_MAX_PIXELS / (cell_h * TTS_ROWS)))
-            problems.error(
-                deck.locs.get("front", deck.loc),
-                "tts-too-large",
-                f"deck '{deck.id}': a 10 x 7 sheet at {dpi} dpi is {cell_w * TTS_COLS} x {cell_h * TTS_ROWS} pixels; Tabletop Simulator takes at most {TTS_MAX_PIXELS}: expected --dpi {fit} or less",
-            )
-            raise PnpError(problems)
         backs = [rasterise(face, symbols, dpi, 0.0, font) for face in faces.backs]
         unique_backs = len({_digest(image) for image in backs}) > 1
         hidden = backs[0] if backs else Image.new("RGB", (cell_w, cell_h), "white")
@@ -223,6 +248,20 @@ def export_tts(
             "images (Local files are uploaded to your Steam Cloud), set Width, Height and Number as above, and Import."
         )
     return result
+
+
+def _check_sheet(faces: DeckFaces, dpi: int, problems: Problems) -> None:
+    """Refuses a deck whose 10 x 7 sheet Tabletop Simulator would not take; raises PnpError."""
+    deck = faces.deck
+    cell_w, cell_h = pixels(faces.fronts[0].width, dpi), pixels(faces.fronts[0].height, dpi)  # as rasterise makes them
+    if cell_w * TTS_COLS > TTS_MAX_PIXELS or cell_h * TTS_ROWS > TTS_MAX_PIXELS:
+        fit = math.floor(dpi * min(TTS_MAX_PIXELS / (cell_w * TTS_COLS), TTS_MAX_PIXELS / (cell_h * TTS_ROWS)))
+        problems.error(
+            deck.locs.get("front", deck.loc),
+            "tts-too-large",
+            f"deck '{deck.id}': a 10 x 7 sheet at {dpi} dpi is {cell_w * TTS_COLS} x {cell_h * TTS_ROWS} pixels; Tabletop Simulator takes at most {TTS_MAX_PIXELS}: expected --dpi {fit} or less",
+        )
+        raise PnpError(problems)
 
 
 def _sheet(cards: list[Image.Image], hidden: Image.Image, cell_w: int, cell_h: int) -> Image.Image:

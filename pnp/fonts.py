@@ -66,6 +66,11 @@ class FontSet:
             self.fonts[name] = font
         return font
 
+    def covering(self, chars: str) -> list[str]:
+        """The fonts of the set that have every one of `chars`: what a message about missing
+        glyphs can suggest (each font is read the first time it is asked)."""
+        return [name for name in self.names() if not missing_glyphs(self.get(name).registered, chars)]
+
     def variant(self, family: str, variant: str) -> str:
         """'sans' + 'bold' -> 'sans-bold' when it exists, else the family itself."""
         if not variant:

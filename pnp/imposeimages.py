@@ -63,14 +63,19 @@ def parse_size(text: str) -> tuple[float, float]:
 
 
 def _pixels(path: Path, problems: Problems) -> tuple[int, int] | None:
+    """The image's size, once it is known to decode whole: Image.open reads only the header,
+    and a truncated or corrupt file would fail later, while the sheets are written."""
     try:
-        with Image.open(path) as image:  # the header only
+        with Image.open(path) as image:
             size = image.size
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        problems.error(Location(display_path(path)), "image-unreadable", f"cannot read this image ({exc}); expected a PNG or JPEG file")
-        return None
-    if size[0] * size[1] > MAX_PIXELS:
-        problems.error(Location(display_path(path)), "image-too-large", f"the image is {size[0]} x {size[1]} pixels; expected at most {MAX_PIXELS:,} pixels")
+            if size[0] * size[1] > MAX_PIXELS:  # before decoding it
+                problems.error(
+                    Location(display_path(path)), "image-too-large", f"the image is {size[0]} x {size[1]} pixels; expected at most {MAX_PIXELS:,} pixels"
+                )
+                return None
+            image.load()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as exc:
+        problems.error(Location(display_path(path)), "image-unreadable", f"cannot read this image ({exc}); expected a whole PNG or JPEG file")
         return None
     return size
 

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from .elements import KINDS
-from .elements.base import ElementKind, Layout, Shape
+from .elements.base import ElementKind, Layout, Shape, check_numbers, check_sizes
 from .elements.text import DEFAULT_STYLE, Text
 from .errors import Location, PnpError, Problems, display_path
+from .expressions import one_of
 from .model import Deck, Game
 from .paths import LAYOUTS_DIR
 from .schema import MISSING, build, suggest
@@ -121,6 +122,8 @@ class LayoutLoader:
         elements = list(parent.elements) if parent else []
         elements.extend(_elements(spec.elements, raw.get("elements"), styles, problems))
         safe = spec.safe if spec.safe is not None else (parent.safe if parent else 3.0)
+        if not 0 <= safe < min(size) / 2:  # NaN too
+            problems.error(raw.loc_of("safe"), "layout-value", f"safe {safe:g} is out of range; expected 0 or more mm, less than half the width and height")
         lang_scale = {**(parent.lang_scale if parent else {}), **spec.lang_scale}
         for lang, factor in lang_scale.items():
             if not 0.5 <= factor <= 2:
@@ -147,7 +150,10 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
                 continue
             base = (out.get(sd.base) or known[sd.base]) if sd.base else DEFAULT_STYLE
             values = {f.name: getattr(sd, f.name) for f in fields(TextStyle) if getattr(sd, f.name, None) is not None}
-            out[name] = replace(base, **values)
+            style = replace(base, **values)
+            if check_numbers(sd, raw.get(name), f"style '{name}'", problems):
+                check_sizes(style, raw.get(name), f"style '{name}'", problems)
+            out[name] = style
             del pending[name]
             progress = True
         if not progress:
@@ -155,7 +161,7 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
                 problems.error(
                     raw.loc_of(name),
                     "style-base",
-                    f"style '{name}' is based on '{sd.base}', which does not exist or forms a cycle; expected one of: {', '.join(sorted(set(known) | set(out)))}",
+                    f"style '{name}' is based on '{sd.base}', which does not exist or forms a cycle; expected {one_of(sorted(set(known) | set(out)), 'nothing: the layout defines no other styles')}",
                 )
             break
     return out
@@ -177,7 +183,7 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
         element = build(KINDS[kinds[0]], item, problems, f"{kinds[0]} element")
         if element is MISSING:
             continue
-        if element.check(item, styles, problems):
+        if element.check(item, styles, problems) and check_numbers(element, item, f"{kinds[0]} element", problems):  # a kind's own message first
             out.append(element)
     return out
 

@@ -5,33 +5,75 @@ errors naming what was set, never blank space."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection
 
 from reportlab.lib.units import mm
 
 from .errors import Location, Problems
+from .expressions import NO_SYMBOLS, one_of
 from .fonts import FontSet
 from .schema import suggest
 from .text import TextLayout, TextStyle, typeset
 
 
 def report(
-    result: TextLayout, content: str, font: str, subject: str, loc: Location, problems: Problems, symbol_ids: Collection[str], symbols: bool = True
+    result: TextLayout,
+    content: str,
+    font: str,
+    fonts: FontSet,
+    subject: str,
+    loc: Location,
+    problems: Problems,
+    symbol_ids: Collection[str],
+    symbols: bool = True,
 ) -> None:
     """The glyphs, symbols and markup of a set text that cannot be printed, as errors at
     `loc` naming `subject` (e.g. "text of card 'x'", "the rulebook"); `symbols=False`
-    where unknown symbols were reported before, at their own columns (rulebooks)."""
+    where unknown symbols were reported before, at their own columns (rulebooks). Text
+    in a right-to-left script is a warning: pnp sets every line left to right."""
     if result.missing:
-        chars = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in result.missing)
-        problems.error(loc, "font-glyph", f"{subject} uses {chars}, missing from font '{font}'; expected a font that has them")
+        problems.error(
+            loc,
+            "font-glyph",
+            f"{subject} uses {_chars(result.missing)}, missing from font '{font}'; expected {_fonts_for(result.missing, fonts)}{_rtl(result.missing)}",
+        )
+    elif _right_to_left(content):
+        problems.warn(loc, "text-rtl", f"{subject} is in a right-to-left script{_rtl(content)}; expected left-to-right text")
     for sid in result.unknown_symbols if symbols else ():
         problems.error(
             loc,
             "symbol-unknown",
-            f"{subject} uses symbol ':{sid}:', which does not exist{suggest(sid, symbol_ids)}; expected one of: {', '.join(sorted(symbol_ids)) or 'none (the game defines no symbols)'}",
+            f"{subject} uses symbol ':{sid}:', which does not exist{suggest(sid, symbol_ids)}; expected {one_of(sorted(symbol_ids), NO_SYMBOLS)}",
         )
     for issue in result.markup:
         problems.error(loc, "text-markup", f"{subject} has markup the text engine cannot read: {issue.describe(content)}")
+
+
+_SHOWN = 8  # characters a message lists
+
+
+def _chars(chars: str) -> str:
+    """'ا' (U+0627), ...: the first few, and how many in all."""
+    shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in chars[:_SHOWN])
+    return shown + (f" and {len(chars) - _SHOWN} more" if len(chars) > _SHOWN else "")
+
+
+def _fonts_for(chars: str, fonts: FontSet) -> str:
+    covering = fonts.covering(chars)
+    if covering:
+        return f"a font that has them: {', '.join(repr(name) for name in covering)} (the style's 'font:')"
+    return "a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml)"
+
+
+def _right_to_left(text: str) -> bool:
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+
+
+def _rtl(text: str) -> str:
+    if not _right_to_left(text):
+        return ""
+    return "; right-to-left text (Arabic, Hebrew, ...) is not supported: pnp sets every line left to right, its letters in reverse order"
 
 
 def set_in_box(
@@ -54,5 +96,5 @@ def set_in_box(
     if result.overflow:
         why = f"it needs {result.height / mm:.1f} mm of height" if result.height > h * mm + 0.01 else "a word is wider than the box"
         problems.error(loc, "text-overflow", f"{subject} does not fit its {w:.1f} x {h:.1f} mm box even at {result.size:g} pt ({why}); expected {fix}")
-    report(result, content, style.font, subject, loc, problems, symbol_ids)
+    report(result, content, style.font, fonts, subject, loc, problems, symbol_ids)
     return result

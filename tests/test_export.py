@@ -4,9 +4,12 @@ that import as a deck (10 x 7 cells, the back separate)."""
 from __future__ import annotations
 
 import re
+import shutil
 
 from conftest import edit, run
 from PIL import Image, ImageChops, ImageStat
+
+from pnp.paths import CARDS_DIR as CARDS
 
 MM_PER_INCH = 25.4
 
@@ -113,3 +116,37 @@ def test_tts_refuses_sheets_larger_than_tts_takes(tmp_path):
     result = run("export", "tts", "--deck", "events", "--out", tmp_path, "--dpi", 600)
     assert result.exit_code == 1
     assert "Tabletop Simulator takes at most 10000" in result.output and "--dpi" in result.output
+
+
+def test_png_refuses_a_board_above_the_pixel_budget_and_says_the_dpi_that_fits(tmp_path):
+    result = run("export", "png", CARDS / "ages", "--deck", "board", "--dpi", 1200, "--out", tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    match = re.search(
+        r"game\.yaml:\d+:\d+: deck 'board': the front of 'board' at 1200 dpi is (\d+) x (\d+) pixels \(\d+ megapixels\); "
+        r"pnp exports at most 100 megapixels per image: expected --dpi (\d+) or less \[image-too-large\]",
+        result.output,
+    )
+    assert match, result.output
+    width, height, fit = (int(n) for n in match.groups())
+    assert width * height > 100_000_000
+    ratio = width / 1200, height / 1200
+    assert round(ratio[0] * fit) * round(ratio[1] * fit) <= 100_000_000 < round(ratio[0] * (fit + 1)) * round(ratio[1] * (fit + 1))
+    assert not (tmp_path / "out").exists()
+
+
+def truncated_png(path, size=(200, 200)):
+    Image.effect_noise(size, 60).convert("RGB").save(path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def test_tts_with_a_truncated_picture_names_the_file_and_writes_nothing(tmp_path):
+    game = tmp_path / "ages"
+    shutil.copytree(CARDS / "ages", game)
+    truncated_png(game / "art.png")
+    edit(game / "layouts" / "aid.yaml", '  - text: "{{ title }}"', '  - image: art.png\n    box: [5, 20, 20, 20]\n  - text: "{{ title }}"')
+    result = run("export", "tts", game, "--deck", "aids", "--out", tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    assert "layouts/aid.yaml:18:5: image 'art.png' is damaged (" in result.output
+    assert result.output.count("[image-damaged]") == 1  # one image, one error, however many cards show it
+    assert "internal error" not in result.output and not (tmp_path / "out").exists()

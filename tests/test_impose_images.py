@@ -142,3 +142,14 @@ def test_cards_larger_than_the_paper_are_printed_in_pieces_without_their_backs(t
     result = run("impose", fronts, "--size", "400x300", "--back", tmp_path / "back.png", "--out", tmp_path / "out", "--sides", "backs")
     assert result.exit_code == 1
     assert "printed in pieces, which have no backs; expected --paper a3 or larger" in result.output
+
+
+def test_a_truncated_image_is_reported_by_name_before_anything_is_written(tmp_path):
+    fronts = images(tmp_path / "fronts", ["a.png", "b.png"])
+    Image.effect_noise((744, 1039), 60).convert("RGB").save(fronts / "b.png")
+    whole = (fronts / "b.png").read_bytes()
+    (fronts / "b.png").write_bytes(whole[: len(whole) // 2])
+    result = run("impose", fronts, "--out", tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    assert "fronts/b.png: cannot read this image (image file is truncated" in result.output and "[image-unreadable]" in result.output
+    assert "internal error" not in result.output and not (tmp_path / "out").exists()

@@ -4,8 +4,10 @@ block after it is not pushed whole to the next page (which left pages nearly emp
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
+from conftest import run
 from test_rulebook import FILLER, build, make_game, pages_text, squash
 
 ROWS = "".join(f"| R{n:03d} | {n} bodov za kartu |\n" for n in range(1, 91))
@@ -195,3 +197,47 @@ def test_an_index_column_or_page_begins_with_its_letter(tmp_path: Path) -> None:
         letters = [line for line in column if re.fullmatch(r"[BCD]( \(pokr\.\))?", line)]
         assert all("pokr." not in line for line in letters[1:])  # only at the top
     assert continued >= 2
+
+
+# --- what cannot be set on a page: an error or warning at its line, never a traceback or a hang --
+
+LONG = "z" * 5000
+
+
+def build_output(tmp_path: Path, turn: str) -> tuple[int, str]:
+    started = time.monotonic()
+    result = run("build", make_game(tmp_path / "hra", turn=turn), "--out", tmp_path / "out")
+    assert time.monotonic() - started < 60
+    assert "Traceback" not in result.output and "internal error" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+def test_a_table_of_too_many_columns_is_an_error_at_its_line(tmp_path: Path) -> None:
+    header = "| " + " | ".join(f"Stĺpec {n}" for n in range(1, 31)) + " |\n"
+    code, output = build_output(tmp_path, f"# Priebeh hry\n\nÚvod.\n\n{header}|{'---|' * 30}\n| {' | '.join(['bod'] * 30)} |\n")
+    assert code == 1
+    assert (
+        "rules/02-turn.md:5:1: table of 30 columns is wider than the page: its longest words do not fit side by side; "
+        "expected fewer columns or shorter cells [rulebook-table-wide]"
+    ) in output
+    assert output.count("[rulebook-table-wide]") == 1 and "rulebook-too-wide" not in output  # once, for every paper
+    assert not (tmp_path / "out" / "hra").exists() or not list((tmp_path / "out" / "hra").glob("rules-*"))
+
+
+def test_a_word_wider_than_the_page_in_a_cell_is_an_error_at_the_table(tmp_path: Path) -> None:
+    code, output = build_output(tmp_path, f"# Priebeh hry\n\n| A | B |\n|---|---|\n| {LONG} | b |\n")
+    assert code == 1
+    assert "rules/02-turn.md:3:1: table of 2 columns is wider than the page" in output
+
+
+def test_a_table_row_taller_than_a_page_is_an_error_at_its_line(tmp_path: Path) -> None:
+    code, output = build_output(tmp_path, f"# Priebeh hry\n\n| A | B |\n|---|---|\n| {'slovo ' * 4000} | b |\n")
+    assert code == 1
+    assert "rules/02-turn.md:5:1: a row of the table is taller than a page; expected shorter cells [rulebook-table-tall]" in output
+
+
+def test_a_5000_letter_word_in_a_heading_or_list_is_a_warning_at_its_line(tmp_path: Path) -> None:
+    code, output = build_output(tmp_path, f"# Priebeh hry\n\n## Nadpis {LONG}\n\n- položka {LONG}\n- druhá\n\nText {LONG} a koniec.\n")
+    assert code == 0, output
+    for line in (3, 5):
+        assert re.search(rf"rules/02-turn\.md:{line}:1: warning: a word is wider than the column \(\d+ mm\) and runs into the margin", output), output

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
+import shutil
+from pathlib import Path
 
-from pnp.fonts import bundled_fonts
+import pytest
+from conftest import edit, run
+
+from pnp.errors import Location, Problems
+from pnp.fonts import FontSet, bundled_fonts
+from pnp.paths import FONTS_DIR
 from pnp.text import TextStyle, typeset
+from pnp.textbox import set_in_box
 
 FONTS = bundled_fonts()
 MM = 72 / 25.4
@@ -235,3 +242,76 @@ def test_an_unclosed_marker_fails_check_at_the_field(tmp_path):
         "cards.yaml:3:9: text of card 'a' has markup the text engine cannot read: '**' at column 1 of '**Získa 2 :civil: a mesto' is never closed; expected a closing '**'"
         in result.output
     ), result.output
+
+
+# --- what a text the fonts cannot print says ---------------------------------------------------
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def title_check(mesta: Path, title: str) -> str:
+    events = mesta / "events.yaml"
+    edit(events, "  title: Leonidas\n", f"  title: {title}\n")
+    return run("check", mesta).output
+
+
+def test_a_character_another_bundled_font_has_names_that_font(mesta):
+    output = title_check(mesta, "Leonidas Ŋ")
+    assert (
+        "title of card 'leonidas' uses 'Ŋ' (U+014A), missing from font 'serif-bold'; "
+        "expected a font that has them: 'sans', 'sans-bold', 'sans-semibold' (the style's 'font:') [font-glyph]"
+    ) in output, output
+
+
+def test_arabic_no_font_has_says_so_and_that_right_to_left_is_not_supported(mesta):
+    output = title_check(mesta, "ليونيداس")
+    assert (
+        "title of card 'leonidas' uses 'ا' (U+0627), 'د' (U+062F), 'س' (U+0633), 'ل' (U+0644), 'ن' (U+0646), 'و' (U+0648), 'ي' (U+064A), missing from font 'serif-bold'"
+        in output
+    )
+    assert (
+        "expected a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml); "
+        "right-to-left text (Arabic, Hebrew, ...) is not supported: pnp sets every line left to right, its letters in reverse order [font-glyph]"
+    ) in output, output
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason="needs a font with Hebrew letters")
+def test_hebrew_a_game_font_has_is_named(mesta):
+    (mesta / "fonts").mkdir()
+    shutil.copy(DEJAVU, mesta / "fonts" / "DejaVuSans.ttf")
+    (mesta / "fonts" / "fonts.yaml").write_text("hebrew: DejaVuSans.ttf\n", encoding="utf-8")
+    output = title_check(mesta, "לאונידס")
+    assert "expected a font that has them: 'hebrew' (the style's 'font:')" in output
+    assert "; right-to-left text (Arabic, Hebrew, ...) is not supported" in output
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason="needs a font with Hebrew letters")
+def test_hebrew_a_font_has_is_set_with_a_warning_that_it_reads_left_to_right(tmp_path):
+    shutil.copy(DEJAVU, tmp_path / "DejaVuSans.ttf")
+    (tmp_path / "fonts.yaml").write_text("hebrew: DejaVuSans.ttf\n", encoding="utf-8")
+    fonts = FontSet([tmp_path, FONTS_DIR])
+    problems = Problems()
+    set_in_box("שלום", TextStyle(font="hebrew"), (40, 10), fonts, "he", (), Location("cards.yaml", 3, 10), "title of card 'x'", "", problems)
+    assert [str(p) for p in problems.items] == [
+        "cards.yaml:3:10: warning: title of card 'x' is in a right-to-left script; right-to-left text (Arabic, Hebrew, ...) is not supported: "
+        "pnp sets every line left to right, its letters in reverse order; expected left-to-right text [text-rtl]"
+    ]
+
+
+def test_a_symbol_in_a_game_without_symbols_says_there_are_none(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    game = tmp_path / "g"
+    edit(game / "cards.yaml", "  text: Draw a card.\n", "  text: 'Draw a :star: card.'\n")
+    edit(game / "layouts" / "card.yaml", "elements:\n", 'elements:\n  - symbol: "{{ suit }}"\n    box: [1, 1, 5, 5]\n')
+    output = run("check", game).output
+    assert "text of card 'dawn' uses symbol ':star:', which does not exist; expected nothing: the game defines no symbols [symbol-unknown]" in output
+    assert "symbol 'sun' does not exist; expected nothing: the game defines no symbols [symbol-unknown]" in output
+    assert "expected one of: " not in output and "expected one of: [" not in output
+
+
+def test_a_component_of_a_deck_that_has_none_says_so(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    game = tmp_path / "g"
+    edit(game / "layouts" / "card.yaml", '  - text: "{{ title }}"', "  - text: \"{{ component('cards', 'twilight').title }}\"")
+    output = run("check", game).output
+    assert "deck 'cards' has no component 'twilight' (did you mean 'midnight'?); expected one of: dawn, noon, dusk, midnight [template]" in output

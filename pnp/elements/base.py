@@ -9,19 +9,22 @@ named text styles in the face's language, and text set in a box."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import math
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, Literal, Protocol
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
 from ..errors import Location, Problems
+from ..expressions import NO_SYMBOLS, one_of
 from ..faces import BLACK, Box, Op, SymbolOp, TextOp
 from ..fonts import FontSet
 from ..model import Card, Game
 from ..schema import suggest
 from ..text import TextStyle
 from ..textbox import set_in_box
+from ..yamlfile import loc_of
 
 Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
 
@@ -110,7 +113,7 @@ class Frame:
         ids = self.services.symbol_ids
         if sid not in ids:
             self.problems.error(
-                loc, "symbol-unknown", f"{self.where}: symbol '{sid}' does not exist{suggest(sid, ids)}; expected one of: {', '.join(sorted(ids))}"
+                loc, "symbol-unknown", f"{self.where}: symbol '{sid}' does not exist{suggest(sid, ids)}; expected {one_of(sorted(ids), NO_SYMBOLS)}"
             )
             return None
         x, y, w, h = box
@@ -153,6 +156,73 @@ class ElementKind:
 
     def draw(self, f: Frame) -> list[Op]:
         raise NotImplementedError
+
+
+# Layout keys whose numbers must be above 0, and those that must not be negative; every
+# number must be finite (YAML reads .nan and .inf as numbers).
+_POSITIVE = frozenset({"size", "min_size", "leading", "columns"})
+_NOT_NEGATIVE = frozenset({"stroke_width", "radius", "padding", "dash"})
+_SIDES = {"box": (2, 3), "rect": (2, 3), "circle": (2,)}  # the lengths of a box (width, height), a circle's radius
+CODE = "layout-value"
+
+
+def check_numbers(value: Any, raw: Any, what: str, problems: Problems) -> bool:
+    """Every number the layout gave `value` (an element, a spec or style inside one) makes
+    sense, each reported at its line: finite; sizes, leading and columns above 0; widths,
+    radii, padding and dashes not negative, a dash not all gaps; a box's width and height,
+    a circle's radius, above 0. False when one does not."""
+    ok = True
+    for f in fields(value):
+        if f.name.startswith("_") or not isinstance(raw, dict) or f.name not in raw:  # a default is sound
+            continue
+        sides = _SIDES.get(f.name, (2, 3) if "Box" in str(f.type) else ())
+        ok &= _check_value(f.name, getattr(value, f.name), raw[f.name], loc_of(raw, f.name), sides, what, problems)
+    return ok
+
+
+def _check_value(key: str, value: Any, raw: Any, loc: Location, sides: tuple[int, ...], what: str, problems: Problems) -> bool:
+    if is_dataclass(value):
+        return check_numbers(value, raw, what, problems)
+    if isinstance(value, dict):
+        ok = True
+        for name, item in value.items():
+            ok &= _check_value(key, item, raw.get(name) if isinstance(raw, dict) else None, loc_of(raw, name), (), what, problems)
+        return ok
+    if isinstance(value, (list, tuple)):
+        ok = True
+        for i, item in enumerate(value):
+            if i in sides and isinstance(item, (int, float)) and math.isfinite(item) and item <= 0:
+                side = {"circle": "radius"}.get(key, "width" if i == 2 else "height")
+                problems.error(loc_of(raw, i), CODE, f"{what}: the {side} in '{key}' is {item:g}; expected a length above 0 mm")
+                ok = False
+                continue
+            ok &= _check_value(key, item, raw[i] if isinstance(raw, list) and i < len(raw) else None, loc_of(raw, i), (), what, problems)
+        if ok and key == "dash" and value and not any(value):
+            problems.error(loc, CODE, f"{what}: 'dash' {list(value)} has only gaps; expected a dash length above 0 (or no dash)")
+            ok = False
+        return ok
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return True
+    if not math.isfinite(value):
+        problems.error(loc, CODE, f"{what}: '{key}' is {value}, not a number; expected a finite number")
+    elif key in _POSITIVE and value <= 0:
+        problems.error(loc, CODE, f"{what}: '{key}' is {value:g}; expected a number above 0")
+    elif key in _NOT_NEGATIVE and value < 0:
+        problems.error(loc, CODE, f"{what}: '{key}' is {value:g}; expected 0 or more")
+    else:
+        return True
+    return False
+
+
+def check_sizes(style: TextStyle, raw: Any, what: str, problems: Problems) -> bool:
+    """A text style shrinks to `min_size` at most: not from below its `size`."""
+    if style.min_size is None or not 0 < style.size < style.min_size:  # NaN or a size of 0 is check_numbers' to report
+        return True
+    key = "min_size" if isinstance(raw, dict) and "min_size" in raw else "size"
+    problems.error(
+        loc_of(raw, key), CODE, f"{what}: min_size {style.min_size:g} is larger than size {style.size:g}; expected a min_size of at most {style.size:g}"
+    )
+    return False
 
 
 def check_style(name: str | None, where: Any, styles: dict, what: str, problems: Problems) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Location, Problems
-from ..expressions import card_view
+from ..expressions import NO_DECKS, card_view, one_of
 from ..faces import Box, Op, TextOp
 from ..model import Deck, Game
 from ..schema import suggest
@@ -36,7 +36,7 @@ def check_deck(game: Game, name: str, kind: str, loc: Location, where: str, prob
     """The deck a map element reads, or None (reported at the element)."""
     deck = game.decks.get(name)
     if deck is None:
-        problems.error(loc, "map-deck", f"{where}: {kind} deck '{name}' does not exist{suggest(name, game.decks)}; expected one of: {', '.join(game.decks)}")
+        problems.error(loc, "map-deck", f"{where}: {kind} deck '{name}' does not exist{suggest(name, game.decks)}; expected {one_of(game.decks, NO_DECKS)}")
     return deck
 
 

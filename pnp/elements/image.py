@@ -26,7 +26,7 @@ class Image(ElementKind):
         if not name:
             return []
         try:
-            path = find_image(name, f.game.root, self._loc, f"{f.where}: image")
+            path = find_image(name, f.game.root, self._loc, f"{f.where}: image" if "{" in self.image else "image")  # the same file for every card: one error
         except PnpError as err:
             f.problems.extend(err.problems)
             return []

@@ -11,6 +11,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from ..errors import Location, Problems
+from ..expressions import NO_SYMBOLS, one_of
 from ..faces import Box, Op
 from ..model import Game
 from ..schema import suggest
@@ -79,7 +80,7 @@ def _draw(el: Legend, f: Frame) -> list[Op]:
             f.problems.error(
                 loc,
                 "symbol-unknown",
-                f"{f.where}: the legend lists symbol '{sid}', which does not exist{suggest(sid, symbol_ids)}; expected one of: {', '.join(sorted(symbol_ids))}",
+                f"{f.where}: the legend lists symbol '{sid}', which does not exist{suggest(sid, symbol_ids)}; expected {one_of(sorted(symbol_ids), NO_SYMBOLS)}",
             )
             continue
         label = legend_label(f.game, sid)

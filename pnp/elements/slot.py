@@ -9,6 +9,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from ..errors import Location, Problems
+from ..expressions import NO_DECKS, one_of
 from ..faces import Op, ShapeOp
 from ..model import Game
 from ..schema import suggest
@@ -54,7 +55,7 @@ class Slot(ElementKind):
             return
         if deck not in game.decks:
             problems.error(
-                self._loc, "slot-deck", f"{where}: the slot's deck '{deck}' does not exist{suggest(deck, game.decks)}; expected one of: {', '.join(game.decks)}"
+                self._loc, "slot-deck", f"{where}: the slot's deck '{deck}' does not exist{suggest(deck, game.decks)}; expected {one_of(game.decks, NO_DECKS)}"
             )
         elif deck not in card_sizes:
             problems.error(self._loc, "slot-deck", f"{where}: deck '{deck}' is not printed, so it has no card size; expected 'size: [w, h]' in mm")

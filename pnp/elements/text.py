@@ -10,7 +10,7 @@ from ..errors import Location
 from ..faces import Box, Op
 from ..i18n import PSEUDO
 from ..text import Align, TextStyle, VAlign
-from .base import ElementKind, Frame, Layout, check_style
+from .base import ElementKind, Frame, check_sizes, check_style
 
 DEFAULT_STYLE = TextStyle()
 _FIELD = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
@@ -32,11 +32,13 @@ class Text(ElementKind):
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw, styles, problems) -> bool:
-        return check_style(self.style, raw, styles, "text", problems)
+        if not check_style(self.style, raw, styles, "text", problems):
+            return False
+        return self.size is None and self.min_size is None or check_sizes(self._style(styles), raw, "text element", problems)
 
-    def own_style(self, layout: Layout) -> TextStyle:
-        """The effective style: the layout's named style with this element's overrides."""
-        base = layout.styles.get(self.style, DEFAULT_STYLE) if self.style else DEFAULT_STYLE
+    def _style(self, styles: dict[str, TextStyle]) -> TextStyle:
+        """The layout's named style with this element's overrides."""
+        base = styles.get(self.style, DEFAULT_STYLE) if self.style else DEFAULT_STYLE
         own = {k: getattr(self, k) for k in ("font", "size", "min_size", "color", "align", "valign") if getattr(self, k) is not None}
         return replace(base, **own) if own else base
 
@@ -48,7 +50,7 @@ class Text(ElementKind):
         if spec is None:
             match = _FIELD.match(self.text)
             field_name = match.group(1) if match else None
-            spec = f.services.memo[key] = (f.layout.scaled(self.own_style(f.layout), f.services.lang), self.name or field_name or "text", field_name)
+            spec = f.services.memo[key] = (f.layout.scaled(self._style(f.layout.styles), f.services.lang), self.name or field_name or "text", field_name)
         return spec
 
     def draw(self, f: Frame) -> list[Op]:

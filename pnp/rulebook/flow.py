@@ -104,7 +104,9 @@ class Setting:
     def typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         layout = typeset(markup, style, width, BIG, self.fonts, self.lang, self.symbols.ids)
         if loc is not None:
-            report(layout, markup, style.font, "the rulebook", loc, self.problems, self.symbols.ids, symbols=False)  # rulebook/check.py has their columns
+            report(
+                layout, markup, style.font, self.fonts, "the rulebook", loc, self.problems, self.symbols.ids, symbols=False
+            )  # rulebook/check.py has their columns
         if loc is not None and layout.overflow:
             self.problems.warn(
                 loc, "rulebook-too-wide", f"a word is wider than the column ({width / mm:.0f} mm) and runs into the margin; shorten it or let it break"

@@ -29,7 +29,7 @@ from ..images import find_image, image_size
 from ..paper import RULEBOOK_PAGES, RulebookPage
 from ..pdfstream import at_top_of_frame, row_heights
 from ..symbols import SymbolSet
-from ..text import escape
+from ..text import TextStyle, escape
 from .document import (
     Box,
     Break,
@@ -434,7 +434,7 @@ class FitTable(Flowable):
         columns = max((len(r) for r in rows), default=0)
         natural = [0.0] * columns
         least = [0.0] * columns
-        cells: list[list[Flowable]] = []
+        texts: list[list[tuple[str, TextStyle, list]]] = []
         for r, row in enumerate(rows):
             line = []
             for c in range(columns):
@@ -446,16 +446,28 @@ class FitTable(Flowable):
                 natural[c] = max(natural[c], line_width(setting.typeset(text, measure, BIG, None)) + 2 * pad + 1)
                 words = setting.typeset(text, measure, 1, None)
                 least[c] = max(least[c], line_width(words) + 2 * pad + 1)
-                cell = TextBlock(setting, text, style, table.loc, marks)
-                cell.spaceAfter = 0
-                line.append(cell)
-            cells.append(line)
+                line.append((text, style, marks))
+            texts.append(line)
+        loc: Location | None = table.loc
         if sum(natural) <= aw:
             widths = natural
-        else:
-            spare = aw - sum(least)
+        elif sum(least) <= aw:
             wish = sum(n - m for n, m in zip(natural, least)) or 1.0
-            widths = [m + max(0.0, spare) * (n - m) / wish for n, m in zip(natural, least)] if spare > 0 else [m * aw / sum(least) for m in least]
+            widths = [m + (aw - sum(least)) * (n - m) / wish for n, m in zip(natural, least)]
+        else:  # its longest words do not fit side by side: reported, and set narrower so that setting ends
+            setting.problems.error(
+                table.loc,
+                "rulebook-table-wide",
+                f"table of {columns} columns is wider than the page: its longest words do not fit side by side; expected fewer columns or shorter cells",
+            )
+            widths = [m * aw / sum(least) for m in least]
+            pad = min(pad, min(widths) / 4)
+            loc = None  # each cell's words would overflow too: said once, above
+        cells: list[list[Flowable]] = []
+        for line in texts:
+            cells.append([TextBlock(setting, text, style, loc, marks) for text, style, marks in line])
+            for cell in cells[-1]:
+                cell.spaceAfter = 0
         commands = [
             ("FONT", (0, 0), (-1, -1), setting.fonts.get(s.small.font).registered, s.small.size),  # never Helvetica
             ("GRID", (0, 0), (-1, -1), 0.4, s.colors["grid"]),
@@ -493,6 +505,8 @@ class FitTable(Flowable):
             parts = built.split(aw, sum(heights[:rows]) + 0.01)
         elif at_top:
             parts = built.split(aw, ah)  # it cannot do better on any page
+            if not parts:  # its first row is taller than a page: platypus would give up
+                return [self._too_tall(heights, ah)]
         else:
             return []  # it goes to the next page, or starts lower on this one
         if not parts:
@@ -502,6 +516,20 @@ class FitTable(Flowable):
             part.spaceBefore = part.spaceAfter = 0
         out[0].spaceBefore, out[-1].spaceAfter = self.spaceBefore, self.spaceAfter  # the space around stays around the whole
         return out
+
+    def _too_tall(self, heights: list[float], ah: float) -> Flowable:
+        """The error for a row taller than a page, at its line; nothing is set in its place."""
+        table, loc = self.table, self.table.loc
+        row = next(i for i, h in enumerate(heights) if h > ah)
+        line = loc.line
+        if line and self._width is not None:  # the whole table, not a part of one: its rows are the file's lines
+            line += row + (1 if table.header and row > 0 else 0)  # past the |---| line
+        self.story.setting.problems.error(
+            Location(loc.file, line, 1 if line else 0),
+            "rulebook-table-tall",
+            "a row of the table is taller than a page; expected shorter cells",
+        )
+        return Spacer(1, 0)
 
     def draw(self):
         self._built.drawOn(self.canv, 0, 0)
