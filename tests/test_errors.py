@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from conftest import edit, line_of, run
 
+from pnp.errors import display_path
+from pnp.paths import LAYOUTS_DIR
+
 
 def test_clean_game_checks_with_exit_0(mesta):
     result = run("check", mesta)
@@ -58,8 +61,9 @@ def test_text_that_does_not_fit_names_card_and_field(mesta):
     line = line_of(events, "  text: Všetci hráči strácajú všetky rímske mestá. Všetci")
     result = run("check", mesta)
     assert result.exit_code == 1
+    layout = display_path(LAYOUTS_DIR / "mesta" / "event.yaml")  # bundled: shown as the user's shell would reach it
     assert (
-        f"events.yaml:{line}:9: text of card 'julius-caesar' does not fit its 51.0 x 30.0 mm box even at 6.5 pt (it needs 54.1 mm of height); expected a shorter text, or a larger box or smaller min_size in layout 'mesta/event' (layouts/mesta/event.yaml:33:5) [text-overflow]"
+        f"events.yaml:{line}:9: text of card 'julius-caesar' does not fit its 51.0 x 30.0 mm box even at 6.5 pt (it needs 54.1 mm of height); expected a shorter text, or a larger box or smaller min_size in layout 'mesta/event' ({layout}:33:5) [text-overflow]"
         in result.output
     )
 
