@@ -13,6 +13,7 @@ Both are warnings: the files are still written, and the user decides.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from reportlab.lib.units import mm
 
@@ -106,7 +107,7 @@ def preflight(shop: Shop, deck_id: str, faces: list[FaceParts], scale: tuple[flo
                 elif isinstance(op, ImageOp):
                     ppi = _ppi(op, scale)
                     if ppi is not None and ppi < shop.dpi - 0.5:
-                        finding = images.setdefault((id(el), op.path), _Finding(loc, f"image '{op.path}' ({fp.side})", worst=ppi))
+                        finding = images.setdefault((id(el), op.path), _Finding(loc, f"image '{Path(op.path).name}' ({fp.side})", worst=ppi))
                         if fp.card.id not in finding.cards:
                             finding.cards.append(fp.card.id)
                         finding.worst = min(finding.worst, ppi)
@@ -114,14 +115,14 @@ def preflight(shop: Shop, deck_id: str, faces: list[FaceParts], scale: tuple[flo
     safe_mm = shop.safe_in * 25.4
     for f in texts.values():
         message = (
-            f"deck '{deck_id}': {f.what} of {_cards(f.cards)} reaches {f.worst:.1f} mm into {shop.name}'s unsafe zone, the outer {safe_mm:.1f} mm of the card, "
+            f"deck '{deck_id}': {f.what} of {cards_text(f.cards)} reaches {f.worst:.1f} mm into {shop.name}'s unsafe zone, the outer {safe_mm:.1f} mm of the card, "
             f"which the cut may take; expected its box at least {safe_mm:.1f} mm inside the trim"
         )
         problems.warn(f.loc, "shop-unsafe-zone", message)
         lines.append(f"{f.loc}: {message} [shop-unsafe-zone]")
     for f in images.values():
         message = (
-            f"deck '{deck_id}': {f.what} on {_cards(f.cards)} prints at {f.worst:.0f} pixels per inch at {shop.name}'s card size; "
+            f"deck '{deck_id}': {f.what} on {cards_text(f.cards)} prints at {f.worst:.0f} pixels per inch at {shop.name}'s card size; "
             f"expected at least {shop.dpi} (a larger image file)"
         )
         problems.warn(f.loc, "shop-resolution", message)
@@ -129,7 +130,7 @@ def preflight(shop: Shop, deck_id: str, faces: list[FaceParts], scale: tuple[flo
     return lines
 
 
-def _cards(ids: list[str], shown: int = 3) -> str:
+def cards_text(ids: list[str], shown: int = 3) -> str:
     names = ", ".join(f"'{c}'" for c in ids[:shown])
     more = len(ids) - shown
     return f"card {names}" if len(ids) == 1 else f"cards {names}" + (f" and {more} more" if more > 0 else "")

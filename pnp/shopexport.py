@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from PIL import Image
 from reportlab.lib.units import inch, mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .errors import Location, PnpError, display_path
+from .errors import Location, PnpError, Problems, display_path
 from .export import DeckFaces, Exported, _digest, _save, game_faces, rasterise_to
 from .files import atomic_path
-from .preflight import FaceParts, preflight
+from .preflight import FaceParts, cards_text, preflight
 from .shops import SHOPS, CardSize, Shop
 
 MANIFEST = "manifest.csv"
@@ -91,11 +93,11 @@ def export_shop(
         faces = [FaceParts(card, "front", face, parts) for card, face, parts in zip(deck.cards, plan.faces.fronts, plan.faces.front_parts)]
         faces += [FaceParts(card, "back", face, parts) for card, face, parts in zip(deck.cards, plan.faces.backs, plan.faces.back_parts)]
         findings = preflight(shop, deck.id, faces, plan.scale, problems)
-        written = _write_pdf(shop, plan, where, symbols, font, pdfx, icc) if shop.output == "pdf" else _write_images(shop, plan, where, symbols, font)
+        written = _write_pdf(shop, plan, where, symbols, font, pdfx, icc) if shop.output == "pdf" else _write_images(shop, plan, where, symbols, font, problems, findings)
         manifest = where / MANIFEST
         _write_text(manifest, _csv(written))
         report = where / PREFLIGHT
-        _write_text(report, "\n".join(findings or [f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi"]) + "\n")
+        _write_text(report, "\n".join(findings or [f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, the art fills the bleed"]) + "\n")
         files = sorted({where / row[0] for row in written})
         result.files.extend([*files, manifest, report])
         _remove_stale(where, files)
@@ -113,7 +115,24 @@ def export_shop(
     return result
 
 
-def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str) -> list[tuple]:
+def short_of_bleed(image: Image.Image, bleed_px: float) -> bool:
+    """Does the art stop short of the image's edge (its outermost ring mostly paper white)
+    while it reaches the trim (the ring at the trim mostly not)? Then a white edge may show
+    where the cut drifts into the bleed."""
+    w, h = image.size
+    inset = max(1, int(bleed_px))
+
+    def white(ring: list[tuple[int, int]]) -> float:
+        return sum(image.getpixel(xy) == (255, 255, 255) for xy in ring) / len(ring)
+
+    def ring(d: int) -> list[tuple[int, int]]:
+        xs, ys = range(d, w - d, 7), range(d, h - d, 7)
+        return [(x, d) for x in xs] + [(x, h - 1 - d) for x in xs] + [(d, y) for y in ys] + [(w - 1 - d, y) for y in ys]
+
+    return white(ring(0)) > 0.5 and white(ring(inset)) < 0.5
+
+
+def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, problems: Problems, findings: list[str]) -> list[tuple]:
     """One image per card face at the shop's pixels; returns the manifest rows."""
     deck = plan.faces.deck
     turned = plan.trim_pt[0] > plan.trim_pt[1] and plan.size.width_in < plan.size.height_in
@@ -125,11 +144,15 @@ def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str) -> l
     pixels = f"{size_px[0]}x{size_px[1]}"
     rows: list[tuple] = []
     files: list[Path] = []
+    short: dict[str, list[str]] = {}
     for card, face in zip(deck.cards, plan.faces.fronts):
         name = quantity_name(card.copies, f"{card.id}-front.png")
-        _save(rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi), where / name, shop.dpi, files)
+        image = rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi)
+        short.setdefault("front", []).extend([card.id] if short_of_bleed(image, shop.bleed_px) else [])
+        _save(image, where / name, shop.dpi, files)
         rows.append((name, deck.id, card.id, "front", card.copies, size, bleed, pixels, ""))
     backs = [rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi) for face in plan.faces.backs]
+    short["back"] = [card.id for card, image in zip(deck.cards, backs) if short_of_bleed(image, shop.bleed_px)]
     if backs and len({_digest(image) for image in backs}) == 1:
         total = sum(card.copies for card in deck.cards)
         name = quantity_name(total, "back.png")
@@ -140,6 +163,16 @@ def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str) -> l
             name = quantity_name(card.copies, f"{card.id}-back.png")
             _save(image, where / name, shop.dpi, files)
             rows.append((name, deck.id, card.id, "back", card.copies, size, bleed, pixels, ""))
+    for side, cards in short.items():
+        if cards:
+            reach = math.ceil(shop.bleed_in * 25.4 / min(plan.scale) * 10) / 10
+            loc = deck.locs.get(side, deck.loc)
+            message = (
+                f"deck '{deck.id}': the {side} of {cards_text(cards)} stops short of {shop.name}'s bleed, so a white edge may show where the cut drifts; "
+                f"expected the layout's background to reach {reach:.1f} mm beyond the trim (e.g. a rect from -{math.ceil(reach * 2) / 2:g} mm)"
+            )
+            problems.warn(loc, "shop-bleed", message)
+            findings.append(f"{loc}: {message} [shop-bleed]")
     return rows
 
 
