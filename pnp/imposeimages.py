@@ -161,7 +161,11 @@ def collect_manifest(folder: Path, bleed: float) -> Artwork:
         columns = set(rows[0]) if rows else set()
     missing = [c for c in MANIFEST_COLUMNS if c not in columns]
     if missing:
-        problems.error(Location(shown, 1, 1), "manifest", f"no column {', '.join(missing)}; expected the columns {', '.join(MANIFEST_COLUMNS)} (as pnp export shop writes them)")
+        problems.error(
+            Location(shown, 1, 1),
+            "manifest",
+            f"no column {', '.join(missing)}; expected the columns {', '.join(MANIFEST_COLUMNS)} (as pnp export shop writes them)",
+        )
         raise PnpError(problems)
     fronts: list[tuple[Path, str]] = []  # (image, card id), one per copy
     own_backs: dict[str, Path] = {}
@@ -201,7 +205,11 @@ def collect_manifest(folder: Path, bleed: float) -> Artwork:
     if len(fronts) > MAX_IMAGES:
         problems.error(Location(shown), "images-limit", f"{len(fronts)} cards; expected at most {MAX_IMAGES}")
     if len(sizes) > 1 or len(bleeds) > 1:
-        problems.error(Location(shown), "manifest", f"cards of sizes {', '.join(sorted(sizes))} mm with bleeds {', '.join(sorted(bleeds))} mm; expected one deck (one size) per manifest")
+        problems.error(
+            Location(shown),
+            "manifest",
+            f"cards of sizes {', '.join(sorted(sizes))} mm with bleeds {', '.join(sorted(bleeds))} mm; expected one deck (one size) per manifest",
+        )
     if not fronts and not problems.errors:
         problems.error(Location(shown), "images-missing", "no front listed; expected a row with side 'front' per card")
     problems.raise_if_errors()
@@ -212,13 +220,19 @@ def collect_manifest(folder: Path, bleed: float) -> Artwork:
         problems.error(Location(shown), "manifest", f"{exc}; expected the size and bleed_mm pnp export shop writes")
         raise PnpError(problems) from None
     if bleed > image_bleed + 1e-6:
-        problems.error(Location(shown), "manifest", f"--bleed {bleed:g} is more than the {image_bleed:g} mm of bleed the images hold; expected --bleed {image_bleed:g} or less")
+        problems.error(
+            Location(shown),
+            "manifest",
+            f"--bleed {bleed:g} is more than the {image_bleed:g} mm of bleed the images hold; expected --bleed {image_bleed:g} or less",
+        )
         raise PnpError(problems)
     backs: list[Path] = []
     if own_backs or shared_back:
         lacking = sorted({card for _, card in fronts if card not in own_backs}) if shared_back is None else []
         if lacking:
-            problems.error(Location(shown), "images-backs", f"no back for card {', '.join(lacking)}; expected a back row per card, or one for the deck (no card)")
+            problems.error(
+                Location(shown), "images-backs", f"no back for card {', '.join(lacking)}; expected a back row per card, or one for the deck (no card)"
+            )
             raise PnpError(problems)
         backs = [own_backs.get(card, shared_back) for _, card in fronts]  # type: ignore[misc]
     for image in {p for p, _ in fronts} | set(backs):

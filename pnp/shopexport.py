@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .errors import Location, PnpError, Problems, display_path
 from .export import DeckFaces, Exported, _digest, _save, game_faces, rasterise_to
 from .files import atomic_path
+from .pdfx import convert
 from .preflight import FaceParts, cards_text, preflight
 from .shops import SHOPS, CardSize, Shop
 
@@ -93,7 +94,11 @@ def export_shop(
         faces = [FaceParts(card, "front", face, parts) for card, face, parts in zip(deck.cards, plan.faces.fronts, plan.faces.front_parts)]
         faces += [FaceParts(card, "back", face, parts) for card, face, parts in zip(deck.cards, plan.faces.backs, plan.faces.back_parts)]
         findings = preflight(shop, deck.id, faces, plan.scale, problems)
-        written = _write_pdf(shop, plan, where, symbols, font, pdfx, icc) if shop.output == "pdf" else _write_images(shop, plan, where, symbols, font, problems, findings)
+        written = (
+            _write_pdf(shop, plan, where, symbols, font, pdfx, icc)
+            if shop.output == "pdf"
+            else _write_images(shop, plan, where, symbols, font, problems, findings)
+        )
         manifest = where / MANIFEST
         _write_text(manifest, _csv(written))
         report = where / PREFLIGHT
@@ -181,7 +186,6 @@ def _write_pdf(shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: b
     often as its quantity; MediaBox = BleedBox = trim + 2 x bleed, TrimBox inset by the
     bleed. Returns the manifest rows (the pages of each card's faces)."""
     from .pdf import draw_face
-    from .pdfx import convert
 
     deck = plan.faces.deck
     bleed = shop.bleed_in * inch

@@ -12,8 +12,8 @@ from collections import Counter
 
 import pytest
 from conftest import edit, line_of, run
-from PIL import Image
 from pdfread import operations, reader
+from PIL import Image
 
 from pnp.shops import SHOPS
 
