@@ -442,7 +442,7 @@ def list_game(ctx: Context, game: Path, fmt: str) -> None:
 
 @main.group()
 def export() -> None:
-    """Images of GAME: PNGs of every card, or Tabletop Simulator deck sheets."""
+    """Images of GAME: PNGs of every card, Tabletop Simulator deck sheets, or the files a print shop takes."""
 
 
 images_out_option = click.option(
@@ -458,14 +458,21 @@ force_option = click.option("--force", is_flag=True, help="Write the images even
 @game_argument
 @images_out_option
 @click.option("--dpi", type=click.IntRange(36, 1200), default=300, show_default=True, help="Resolution of the images.")
-@click.option("--bleed/--no-bleed", default=False, show_default=True, help="Include 3 mm of bleed around each card.")
+@click.option(
+    "--bleed",
+    type=click.FloatRange(0, 6),
+    default=0.0,
+    show_default=True,
+    metavar="MM",
+    help="Bleed in mm: the art this far past the trim on every side (3 is usual).",
+)
 @lang_option
 @deck_option
 @untranslated_option
 @force_option
 @click.pass_obj
 def export_png(
-    ctx: Context, game: Path, out: Path, dpi: int, bleed: bool, lang: str | None, decks: tuple[str, ...], allow_untranslated: bool, force: bool
+    ctx: Context, game: Path, out: Path, dpi: int, bleed: float, lang: str | None, decks: tuple[str, ...], allow_untranslated: bool, force: bool
 ) -> None:
     """One PNG per distinct card face: OUT/GAME/png-LANG/DECK/ID-front.png and the backs
     (one back.png when every card of a deck has the same back)."""
@@ -501,6 +508,52 @@ def export_tts(
         from .export import export_tts as run_export
 
         result = run_export(game, out, dpi, fmt, lang, list(decks) or None, allow_untranslated, force)
+        _report(result.problems.items)
+        for line in result.notes:
+            ctx.say(line)
+
+    _run(ctx, action, Output(out))
+
+
+@export.command("shop")
+@game_argument
+@click.option(
+    "--profile",
+    type=click.Choice(["tgc", "mpc", "dtc"]),
+    required=True,
+    help="The print shop: tgc (The Game Crafter, PNG), mpc (MakePlayingCards, PNG), dtc (DriveThruCards, PDF/X-1a).",
+)
+@images_out_option
+@click.option("--pdfx/--no-pdfx", default=True, show_default=True, help="For a shop that asks for PDF/X: convert to CMYK with Ghostscript (gs).")
+@click.option(
+    "--icc", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None, help="CMYK ICC profile for PDF/X (default: Ghostscript's SWOP)."
+)
+@lang_option
+@deck_option
+@untranslated_option
+@force_option
+@click.pass_obj
+def export_shop(
+    ctx: Context,
+    game: Path,
+    profile: str,
+    out: Path,
+    pdfx: bool,
+    icc: Path | None,
+    lang: str | None,
+    decks: tuple[str, ...],
+    allow_untranslated: bool,
+    force: bool,
+) -> None:
+    """The files a print shop takes: per deck, each card face at the shop's exact size with
+    its bleed (an image, or a page of one PDF), the quantity in each file name and in
+    manifest.csv (which pnp impose reads back), and a preflight of text in the shop's
+    unsafe zone and images under its resolution."""
+
+    def action():
+        from .shopexport import export_shop as run_export
+
+        result = run_export(game, out, profile, lang, list(decks) or None, allow_untranslated, force, pdfx, icc)
         _report(result.problems.items)
         for line in result.notes:
             ctx.say(line)

@@ -42,6 +42,8 @@ class DeckFaces:
     deck: Deck
     fronts: list[Face]
     backs: list[Face]  # empty when the deck has no back layout
+    front_parts: list[list] = field(default_factory=list)  # per card, (element, ops): when asked for (a shop's preflight)
+    back_parts: list[list] = field(default_factory=list)
 
 
 @dataclass
@@ -85,17 +87,42 @@ def check_pixels(all_faces: list[DeckFaces], dpi: int, bleed_pt: float, problems
 
 def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Image.Image:
     """`face` (with `bleed_pt` of its surroundings) as an RGB image at `dpi`."""
-    import pypdfium2 as pdfium  # only for exports: pnp --help stays fast
-
     from .pdf import draw_face
 
     width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
     px_w, px_h = pixels(width, dpi), pixels(height, dpi)
     page_w, page_h = px_w * 72 / dpi, px_h * 72 / dpi  # whole pixels: the art is stretched by less than one
+
+    def draw(canvas: Canvas) -> None:
+        canvas.scale(page_w / width, page_h / height)
+        draw_face(canvas, face, bleed_pt, bleed_pt, bleed_pt, symbols)
+
+    return _render(draw, (px_w, px_h), dpi, font)
+
+
+def rasterise_to(face: Face, symbols, font: str, size_px: tuple[int, int], trim_px: tuple[float, float], dpi: int) -> Image.Image:
+    """`face` as an image of exactly `size_px`, its trim `trim_px` across (scaled to it:
+    a shop's size) and centred, the rest its bleed: a print shop's card image."""
+    from .pdf import draw_face
+
+    sx, sy = trim_px[0] * 72 / dpi / face.width, trim_px[1] * 72 / dpi / face.height
+    bleed_x, bleed_y = (size_px[0] - trim_px[0]) / 2 * 72 / dpi, (size_px[1] - trim_px[1]) / 2 * 72 / dpi
+
+    def draw(canvas: Canvas) -> None:
+        canvas.translate(bleed_x, bleed_y)
+        canvas.scale(sx, sy)
+        draw_face(canvas, face, 0, 0, max(bleed_x / sx, bleed_y / sy), symbols)
+
+    return _render(draw, size_px, dpi, font)
+
+
+def _render(draw: Callable[[Canvas], None], size_px: tuple[int, int], dpi: int, font: str) -> Image.Image:
+    """What `draw` puts on a page of `size_px` pixels at `dpi`, rasterised by pdfium."""
+    import pypdfium2 as pdfium  # only for exports: pnp --help stays fast
+
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(page_w, page_h), invariant=1, initialFontName=font)
-    canvas.scale(page_w / width, page_h / height)
-    draw_face(canvas, face, bleed_pt, bleed_pt, bleed_pt, symbols)
+    canvas = Canvas(buffer, pagesize=(size_px[0] * 72 / dpi, size_px[1] * 72 / dpi), invariant=1, initialFontName=font)
+    draw(canvas)
     canvas.showPage()
     canvas.save()
     document = pdfium.PdfDocument(buffer.getvalue())
@@ -103,14 +130,17 @@ def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Imag
         image = document[0].render(scale=dpi / 72 * (1 - 1e-9)).to_pil()  # pdfium rounds up: stay below the next pixel
     finally:
         document.close()
-    if image.size != (px_w, px_h):  # pragma: no cover - a rounding difference of pdfium
-        image = image.resize((px_w, px_h), Image.Resampling.LANCZOS)
+    if image.size != size_px:  # pragma: no cover - a rounding difference of pdfium
+        image = image.resize(size_px, Image.Resampling.LANCZOS)
     return image.convert("RGB")
 
 
-def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool) -> tuple[Edition, list[DeckFaces], Problems]:
+def game_faces(
+    folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool, parts: bool = False
+) -> tuple[Edition, list[DeckFaces], Problems]:
     """Check the game and set every face of the chosen decks in one language, like
-    `pnp build` does; raises PnpError on errors unless `force`."""
+    `pnp build` does (`parts`: and keep what each element drew); raises PnpError on errors
+    unless `force`."""
     from .check import check_game
     from .edition import make_editions
     from .project import prepare
@@ -123,9 +153,11 @@ def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_un
     result = []
     for deck_id, (front, back) in project.layouts.items():
         deck = edition.game.decks[deck_id]
-        fronts = [renderer.face(card, front, "front", problems) for card in deck.cards]
-        backs = [renderer.face(card, back, "back", problems) for card in deck.cards] if back else []
-        result.append(DeckFaces(deck, fronts, backs))
+        front_parts: list[list] = [[] for _ in deck.cards] if parts else []
+        back_parts: list[list] = [[] for _ in deck.cards] if parts and back else []
+        fronts = [renderer.face(card, front, "front", problems, front_parts[i] if parts else None) for i, card in enumerate(deck.cards)]
+        backs = [renderer.face(card, back, "back", problems, back_parts[i] if parts else None) for i, card in enumerate(deck.cards)] if back else []
+        result.append(DeckFaces(deck, fronts, backs, front_parts, back_parts))
     if problems.errors and not force:
         raise PnpError(problems)
     return edition, result, problems
@@ -150,7 +182,7 @@ def export_png(
     folder: Path,
     out: Path,
     dpi: int = 300,
-    bleed: bool = False,
+    bleed: float = 0.0,
     lang: str | None = None,
     decks: list[str] | None = None,
     allow_untranslated: bool = False,
@@ -158,12 +190,13 @@ def export_png(
     progress: Callable[[int], None] | None = None,
 ) -> Exported:
     """One PNG per distinct face: out/GAME/png-LANG/DECK/ID-front.png and ID-back.png, or
-    one back.png when every card of the deck has the same back."""
+    one back.png when every card of the deck has the same back; `bleed` mm of the art
+    around each card's trim (layouts draw their backgrounds BLEED_MM out)."""
     edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
     result = Exported(problems=problems)
     symbols = edition.project.symbols
     font = edition.project.fonts.get("sans").registered
-    bleed_pt = BLEED_MM * mm if bleed else 0.0
+    bleed_pt = bleed * mm
     check_pixels(all_faces, dpi, bleed_pt, problems)
     for faces in all_faces:
         where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id

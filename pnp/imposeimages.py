@@ -5,10 +5,15 @@ ruler all come from `impose` and `pdf.write_sheets`, each card a Face with one i
 Images are taken in natural file-name order ("card2" before "card10"). The card size is
 given, or read from the images' proportions: portrait cards of about poker proportions are
 63 x 88 mm, others keep their proportions at 63 mm across the short side.
+
+A folder with a `manifest.csv` (what `pnp export shop` writes) is read from it instead:
+each front as many times as its quantity, with its own back or the deck's one back, at
+the trim size and with the bleed the manifest states.
 """
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,6 +33,8 @@ POKER = (63.0, 88.0)
 SHORT_SIDE = 63.0  # mm: the default width of a card that is not of poker proportions
 MIN_DPI = 150  # below this a printed card looks blurred
 MAX_IMAGES = 10_000
+MANIFEST = "manifest.csv"  # written by `pnp export shop` (shopexport.py)
+MANIFEST_COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm")
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Artwork:
     backs: list[Path]  # empty, one for every card, or one per front
     size: tuple[float, float]  # trim in mm
     problems: Problems = field(default_factory=Problems)
+    bleed: float | None = None  # mm the images hold beyond the trim, when a manifest says; else --bleed
 
 
 def natural_key(path: Path) -> list:
@@ -142,6 +150,97 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
     return Artwork(fronts, backs, trim, problems)
 
 
+def collect_manifest(folder: Path, bleed: float) -> Artwork:
+    """The cards a manifest.csv lists: each front `quantity` times, paired with its own back
+    (same card) or the one back of the deck (no card); raises PnpError with every problem."""
+    problems = Problems()
+    path = folder / MANIFEST
+    shown = display_path(path)
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+        columns = set(rows[0]) if rows else set()
+    missing = [c for c in MANIFEST_COLUMNS if c not in columns]
+    if missing:
+        problems.error(
+            Location(shown, 1, 1),
+            "manifest",
+            f"no column {', '.join(missing)}; expected the columns {', '.join(MANIFEST_COLUMNS)} (as pnp export shop writes them)",
+        )
+        raise PnpError(problems)
+    fronts: list[tuple[Path, str]] = []  # (image, card id), one per copy
+    own_backs: dict[str, Path] = {}
+    shared_back: Path | None = None
+    sizes, bleeds = set(), set()
+    for line, row in enumerate(rows, start=2):
+        where = Location(shown, line, 1)
+        name = row["file"]
+        image = folder / name
+        if Path(name).suffix.lower() not in SUFFIXES:
+            problems.error(
+                where,
+                "manifest",
+                f"'{name}' is not a PNG or JPEG image; pnp impose places images, and a PDF shop's file is already one card per page: expected the folder of an image shop's export (--profile tgc or mpc)",
+            )
+            continue
+        if Path(name).name != name or not image.is_file():
+            problems.error(where, "images-missing", f"'{name}' is not a file in {display_path(folder)}; expected the images the manifest lists beside it")
+            continue
+        try:
+            quantity = int(row["quantity"])
+            if not 1 <= quantity <= MAX_IMAGES:
+                raise ValueError
+        except ValueError:
+            problems.error(where, "manifest", f"quantity '{row['quantity']}' of '{name}'; expected a whole number from 1 to {MAX_IMAGES}")
+            continue
+        sizes.add(row["size"])
+        bleeds.add(row["bleed_mm"])
+        if row["side"] == "front":
+            fronts.extend([(image, row["card"])] * quantity)
+        elif row["side"] == "back" and row["card"]:
+            own_backs[row["card"]] = image
+        elif row["side"] == "back":
+            shared_back = image
+        else:
+            problems.error(where, "manifest", f"side '{row['side']}' of '{name}'; expected front or back")
+    if len(fronts) > MAX_IMAGES:
+        problems.error(Location(shown), "images-limit", f"{len(fronts)} cards; expected at most {MAX_IMAGES}")
+    if len(sizes) > 1 or len(bleeds) > 1:
+        problems.error(
+            Location(shown),
+            "manifest",
+            f"cards of sizes {', '.join(sorted(sizes))} mm with bleeds {', '.join(sorted(bleeds))} mm; expected one deck (one size) per manifest",
+        )
+    if not fronts and not problems.errors:
+        problems.error(Location(shown), "images-missing", "no front listed; expected a row with side 'front' per card")
+    problems.raise_if_errors()
+    try:
+        size = parse_size(sizes.pop())
+        image_bleed = float(bleeds.pop())
+    except ValueError as exc:
+        problems.error(Location(shown), "manifest", f"{exc}; expected the size and bleed_mm pnp export shop writes")
+        raise PnpError(problems) from None
+    if bleed > image_bleed + 1e-6:
+        problems.error(
+            Location(shown),
+            "manifest",
+            f"--bleed {bleed:g} is more than the {image_bleed:g} mm of bleed the images hold; expected --bleed {image_bleed:g} or less",
+        )
+        raise PnpError(problems)
+    backs: list[Path] = []
+    if own_backs or shared_back:
+        lacking = sorted({card for _, card in fronts if card not in own_backs}) if shared_back is None else []
+        if lacking:
+            problems.error(
+                Location(shown), "images-backs", f"no back for card {', '.join(lacking)}; expected a back row per card, or one for the deck (no card)"
+            )
+            raise PnpError(problems)
+        backs = [own_backs.get(card, shared_back) for _, card in fronts]  # type: ignore[misc]
+    for image in {p for p, _ in fronts} | set(backs):
+        _pixels(image, problems)
+    problems.raise_if_errors()
+    return Artwork([p for p, _ in fronts], backs, size, problems, image_bleed)
+
+
 def impose_images(
     folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None
 ) -> tuple[Written, Problems]:
@@ -151,13 +250,19 @@ def impose_images(
     overlapping pieces, as `pnp build` does."""
     from .pdf import DocInfo, ruler_caption, write_sheets
 
-    art = collect(folder, back, size, spec.bleed)
+    if back is None and (folder / MANIFEST).is_file():
+        art = collect_manifest(folder, spec.bleed)
+        if size is not None:
+            art.size = size
+    else:
+        art = collect(folder, back, size, spec.bleed)
     width, height = art.size[0] * mm, art.size[1] * mm
     grid = fit_grid(spec, width, height)
     bleed = spec.bleed * mm
+    held = bleed if art.bleed is None else art.bleed * mm  # how far the images reach beyond the trim
 
     def face(path: Path, side: str) -> Face:
-        return Face(f"{path.name} ({side})", width, height, (ImageOp(str(path.resolve()), -bleed, -bleed, width + 2 * bleed, height + 2 * bleed),))
+        return Face(f"{path.name} ({side})", width, height, (ImageOp(str(path.resolve()), -held, -held, width + 2 * held, height + 2 * held),))
 
     fronts = [face(p, "front") for p in art.fronts]
     backs = [face(p, "back") for p in art.backs]

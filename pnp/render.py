@@ -35,14 +35,19 @@ class Renderer:
     def context(self, card: Card) -> dict[str, Any]:
         return self.names.of(card)
 
-    def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
+    def face(self, card: Card, layout: Layout, side: str, problems: Problems, parts: list | None = None) -> Face:
+        """`parts`, when given, receives (element, its ops) for each element drawn: what a
+        shop's preflight names."""
         ctx = self.context(card)
         frame = Frame(self, card, layout, ctx, layout.height * mm, f"card '{card.id}' ({side}, layout '{layout.name}')", problems)
         ops: list[Op] = []
         for el in layout.elements:
             if el.when is not None and not self._when(el.when, ctx, el._loc, frame.where, problems):
                 continue
-            ops.extend(el.draw(frame))
+            drawn = el.draw(frame)
+            ops.extend(drawn)
+            if parts is not None:
+                parts.append((el, drawn))
         return Face(f"{card.id} ({side})", layout.width * mm, frame.height, tuple(ops))
 
     # --- what elements ask of the renderer through their Frame (elements.base.Services) ---

@@ -37,7 +37,7 @@ def test_png_one_file_per_face_at_the_chosen_dpi(tmp_path):
 
 def test_png_with_bleed_adds_3_mm_of_art_on_every_side(tmp_path):
     game = new_game(tmp_path)
-    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 100, "--bleed").exit_code == 0
+    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 100, "--bleed", 3).exit_code == 0
     with Image.open(tmp_path / "out" / "g" / "png-en" / "cards" / "noon-front.png") as image:
         assert image.size == (px(69, 100), px(94, 100))
         assert image.getpixel((0, 0)) == (0xFB, 0xF7, 0xEE)  # the layout's background, not paper white

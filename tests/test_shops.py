@@ -1,0 +1,177 @@
+"""`pnp export shop`: each shop's card images at its exact pixels, quantities in file names
+and in manifest.csv (read back by `pnp impose`), the preflight, and DriveThruCards' one
+card per page PDF/X with its page boxes and output intent."""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+from collections import Counter
+
+import pytest
+from conftest import edit, line_of, run
+from pdfread import operations, reader
+from PIL import Image
+
+from pnp.shops import SHOPS
+
+HAS_GS = shutil.which("gs") is not None
+needs_gs = pytest.mark.skipif(not HAS_GS and not os.environ.get("CI"), reason="Ghostscript (gs) is not installed; .ci/run installs it")
+
+
+def new_game(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    return tmp_path / "g"
+
+
+def rows(folder):
+    with (folder / "manifest.csv").open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.mark.parametrize(
+    ("profile", "size", "pixels", "safe"),
+    [
+        ("tgc", "poker", (825, 1125), (675, 975)),
+        ("tgc", "bridge", (750, 1125), (600, 975)),
+        ("tgc", "mini", (600, 825), (450, 675)),
+        ("tgc", "tarot", (900, 1500), (750, 1350)),
+        ("mpc", "poker", (822, 1122), (678, 978)),
+        ("mpc", "tarot", (897, 1497), (753, 1353)),
+        ("mpc", "domino", (597, 1122), (453, 978)),
+    ],
+)
+def test_each_shop_size_in_exact_pixels_with_its_bleed_and_safe_zone(profile, size, pixels, safe):
+    shop = SHOPS[profile]
+    (card,) = [s for s in shop.sizes if s.name == size]
+    assert shop.pixels(card) == pixels
+    assert shop.safe_pixels(card) == safe
+
+
+@pytest.mark.parametrize(("profile", "pixels", "short"), [("tgc", (825, 1125), True), ("mpc", (822, 1122), False)])
+def test_image_shops_get_one_image_per_face_at_their_pixels_named_with_quantities(tmp_path, profile, pixels, short):
+    game = new_game(tmp_path)
+    result = run("export", "shop", game, "--profile", profile, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "g" / f"shop-{profile}-en" / "cards"
+    images = sorted(p.name for p in folder.glob("*.png"))
+    assert images == ["01x-dawn-front.png", "01x-dusk-front.png", "01x-midnight-front.png", "02x-noon-front.png", "05x-back.png"]
+    for name in images:
+        with Image.open(folder / name) as image:
+            assert image.size == pixels
+            assert image.getpixel((5, 5)) != (255, 255, 255)  # the layout's background runs into the bleed
+    listed = {(r["file"], r["card"], r["side"], r["quantity"]) for r in rows(folder)}
+    assert ("02x-noon-front.png", "noon", "front", "2") in listed
+    assert ("05x-back.png", "", "back", "5") in listed
+    assert "63 x 88 mm are printed at the shop's 63.5 x 88.9 mm" in result.output
+    report = (folder / "preflight.txt").read_text()  # the background reaches 3 mm out: The Game Crafter's bleed is 3.2 mm (scaled)
+    assert ("the front of cards 'dawn', 'noon', 'dusk' and 1 more stops short of" in report and "[shop-bleed]" in result.output) is short
+    assert "[shop-unsafe-zone]" not in report and "[shop-resolution]" not in report
+
+
+def test_impose_reads_the_manifest_and_places_each_card_as_often_as_its_quantity(tmp_path):
+    game = new_game(tmp_path)
+    edit(game / "cards.yaml", "copies: 2", "copies: 3")
+    assert run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out").exit_code == 0
+    folder = tmp_path / "out" / "g" / "shop-tgc-en" / "cards"
+    result = run("impose", folder, "--out", tmp_path / "sheets")
+    assert result.exit_code == 0, result.output
+    assert "(6 cards, 2 pages)" in result.output  # dawn, dusk, midnight once, noon three times
+    front, back = reader(tmp_path / "sheets" / "cards-a4.pdf").pages
+
+    def drawn(page) -> list[int]:
+        return sorted(Counter(str(operands[0]) for operands, op in operations(page) if op == b"Do").values())
+
+    assert drawn(front) == [1, 1, 1, 3]
+    assert drawn(back) == [6]  # the deck's one back behind each card
+
+
+def test_impose_refuses_more_bleed_than_the_images_hold(tmp_path):
+    game = new_game(tmp_path)
+    assert run("export", "shop", game, "--profile", "mpc", "--out", tmp_path / "out").exit_code == 0
+    result = run("impose", tmp_path / "out" / "g" / "shop-mpc-en" / "cards", "--bleed", 5, "--out", tmp_path / "sheets")
+    assert result.exit_code == 1
+    assert "manifest.csv" in result.output and "--bleed 5 is more than the 3.048 mm of bleed the images hold" in result.output
+
+
+def test_a_deck_of_a_size_the_shop_does_not_make_is_an_error_naming_it(tmp_path):
+    result = run("export", "shop", "--profile", "tgc", "--deck", "cities", "--out", tmp_path)
+    assert result.exit_code == 1
+    assert "deck 'cities' is 44 x 68 mm, a size The Game Crafter does not make" in result.output
+    assert "poker 63.5 x 88.9 mm" in result.output and "[shop-size]" in result.output
+    assert not (tmp_path / "mesta").exists()
+
+
+def test_preflight_names_text_in_the_unsafe_zone_and_images_under_the_shops_resolution(tmp_path):
+    game = new_game(tmp_path)
+    layout = game / "layouts" / "card.yaml"
+    edit(layout, "box: [21, 6, 36, 12]", "box: [21, 1, 36, 12]")  # the title 1 mm from the top
+    Image.new("RGB", (40, 40), "red").save(game / "art.png")  # 40 px across 20 mm: about 50 ppi
+    edit(layout, "  - line: [10, 27, 53, 27]", "  - image: art.png\n    box: [40, 60, 20, 20]\n  - line: [10, 27, 53, 27]")
+    result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    title_line = line_of(layout, "box: [21, 1, 36, 12]") - 1
+    image_line = line_of(layout, "image: art.png")
+    report = (tmp_path / "out" / "g" / "shop-tgc-en" / "cards" / "preflight.txt").read_text()
+    for text in (result.output, report):
+        assert f"card.yaml:{title_line}:" in text and "text '{{ title }}' (front) of cards 'dawn', 'noon', 'dusk' and 1 more" in text
+        assert "reaches 2.2 mm into The Game Crafter's unsafe zone" in text and "[shop-unsafe-zone]" in text
+        assert f"card.yaml:{image_line}:" in text and "image 'art.png' (front) on cards 'dawn', 'noon', 'dusk' and 1 more" in text
+        assert "prints at 50 pixels per inch" in text and "[shop-resolution]" in text
+    assert text.count("[shop-unsafe-zone]") == 1  # once per element, not once per card
+
+
+def test_png_export_bleed_takes_millimetres(tmp_path):
+    game = new_game(tmp_path)
+    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 254, "--bleed", 1.5).exit_code == 0
+    with Image.open(tmp_path / "out" / "g" / "png-en" / "cards" / "dawn-front.png") as image:
+        assert image.size == (660, 910)  # (63 + 3) and (88 + 3) mm at 10 px per mm
+
+
+def boxes(page) -> dict[str, list[float]]:
+    return {name: [round(float(v), 2) for v in page[name]] for name in ("/MediaBox", "/BleedBox", "/TrimBox")}
+
+
+@needs_gs
+def test_drivethrucards_gets_one_pdf_x_of_one_card_per_page_with_trim_and_bleed_boxes(tmp_path):
+    game = new_game(tmp_path)
+    result = run("export", "shop", game, "--profile", "dtc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "g" / "shop-dtc-en" / "cards"
+    pdf = folder / "05x-cards.pdf"
+    document = reader(pdf)
+    assert len(document.pages) == 10  # back, front for each of the 5 cards
+    for page in document.pages:  # 2.5 x 3.5 in with 1/8 in bleed: 2.75 x 3.75 in
+        assert boxes(page) == {"/MediaBox": [0, 0, 198, 270], "/BleedBox": [0, 0, 198, 270], "/TrimBox": [9, 9, 189, 261]}
+    assert "Dawn" in document.pages[1].extract_text() and "Dawn" not in document.pages[0].extract_text()
+    assert "Noon" in document.pages[3].extract_text() and "Noon" in document.pages[5].extract_text()  # two copies
+    intent = document.trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 001"
+    assert len(intent["/DestOutputProfile"].get_object().get_data()) > 1000  # the ICC profile itself
+    assert document.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2001" and document.pdf_header == "%PDF-1.3"
+    content = b"".join(page.get_contents().get_data() for page in document.pages)
+    assert b" rg" not in content and b" RG" not in content and b" k" in content  # CMYK, no RGB
+    if shutil.which("pdfinfo"):  # poppler, not pnp, reads the boxes and the PDF/X version
+        info = subprocess.run(["pdfinfo", "-box", str(pdf)], capture_output=True, text=True).stdout
+        assert "PDF/X-1a:2001" in info and "TrimBox:             9.00     9.00   189.00   261.00" in info
+    listed = [(r["card"], r["side"], r["pages"]) for r in rows(folder)]
+    assert ("noon", "front", "3-6") in listed
+    again = tmp_path / "again"
+    assert run("export", "shop", game, "--profile", "dtc", "--out", again).exit_code == 0
+    assert (again / "g" / "shop-dtc-en" / "cards" / "05x-cards.pdf").read_bytes() == pdf.read_bytes()  # same input, same bytes
+    result = run("impose", folder, "--out", tmp_path / "sheets")
+    assert result.exit_code == 1 and "pnp impose places images" in result.output
+
+
+def test_drivethrucards_without_ghostscript_says_what_is_missing(tmp_path, monkeypatch):
+    game = new_game(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    result = run("export", "shop", game, "--profile", "dtc", "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert "needs Ghostscript (gs)" in result.output and "--no-pdfx" in result.output
+    result = run("export", "shop", game, "--profile", "dtc", "--no-pdfx", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    page = reader(tmp_path / "out" / "g" / "shop-dtc-en" / "cards" / "05x-cards.pdf").pages[0]
+    assert boxes(page)["/TrimBox"] == [9, 9, 189, 261]
