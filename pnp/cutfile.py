@@ -13,6 +13,7 @@ the same place when set as docs/sheets.md says; a mark in the file would be cut.
 from __future__ import annotations
 
 import io
+import logging
 import math
 from pathlib import Path
 
@@ -107,7 +108,13 @@ def dxf(cuts: tuple[Cut, ...]) -> str:
     import ezdxf  # only a build with --cutter needs it
 
     ezdxf.options.write_fixed_meta_data_for_testing = True
-    doc = ezdxf.new("R12")
+    log = logging.getLogger("ezdxf")
+    level = log.level
+    log.setLevel(logging.ERROR)  # new() sets drawing units, which R12 cannot hold, and logs so: the units are said in $MEASUREMENT
+    try:
+        doc = ezdxf.new("R12")
+    finally:
+        log.setLevel(level)
     doc.header["$MEASUREMENT"] = 1  # metric
     doc.layers.add("CUT", color=1)
     msp = doc.modelspace()
