@@ -75,7 +75,9 @@ corner_option = click.option(
 )
 
 
-def _sheet_spec(paper: str, sides: str, flip: str, back_offset, bleed: float, gap: float, overlap: float, cutter: str | None, corner_radius: float | None) -> SheetSpec:
+def _sheet_spec(
+    paper: str, sides: str, flip: str, back_offset, bleed: float, gap: float, overlap: float, cutter: str | None, corner_radius: float | None
+) -> SheetSpec:
     """The sheet options of build and impose, checked together."""
     if cutter and sides == "fold":
         raise click.UsageError("--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)")
@@ -84,6 +86,8 @@ def _sheet_spec(paper: str, sides: str, flip: str, back_offset, bleed: float, ga
     return SheetSpec(
         paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap, cutter=cutter, corner_radius=corner_radius
     )
+
+
 flip_option = click.option(
     "--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex."
 )

@@ -396,6 +396,7 @@ def outlines(placements: Iterable[Placement], grid: Grid, shape: Shape, spec: Sh
 
 FOLD_GUTTER = 4.0 * mm  # from the fold line to the art on either side: a fold never lies exactly on its line
 FOLD_LABEL_ROOM = 3.5 * mm  # the band beside the art that holds the word "fold"
+FOLD_LABEL_INSET = 6.0 * mm  # from the margin to the middle of the word, when it goes in the gutter
 
 
 @dataclass(frozen=True)
@@ -457,14 +458,13 @@ class Fold:
         page_w, page_h = g.page_w, g.page_h
         left, bottom, right, top = g.art_box
         labels = []
+        inset = margin + FOLD_LABEL_INSET  # where no band has room: in the gutter, along the line
         if self.vertical:
-            for room, y in ((page_h - margin - top, top), (bottom - margin, margin)):
-                if room >= FOLD_LABEL_ROOM:
-                    labels.append((self.at, y + room / 2, 0.0))
+            for room, y, end in ((page_h - margin - top, top, page_h - inset), (bottom - margin, margin, inset)):
+                labels.append((self.at, y + room / 2, 0.0) if room >= FOLD_LABEL_ROOM else (self.at, end, 90.0))
             return FoldLine((self.at, 0.0, self.at, page_h), margin, tuple(labels))
-        for room, x in ((left - margin, margin), (page_w - margin - right, right)):
-            if room >= FOLD_LABEL_ROOM:
-                labels.append((x + room / 2, self.at, 90.0))
+        for room, x, end in ((left - margin, margin, inset), (page_w - margin - right, right, page_w - inset)):
+            labels.append((x + room / 2, self.at, 90.0) if room >= FOLD_LABEL_ROOM else (end, self.at, 0.0))
         return FoldLine((0.0, self.at, page_w, self.at), margin, tuple(labels))
 
 

@@ -104,7 +104,7 @@ def print_advice(files: list[Written]) -> str:
         groups.setdefault(written.duplex, []).append(written.path.name)
     edges = [edge for edge in ("long", "short") if edge in groups]
     if list(groups) == ["fold"]:
-        return f"Print {fold}; print {scale}"
+        return f"Print one-sided {scale[: -len('; check the ruler on the sheet.')]}, then fold each sheet along its dashed line (blank sides together), glue the halves and cut; check the ruler on the sheet."
     if not edges and "fold" not in groups:
         return f"Print {scale}"
     if edges == [next(iter(groups))] and len(groups) == 1:
@@ -122,4 +122,5 @@ def cut_files_line(paths: list[Path]) -> str:
     """The cut files of a build for a cutting machine, in one line (they can be many)."""
     svgs = [p for p in paths if p.suffix == ".svg"]
     folders = sorted({str(p.parent) for p in paths})
-    return f"wrote {len(svgs)} cut file{'s' if len(svgs) != 1 else ''} for the cutting machine (SVG, and DXF beside each) in {', '.join(folders)}, one per sheet of fronts: {svgs[0].name}, ..."
+    names = svgs[0].name if len(svgs) == 1 else f"{svgs[0].name} ... {svgs[-1].name}"
+    return f"wrote {len(svgs)} cut file{'s' if len(svgs) != 1 else ''} for the cutting machine, one per sheet of fronts (SVG, and DXF beside each) in {', '.join(folders)}: {names}"

@@ -40,7 +40,9 @@ def game(tmp_path: Path, w: float, h: float, cards: int = 11) -> Path:
 def fold_line(page) -> tuple[bool, float]:
     """The fold, read from the page: the long dashed line across it (vertical?, where)."""
     w, h = float(page.mediabox.width), float(page.mediabox.height)
-    found = [(x1 == x2, x1 if x1 == x2 else y1) for x1, y1, x2, y2 in marks(page) if (x1 == x2 and abs(y2 - y1) > 0.8 * h) or (y1 == y2 and abs(x2 - x1) > 0.8 * w)]
+    found = [
+        (x1 == x2, x1 if x1 == x2 else y1) for x1, y1, x2, y2 in marks(page) if (x1 == x2 and abs(y2 - y1) > 0.8 * h) or (y1 == y2 and abs(x2 - x1) > 0.8 * w)
+    ]
     assert len(found) == 1, found
     return found[0]
 
@@ -72,7 +74,7 @@ def test_each_back_lands_on_its_front_when_folded(tmp_path, w, h, landscape, ver
         boxes = card_boxes(page)  # trim + 1 mm of bleed
         texts = placed_text(page)
 
-        def folded(x: float, y: float) -> tuple[float, float]:
+        def folded(x: float, y: float, at: float = at) -> tuple[float, float]:
             return (2 * at - x, y) if vertical else (x, 2 * at - y)
 
         for title, x, y in texts:
