@@ -8,7 +8,7 @@ one way: no stage reaches back into an earlier one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from pathlib import Path
 
@@ -16,11 +16,12 @@ from reportlab.lib.units import mm
 
 from .aside import Aside, join_all
 from .check import check_game
+from .cutfile import cut_files
 from .edition import Edition, make_editions, resolve_languages
 from .errors import Location, PnpError, Problem, Problems, fail
 from .faces import Face
 from .files import Transaction, Written, transaction
-from .impose import DoesNotFit, Member, SheetSpec, fit_grid, impose, plan_grid, plan_shared, plan_tiling
+from .impose import DoesNotFit, Fold, Grid, Member, SharedSheets, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_grid, plan_shared, plan_tiling
 from .interrupt import Interrupted
 from .model import Deck, Game
 from .options import BuildOptions
@@ -38,6 +39,7 @@ RULEBOOK_KINDS = ("paper", "booklet")  # each set in a process of its own while 
 class BuildResult:
     files: list[Written]  # path, cards, pages, and the edge to flip for the double-sided ones
     problems: Problems
+    cut_files: list[Path] = field(default_factory=list)  # a cutting machine's (--cutter), beside the PDFs
 
 
 class _Given:
@@ -60,10 +62,11 @@ class Sheets:
     members: set[str] | None  # the components of --deal; None: every component
     problems: Problems  # where the problems found while laying out go
     txn: Transaction | _Given  # gives each PDF its temporary file
+    cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
 
 
 def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
-    suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{deal}" if deal else "")
+    suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{spec.cutter}" if spec.cutter else "") + (f"-{deal}" if deal else "")
     return f"{game.name}/{deck.id}-{lang}-{spec.paper}{suffix}.pdf"
 
 
@@ -78,7 +81,7 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
     wanted = bool(project.game.meta.rulebooks) and not options.decks
     editions = make_editions(project, resolve_languages(project.game, options.langs), options.allow_untranslated, rulebooks=wanted)
     progress = progress or BuildProgress(bar=False)
-    problems, files = Problems(), []
+    problems, files, cuts = Problems(), [], []
     with transaction(options.out) as txn:
         where = next(iter(project.game.meta.rulebooks.values()))._loc if wanted else project.game.loc
         rulebooks = (
@@ -93,12 +96,12 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             members = deal_members(project.game, options.deal) if options.deal else None
             progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))
             if options.jobs > 1 and len(editions) * len(project.layouts) > 1:
-                files = _build_parallel(editions, options, members, problems, txn)
+                files = _build_parallel(editions, options, members, problems, txn, cuts)
                 for written in files:
                     progress.deck_done(written, timed=False)
             else:
                 for edition in editions:
-                    files += _write_edition(Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn), progress)
+                    files += _write_edition(Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn), progress, cuts)
         except Interrupted:  # the rulebooks stop too, and hand over their files to be removed
             for aside in rulebooks:
                 aside.stop()
@@ -112,17 +115,20 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             files.extend(join_all(rulebooks, problems, txn))
         if problems.errors and not options.force:
             raise PnpError(problems)
-    return BuildResult(files, problems)
+    return BuildResult(files, problems, cuts)
 
 
-def _write_edition(sheets: Sheets, progress: BuildProgress) -> list[Written]:
-    """Every PDF of the decks in one language; its translation's problems come first."""
+def _write_edition(sheets: Sheets, progress: BuildProgress, cuts: list[Path]) -> list[Written]:
+    """Every PDF of the decks in one language (and their cut files, added to `cuts`); its
+    translation's problems come first."""
     sheets.problems.extend(sheets.edition.problems)
     if sheets.problems.errors and not sheets.options.force:
         raise PnpError(sheets.problems)
     files = []
     for unit in print_units(sheets.edition.project):
         written = write_unit(sheets, unit)
+        cuts += _write_cut_files(sheets.cut_files, sheets.txn)
+        sheets.cut_files.clear()
         progress.deck_done(written)
         if written is not None:
             files.append(written)
@@ -175,7 +181,13 @@ def _unset(rulebook: str, lang: str, kind: str, where: Location, exc: BaseExcept
     )
 
 
-def _build_parallel(editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction) -> list:
+def _write_cut_files(files: list[tuple[Path, bytes]], txn: Transaction) -> list[Path]:
+    for target, data in files:
+        txn.path_for(target).write_bytes(data)
+    return [target for target, _ in files]
+
+
+def _build_parallel(editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction, cuts: list[Path]) -> list:
     """Build every (language, deck) in its own process; the parent owns the transaction
     and sends each the translations it read."""
     from concurrent.futures import ProcessPoolExecutor
@@ -189,8 +201,9 @@ def _build_parallel(editions: list[Edition], options: BuildOptions, members: set
     files = []
     pool = ProcessPoolExecutor(max_workers=options.jobs)
     try:
-        for written, found in pool.map(_build_one, tasks):
+        for written, found, cut_files in pool.map(_build_one, tasks):
             problems.extend(found)
+            cuts += _write_cut_files(cut_files, txn)
             if written is not None:
                 files.append(written)
     finally:  # on a failure or a signal, what has not started never starts; what has is waited for, so its file is removed after
@@ -198,16 +211,17 @@ def _build_parallel(editions: list[Edition], options: BuildOptions, members: set
     return files
 
 
-def _build_one(task: tuple) -> tuple[Written | None, list[Problem]]:
+def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]]]:
     folder, options, lang, strings, unit, members, target, tmp = task
     project = prepare(folder, unit[1])
     problems = Problems()
     try:
         edition = Edition.translated(project, lang, strings)
-        written = write_unit(Sheets(edition, edition.renderer(), options, members, problems, _Given(tmp)), unit)
+        sheets = Sheets(edition, edition.renderer(), options, members, problems, _Given(tmp))
+        written = write_unit(sheets, unit)
     except PnpError as err:
-        return None, err.problems.items
-    return (written and written._replace(path=target)), problems.items
+        return None, err.problems.items, []
+    return (written and written._replace(path=target)), problems.items, sheets.cut_files
 
 
 Unit = tuple[str | None, list[str]]  # what one PDF holds: a deck, or a group's decks
@@ -269,6 +283,14 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
                 placed += [Member(front.width * mm, front.height * mm, front.shape, back is not None, deck_id)] * card.copies
     if spec.sides == "backs" and not any(m.back for m in placed):
         return None
+    if spec.sides == "fold" and any(m.back for m in placed):
+        first = game.decks[ids[0]]
+        problems.warn(
+            first.locs.get("group", first.loc),
+            "sheet-fold-group",
+            f"the decks of group '{group}' share sheets, which are not folded; their backs are printed on the reverse pages, double-sided (flip on the {spec.flip} edge)",
+        )
+        spec = replace(spec, sides="duplex")
     shared = plan_shared(spec, placed)
     total_sheets = max((page.sheet for page in shared.pages), default=0)
 
@@ -278,15 +300,16 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
         front, back = layouts[deck_id]
         return sheets.renderer.face(game.decks[deck_id].cards[index], front if side == "front" else back, side, problems)
 
-    def face_of(page, item):
-        return face(item, page.side)
+    def face_of(side, item):
+        return face(item, side)
 
     target = unit_target(sheets.edition, unit, sheets.options)
     names = ", ".join(game.decks[d].name for d in ids)
     duplex = spec.sides == "duplex" and any(m.back for m in placed)
     info = _doc_info(sheets, names, f"{len(entries)} components", spec.sides, duplex)
     caption = ruler_caption(f"{game.meta.title} · {group}", total_sheets)
-    count = write_sheets(sheets.txn.path_for(target), shared.pages, shared, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm)
+    pages = _keep_cuts(shared.pages, sheets, target, shared)
+    count = write_sheets(sheets.txn.path_for(target), pages, shared, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm)
     return Written(target, len(entries), count, spec.flip if duplex else None)
 
 
@@ -308,19 +331,55 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
         layout = front if side == "front" else back
         return sheets.renderer.face(deck.cards[index], layout, side, sheets.problems)
 
-    def face_of(page, item):
-        return face(items[item], page.side)
+    def face_of(side, item):
+        return face(items[item], side)
 
-    pages = impose(len(items), grid, spec if back is not None else replace(spec, sides="fronts"), front.shape)
     game = sheets.edition.game
     target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
-
     sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
+    fold = _fold(sheets, deck, front) if sides == "fold" else None
+    if fold is not None:
+        grid, total_sheets = fold.grid, -(-len(items) // fold.grid.per_sheet)
+        pages = impose_fold(len(items), fold, spec, front.shape)
+    else:
+        sides = "duplex" if sides == "fold" else sides  # too large to fold: printed double-sided (warned)
+        pages = impose(len(items), grid, replace(spec, sides=sides), front.shape)
     duplex = sides == "duplex"
-    info = _doc_info(sheets, deck.name, f"{len(items)} cards", sides, duplex)
+    info = _doc_info(sheets, deck.name, f"{len(items)} cards", "folded" if fold else sides, duplex)
     caption = ruler_caption(f"{game.meta.title} · {deck.name}", total_sheets)
+    pages = _keep_cuts(pages, sheets, target, grid)
     count = write_sheets(sheets.txn.path_for(target), pages, grid, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm)
-    return Written(target, len(items), count, spec.flip if duplex else None)
+    return Written(target, len(items), count, spec.flip if duplex else "fold" if fold else None)
+
+
+def _fold(sheets: Sheets, deck: Deck, front) -> Fold | None:
+    """The folded sheet for a deck, or None (with a warning) when its cards do not fit half a sheet."""
+    try:
+        return plan_fold(sheets.options.sheet, front.width * mm, front.height * mm)
+    except DoesNotFit as exc:
+        flip = sheets.options.sheet.flip
+        sheets.problems.warn(
+            deck.locs.get("front", deck.loc),
+            "sheet-fold-fit",
+            f"deck '{deck.id}': {exc}; its backs are printed on the reverse pages instead, double-sided (flip on the {flip} edge), or use larger paper (--paper)",
+        )
+        return None
+
+
+def _keep_cuts(pages, sheets: Sheets, target: Path, grid: Grid | SharedSheets):
+    """The pages, passed on as they are drawn; with a cutting machine, each page's cut file
+    (SVG and DXF, beside the PDF) is kept for the build to write."""
+    spec = sheets.options.sheet
+    if spec.cutter is None:
+        yield from pages
+        return
+    kept = []
+    for page in pages:
+        if page.machine:
+            kept.append(page)
+        yield page
+    if kept:
+        sheets.cut_files.extend(cut_files(target, kept, spec, grid.page_w, grid.page_h))
 
 
 def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None:
@@ -341,6 +400,9 @@ def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None
         notes.append(f"The back ('{back.name}') is not printed: a component in pieces cannot be printed double-sided.")
     if spec.sides == "backs":
         return None
+    if spec.cutter:
+        message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) does not fit {spec.cutter.title()}'s cutting area and is printed in pieces, cut by hand; it has no cut file"
+        problems.warn(deck.locs.get("front", deck.loc), "sheet-cutter-pieces", message + "; expected it printed without --cutter")
     game, fonts = sheets.edition.game, sheets.edition.project.fonts
     target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
 

@@ -21,7 +21,7 @@ from .model import LANGUAGE
 from .options import BuildOptions
 from .paper import PAPERS
 from .paths import DEFAULT_GAME
-from .progress import BuildProgress, print_advice
+from .progress import BuildProgress, cut_files_line, print_advice
 from .scaffold import create
 from .watch import watch as watch_folder
 
@@ -56,11 +56,38 @@ out_option = click.option(
 )
 sides_option = click.option(
     "--sides",
-    type=click.Choice(["duplex", "fronts", "backs"]),
+    type=click.Choice(["duplex", "fronts", "backs", "fold"]),
     default="duplex",
     show_default=True,
-    help="duplex: each sheet of fronts followed by its backs; or fronts or backs only.",
+    help="duplex: each sheet of fronts followed by its backs; fronts or backs only; fold: fronts and backs side by side on one page, to print one-sided and fold.",
 )
+cutter_option = click.option(
+    "--cutter",
+    type=click.Choice(["silhouette", "cricut"]),
+    default=None,
+    help="Print for a cutting machine: its registration marks instead of crop marks, and a cut file (SVG and DXF) per sheet beside the PDF.",
+)
+corner_option = click.option(
+    "--corner-radius",
+    type=click.FloatRange(0, 20),
+    default=None,
+    help="With --cutter: the radius in mm of the cut cards' corners (default: 3).",
+)
+
+
+def _sheet_spec(
+    paper: str, sides: str, flip: str, back_offset, bleed: float, gap: float, overlap: float, cutter: str | None, corner_radius: float | None
+) -> SheetSpec:
+    """The sheet options of build and impose, checked together."""
+    if cutter and sides == "fold":
+        raise click.UsageError("--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)")
+    if corner_radius is not None and not cutter:
+        raise click.UsageError("--corner-radius shapes a cutting machine's cut; expected it with --cutter")
+    return SheetSpec(
+        paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap, cutter=cutter, corner_radius=corner_radius
+    )
+
+
 flip_option = click.option(
     "--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex."
 )
@@ -203,6 +230,8 @@ def _report(problems) -> None:
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
 @gap_option
 @overlap_option
+@cutter_option
+@corner_option
 @click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
 @click.option("--deal", default=None, help="Print only the cards of this deal (game set-up), e.g. quick.")
 @click.option(
@@ -228,6 +257,8 @@ def build(
     bleed: float,
     gap: float,
     overlap: float,
+    cutter: str | None,
+    corner_radius: float | None,
     decks: tuple[str, ...],
     deal: str | None,
     langs: tuple[str, ...],
@@ -241,7 +272,7 @@ def build(
     def action():
         from .build import build as run_build
 
-        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
+        spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
         progress = BuildProgress(bar=not ctx.quiet)
         try:
             result = run_build(
@@ -267,6 +298,8 @@ def build(
             ctx.say(f"wrote {path} ({f'{cards} cards, ' if cards else ''}{pages} pages{timing})")
         if ctx.verbose:
             ctx.say(f"built in {progress.total:.2f} s")
+        if result.cut_files:
+            ctx.say(cut_files_line(result.cut_files))
         if result.files:
             ctx.say(print_advice(result.files))
 
@@ -582,6 +615,8 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
 @gap_option
 @overlap_option
+@cutter_option
+@corner_option
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
 @click.pass_obj
 def impose_images(
@@ -597,6 +632,8 @@ def impose_images(
     bleed: float,
     gap: float,
     overlap: float,
+    cutter: str | None,
+    corner_radius: float | None,
     title: str | None,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
@@ -605,10 +642,12 @@ def impose_images(
     def action():
         from .imposeimages import impose_images as run_impose
 
-        spec = SheetSpec(paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap)
-        written, problems = run_impose(folder, back, size, spec, out, title)
+        spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
+        written, problems, cuts = run_impose(folder, back, size, spec, out, title)
         _report(problems.items)
         ctx.say(f"wrote {written.path} ({written.cards} cards, {written.pages} pages)")
+        if cuts:
+            ctx.say(cut_files_line(cuts))
         if written.pages:
             ctx.say(print_advice([written]))
 

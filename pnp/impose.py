@@ -7,7 +7,7 @@ Coordinates: points, origin at the bottom left of the page (as in PDF).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -16,8 +16,10 @@ from reportlab.lib.units import mm
 from .paper import PAPERS, SHEET_MARGIN
 
 Flip = Literal["long", "short"]
-Sides = Literal["duplex", "fronts", "backs"]
+Sides = Literal["duplex", "fronts", "backs", "fold"]
 Shape = Literal["rect", "round", "hex"]
+Cutter = Literal["silhouette", "cricut"]
+Box = tuple[float, float, float, float]  # left, bottom, right, top
 
 MARK_GAP = 1.0 * mm  # crop marks stop this far from the art (cards and their bleed)
 MARK_WIDTH = 0.5  # points: thinner vanishes in print
@@ -37,6 +39,15 @@ class SheetSpec:
     marks: bool = True
     ruler: bool = True
     overlap: float = 10.0  # how far the pieces of a split component overlap, for gluing
+    cutter: Cutter | None = None  # a cutting machine cuts the components: its registration marks, no crop marks, a cut file
+    corner_radius: float | None = None  # of a rectangular component's cut outline; None: CUTTER_RADIUS with a cutter
+
+    @property
+    def radius(self) -> float:
+        """The corner radius of rectangular outlines in the cut file, in points."""
+        if self.corner_radius is not None:
+            return self.corner_radius * mm
+        return CUTTER_RADIUS * mm if self.cutter else 0.0
 
 
 @dataclass(frozen=True)
@@ -115,22 +126,105 @@ class DoesNotFit(ValueError):
 
 
 def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = False) -> Grid:
-    """As many cells as fit inside the printer margin, the grid centred on the page."""
+    """As many cells as fit inside the printable area (the printer margin, or a cutting
+    machine's), clear of the machine's registration marks, the grid centred on the page."""
     page_w, page_h = PAPERS[spec.paper].size(landscape)
-    bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
+    reg = registration(spec, page_w, page_h)
+    turned = " landscape" if landscape else ""
+    where = f"on {spec.paper.upper()}{turned} " + (CUTTER_AREA[spec.cutter] if spec.cutter else f"inside a {spec.margin:g} mm margin")
+    return _grid_in(spec, page_w, page_h, printable(spec, page_w, page_h), trim_w, trim_h, reg.keep_out if reg else (), where)
+
+
+def _grid_in(spec: SheetSpec, page_w: float, page_h: float, area: Box, trim_w: float, trim_h: float, keep_out: tuple[Box, ...], where: str) -> Grid:
+    """The largest grid of cells inside `area`, centred in it, whose art overlaps none of
+    `keep_out` (among grids of as many cells, the one with more columns)."""
+    bleed, gap = spec.bleed * mm, spec.gap * mm
+    left, bottom, right, top = area
     cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
-    usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
-    cols = math.floor((usable_w + gap + 1e-6) / (cell_w + gap))
-    rows = math.floor((usable_h + gap + 1e-6) / (cell_h + gap))
-    if cols < 1 or rows < 1:
-        turned = " landscape" if landscape else ""
-        raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit on {spec.paper.upper()}{turned} inside a {spec.margin:g} mm margin")
+    usable_w, usable_h = right - left, top - bottom
+    most_cols = math.floor((usable_w + gap + 1e-6) / (cell_w + gap))
+    most_rows = math.floor((usable_h + gap + 1e-6) / (cell_h + gap))
+    shapes = sorted(((c, r) for c in range(most_cols, 0, -1) for r in range(most_rows, 0, -1)), key=lambda cr: -cr[0] * cr[1])
     pitch_x, pitch_y = cell_w + gap, cell_h + gap
-    grid_w = cols * pitch_x - gap
-    grid_h = rows * pitch_y - gap
-    x0 = (page_w - grid_w) / 2 + bleed
-    y0 = page_h - (page_h - grid_h) / 2 - bleed
-    return Grid(page_w, page_h, trim_w, trim_h, bleed, cols, rows, pitch_x, pitch_y, x0, y0)
+    for cols, rows in shapes:
+        grid_w, grid_h = cols * pitch_x - gap, rows * pitch_y - gap
+        x0 = left + (usable_w - grid_w) / 2 + bleed
+        y0 = top - (usable_h - grid_h) / 2 - bleed
+        grid = Grid(page_w, page_h, trim_w, trim_h, bleed, cols, rows, pitch_x, pitch_y, x0, y0)
+        if not any(_overlap(grid.art_box, box) for box in keep_out):
+            return grid
+    raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit {where}")
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _grow(box: Box, by: float) -> Box:
+    return box[0] - by, box[1] - by, box[2] + by, box[3] + by
+
+
+# --- cutting machines: where they look for registration, where they can cut -------------
+
+CUTTER_RADIUS = 3.0  # mm: the default corner of a cut card (a poker card's; silhouette-card-maker's)
+SILHOUETTE_INSET = 10.0 * mm  # Silhouette Studio's registration marks as silhouette-card-maker sets them up
+SILHOUETTE_LENGTH = 5.0 * mm
+SILHOUETTE_THICKNESS = 1.0 * mm
+MARK_CLEARANCE = 1.0 * mm  # art keeps this far from a registration mark, so the sensor sees the mark alone
+CRICUT_W, CRICUT_H = 6.75 * 72, 9.25 * 72  # Design Space's largest Print Then Cut image (on Letter and A4), portrait
+CRICUT_GAP = 2.0 * mm  # between the print area and its registration border
+CRICUT_BORDER = 1.5 * mm  # the border's thickness
+CUTTER_AREA = {
+    "silhouette": "inside Silhouette's registration marks (10 mm from each edge)",
+    "cricut": "inside Cricut's Print Then Cut area (6.75 x 9.25 in)",
+}
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What a cutting machine's optical sensor looks for on the page, as filled
+    rectangles, and where components must not go."""
+
+    cutter: Cutter
+    bars: tuple[Box, ...]
+    keep_out: tuple[Box, ...]
+
+
+def printable(spec: SheetSpec, page_w: float, page_h: float) -> Box:
+    """Where components may go: inside the printer margin; with Silhouette, inside the
+    registration marks' frame; with Cricut, inside Design Space's Print Then Cut area,
+    centred on the page (turned with a landscape page)."""
+    if spec.cutter == "cricut":
+        w, h = (CRICUT_W, CRICUT_H) if page_w <= page_h else (CRICUT_H, CRICUT_W)
+        margin = spec.margin * mm + CRICUT_GAP + CRICUT_BORDER
+        w, h = min(w, page_w - 2 * margin), min(h, page_h - 2 * margin)
+        return (page_w - w) / 2, (page_h - h) / 2, (page_w + w) / 2, (page_h + h) / 2
+    inset = max(SILHOUETTE_INSET, spec.margin * mm) if spec.cutter == "silhouette" else spec.margin * mm
+    return inset, inset, page_w - inset, page_h - inset
+
+
+def registration(spec: SheetSpec, page_w: float, page_h: float) -> Registration | None:
+    """Silhouette's three-mark layout: a filled square in the top-left corner and L-shaped
+    corners top right and bottom left, each 5 mm long and 1 mm thick, 10 mm from the
+    edges. Cricut: a black rectangle around the Print Then Cut area."""
+    if spec.cutter == "silhouette":
+        i, n, t = SILHOUETTE_INSET, SILHOUETTE_LENGTH, SILHOUETTE_THICKNESS
+        right, top = page_w - i, page_h - i
+        bars = (
+            (i, top - n, i + n, top),  # the square, top left
+            (right - n, top - t, right, top),  # top right: an L whose arms run left and down
+            (right - t, top - n, right, top),
+            (i, i, i + n, i + t),  # bottom left: arms run right and up
+            (i, i, i + t, i + n),
+        )
+        corners = ((i, top - n, i + n, top), (right - n, top - n, right, top), (i, i, i + n, i + n))
+        return Registration("silhouette", bars, tuple(_grow(box, MARK_CLEARANCE) for box in corners))
+    if spec.cutter == "cricut":
+        il, ib, ir, it = _grow(printable(spec, page_w, page_h), CRICUT_GAP)
+        ol, ob, orr, ot = _grow((il, ib, ir, it), CRICUT_BORDER)
+        bars = ((ol, ob, orr, ib), (ol, it, orr, ot), (ol, ib, il, it), (ir, ib, orr, it))
+        return Registration("cricut", bars, ())
+    return None
 
 
 def fit_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid | None:
@@ -150,6 +244,7 @@ class Placement:
     x: float  # trim box origin on the page
     y: float
     turned: bool = False  # the art turned 180 degrees in its trim box (a back whose page is turned over its short side)
+    back: bool = False  # the component's back, on a page of fronts (folded sheets)
 
 
 @dataclass(frozen=True)
@@ -162,6 +257,7 @@ class Cut:
     y: float
     w: float
     h: float
+    radius: float = 0.0  # the corners of a rectangle (a cutting machine's outline)
 
     def points(self) -> tuple[tuple[float, float], ...]:
         """Corners of the flat-top hexagon inscribed in the trim box, clockwise from the left."""
@@ -176,7 +272,10 @@ class Page:
     placements: tuple[Placement, ...]
     marks: tuple[tuple[float, float, float, float], ...]  # crop mark segments
     ruler: Ruler | None  # where the calibration ruler goes; sheet 0 is the page of its own for it
-    cuts: tuple[Cut, ...] = ()  # outlines of round and hex components
+    cuts: tuple[Cut, ...] = ()  # outlines of round and hex components, drawn on the page
+    fold: FoldLine | None = None  # a folded sheet's fold
+    registration: Registration | None = None  # a cutting machine's marks
+    machine: tuple[Cut, ...] = ()  # what the cutting machine cuts (the cut file), not drawn
 
 
 def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
@@ -198,13 +297,16 @@ RULER_ROOM = 9 * mm  # ticks (3 mm) on one side of the line, two lines of small 
 COMPACT_ROOM = 5.5 * mm  # shorter ticks and one line of text: for the narrow margins of Letter
 
 
-def ruler_spot(grid: Grid, margin: float) -> Ruler | None:
+def ruler_spot(grid: Grid, margin: float, reg: Registration | None = None) -> Ruler | None:
     """A place for the calibration ruler in a free margin, between two marks: below the
     middle column or beside the middle row (the roomier), else a compact ruler wherever
-    one fits; None when no margin has room (`check_page` then carries it)."""
+    one fits; None when no margin has room (`check_page` then carries it). With Cricut's
+    border around the cards, below the border."""
     left, bottom, right, top = grid.art_box
     side_room = left - MARK_GAP - margin  # left margin, beside the middle row
     foot_room = bottom - MARK_GAP - margin  # bottom margin, below the middle column
+    if reg is not None and reg.cutter == "cricut":
+        side_room, foot_room = 0.0, min(bar[1] for bar in reg.bars) - MARK_GAP - margin
     for need, compact in ((RULER_ROOM, False), (COMPACT_ROOM, True)):
         if max(side_room, foot_room) < need:
             continue
@@ -258,27 +360,158 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
     per = grid.per_sheet
     sheets = max(1, math.ceil(count / per)) if count else 0
     flip = page_flip(grid, spec.flip)
-    marked = spec.marks and shape == "rect"
+    marked = spec.marks and shape == "rect" and spec.cutter is None
     front_marks = crop_marks(grid) if marked else ()
+    reg = registration(spec, grid.page_w, grid.page_h)
     back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset)) if marked else ()
-    ruler = ruler_spot(grid, spec.margin * mm) if spec.ruler else None
+    ruler = ruler_spot(grid, spec.margin * mm, reg) if spec.ruler else None
     if spec.ruler and ruler is None and sheets:
         yield from _check_pages(grid.page_w, grid.page_h, spec)
 
     def cuts(placements: tuple[Placement, ...]) -> tuple[Cut, ...]:
-        if shape == "rect" or not spec.marks:
+        if shape == "rect" or not spec.marks or spec.cutter:
             return ()
-        return tuple(Cut(shape, p.x, p.y, grid.trim_w, grid.trim_h) for p in placements)
+        return outlines(placements, grid, shape, spec)
 
     for sheet in range(sheets):
         first = sheet * per
         slots = range(min(per, count - first))
         if spec.sides in ("duplex", "fronts"):
             placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
-            yield Page("front", sheet + 1, placements, front_marks, ruler, cuts(placements))
+            machine = outlines(placements, grid, shape, spec) if spec.cutter else ()
+            yield Page("front", sheet + 1, placements, front_marks, ruler, cuts(placements), registration=reg, machine=machine)
         if spec.sides in ("duplex", "backs"):
             placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short") for s in slots)
             yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
+
+
+def outlines(placements: Iterable[Placement], grid: Grid, shape: Shape, spec: SheetSpec) -> tuple[Cut, ...]:
+    """The outline of each placed component: the one geometry the page's cut lines and a
+    cutting machine's cut file are both drawn from."""
+    radius = min(spec.radius, grid.trim_w / 2, grid.trim_h / 2) if shape == "rect" else 0.0
+    return tuple(Cut(shape, p.x, p.y, grid.trim_w, grid.trim_h, radius) for p in placements)
+
+
+# --- folded sheets: fronts in one half, backs in the other -------------------------------
+
+FOLD_GUTTER = 4.0 * mm  # from the fold line to the art on either side: a fold never lies exactly on its line
+FOLD_LABEL_ROOM = 3.5 * mm  # the band beside the art that holds the word "fold"
+FOLD_LABEL_INSET = 6.0 * mm  # from the margin to the middle of the word, when it goes in the gutter
+
+
+@dataclass(frozen=True)
+class FoldLine:
+    """The fold of a folded sheet: the line from paper edge to paper edge (solid within
+    the printer margin, like a crop mark, dashed between) and where the word "fold" goes."""
+
+    line: tuple[float, float, float, float]
+    margin: float
+    labels: tuple[tuple[float, float, float], ...]  # x, y (the middle of the word), angle in degrees
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Fronts in one half of the page (the left, or the top), their backs in the other,
+    mirrored across the fold line: folded along it, blank sides together, each back lies
+    behind its own front. Folded over a vertical line the back stays upright; over a
+    horizontal one it stands upside down, so its art is turned 180 degrees."""
+
+    grid: Grid  # the fronts
+    vertical: bool
+    at: float  # x of a vertical fold line, y of a horizontal one
+
+    def back_origin(self, index: int) -> tuple[float, float]:
+        x, y = self.grid.trim_origin(index)
+        if self.vertical:
+            return 2 * self.at - x - self.grid.trim_w, y
+        return x, 2 * self.at - y - self.grid.trim_h
+
+    @property
+    def backs(self) -> Grid:
+        """The grid the backs make (slots in mirrored order)."""
+        g = self.grid
+        if self.vertical:
+            return replace(g, x0=2 * self.at - (g.x0 + (g.cols - 1) * g.pitch_x + g.trim_w))
+        return replace(g, y0=2 * self.at - (g.y0 - (g.rows - 1) * g.pitch_y - g.trim_h))
+
+    def marks(self) -> tuple[tuple[float, float, float, float], ...]:
+        """Crop marks on the outside only: nothing is printed between the halves but the fold."""
+        f, b = self.grid, self.backs
+        page_w, page_h = f.page_w, f.page_h
+        segs = []
+        if self.vertical:
+            for grid in (f, b):
+                _, bottom, _, top = grid.art_box
+                segs += [seg for x in grid.x_edges() for seg in ((x, 0.0, x, bottom - MARK_GAP), (x, top + MARK_GAP, x, page_h))]
+            segs += [seg for y in f.y_edges() for seg in ((0.0, y, f.art_box[0] - MARK_GAP, y), (b.art_box[2] + MARK_GAP, y, page_w, y))]
+        else:
+            for grid in (f, b):
+                left, _, right, _ = grid.art_box
+                segs += [seg for y in grid.y_edges() for seg in ((0.0, y, left - MARK_GAP, y), (right + MARK_GAP, y, page_w, y))]
+            segs += [seg for x in f.x_edges() for seg in ((x, f.art_box[3] + MARK_GAP, x, page_h), (x, 0.0, x, b.art_box[1] - MARK_GAP))]
+        return tuple(segs)
+
+    def line(self, margin: float) -> FoldLine:
+        """The fold, with the word "fold" at both ends in the bands between the margin and
+        the art, where they are wide enough."""
+        g = self.grid
+        page_w, page_h = g.page_w, g.page_h
+        left, bottom, right, top = g.art_box
+        labels = []
+        inset = margin + FOLD_LABEL_INSET  # where no band has room: in the gutter, along the line
+        if self.vertical:
+            for room, y, end in ((page_h - margin - top, top, page_h - inset), (bottom - margin, margin, inset)):
+                labels.append((self.at, y + room / 2, 0.0) if room >= FOLD_LABEL_ROOM else (self.at, end, 90.0))
+            return FoldLine((self.at, 0.0, self.at, page_h), margin, tuple(labels))
+        for room, x, end in ((left - margin, margin, inset), (page_w - margin - right, right, page_w - inset)):
+            labels.append((x + room / 2, self.at, 90.0) if room >= FOLD_LABEL_ROOM else (end, self.at, 0.0))
+        return FoldLine((0.0, self.at, page_w, self.at), margin, tuple(labels))
+
+
+def plan_fold(spec: SheetSpec, trim_w: float, trim_h: float) -> Fold:
+    """The folded sheet that holds the most components: portrait or landscape paper, folded
+    over a vertical or a horizontal line (in that order of preference on a tie; a vertical
+    fold keeps the backs upright). Each half is the printable area up to a gutter beside
+    the fold; the fronts are centred in theirs."""
+    best = None
+    margin = spec.margin * mm
+    for landscape in (False, True):
+        page_w, page_h = PAPERS[spec.paper].size(landscape)
+        for vertical in (True, False):
+            at = page_w / 2 if vertical else page_h / 2
+            area = (margin, margin, at - FOLD_GUTTER, page_h - margin) if vertical else (margin, at + FOLD_GUTTER, page_w - margin, page_h - margin)
+            try:
+                grid = _grid_in(spec, page_w, page_h, area, trim_w, trim_h, (), "")
+            except DoesNotFit:
+                continue
+            if best is None or grid.per_sheet > best.grid.per_sheet:
+                best = Fold(grid, vertical, at)
+    if best is None:
+        raise DoesNotFit(
+            f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit half a sheet of {spec.paper.upper()} (either way) inside a {spec.margin:g} mm margin and a {FOLD_GUTTER / mm:g} mm gutter at the fold"
+        )
+    return best
+
+
+def impose_fold(count: int, fold: Fold, spec: SheetSpec, shape: Shape = "rect") -> Iterator[Page]:
+    """One page per sheet: its fronts, and their backs mirrored across the fold, printed
+    one-sided. A round or hex component gets its outline on both halves."""
+    grid = fold.grid
+    per = grid.per_sheet
+    sheets = math.ceil(count / per) if count else 0
+    marks = fold.marks() if spec.marks and shape == "rect" else ()
+    margin = spec.margin * mm
+    ruler = ruler_spot(grid if fold.vertical else fold.backs, margin) if spec.ruler else None  # never in the gutter
+    if spec.ruler and ruler is None and sheets:
+        yield from _check_pages(grid.page_w, grid.page_h, replace(spec, sides="fronts"))
+    line = fold.line(margin)
+    for sheet in range(sheets):
+        first = sheet * per
+        slots = range(min(per, count - first))
+        fronts = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
+        backs = tuple(Placement(first + s, *fold.back_origin(s), turned=not fold.vertical, back=True) for s in slots)
+        cuts = outlines(fronts + backs, grid, shape, spec) if shape != "rect" and spec.marks else ()
+        yield Page("front", sheet + 1, fronts + backs, marks, ruler, cuts, fold=line)
 
 
 def _check_pages(page_w: float, page_h: float, spec: SheetSpec) -> Iterator[Page]:
@@ -489,16 +722,22 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     top margin down (a part-filled sheet is white at the foot, where more rows would go,
     not in a band at the top) and centred across. Every component gets its outline as a
     cut line (crop marks of different sizes would cross each other); backs are mirrored
-    like cards."""
+    like cards. With a cutting machine, the rows keep inside its area and clear of its
+    marks (Silhouette's: inside their corners), and the outlines go to the cut file."""
     page_w, page_h = PAPERS[spec.paper].size()
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
-    usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
+    reg = registration(spec, page_w, page_h)
+    area = printable(spec, page_w, page_h)
+    if spec.cutter == "silhouette":
+        area = _grow(area, -(SILHOUETTE_LENGTH + MARK_CLEARANCE))
+    usable_w, usable_h = area[2] - area[0], area[3] - area[1]
     sheets: list[list[list[int]]] = [[]]  # sheet -> rows -> member indices
     x = used_h = 0.0
     for index, m in enumerate(members):
         cell_w, cell_h = m.w + 2 * bleed, m.h + 2 * bleed
         if cell_w > usable_w + 1e-6 or cell_h > usable_h + 1e-6:
-            raise DoesNotFit(f"{m.w / mm:.1f} x {m.h / mm:.1f} mm does not fit on {spec.paper.upper()} inside a {spec.margin:g} mm margin")
+            where = CUTTER_AREA[spec.cutter] if spec.cutter else f"inside a {spec.margin:g} mm margin"
+            raise DoesNotFit(f"{m.w / mm:.1f} x {m.h / mm:.1f} mm does not fit on {spec.paper.upper()} {where}")
         rows = sheets[-1]
         row = rows[-1] if rows else None
         if row is None or members[row[0]].deck != m.deck or x + cell_w > usable_w + 1e-6:
@@ -519,7 +758,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
         widths = [sum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
         heights = [members[row[0]].h + 2 * bleed for row in rows]
         block_w, block_h = max(widths), sum(heights) + gap * (len(rows) - 1)
-        left, top = (page_w - block_w) / 2, page_h - margin
+        left, top = (page_w - block_w) / 2, area[3]
         fronts, backs = [], []
         y = top
         for row, height in zip(rows, heights):
@@ -534,15 +773,21 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
                     backs.append(Placement(i, bx + dx, by + dy, flip == "short"))
                 x += m.w + 2 * bleed + gap
             y -= height + gap
-        ruler = _shared_ruler(page_w, top - block_h, margin) if spec.ruler else None
+        foot = min(bar[1] for bar in reg.bars) if reg is not None and reg.cutter == "cricut" else top - block_h
+        ruler = _shared_ruler(page_w, foot, margin) if spec.ruler else None
+
+        def outline(p: Placement) -> Cut:
+            m = members[p.item]
+            return Cut(m.shape, p.x, p.y, m.w, m.h, min(spec.radius, m.w / 2, m.h / 2) if m.shape == "rect" else 0.0)
 
         def cuts(placements: list[Placement]) -> tuple[Cut, ...]:
-            return tuple(Cut(members[p.item].shape, p.x, p.y, members[p.item].w, members[p.item].h) for p in placements) if spec.marks else ()
+            return tuple(outline(p) for p in placements) if spec.marks and not spec.cutter else ()
 
         if number == 1 and spec.ruler and ruler is None:
             pages += _check_pages(page_w, page_h, replace(spec, sides=spec.sides if any_back else "fronts"))
         if spec.sides in ("duplex", "fronts"):
-            pages.append(Page("front", number, tuple(fronts), (), ruler, cuts(fronts)))
+            machine = tuple(outline(p) for p in fronts) if spec.cutter else ()
+            pages.append(Page("front", number, tuple(fronts), (), ruler, cuts(fronts), registration=reg, machine=machine))
         if any_back and spec.sides in ("duplex", "backs"):
             pages.append(Page("back", number, tuple(backs), (), ruler if spec.sides == "backs" else None, cuts(backs)))
     return SharedSheets(page_w, page_h, tuple(pages))

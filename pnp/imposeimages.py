@@ -21,12 +21,13 @@ from pathlib import Path
 from PIL import Image, UnidentifiedImageError
 from reportlab.lib.units import mm
 
+from .cutfile import cut_files
 from .errors import Location, PnpError, Problems, display_path
 from .faces import Face, ImageOp
 from .files import Written, atomic_path
 from .fonts import bundled_fonts
 from .images import MAX_PIXELS
-from .impose import DoesNotFit, SheetSpec, fit_grid, impose, plan_tiling
+from .impose import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
 
 SUFFIXES = {".png", ".jpg", ".jpeg"}
 POKER = (63.0, 88.0)
@@ -243,11 +244,12 @@ def collect_manifest(folder: Path, bleed: float) -> Artwork:
 
 def impose_images(
     folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None
-) -> tuple[Written, Problems]:
+) -> tuple[Written, Problems, list[Path]]:
     """Write the sheets of the images in `folder` to one PDF; returns what was written (its
-    path, the number of cards and pages, whether it is printed double-sided) and the
-    warnings. Cards too large for the paper are turned to landscape, or else printed in
-    overlapping pieces, as `pnp build` does."""
+    path, the number of cards and pages, whether it is printed double-sided), the
+    warnings and the cut files written beside it (--cutter). Cards too large for the
+    paper are turned to landscape, or else printed in overlapping pieces, as `pnp build`
+    does; folded (--sides fold) when half a sheet holds them, else double-sided."""
     from .pdf import DocInfo, ruler_caption, write_sheets
 
     if back is None and (folder / MANIFEST).is_file():
@@ -267,33 +269,52 @@ def impose_images(
     fronts = [face(p, "front") for p in art.fronts]
     backs = [face(p, "back") for p in art.backs]
     name = title or folder.resolve().name
-    suffix = "" if spec.sides == "duplex" else f"-{spec.sides}"
+    suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{spec.cutter}" if spec.cutter else "")
     target = out / f"{folder.resolve().name}-{spec.paper}{suffix}.pdf"
     if grid is None:
-        return _impose_pieces(folder, art, fronts, spec, target, name)
+        return (*_impose_pieces(folder, art, fronts, spec, target, name), [])
 
-    def face_of(page, item: int) -> Face:
-        if page.side == "front":
+    def face_of(side: str, item: int) -> Face:
+        if side == "front":
             return fronts[item]
         return backs[item] if len(backs) > 1 else backs[0]
 
     if spec.sides == "backs" and not backs:
         art.problems.error(Location(display_path(folder)), "images-backs", "--sides backs needs back images; expected --back FILE or FOLDER")
         raise PnpError(art.problems)
-    pages = list(impose(len(fronts), grid, spec if backs else replace(spec, sides="fronts")))
+    sides = spec.sides if backs else "fronts"
+    fold = None
+    if sides == "fold":
+        try:
+            fold = plan_fold(spec, width, height)
+        except DoesNotFit as exc:
+            message = f"{exc}; the backs are printed on the reverse pages instead, double-sided (flip on the {spec.flip} edge), or use larger paper (--paper)"
+            art.problems.warn(Location(display_path(folder)), "sheet-fold-fit", message)
+            sides = "duplex"
+    if fold is not None:
+        grid = fold.grid
+        pages = list(impose_fold(len(fronts), fold, spec))
+    else:
+        pages = list(impose(len(fronts), grid, replace(spec, sides=sides)))
     sheets = -(-len(fronts) // grid.per_sheet)
 
-    duplex = spec.sides == "duplex" and bool(backs)
+    duplex = sides == "duplex"
     info = DocInfo(
         title=name,
         author="",
-        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.paper.upper()}, {spec.sides if backs else 'fronts'}",
+        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.paper.upper()}, {'folded' if fold else sides}",
         initial_font=bundled_fonts().get("sans").registered,
         flip=spec.flip if duplex else None,
     )
     with atomic_path(target) as tmp:
         count = write_sheets(tmp, pages, grid, info, face_of, None, ruler_caption(name, sheets), bleed)
-    return Written(target, len(fronts), count, spec.flip if duplex else None), art.problems
+    cuts = []
+    machine = [page for page in pages if page.machine]
+    for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
+        with atomic_path(path) as tmp:
+            tmp.write_bytes(data)
+        cuts.append(path)
+    return Written(target, len(fronts), count, spec.flip if duplex else "fold" if fold else None), art.problems, cuts
 
 
 def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSpec, target: Path, name: str) -> tuple[Written, Problems]:

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.lib.colors import Color, black
+from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .faces import EllipseOp, Face, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
-from .impose import MARK_WIDTH, Cut, Grid, Page, SharedSheets
+from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from .pdfstream import StreamingCanvas
 from .text import SYMBOL_EM
 
@@ -195,6 +195,8 @@ def draw_outlines(canvas: Canvas, cuts: Iterable[Cut]) -> None:
         path = canvas.beginPath()
         if cut.shape == "round":
             path.ellipse(cut.x, cut.y, cut.w, cut.h)
+        elif cut.shape == "rect" and cut.radius:
+            path.roundRect(cut.x, cut.y, cut.w, cut.h, cut.radius)
         elif cut.shape == "rect":  # on shared sheets, where crop marks would cross other sizes
             path.rect(cut.x, cut.y, cut.w, cut.h)
         else:
@@ -204,6 +206,70 @@ def draw_outlines(canvas: Canvas, cuts: Iterable[Cut]) -> None:
                 path.lineTo(x, y)
             path.close()
         canvas.drawPath(path, stroke=1, fill=0)
+
+
+def draw_registration(canvas: Canvas, reg: Registration | None) -> None:
+    """A cutting machine's registration marks: solid black, as its sensor expects."""
+    if reg is None:
+        return
+    canvas.setFillColor(black)
+    for left, bottom, right, top in reg.bars:
+        canvas.rect(left, bottom, right - left, top - bottom, stroke=0, fill=1)
+
+
+FOLD_DASH = (4, 3)
+
+
+def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str) -> None:
+    """The fold line: solid within the printer margin (a mark, like the crop marks),
+    dashed across the page between, and the word "fold" beside the art at both ends."""
+    if fold is None:
+        return
+    x1, y1, x2, y2 = fold.line
+    m = fold.margin
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(MARK_WIDTH)
+    canvas.setDash([])
+    if x1 == x2:  # vertical
+        canvas.line(x1, y1, x1, y1 + m)
+        canvas.line(x1, y2 - m, x1, y2)
+        canvas.setDash(list(FOLD_DASH))
+        canvas.line(x1, y1 + m, x1, y2 - m)
+    else:
+        canvas.line(x1, y1, x1 + m, y1)
+        canvas.line(x2 - m, y1, x2, y1)
+        canvas.setDash(list(FOLD_DASH))
+        canvas.line(x1 + m, y1, x2 - m, y1)
+    canvas.setDash([])
+    size = 6.0
+    for x, y, angle in fold.labels:
+        canvas.saveState()
+        canvas.translate(x, y)
+        canvas.rotate(angle)
+        width = canvas.stringWidth("fold", font, size) + 2
+        canvas.setFillColor(white)
+        canvas.rect(-width / 2, -size * 0.5, width, size, stroke=0, fill=1)  # the dashes stop for the word
+        canvas.setFillColor(black)
+        canvas.setFont(font, size)
+        canvas.drawCentredString(0, -size * 0.35, "fold")
+        canvas.restoreState()
+
+
+def page_boxes(page: Page, sizes: list[tuple[float, float]], bleed: float) -> tuple[Box, Box] | None:
+    """The TrimBox and BleedBox a page of components declares: the union of their trims,
+    and of their art with its bleed; None for a page without components."""
+    if not page.placements:
+        return None
+    trims = [(p.x, p.y, p.x + w, p.y + h) for p, (w, h) in zip(page.placements, sizes)]
+    trim = (min(t[0] for t in trims), min(t[1] for t in trims), max(t[2] for t in trims), max(t[3] for t in trims))
+    return trim, (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed)
+
+
+def set_boxes(canvas: Canvas, boxes: tuple[Box, Box] | None) -> None:
+    """Declare the page's TrimBox and BleedBox (reportlab writes them at showPage and
+    keeps them for later pages: a page without boxes clears them)."""
+    canvas.setTrimBox(boxes[0] if boxes else None)
+    canvas.setBleedBox(boxes[1] if boxes else None)
 
 
 def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], font: str) -> None:
@@ -239,20 +305,27 @@ def write_sheets(
     pages: Iterable[Page],
     grid: Grid | SharedSheets,
     info: DocInfo,
-    face_of: Callable[[Page, int], Face],
+    face_of: Callable[[str, int], Face],
     symbols,
     caption: Callable[[Page, int], str],
     bleed: float,
 ) -> int:
-    """Draw every page into `target` (a temporary file of the build); returns the page count."""
+    """Draw every page into `target` (a temporary file of the build); returns the page count.
+    `face_of(side, item)` gives the face of a component's front or back."""
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
     try:
         for page in pages:
+            sizes = []
             for placement in page.placements:
-                draw_face(canvas, face_of(page, placement.item), placement.x, placement.y, bleed, symbols, placement.turned)
+                face = face_of("back" if placement.back else page.side, placement.item)
+                draw_face(canvas, face, placement.x, placement.y, bleed, symbols, placement.turned)
+                sizes.append((face.width, face.height))
+            set_boxes(canvas, page_boxes(page, sizes, bleed))
             draw_marks(canvas, page.marks)
             draw_outlines(canvas, page.cuts)
+            draw_registration(canvas, page.registration)
+            draw_fold(canvas, page.fold, info.initial_font)
             draw_ruler(canvas, page, caption, info.initial_font)
             canvas.showPage()  # the page is written to the file here
             count += 1

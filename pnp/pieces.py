@@ -14,8 +14,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .faces import Face
-from .impose import MARK_WIDTH, Cut, Page, Piece, Tiling, piece_marks
-from .pdf import DocInfo, draw_face, draw_marks, draw_outlines, draw_ruler, new_canvas
+from .impose import MARK_WIDTH, Box, Cut, Page, Piece, Tiling, piece_marks
+from .pdf import DocInfo, draw_face, draw_marks, draw_outlines, draw_ruler, new_canvas, set_boxes
 
 GRID_RED = Color(0.8, 0.12, 0.1)  # the piece grid on the assembly page
 HINT_GREY = Color(0.25, 0.25, 0.25)
@@ -43,15 +43,27 @@ def write_pieces(
         canvas.beginForm(form, lowerx=left, lowery=bottom, upperx=right, uppery=top)
         draw_face(canvas, face, 0, 0, tiling.bleed, symbols)
         canvas.endForm()
+        set_boxes(canvas, None)  # the assembly page shows the component scaled down
         _assembly_page(canvas, tiling, form, title, fonts, caption, notes, n)
         canvas.showPage()
         count += 1
         for piece in tiling.pieces:
+            set_boxes(canvas, piece_boxes(tiling, piece))
             _piece_page(canvas, tiling, piece, form, title, fonts)
             canvas.showPage()
             count += 1
     canvas.save()
     return count
+
+
+def piece_boxes(tiling: Tiling, piece: Piece) -> tuple[Box, Box]:
+    """A piece page's TrimBox (what it shows of the component's trim) and BleedBox (all
+    it shows of the component, bleed included), on the page."""
+    left, bottom, right, top = piece.window
+    trim = (max(left, 0.0), max(bottom, 0.0), min(right, tiling.trim_w), min(top, tiling.trim_h))
+    (tl, tb), (tr, tt) = piece.on_page(*trim[:2]), piece.on_page(*trim[2:])
+    (bl, bb), (br, bt) = piece.on_page(left, bottom), piece.on_page(right, top)
+    return (tl, tb, tr, tt), (bl, bb, br, bt)
 
 
 def assembly_steps(tiling: Tiling) -> list[str]:

@@ -95,18 +95,32 @@ def expected_cards(decks: list[Any], langs: int) -> int:
 
 def print_advice(files: list[Written]) -> str:
     """What to tell the user after a build: double-sided only for what has backs, with the
-    edge each of those turns over, one-sided for what must be; always 100 % and the ruler."""
+    edge each of those turns over, one-sided for what must be, one-sided then folded and
+    glued for folded sheets; always 100 % and the ruler."""
     scale = "at 100 % (actual size); check the ruler on the sheet."
+    fold = "one-sided, then fold each sheet along its dashed line (blank sides together), glue the halves and cut"
     groups: dict[str | None, list[str]] = {}
     for written in files:
         groups.setdefault(written.duplex, []).append(written.path.name)
     edges = [edge for edge in ("long", "short") if edge in groups]
-    if not edges:
+    if list(groups) == ["fold"]:
+        return f"Print one-sided {scale[: -len('; check the ruler on the sheet.')]}, then fold each sheet along its dashed line (blank sides together), glue the halves and cut; check the ruler on the sheet."
+    if not edges and "fold" not in groups:
         return f"Print {scale}"
     if edges == [next(iter(groups))] and len(groups) == 1:
         return f"Print double-sided, flip on the {edges[0]} edge, {scale}"
     lines = [f"Print {scale}"]
     lines += [f"  double-sided, flipping on the {edge} edge: {', '.join(groups[edge])}" for edge in edges]
+    if "fold" in groups:
+        lines.append(f"  {fold}: {', '.join(groups['fold'])}")
     if None in groups:
         lines.append(f"  one-sided: {', '.join(groups[None])}")
     return "\n".join(lines)
+
+
+def cut_files_line(paths: list[Path]) -> str:
+    """The cut files of a build for a cutting machine, in one line (they can be many)."""
+    svgs = [p for p in paths if p.suffix == ".svg"]
+    folders = sorted({str(p.parent) for p in paths})
+    names = svgs[0].name if len(svgs) == 1 else f"{svgs[0].name} ... {svgs[-1].name}"
+    return f"wrote {len(svgs)} cut file{'s' if len(svgs) != 1 else ''} for the cutting machine, one per sheet of fronts (SVG, and DXF beside each) in {', '.join(folders)}: {names}"
