@@ -6,6 +6,7 @@ mistake in one run. `PnpError` carries them to the CLI, which prints one per lin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,19 +21,42 @@ WARNING = "warning"
 
 @dataclass(frozen=True, order=True, slots=True)
 class Location:
-    """Where a value comes from: file, 1-based line and column (0 = unknown). Every loaded
-    value has one, so it is slotted: a large deck keeps tens of thousands."""
+    """Where a value comes from: file, 1-based line and column (0 = unknown); in a
+    workbook, `sheet` names the sheet and line and column are the cell's row and column,
+    shown as a spreadsheet names the cell (`cards.xlsx:Cards!C7`). Every loaded value has
+    one, so it is slotted: a large deck keeps tens of thousands."""
 
     file: str
     line: int = 0
     col: int = 0
+    sheet: str = ""
 
     def __str__(self) -> str:
+        if self.sheet and self.line:
+            return f"{self.file}:{self.cell}"
         if self.line and self.col:
             return f"{self.file}:{self.line}:{self.col}"
         if self.line:
             return f"{self.file}:{self.line}"
         return self.file
+
+    @property
+    def cell(self) -> str:
+        """The cell as a spreadsheet names it, `Cards!C7` (a whole row: `Cards!7:7`); ''
+        outside a workbook."""
+        if not (self.sheet and self.line):
+            return ""
+        name = self.sheet if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", self.sheet) else "'" + self.sheet.replace("'", "''") + "'"
+        return f"{name}!{column_letters(self.col)}{self.line}" if self.col else f"{name}!{self.line}:{self.line}"
+
+
+def column_letters(col: int) -> str:
+    """A column's letters as a spreadsheet shows them: 1 -> A, 27 -> AA."""
+    out = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        out = chr(65 + rest) + out
+    return out
 
 
 @dataclass(frozen=True)

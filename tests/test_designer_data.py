@@ -1,0 +1,130 @@
+"""Real designers' data (issue #16): spreadsheets as designers keep them, each mistake
+reported once where the designer's program shows it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import openpyxl
+from conftest import edit, make_small_game, run
+from pdfread import text
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+RULES = """\
+enums:
+  color:
+    red: {name: Červená}
+    blue: {name: Modrá}
+types:
+  card:
+    fields:
+      title: {type: text}
+      text: {type: text, required: false}
+      color: {type: enum, enum: color, required: false}
+      power: {type: int, required: false}
+"""
+
+
+def sheet_game(tmp_path: Path, name: str, deck_extra: str = "") -> Path:
+    game = make_small_game(tmp_path / "hra")
+    (game / "rules.yaml").write_text(RULES, encoding="utf-8")
+    edit(game / "game.yaml", "data: cards.yaml", f"data: {name}{deck_extra}")
+    (game / "cards.yaml").unlink()
+    return game
+
+
+def workbook(path: Path, name: str, rows: list[list]) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = name
+    for row in rows:
+        sheet.append(row)
+    book.save(path)
+
+
+def test_a_workbook_with_capitalised_headers_and_a_qty_column_builds(tmp_path):
+    game = sheet_game(tmp_path, "cards.xlsx")
+    workbook(
+        game / "cards.xlsx",
+        "Cards",
+        [[" ID ", "Title", "TEXT", "Qty", "Power"], ["a", "Prvá", "Hráč získa mesto.", 3, 1], ["b", "Druhá", None, None, 2]],
+    )
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "(4 cards" in result.output  # 3 + 1
+    assert "Hráč získa mesto." in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+
+
+def test_workbook_mistakes_are_named_as_the_spreadsheet_names_the_cell(tmp_path):
+    game = sheet_game(tmp_path, "cards.xlsx")
+    workbook(game / "cards.xlsx", "My Cards", [["Id", "Title", "Power"], ["a", "Prvá", 1], ["b", None, 2], ["c", "Tretia", "veľa"]])
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.xlsx:'My Cards'!B3: card 'b' has no 'title'; expected text [card-missing-field]" in result.output
+    assert "cards.xlsx:'My Cards'!C4: field 'power' of card 'c' is 'veľa'" in result.output
+
+
+def test_columns_map_any_header_to_a_field_or_leave_it_out(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv", ", columns: {Name: title, Notes: ignore, Kusov: copies}")
+    (game / "cards.csv").write_text("id,Name,Notes,Kusov\na,Prvá,treba prekresliť,2\n", encoding="utf-8")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "(2 cards" in result.output
+    edit(game / "game.yaml", "Kusov: copies", "Kusy: copies, Notes: notez")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "columns: names 'Kusy', which is not a header of the sheet (did you mean 'Kusov'?)" in result.output
+    assert "columns: maps 'Notes' to 'notez', which is not a field" in result.output
+
+
+def test_ids_from_a_named_column_are_slugged_and_duplicates_reported_at_their_rows(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv", ", ids: Title")
+    (game / "cards.csv").write_text("Title,Power\nOhnivá guľa (II),1\nLedový šíp,2\nOhnivá Guľa (ii),3\n", encoding="utf-8")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.csv:4:1: id 'ohniva-gula-ii' is used twice (first at " in result.output
+    assert "cards.csv:2:1)" in result.output
+    edit(game / "cards.csv", "Ohnivá Guľa (ii),3", "Ohnivá guľa (III),3")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "Ohnivá guľa (III)" in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+
+
+def test_a_csv_with_quoted_multi_line_cells_reports_physical_lines(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv")
+    shutil.copy(FIXTURES / "multiline.csv", game / "cards.csv")
+    result = run("check", game)
+    assert result.exit_code == 1
+    # the record of 'atheny' starts on line 7 and its text takes two lines: its fourth cell is on line 8
+    assert "cards.csv:8:4: a value in column 4, which has no name in the header row" in result.output
+    lines = (FIXTURES / "multiline.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[7].endswith("rde")
+
+
+def test_a_misspelt_header_is_one_error_not_one_per_card(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv")
+    (game / "cards.csv").write_text("id,Titel,color\n" + "".join(f"c{i},Karta {i},red\n" for i in range(300)), encoding="utf-8")
+    result = run("check", game)
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if line.endswith("]")]
+    assert len(errors) == 1, result.output
+    assert "cards.csv:1:2: unknown column 'Titel' (did you mean 'title'?)" in errors[0]
+
+
+def test_a_missing_required_column_is_one_error_at_the_header(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv")
+    (game / "cards.csv").write_text("id,color\n" + "".join(f"c{i},red\n" for i in range(50)), encoding="utf-8")
+    result = run("check", game)
+    assert "cards.csv:1:1: no column for required field 'title' in the header row" in result.output
+    assert result.output.count("[card-missing-field]") == 0
+
+
+def test_a_formula_without_a_saved_value_says_how_to_fix_it(tmp_path):
+    game = sheet_game(tmp_path, "cards.xlsx")
+    workbook(game / "cards.xlsx", "Cards", [["id", "title", "power"], ["a", "Prvá", "=SUM(1,2)"]])  # openpyxl saves no computed value
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.xlsx:Cards!C2: the cell holds the formula '=SUM(1,2)', whose value was never saved" in result.output
+    assert "open the file in a spreadsheet program and save it" in result.output
