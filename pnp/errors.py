@@ -142,3 +142,44 @@ def display_path(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+# --- one cause, one error: the same problem on many cards, printed once ----------------
+
+SHOWN_PLACES = 3  # places printed after the first of a group
+GROUP_FROM = 5  # fewer of a kind are printed one by one: no more lines than the group
+_CARD = re.compile(r"\b(card|component|row) '[^']*'")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def same_cause(problem: Problem) -> tuple[str, str, str]:
+    """What makes two problems one mistake made many times: the same code and message
+    but for the card named and the numbers measured (a text 41.3 mm high on one card,
+    42.0 on the next, is the same box too small)."""
+    return problem.severity, problem.code, _NUMBER.sub("#", _CARD.sub(r"\1 '…'", problem.message))
+
+
+def grouped(problems: list[Problem]) -> list[str]:
+    """The lines to print for `problems`, in the order found: a problem that recurs on
+    many cards is printed once, with the first few other places and how many more."""
+    groups: dict[tuple[str, str, str], list[Problem]] = {}
+    for problem in problems:
+        groups.setdefault(same_cause(problem), []).append(problem)
+    lines = []
+    for key, members in groups.items():
+        if len(members) < GROUP_FROM:
+            lines.extend(str(p) for p in members)
+            continue
+        lines.append(str(members[0]))
+        places = ", ".join(_place(p.location, members[0].location.file) for p in members[1 : 1 + SHOWN_PLACES])
+        rest = len(members) - 1 - SHOWN_PLACES
+        what = "cards" if _CARD.search(key[2]) else "places"
+        lines.append(f"  the same at {places}" + (f" ... and {rest:,} more {what}" if rest else ""))
+    return lines
+
+
+def _place(loc: Location, file: str) -> str:
+    """A place after the first of its group: without the file when it is the same one."""
+    if loc.file != file or not loc.line:
+        return str(loc)
+    return str(loc)[len(file) + 1 :]
