@@ -22,7 +22,7 @@ def check_layouts(project: Project) -> Problems:
     `group` names, and what the elements name in the game (decks, fields, card sizes)."""
     problems = Problems()
     game = project.game
-    for deck_id, (front, back) in project.layouts.items():
+    for deck_id, front, back in ((d, f, b) for d in project.layouts for f, b in project.pairs(d)):
         deck = game.decks[deck_id]
         if back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
             problems.error(
@@ -67,8 +67,9 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
     for edition in make_editions(project, langs, allow_untranslated):
         problems.extend(edition.problems)
         renderer = edition.renderer()
-        for deck_id, (front, back) in project.layouts.items():
-            for card in edition.game.decks[deck_id].cards:
+        for deck_id in project.layouts:
+            for index, card in enumerate(edition.game.decks[deck_id].cards):
+                front, back = project.card_layouts(deck_id, index)
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)

@@ -128,3 +128,81 @@ def test_a_formula_without_a_saved_value_says_how_to_fix_it(tmp_path):
     assert result.exit_code == 1
     assert "cards.xlsx:Cards!C2: the cell holds the formula '=SUM(1,2)', whose value was never saved" in result.output
     assert "open the file in a spreadsheet program and save it" in result.output
+
+
+def test_one_systematic_mistake_over_1275_cards_is_a_few_lines_and_json_has_every_one(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv")
+    (game / "cards.csv").write_text("id,title,color\n" + "".join(f"c{i},Karta {i},rde\n" for i in range(1275)), encoding="utf-8")
+    result = run("check", game)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) <= 11, result.output
+    assert "cards.csv:2:3: field 'color' of card 'c0' is 'rde', which is not in 'color' (did you mean 'red'?)" in lines[0]
+    assert lines[1] == "  the same at 3:3, 4:3, 5:3 ... and 1,271 more cards"
+    assert lines[-1].startswith("1,275 errors")
+    listed = run("check", game, "--format", "json")
+    import json
+
+    rows = json.loads(listed.stdout)
+    assert len(rows) == 1275 and {row["code"] for row in rows} == {"card-enum"}
+
+
+def test_different_mistakes_stay_apart(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv")
+    rows = "".join(f"c{i},Karta {i},rde\n" for i in range(6)) + "".join(f"d{i},Karta {i},bleu\n" for i in range(6))
+    (game / "cards.csv").write_text("id,title,color\n" + rows, encoding="utf-8")
+    result = run("check", game)
+    assert result.output.count("the same at") == 2
+    assert "is 'rde'" in result.output and "is 'bleu'" in result.output
+
+
+TAROT = """\
+extends: basic/card
+size: [70, 120]
+override:
+  text: {box: [6, 24, 58, 88]}
+  frame: {rect: [3, 3, 64, 114]}
+"""
+TAROT_BACK = """\
+extends: basic/back
+size: [70, 120]
+"""
+
+
+def test_a_deck_chooses_a_larger_layout_for_long_texts_and_each_size_has_its_own_sheets(tmp_path):
+    from pdfread import card_boxes, sheet_pages
+
+    game = make_small_game(tmp_path / "hra")
+    (game / "layouts").mkdir()
+    (game / "layouts" / "tarot.yaml").write_text(TAROT, encoding="utf-8")
+    (game / "layouts" / "tarot-back.yaml").write_text(TAROT_BACK, encoding="utf-8")
+    card = (Path(__file__).parent.parent / "layouts" / "basic" / "card.yaml").read_text(encoding="utf-8")
+    (game / "layouts" / "basic").mkdir()
+    (game / "layouts" / "basic" / "card.yaml").write_text(
+        card.replace("  - rect: [3, 3, 57, 82]", "  - name: frame\n    rect: [3, 3, 57, 82]"), encoding="utf-8"
+    )
+    long_text = "Hráč získa všetky ostatné vyložené mestá. " * 12
+    cards = "".join(f"- {{id: k{i}, title: Krátka {i}, text: Krátky text.}}\n" for i in range(10)) + f"- {{id: dlha, title: Dlhá, text: '{long_text}'}}\n"
+    (game / "cards.yaml").write_text(cards, encoding="utf-8")
+    choose = "\"{{ 'tarot' if text | length > 300 else 'basic/card' }}\""
+    edit(
+        game / "game.yaml", "front: basic/card, back: basic/back", f"front: {choose}, back: \"{{{{ 'tarot-back' if text | length > 300 else 'basic/back' }}}}\""
+    )
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "hra" / "cards-sk-a4.pdf"
+    assert "(11 cards" in result.output
+    fronts = [page for page in sheet_pages(pdf) if "Krátka" in page.extract_text() or "Dlhá" in page.extract_text()]
+    sizes = [sorted({(round(w / 72 * 25.4), round(h / 72 * 25.4)) for _, _, w, h in card_boxes(page)}) for page in fronts]
+    assert sizes == [[(63, 88)], [(63, 88)], [(70, 120)]], sizes  # 10 poker cards on two sheets, the long one on its own
+    assert "Dlhá" in fronts[-1].extract_text() and "Dlhá" not in fronts[0].extract_text()
+
+
+def test_override_names_an_element_of_the_layout_it_extends(tmp_path):
+    game = make_small_game(tmp_path / "hra")
+    (game / "layouts").mkdir()
+    (game / "layouts" / "tarot.yaml").write_text(TAROT.replace("  frame: {rect: [3, 3, 64, 114]}\n", "  txt: {box: [1, 1, 5, 5]}\n"), encoding="utf-8")
+    edit(game / "game.yaml", "front: basic/card", "front: tarot")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "tarot.yaml:5:3: override names 'txt', which is no element of layout 'basic/card' (did you mean 'text'?)" in result.output

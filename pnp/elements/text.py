@@ -13,7 +13,7 @@ from ..text import Align, TextStyle, VAlign
 from .base import ElementKind, Frame, check_sizes, check_style
 
 DEFAULT_STYLE = TextStyle()
-_FIELD = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Text(ElementKind):
         key = ("text", id(f.layout), id(self))
         spec = f.services.memo.get(key)
         if spec is None:
-            match = _FIELD.match(self.text)
+            match = FIELD_ALONE.match(self.text)
             field_name = match.group(1) if match else None
             spec = f.services.memo[key] = (f.layout.scaled(self._style(f.layout.styles), f.services.lang), self.name or field_name or "text", field_name)
         return spec
