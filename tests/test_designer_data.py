@@ -206,3 +206,13 @@ def test_override_names_an_element_of_the_layout_it_extends(tmp_path):
     result = run("check", game)
     assert result.exit_code == 1
     assert "tarot.yaml:5:3: override names 'txt', which is no element of layout 'basic/card' (did you mean 'text'?)" in result.output
+
+
+def test_text_that_does_not_fit_names_the_cell_the_layout_element_the_box_and_the_smallest_size(tmp_path):
+    game = sheet_game(tmp_path, "cards.csv")
+    (game / "cards.csv").write_text("id,title,text\na,Prvá," + "Hráč získa všetky ostatné vyložené mestá. " * 40 + "\n", encoding="utf-8")
+    result = run("check", game)
+    assert result.exit_code == 1
+    line = next(line for line in result.output.splitlines() if "[text-overflow]" in line)
+    assert "cards.csv:2:3: text of card 'a' does not fit its 51.0 x 56.0 mm box even at 6 pt" in line
+    assert "in layout 'basic/card' (" in line and "layouts/basic/card.yaml:14:5)" in line

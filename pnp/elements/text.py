@@ -60,7 +60,12 @@ class Text(ElementKind):
         style, label, field_name = self._spec(f)
         card = f.card
         loc = card.loc_of(field_name) if field_name else card.loc
-        fix = f"a shorter text, or a larger box or smaller min_size in layout '{f.layout.name}' ({self._loc})"
+        shrink = "" if style.min_size is not None else "; its style has no min_size, so it does not shrink"
+        translated = loc.file.endswith(".po")  # reported at the translation, naming where the card is as well
+        what = "translation" if translated else "text"
+        fix = f"a shorter {what}, or a larger box or smaller min_size in layout '{f.layout.name}' ({self._loc}){shrink}"
+        if translated:
+            fix += f"; the card is at {card.loc}"
         op = f.text(content, style, self.box, loc, f"{label} of card '{card.id}'", fix, color_loc=self._loc)
         if op is None:
             return []
