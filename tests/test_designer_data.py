@@ -216,3 +216,50 @@ def test_text_that_does_not_fit_names_the_cell_the_layout_element_the_box_and_th
     line = next(line for line in result.output.splitlines() if "[text-overflow]" in line)
     assert "cards.csv:2:3: text of card 'a' does not fit its 51.0 x 56.0 mm box even at 6 pt" in line
     assert "in layout 'basic/card' (" in line and "layouts/basic/card.yaml:14:5)" in line
+
+
+def censored_game(tmp_path: Path) -> Path:
+    return make_small_game(tmp_path / "hra", "- {id: a, title: Prvá, text: 'f**k and s**t'}\n- {id: b, title: Druhá, text: '**Bold** text'}\n")
+
+
+def test_markup_inside_a_word_is_reported_never_eaten(tmp_path):
+    game = censored_game(tmp_path)
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "text of card 'a' has markup the text engine cannot read: '**' at column 2 of 'f**k and s**t' is inside a word" in result.output
+    assert "'**' at column 11 of 'f**k and s**t' is inside a word" in result.output
+    assert "card 'b'" not in result.output  # markup around whole words is fine
+
+
+def test_markup_false_prints_a_field_as_written(tmp_path):
+    from pdfread import fonts
+
+    game = censored_game(tmp_path)
+    edit(game / "rules.yaml", "text: {type: text, required: false}", "text: {type: text, required: false, markup: false}")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "hra" / "cards-sk-a4.pdf"
+    words = text(pdf)
+    assert "f**k and s**t" in words and "**Bold** text" in words
+    assert not any("SansPro-Bold" in name for name in fonts(pdf))  # nothing set in bold: the title is serif
+
+
+def test_a_deck_can_switch_markup_off_for_all_its_texts(tmp_path):
+    game = censored_game(tmp_path)
+    edit(game / "game.yaml", "back: basic/back}", "back: basic/back, markup: false}")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "f**k and s**t" in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+
+
+def test_markdown_block_syntax_in_a_card_field_is_reported(tmp_path):
+    game = make_small_game(
+        tmp_path / "hra",
+        "- id: a\n  title: Prvá\n  text: |-\n    ## Setup\n    Each player draws.\n- id: b\n  title: Druhá\n  text: |-\n    | a | b |\n    |---|---|\n    | 1 | 2 |\n",
+    )
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "cards.yaml:3:9: field 'text' of card 'a' has a Markdown heading on its line 1 ('## Setup')" in result.output
+    assert "field 'text' of card 'b' has a Markdown table on its line 2" in result.output
+    edit(game / "rules.yaml", "text: {type: text, required: false}", "text: {type: text, required: false, markup: false}")
+    assert run("check", game).exit_code == 0

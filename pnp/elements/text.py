@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from ..errors import Location
 from ..faces import Box, Op
 from ..i18n import PSEUDO
-from ..text import Align, TextStyle, VAlign
+from ..text import Align, TextStyle, VAlign, escape
 from .base import ElementKind, Frame, check_sizes, check_style
 
 DEFAULT_STYLE = TextStyle()
@@ -54,7 +54,7 @@ class Text(ElementKind):
         return spec
 
     def draw(self, f: Frame) -> list[Op]:
-        content = f.fill_in(self.text, self._loc)
+        content = f.fill_in(self.text, self._loc, _as_written(f))
         if not content:
             return []
         style, label, field_name = self._spec(f)
@@ -76,3 +76,20 @@ class Text(ElementKind):
                 f"{label} of card '{card.id}' shrinks from {style.size:g} to {op.text.size:g} pt in the pseudo-language: a longer translation may not fit its box in layout '{f.layout.name}'",
             )
         return [op]
+
+
+def _as_written(f: Frame) -> dict[str, str] | None:
+    """The card's texts that print as written, escaped for the text engine: those of
+    fields with `markup: false` (rules.yaml), or all of a deck's with `markup: false`
+    (game.yaml); None when there are none (the usual case, which costs a lookup)."""
+    card = f.card
+    key = ("as-written", card.deck, card.type)
+    names = f.services.memo.get(key)
+    if names is None:
+        deck = f.game.meta.decks.get(card.deck)
+        fields = f.game.types[card.type].fields if card.type in f.game.types else {}
+        every = deck is not None and not deck.markup
+        names = f.services.memo[key] = tuple(name for name, fdef in fields.items() if fdef.type == "text" and (every or not fdef.markup))
+    if not names:
+        return None
+    return {name: escape(value) for name in names if isinstance(value := card.fields.get(name), str)}
