@@ -161,20 +161,20 @@ def same_cause(problem: Problem) -> tuple[str, str, str]:
 
 def grouped(problems: list[Problem]) -> list[str]:
     """The lines to print for `problems`, in the order found: a problem that recurs on
-    many cards is printed once, with the first few other places and how many more."""
+    many cards (its message names a card, component or row) is printed once, with the
+    first few other places and how many more; any other is printed as it is."""
     groups: dict[tuple[str, str, str], list[Problem]] = {}
     for problem in problems:
         groups.setdefault(same_cause(problem), []).append(problem)
     lines = []
     for key, members in groups.items():
-        if len(members) < GROUP_FROM:
+        if len(members) < GROUP_FROM or not _CARD.search(key[2]):  # only what recurs card after card is one line
             lines.extend(str(p) for p in members)
             continue
         lines.append(str(members[0]))
         places = ", ".join(_place(p.location, members[0].location.file) for p in members[1 : 1 + SHOWN_PLACES])
         rest = len(members) - 1 - SHOWN_PLACES
-        what = "cards" if _CARD.search(key[2]) else "places"
-        lines.append(f"  the same at {places}" + (f" ... and {rest:,} more {what}" if rest else ""))
+        lines.append(f"  the same at {places}" + (f" ... and {rest:,} more cards" if rest else ""))
     return lines
 
 

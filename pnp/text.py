@@ -15,6 +15,7 @@ fence) is not card text: `block_syntax` finds it, for the check stage to report.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -205,7 +206,7 @@ def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[
 
 def _issue(run: _Run, line: int) -> MarkupIssue:
     marks = "*" * run.left
-    if run.inside:
+    if run.inside and run.size <= 3:
         return MarkupIssue(
             line,
             run.col,
@@ -238,10 +239,35 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
                 if i > 0 and words[-1].parts:
                     words.append(_Word())
                 if piece:
-                    words[-1].parts.append((piece, font))
+                    words[-1].parts.extend(_with_fallback(piece, font, fonts))
         words = [w for w in words if w.parts]
         paragraphs.append(_glue(words, _CLINGING if glue else set()))
     return paragraphs
+
+
+SYMBOLS = {"Sm", "So", "Sc", "Sk", "No"}  # what the fallback font gives: symbols, not letters (a letter in another typeface would show)
+
+
+def _with_fallback(piece: str, font: str, fonts: FontSet) -> list[tuple[str, str]]:
+    """A word's runs: in `font`, and in the fallback symbol font for the symbols `font`
+    lacks and the fallback has (a '★' in 'Gain ★2'). What neither has, and letters, stay
+    in `font`, to be reported as missing (with the fonts that have them)."""
+    lacking = missing_glyphs(font, piece)
+    if not lacking:
+        return [(piece, font)]
+    symbols = "".join(ch for ch in lacking if unicodedata.category(ch) in SYMBOLS)
+    fallback = fonts.fallback(font) if symbols else None
+    found = set(symbols) - set(missing_glyphs(fallback, symbols)) if fallback else set()
+    if not found:
+        return [(piece, font)]
+    runs: list[tuple[str, str]] = []
+    for ch in piece:
+        use = fallback if ch in found else font
+        if runs and runs[-1][1] == use:
+            runs[-1] = (runs[-1][0] + ch, use)
+        else:
+            runs.append((ch, use))
+    return runs
 
 
 def escape(text: str) -> str:

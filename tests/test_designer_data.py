@@ -263,3 +263,19 @@ def test_markdown_block_syntax_in_a_card_field_is_reported(tmp_path):
     assert "field 'text' of card 'b' has a Markdown table on its line 2" in result.output
     edit(game / "rules.yaml", "text: {type: text, required: false}", "text: {type: text, required: false, markup: false}")
     assert run("check", game).exit_code == 0
+
+
+def test_stars_arrows_and_maths_the_card_font_lacks_come_from_the_fallback_symbol_font(tmp_path):
+    from pdfread import fonts
+
+    game = make_small_game(tmp_path / "hra", "- {id: a, title: Prvá, text: 'Zisk ★2, potom ⇒ ♠ ≠ ∑'}\n- {id: b, title: Druhá, text: 'Mesto ⛵'}\n")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "text of card 'b' uses '⛵' (U+26F5), missing from font 'sans' and from the fallback symbol font (DejaVu Sans)" in result.output
+    assert "card 'a'" not in result.output
+    edit(game / "cards.yaml", "Mesto ⛵", "Mesto")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "hra" / "cards-sk-a4.pdf"
+    assert any("DejaVuSans" in name for name in fonts(pdf))
+    assert "★2" in text(pdf) and "⇒" in text(pdf)
