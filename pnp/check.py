@@ -15,6 +15,7 @@ from .glossary import check_glossary
 from .layouts import check_layout
 from .project import Project
 from .rules import check_rules
+from .scaffold import check_placeholders
 from .text import block_syntax
 
 
@@ -81,6 +82,7 @@ def check_game(project: Project) -> Problems:
     problems.extend(project.problems)
     problems.extend(check_layouts(project))
     problems.extend(check_card_texts(project))
+    problems.extend(check_placeholders(project.game))
     problems.extend(check_rules(project.game, project.game.constraints))
     problems.extend(check_glossary(project.game, project.game.glossary))
     return problems

@@ -123,7 +123,8 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         glossary = load_glossary(glossary_path, enums, problems)
     elif "glossary" in raw:
         problems.error(raw.loc_of("glossary"), "glossary-missing", f"glossary '{meta.glossary}' does not exist; expected a YAML file with 'terms:'")
-    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary, rules.translate)
+    locs = {str(key): raw.loc_of(key) for key in raw}
+    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary, rules.translate, locs)
     problems.raise_if_errors()
     return game, problems
 

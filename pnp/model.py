@@ -200,6 +200,7 @@ class Game:
     deals: list[Card] = field(default_factory=list)
     glossary: list[Any] = field(default_factory=list)  # glossary.Term
     translate_attributes: list[str] = field(default_factory=lambda: ["name"])
+    locs: dict[str, Location] = field(default_factory=dict)  # of game.yaml's keys (author, licence, ...)
 
     @property
     def name(self) -> str:

@@ -279,3 +279,19 @@ def test_stars_arrows_and_maths_the_card_font_lacks_come_from_the_fallback_symbo
     pdf = tmp_path / "out" / "hra" / "cards-sk-a4.pdf"
     assert any("DejaVuSans" in name for name in fonts(pdf))
     assert "★2" in text(pdf) and "⇒" in text(pdf)
+
+
+def test_check_warns_about_what_pnp_new_left_to_fill_in_until_it_is_filled_in(tmp_path):
+    assert run("new", "mygame", "--out", tmp_path).exit_code == 0
+    game = tmp_path / "mygame"
+    result = run("check", game)
+    assert result.exit_code == 0
+    assert "mygame/game.yaml:4:9: warning: author is still 'Your Name', which pnp new wrote for you to replace" in result.output
+    assert "mygame/game.yaml:5:10: warning: licence is still 'CHOOSE-A-LICENCE'" in result.output
+    assert "warning: attribution still says 'Your Name'" in result.output
+    assert "mygame/rules.md:21:1: warning: the rulebook still says 'Write how the game ends and who wins.'" in result.output
+    edit(game / "game.yaml", "author: Your Name", "author: Ada Hra")
+    edit(game / "game.yaml", "CHOOSE-A-LICENCE", "CC BY 4.0")
+    edit(game / "game.yaml", "© Your Name", "© Ada Hra")
+    edit(game / "rules.md", "Write how the game ends and who wins.", "The game ends when the deck runs out.")
+    assert "no problems found" in run("check", game).output
