@@ -64,6 +64,10 @@ def test_workbook_mistakes_are_named_as_the_spreadsheet_names_the_cell(tmp_path)
     assert result.exit_code == 1
     assert "cards.xlsx:'My Cards'!B3: card 'b' has no 'title'; expected text [card-missing-field]" in result.output
     assert "cards.xlsx:'My Cards'!C4: field 'power' of card 'c' is 'veľa'" in result.output
+    import json
+
+    rows = json.loads(run("check", game, "--format", "json").stdout)
+    assert {(row["line"], row["col"], row["cell"]) for row in rows} == {(3, 2, "'My Cards'!B3"), (4, 3, "'My Cards'!C4")}
 
 
 def test_columns_map_any_header_to_a_field_or_leave_it_out(tmp_path):
