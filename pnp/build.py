@@ -261,26 +261,33 @@ def write_unit(sheets: Sheets, unit: Unit) -> Written | None:
 def write_group(sheets: Sheets, unit: Unit) -> Written | None:
     """The decks of one group on shared sheets: each deck in rows of its own size."""
     group, ids = unit
-    game, layouts, problems = sheets.edition.game, sheets.edition.project.layouts, sheets.problems
+    game, problems = sheets.edition.game, sheets.problems
     spec = sheets.options.sheet
     entries: list[tuple[str, int]] = []  # (deck, card index), copies repeated
     placed: list[Member] = []
+    project = sheets.edition.project
     for deck_id in ids:
         deck = game.decks[deck_id]
-        front, back = layouts[deck_id]
-        try:
-            plan_grid(spec, front.width * mm, front.height * mm)
-        except DoesNotFit as exc:
-            problems.error(
-                deck.locs.get("group", deck.loc),
-                "sheet-fit",
-                f"deck '{deck_id}' of group '{group}': {exc}; expected it outside the group, where it is turned or split",
-            )
-            raise PnpError(problems) from None
+        for front, _ in project.pairs(deck_id):
+            try:
+                plan_grid(spec, front.width * mm, front.height * mm)
+            except DoesNotFit as exc:
+                problems.error(
+                    deck.locs.get("group", deck.loc),
+                    "sheet-fit",
+                    f"deck '{deck_id}' of group '{group}': {exc}; expected it outside the group, where it is turned or split",
+                )
+                raise PnpError(problems) from None
+        chosen: dict[str, list[tuple[int, Member]]] = {}  # rows of one size: the cards of each front layout together
         for index, card in enumerate(deck.cards):
             if sheets.members is None or card.id in sheets.members:
-                entries += [(deck_id, index)] * card.copies
-                placed += [Member(front.width * mm, front.height * mm, front.shape, back is not None, deck_id)] * card.copies
+                front, back = project.card_layouts(deck_id, index)
+                member = Member(front.width * mm, front.height * mm, front.shape, back is not None, f"{deck_id}/{front.name}")  # a new row for each size
+                chosen.setdefault(front.name, []).append((index, member))
+        for rows in chosen.values():
+            for index, member in rows:
+                entries += [(deck_id, index)] * deck.cards[index].copies
+                placed += [member] * deck.cards[index].copies
     if spec.sides == "backs" and not any(m.back for m in placed):
         return None
     if spec.sides == "fold" and any(m.back for m in placed):
@@ -297,7 +304,7 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
     @lru_cache(maxsize=512)
     def face(item: int, side: str) -> Face:
         deck_id, index = entries[item]
-        front, back = layouts[deck_id]
+        front, back = project.card_layouts(deck_id, index)
         return sheets.renderer.face(game.decks[deck_id].cards[index], front if side == "front" else back, side, problems)
 
     def face_of(side, item):
@@ -315,6 +322,17 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
 
 def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
     """Impose one deck in one language and draw it into a temporary file of the build."""
+    if deck.id in sheets.edition.project.per_card:
+        spec = sheets.options.sheet
+        if spec.sides == "fold" or spec.cutter:
+            route = "--sides fold" if spec.sides == "fold" else f"--cutter {spec.cutter}"
+            sheets.problems.error(
+                deck.locs.get("front", deck.loc),
+                "sheet-route",
+                f"deck '{deck.id}' chooses its layout per card, which {route} does not print yet; expected a duplex or one-sided build of it, or one layout for the deck",
+            )
+            raise PnpError(sheets.problems)
+        return _write_sizes(sheets, deck)
     front, back = sheets.edition.project.layouts[deck.id]
     spec = sheets.options.sheet
     grid = fit_grid(spec, front.width * mm, front.height * mm)
@@ -380,6 +398,70 @@ def _keep_cuts(pages, sheets: Sheets, target: Path, grid: Grid | SharedSheets):
         yield page
     if kept:
         sheets.cut_files.extend(cut_files(target, kept, spec, grid.page_w, grid.page_h))
+
+
+def _write_sizes(sheets: Sheets, deck: Deck) -> Written | None:
+    """A deck that chooses its layout per card, in one PDF: the cards of each size (in the
+    order of their first card) on sheets of their own, every sheet in one orientation of
+    the paper."""
+    project, spec = sheets.edition.project, sheets.options.sheet
+    pairs = [project.card_layouts(deck.id, i) for i in range(len(deck.cards))]
+    if spec.sides == "backs" and not any(back for _, back in pairs):
+        return None
+    sizes: dict[tuple[float, float, str], list[int]] = {}  # trim size and shape -> card indices, copies repeated
+    for index, card in enumerate(deck.cards):
+        if sheets.members is None or card.id in sheets.members:
+            front = pairs[index][0]
+            sizes.setdefault((front.width, front.height, front.shape), []).extend([index] * card.copies)
+    grids = _common_grids(sheets, deck, list(sizes))
+    items: list[int] = []
+    pages = []
+    total_sheets = 0
+    for (_, _, shape), grid, indices in zip(sizes, grids, sizes.values()):
+        backed = any(pairs[i][1] is not None for i in indices)
+        for page in impose(len(indices), grid, spec if backed else replace(spec, sides="fronts"), shape):
+            if page.sheet == 0 and total_sheets:
+                continue  # the ruler's page of its own: once, before the first sheets
+            placements = tuple(replace(p, item=p.item + len(items)) for p in page.placements)
+            pages.append(replace(page, sheet=page.sheet + total_sheets if page.sheet else 0, placements=placements))
+        total_sheets += -(-len(indices) // grid.per_sheet)
+        items += indices
+
+    @lru_cache(maxsize=2 * max(g.per_sheet for g in grids) + 2)
+    def face(index: int, side: str) -> Face:
+        front, back = pairs[index]
+        return sheets.renderer.face(deck.cards[index], front if side == "front" else back, side, sheets.problems)
+
+    def face_of(side, item):
+        return face(items[item], side)
+
+    game = sheets.edition.game
+    target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
+    sides = spec.sides if any(back for _, back in pairs) else "fronts"
+    duplex = sides == "duplex"
+    info = _doc_info(sheets, deck.name, f"{len(items)} cards", sides, duplex)
+    caption = ruler_caption(f"{game.meta.title} · {deck.name}", total_sheets)
+    count = write_sheets(sheets.txn.path_for(target), pages, grids[0], info, face_of, project.symbols, caption, spec.bleed * mm)
+    return Written(target, len(items), count, spec.flip if duplex else None)
+
+
+def _common_grids(sheets: Sheets, deck: Deck, sizes: list[tuple[float, float, str]]):
+    """A grid for each size of card, all on the paper turned the same way (one PDF has
+    one page size): upright if every size fits so, else landscape."""
+    spec = sheets.options.sheet
+    failed = None
+    for landscape in (False, True):
+        try:
+            return [plan_grid(spec, w * mm, h * mm, landscape) for w, h, _ in sizes]
+        except DoesNotFit as exc:
+            failed = exc
+    sheets.problems.error(
+        deck.locs.get("front", deck.loc),
+        "sheet-fit",
+        f"deck '{deck.id}' chooses its layout per card, and its cards of {' and '.join(f'{w:g} x {h:g} mm' for w, h, _ in sizes)} do not all fit on {spec.paper.upper()} "
+        f"turned the same way ({failed}); expected larger paper (--paper), or the largest cards in a deck of their own",
+    )
+    raise PnpError(sheets.problems)
 
 
 def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None:

@@ -15,6 +15,8 @@ from .glossary import check_glossary
 from .layouts import check_layout
 from .project import Project
 from .rules import check_rules
+from .scaffold import check_placeholders
+from .text import block_syntax
 
 
 def check_layouts(project: Project) -> Problems:
@@ -22,7 +24,7 @@ def check_layouts(project: Project) -> Problems:
     `group` names, and what the elements name in the game (decks, fields, card sizes)."""
     problems = Problems()
     game = project.game
-    for deck_id, (front, back) in project.layouts.items():
+    for deck_id, front, back in ((d, f, b) for d in project.layouts for f, b in project.pairs(d)):
         deck = game.decks[deck_id]
         if back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
             problems.error(
@@ -47,12 +49,40 @@ def check_layouts(project: Project) -> Problems:
     return problems
 
 
+def check_card_texts(project: Project) -> Problems:
+    """Markdown block syntax (a heading, a table, a code fence) in the cards' texts, which
+    card text would print as it is: each reported at its field, unless the field or the
+    deck prints its texts as written (`markup: false`)."""
+    problems = Problems()
+    game = project.game
+    for deck in game.decks.values():
+        deck_def = game.meta.decks.get(deck.id)
+        if deck_def is not None and not deck_def.markup:
+            continue
+        fields = [name for name, fdef in game.types[deck.type].fields.items() if fdef.type == "text" and fdef.markup]
+        for card in deck.cards if fields else ():
+            for name in fields:
+                value = card.fields.get(name)
+                found = block_syntax(value) if isinstance(value, str) else None
+                if found is not None:
+                    line, what, text = found
+                    problems.error(
+                        card.loc_of(name),
+                        "text-markdown",
+                        f"field '{name}' of card '{card.id}' has {what} on its line {line} ('{text.strip()[:60]}'), which card text does not print as such; "
+                        "expected plain text with **bold**, *italic*, :symbol: and line breaks, or 'markup: false' on the field to print it as written",
+                    )
+    return problems
+
+
 def check_game(project: Project) -> Problems:
-    """The language-independent checks: load warnings, layouts, the rules model, the
-    glossary."""
+    """The language-independent checks: load warnings, layouts, the cards' texts, the
+    rules model, the glossary."""
     problems = Problems()
     problems.extend(project.problems)
     problems.extend(check_layouts(project))
+    problems.extend(check_card_texts(project))
+    problems.extend(check_placeholders(project.game))
     problems.extend(check_rules(project.game, project.game.constraints))
     problems.extend(check_glossary(project.game, project.game.glossary))
     return problems
@@ -67,8 +97,9 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
     for edition in make_editions(project, langs, allow_untranslated):
         problems.extend(edition.problems)
         renderer = edition.renderer()
-        for deck_id, (front, back) in project.layouts.items():
-            for card in edition.game.decks[deck_id].cards:
+        for deck_id in project.layouts:
+            for index, card in enumerate(edition.game.decks[deck_id].cards):
+                front, back = project.card_layouts(deck_id, index)
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import EXIT_ERRORS, PnpError, Problems
+from .errors import EXIT_ERRORS, PnpError, Problems, grouped
 from .files import Output, output_problem, writing_under
 from .impose import SheetSpec
 from .interrupt import Interrupted, raising_on_signals
@@ -165,7 +165,7 @@ def _reporting(ctx: Context, action):
     except PnpError as err:
         _report(err.problems.items)
         errors = len(err.problems.errors)
-        click.echo(f"{errors} error{'s' if errors != 1 else ''}; nothing was written.", err=True)
+        click.echo(f"{errors:,} error{'s' if errors != 1 else ''}; nothing was written.", err=True)
         sys.exit(err.exit_code)
     except BrokenPipeError:
         raise
@@ -176,6 +176,12 @@ def _reporting(ctx: Context, action):
         sys.exit(EXIT_ERRORS)
     except Exception as exc:
         return _internal(ctx, exc)
+
+
+def _count(problems: Problems) -> str:
+    """The closing line: how many problems, every one counted (grouped lines are many)."""
+    errors, warnings = len(problems.errors), len(problems.warnings)
+    return f"{errors:,} error{'s' if errors != 1 else ''}, {warnings:,} warning{'s' if warnings != 1 else ''}"
 
 
 WRITE_ERRNOS = {errno.EROFS, errno.ENOSPC, errno.EDQUOT}  # only a write fails so
@@ -216,8 +222,10 @@ def _attempt(ctx: Context, action, output: Output | None = None) -> None:
 
 
 def _report(problems) -> None:
-    for problem in problems:
-        click.echo(str(problem), err=True)
+    """Each problem once per cause: one made on many cards is one line and its places
+    (`--format json` lists every one)."""
+    for line in grouped(list(problems)):
+        click.echo(line, err=True)
 
 
 @main.command()
@@ -292,6 +300,8 @@ def build(
         finally:
             progress.finish()
         _report(result.problems.items)
+        if result.problems.items:
+            ctx.say(_count(result.problems))
         for path, cards, pages, _ in result.files:
             seconds = progress.timings.get(path)
             timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
@@ -362,13 +372,21 @@ def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untr
             problems = err.problems
         if fmt == "json":
             rows = [
-                {"file": p.location.file, "line": p.location.line, "col": p.location.col, "code": p.code, "severity": p.severity, "message": p.message}
+                {
+                    "file": p.location.file,
+                    "line": p.location.line,
+                    "col": p.location.col,
+                    **({"cell": p.location.cell} if p.location.sheet else {}),
+                    "code": p.code,
+                    "severity": p.severity,
+                    "message": p.message,
+                }
                 for p in problems.items
             ]
             click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         else:
             _report(problems.items)
-            ctx.say(f"{len(problems.errors)} errors, {len(problems.warnings)} warnings" if problems.items else "no problems found")
+            ctx.say(_count(problems) if problems.items else "no problems found")
         if problems.errors:
             sys.exit(PnpError(problems).exit_code)
 

@@ -6,6 +6,7 @@ mistake in one run. `PnpError` carries them to the CLI, which prints one per lin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,19 +21,42 @@ WARNING = "warning"
 
 @dataclass(frozen=True, order=True, slots=True)
 class Location:
-    """Where a value comes from: file, 1-based line and column (0 = unknown). Every loaded
-    value has one, so it is slotted: a large deck keeps tens of thousands."""
+    """Where a value comes from: file, 1-based line and column (0 = unknown); in a
+    workbook, `sheet` names the sheet and line and column are the cell's row and column,
+    shown as a spreadsheet names the cell (`cards.xlsx:Cards!C7`). Every loaded value has
+    one, so it is slotted: a large deck keeps tens of thousands."""
 
     file: str
     line: int = 0
     col: int = 0
+    sheet: str = ""
 
     def __str__(self) -> str:
+        if self.sheet and self.line:
+            return f"{self.file}:{self.cell}"
         if self.line and self.col:
             return f"{self.file}:{self.line}:{self.col}"
         if self.line:
             return f"{self.file}:{self.line}"
         return self.file
+
+    @property
+    def cell(self) -> str:
+        """The cell as a spreadsheet names it, `Cards!C7` (a whole row: `Cards!7:7`); ''
+        outside a workbook."""
+        if not (self.sheet and self.line):
+            return ""
+        name = self.sheet if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", self.sheet) else "'" + self.sheet.replace("'", "''") + "'"
+        return f"{name}!{column_letters(self.col)}{self.line}" if self.col else f"{name}!{self.line}:{self.line}"
+
+
+def column_letters(col: int) -> str:
+    """A column's letters as a spreadsheet shows them: 1 -> A, 27 -> AA."""
+    out = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        out = chr(65 + rest) + out
+    return out
 
 
 @dataclass(frozen=True)
@@ -118,3 +142,44 @@ def display_path(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+# --- one cause, one error: the same problem on many cards, printed once ----------------
+
+SHOWN_PLACES = 3  # places printed after the first of a group
+GROUP_FROM = 5  # fewer of a kind are printed one by one: no more lines than the group
+_CARD = re.compile(r"\b(card|component|row) '[^']*'")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def same_cause(problem: Problem) -> tuple[str, str, str]:
+    """What makes two problems one mistake made many times: the same code and message
+    but for the card named and the numbers measured (a text 41.3 mm high on one card,
+    42.0 on the next, is the same box too small)."""
+    return problem.severity, problem.code, _NUMBER.sub("#", _CARD.sub(r"\1 '…'", problem.message))
+
+
+def grouped(problems: list[Problem]) -> list[str]:
+    """The lines to print for `problems`, in the order found: a problem that recurs on
+    many cards (its message names a card, component or row) is printed once, with the
+    first few other places and how many more; any other is printed as it is."""
+    groups: dict[tuple[str, str, str], list[Problem]] = {}
+    for problem in problems:
+        groups.setdefault(same_cause(problem), []).append(problem)
+    lines = []
+    for key, members in groups.items():
+        if len(members) < GROUP_FROM or not _CARD.search(key[2]):  # only what recurs card after card is one line
+            lines.extend(str(p) for p in members)
+            continue
+        lines.append(str(members[0]))
+        places = ", ".join(_place(p.location, members[0].location.file) for p in members[1 : 1 + SHOWN_PLACES])
+        rest = len(members) - 1 - SHOWN_PLACES
+        lines.append(f"  the same at {places}" + (f" ... and {rest:,} more cards" if rest else ""))
+    return lines
+
+
+def _place(loc: Location, file: str) -> str:
+    """A place after the first of its group: without the file when it is the same one."""
+    if loc.file != file or not loc.line:
+        return str(loc)
+    return str(loc)[len(file) + 1 :]

@@ -2,10 +2,16 @@
 
 reportlab draws a glyph the font lacks as nothing at all; `missing_glyphs` is how every
 text is checked before it is drawn, so a missing character is an error, not a blank.
+Before that, a character the style's font lacks is taken from the fallback symbol font,
+DejaVu Sans, which has stars, arrows, mathematical and card symbols, dingbats and most
+alphabets (`FontSet.fallback`). It comes with matplotlib (a dependency for this font
+alone: no package on PyPI that only holds fonts has a TrueType one with those symbols
+whose install does not pull in a document processor); it is found on disk, never imported.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -35,6 +41,7 @@ class FontSet:
     def __init__(self, folders: list[Path]):
         self.fonts: dict[str, Font] = {}
         self._files: dict[str, tuple[Path, Location]] = {}
+        self._fallbacks: dict[str, str | None] = {}
         for folder in folders:
             index = folder / "fonts.yaml"
             if index.is_file():
@@ -71,6 +78,22 @@ class FontSet:
         glyphs can suggest (each font is read the first time it is asked)."""
         return [name for name in self.names() if not missing_glyphs(self.get(name).registered, chars)]
 
+    def fallback(self, registered: str) -> str | None:
+        """The registered name of the fallback symbol font in the weight and slant of
+        `registered` (one of this set's fonts), or None when it is not installed."""
+        if registered in self._fallbacks:
+            return self._fallbacks[registered]
+        font = next((f for f in self.fonts.values() if f.registered == registered), None)
+        name = font.name if font is not None else registered
+        bold, italic = "bold" in name, "italic" in name or "oblique" in name
+        style = "-BoldOblique" if bold and italic else "-Bold" if bold else "-Oblique" if italic else ""
+        path = fallback_folder()
+        found = None
+        if path is not None and (path / f"DejaVuSans{style}.ttf").is_file():
+            found = _register(f"fallback{style.lower()}", path / f"DejaVuSans{style}.ttf", Location(str(path))).registered
+        self._fallbacks[registered] = found
+        return found
+
     def variant(self, family: str, variant: str) -> str:
         """'sans' + 'bold' -> 'sans-bold' when it exists, else the family itself."""
         if not variant:
@@ -78,6 +101,18 @@ class FontSet:
         base = family.removesuffix("-bold").removesuffix("-italic")
         candidate = f"{base}-{variant}"
         return candidate if candidate in self._files else family
+
+
+@cache
+def fallback_folder() -> Path | None:
+    """The folder of the fallback symbol font: matplotlib's copy of DejaVu Sans, found
+    without importing matplotlib (its import takes longer than a build of a small deck)."""
+    spec = importlib.util.find_spec("matplotlib")
+    for root in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(root) / "mpl-data" / "fonts" / "ttf"
+        if (folder / "DejaVuSans.ttf").is_file():
+            return folder
+    return None
 
 
 @cache

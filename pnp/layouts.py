@@ -4,7 +4,9 @@ A layout has a trim size in millimetres, named text styles and a list of element
 (rectangles, lines, text boxes, symbols, images) placed in millimetres from the top-left
 corner of the trim. Any string may hold a Jinja2 expression over the component's fields
 (`{{ title }}`, `{{ empire.color }}`); `when:` shows an element only if its expression is
-true. `extends:` starts from another layout and adds to it.
+true. `extends:` starts from another layout and adds to it; `override:` changes the
+elements it got from there, by name (`override: {body: {box: [5, 40, 60, 75]}}`), so a
+larger card keeps its parent's look with boxes of its own.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from .elements import KINDS
 from .elements.base import ElementKind, Layout, Shape, check_numbers, check_sizes
-from .elements.text import DEFAULT_STYLE, Text
+from .elements.text import DEFAULT_STYLE, FIELD_ALONE, Text
 from .errors import Location, PnpError, Problems, display_path
 from .expressions import one_of
 from .model import Deck, Game
@@ -52,7 +54,17 @@ class LayoutFile:
     lang_scale: dict[str, float] = field(default_factory=dict)  # text size factor per language, e.g. {de: 0.92}
     styles: dict[str, StyleDef] = field(default_factory=dict)
     elements: list[Any] = field(default_factory=list)
+    override: dict[str, dict[str, Any]] = field(default_factory=dict)  # element name -> keys that replace the parent's
     doc: str = ""
+
+
+@dataclass
+class _Named:
+    """A layout's elements as read (each merged with what overrode it) and their names:
+    what a layout extending it can override."""
+
+    raws: list[Any]
+    names: dict[str, list[int]]  # element name -> indices (more than one: ambiguous)
 
 
 class LayoutLoader:
@@ -61,6 +73,7 @@ class LayoutLoader:
     def __init__(self, game_root: Path):
         self.search = [game_root / "layouts", LAYOUTS_DIR]
         self._cache: dict[str, Layout] = {}
+        self._named: dict[str, _Named] = {}
 
     def find(self, name: str) -> Path | None:
         if not name or name.startswith(("/", "\\")) or ".." in Path(name).parts:
@@ -120,7 +133,16 @@ class LayoutLoader:
         styles = dict(parent.styles) if parent else {}
         styles.update(_resolve_styles(spec.styles, styles, raw.get("styles"), problems))
         elements = list(parent.elements) if parent else []
-        elements.extend(_elements(spec.elements, raw.get("elements"), styles, problems))
+        inherited = self._named[parent.name] if parent else _Named([], {})
+        named = _Named(list(inherited.raws), {k: list(v) for k, v in inherited.names.items()})
+        if spec.override:
+            _override(name, spec, raw, parent, elements, named, styles, problems)
+        for element, item in _elements(spec.elements, raw.get("elements"), styles, problems):
+            label = element_name(item)
+            if label is not None:
+                named.names.setdefault(label, []).append(len(elements))
+            elements.append(element)
+            named.raws.append(item)
         safe = spec.safe if spec.safe is not None else (parent.safe if parent else 3.0)
         if not 0 <= safe < min(size) / 2:  # NaN too
             problems.error(raw.loc_of("safe"), "layout-value", f"safe {safe:g} is out of range; expected 0 or more mm, less than half the width and height")
@@ -137,6 +159,7 @@ class LayoutLoader:
             )
         layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale, shape)
         self._cache[name] = layout
+        self._named[name] = named
         return layout
 
 
@@ -167,25 +190,112 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
     return out
 
 
-def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems: Problems) -> list[ElementKind]:
-    out: list[ElementKind] = []
+def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems: Problems) -> list[tuple[ElementKind, Any]]:
+    """The elements of a layout that can be drawn, each with the mapping it was read from."""
+    out: list[tuple[ElementKind, Any]] = []
     for i, item in enumerate(items):
         loc = raw.loc_of(i)
         if not isinstance(item, dict):
             problems.error(loc, "element-shape", f"element {i + 1} is not a mapping; expected one of: {', '.join(f'{k}:' for k in KINDS)}")
             continue
-        kinds = [k for k in KINDS if k in item]
-        if len(kinds) != 1:
-            what = "none of" if not kinds else "more than one of"
-            guess = "".join(suggest(str(k), KINDS) for k in item if str(k) not in KINDS)[:60] if not kinds else ""
-            problems.error(loc, "element-kind", f"element {i + 1} has {what} {', '.join(KINDS)}{guess}; expected exactly one, which says what it draws")
-            continue
-        element = build(KINDS[kinds[0]], item, problems, f"{kinds[0]} element")
-        if element is MISSING:
-            continue
-        if element.check(item, styles, problems) and check_numbers(element, item, f"{kinds[0]} element", problems):  # a kind's own message first
-            out.append(element)
+        element = _element(item, loc, f"element {i + 1}", styles, problems)
+        if element is not None:
+            out.append((element, item))
     return out
+
+
+def _element(item: Any, loc: Location, what: str, styles: dict[str, TextStyle], problems: Problems) -> ElementKind | None:
+    kinds = [k for k in KINDS if k in item]
+    if len(kinds) != 1:
+        found = "none of" if not kinds else "more than one of"
+        guess = "".join(suggest(str(k), KINDS) for k in item if str(k) not in KINDS)[:60] if not kinds else ""
+        problems.error(loc, "element-kind", f"{what} has {found} {', '.join(KINDS)}{guess}; expected exactly one, which says what it draws")
+        return None
+    cls = KINDS[kinds[0]]
+    if "name" in item and "name" not in {f.name for f in fields(cls)}:  # every element may be named, for `override:`
+        if not isinstance(item["name"], str):
+            problems.error(item.loc_of("name"), "schema-type", f"'name' of {kinds[0]} element is {item['name']!r}; expected text")
+            return None
+        item = _without(item, "name")
+    element = build(cls, item, problems, f"{kinds[0]} element")
+    if element is MISSING:
+        return None
+    if element.check(item, styles, problems) and check_numbers(element, item, f"{kinds[0]} element", problems):  # a kind's own message first
+        return element
+    return None
+
+
+def element_name(item: Any) -> str | None:
+    """What `override:` calls an element: its `name:`, or for a text showing one field
+    alone, that field (as messages call it)."""
+    name = item.get("name")
+    if isinstance(name, str):
+        return name
+    text = item.get("text")
+    match = FIELD_ALONE.match(text) if isinstance(text, str) else None
+    return match.group(1) if match else None
+
+
+def _without(item: LMap, key: str) -> LMap:
+    out = LMap({k: v for k, v in item.items() if k != key}, loc=item.loc)
+    out.locs = {k: v for k, v in item.locs.items() if k != key}
+    out.key_locs = {k: v for k, v in item.key_locs.items() if k != key}
+    return out
+
+
+def _merged(base: LMap, change: LMap) -> LMap:
+    """An element's mapping with the keys of `change` in place of its own, each located
+    where it was written."""
+    out = LMap(base, loc=base.loc)
+    out.locs, out.key_locs = dict(base.locs), dict(base.key_locs)
+    out.update(change)
+    out.locs.update(change.locs)
+    out.key_locs.update(change.key_locs)
+    return out
+
+
+def _override(name: str, spec: LayoutFile, raw: LMap, parent: Layout | None, elements: list, named: _Named, styles: dict, problems: Problems) -> None:
+    """Replace the keys `override:` gives of the elements the layout extends, by name."""
+    where = raw["override"]
+    if parent is None:
+        problems.error(
+            raw.loc_of("override"), "layout-override", f"layout '{name}' overrides elements but extends no layout; expected 'extends: LAYOUT' with it"
+        )
+        return
+    for label, change in spec.override.items():
+        loc = where.key_locs.get(label, where.loc)
+        found = named.names.get(label, [])
+        if len(found) != 1:
+            if found:
+                problems.error(
+                    loc,
+                    "layout-override",
+                    f"override names '{label}', which {len(found)} elements of layout '{parent.name}' are called; expected a name of one element (give each a 'name:')",
+                )
+            else:
+                known = sorted(named.names)
+                problems.error(
+                    loc,
+                    "layout-override",
+                    f"override names '{label}', which is no element of layout '{parent.name}'{suggest(label, known)}; expected {one_of(known, 'a named element: the layout names none (give one a name:)')}",
+                )
+            continue
+        if not isinstance(where[label], LMap):
+            continue  # reported as a wrong type where the layout was read
+        index = found[0]
+        kind = next(k for k in KINDS if k in named.raws[index])
+        if any(k in KINDS and k != kind for k in change):
+            problems.error(
+                loc,
+                "layout-override",
+                f"override of '{label}' changes what it draws; expected keys of a {kind} element (its box, style, ...), or a new element",
+            )
+            continue
+        merged = _merged(named.raws[index], where[label])
+        element = _element(merged, loc, f"element '{label}'", styles, problems)
+        if element is not None:
+            elements[index] = element
+            named.raws[index] = merged
 
 
 def check_layout(layout: Layout, game: Game, deck: Deck, card_sizes: dict[str, tuple[float, float]], problems: Problems) -> None:

@@ -16,7 +16,7 @@ from .glossary import load_glossary
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside, inside
 from .schema import MISSING, build, suggest
-from .sheets import is_sheet, read_sheet
+from .sheets import Columns, SheetRows, is_sheet, read_sheet
 from .yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
@@ -103,6 +103,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             problems,
             deck_def.sheet,
             deck_raw.loc_of("sheet"),
+            Columns(deck_def.columns, deck_def.ids, deck_raw.get("columns"), deck_raw.loc_of("ids")) if deck_def.columns or deck_def.ids else None,
         )
         if cards is None:
             continue
@@ -122,7 +123,8 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         glossary = load_glossary(glossary_path, enums, problems)
     elif "glossary" in raw:
         problems.error(raw.loc_of("glossary"), "glossary-missing", f"glossary '{meta.glossary}' does not exist; expected a YAML file with 'terms:'")
-    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary, rules.translate)
+    locs = {str(key): raw.loc_of(key) for key in raw}
+    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary, rules.translate, locs)
     problems.raise_if_errors()
     return game, problems
 
@@ -177,6 +179,7 @@ def _load_data(
     problems: Problems,
     sheet=None,
     sheet_loc=None,
+    columns: Columns | None = None,
 ) -> PackedCards | None:
     """The components of one data file (YAML, CSV or XLSX); None when the file cannot be used."""
     path = check_inside(name, folder, [folder], loc, "data")
@@ -187,17 +190,24 @@ def _load_data(
         problems.error(loc, "data-missing", f"data file '{name}' does not exist; expected a YAML, CSV or XLSX list of {type_name} entries")
         return None
     try:
-        rows = _read_data(path, types[type_name], problems, sheet, sheet_loc)
+        rows = _read_data(path, types[type_name], problems, sheet, sheet_loc, columns)
         return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, seen, problems, display_path(path))
     except PnpError as err:  # unreadable, possibly found while reading the cards
         problems.extend(err.problems)
         return None
 
 
-def _read_data(path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None) -> Any:
+def _read_data(
+    path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None, columns: Columns | None = None
+) -> Any:
     """Card rows from YAML, or from a CSV/XLSX file (one row per card), by the suffix."""
     if is_sheet(path):
-        return read_sheet(path, tdef, problems, sheet, sheet_loc)
+        return read_sheet(path, tdef, problems, sheet, sheet_loc, columns)
+    if columns is not None:
+        where = columns.raw.loc if columns.raw is not None else columns.ids_loc or Location(display_path(path))
+        problems.error(
+            where, "sheet-columns", "'columns' and 'ids' are only for spreadsheets (CSV, XLSX); expected the field names themselves as keys in a YAML file"
+        )
     if sheet is not None:
         problems.error(
             sheet_loc or Location(display_path(path)), "sheet-name", f"'sheet: {sheet}' is only for XLSX workbooks; expected no 'sheet' for a YAML file"
@@ -302,11 +312,12 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
         return PackedCards(enums)
     cards = PackedCards(enums)  # packed as they are read: memory does not grow with the deck
     before = len(problems.errors)
+    absent = rows.absent if isinstance(rows, SheetRows) else frozenset()  # reported once, at the header
     for index, row in enumerate(rows):
         if not isinstance(row, LMap):
             problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
             continue
-        card = validate_card(row, deck, type_name, tdef, enums, symbols, problems)
+        card = validate_card(row, deck, type_name, tdef, enums, symbols, problems, absent)
         if card is None:
             continue
         if card.id in seen:
@@ -320,11 +331,14 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
     return cards
 
 
-def validate_card(row: LMap, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, problems: Problems) -> Card | None:
-    """Check one card against its type: known fields, right types, required ones present."""
+def validate_card(
+    row: LMap, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, problems: Problems, absent: frozenset[str] = frozenset()
+) -> Card | None:
+    """Check one card against its type: known fields, right types, required ones present
+    (but those in `absent`, whose missing column was reported once)."""
     card_id = row.get("id")
     if card_id is None:
-        problems.error(row.loc, "card-id", "card has no 'id'; expected a short unique name such as 'rim'")
+        problems.error(row.loc_of("id"), "card-id", "card has no 'id'; expected a short unique name such as 'rim'")
         return None
     card_id = str(card_id)
     if not is_id(card_id):
@@ -333,13 +347,23 @@ def validate_card(row: LMap, deck: str, type_name: str, tdef: TypeDef, enums: di
     if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
         problems.error(row.loc_of("copies"), "card-copies", f"copies of card '{card_id}' is {copies!r}; expected a whole number from 1 to {MAX_COPIES}")
         copies = 1
-    values = _record(row, tdef.fields, f"card '{card_id}'", f"type '{type_name}'", enums, symbols, problems)
+    values = _record(row, tdef.fields, f"card '{card_id}'", f"type '{type_name}'", enums, symbols, problems, absent=absent)
     locs: dict[str, Location] = {}
     _locate(row, "", locs)
     return Card(card_id, type_name, deck, values, copies, row.loc, locs)
 
 
-def _record(row: LMap, fields: dict[str, FieldDef], owner: str, has: str, enums: dict, symbols: dict, problems: Problems, skip=RESERVED) -> dict[str, Any]:
+def _record(
+    row: LMap,
+    fields: dict[str, FieldDef],
+    owner: str,
+    has: str,
+    enums: dict,
+    symbols: dict,
+    problems: Problems,
+    skip=RESERVED,
+    absent: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
     """The values of a card, or of one row of a table: known fields, right types, required
     ones present, defaults filled in. `owner` and `has` name it in messages."""
     values: dict[str, Any] = {}
@@ -361,7 +385,8 @@ def _record(row: LMap, fields: dict[str, FieldDef], owner: str, has: str, enums:
             continue
         required = fdef.required if fdef.required is not None else fdef.default is None and fdef.type != "bool"
         if required:
-            problems.error(row.loc, "card-missing-field", f"{owner} has no '{name}'; expected {_expect(fdef, enums)}")
+            if name not in absent:  # an empty cell is reported at itself, a YAML card at its start
+                problems.error(row.loc_of(name), "card-missing-field", f"{owner} has no '{name}'; expected {_expect(fdef, enums)}")
         elif fdef.default is not None:
             values[name] = coerce(fdef.default, fdef, f"default of '{name}'", row.loc, enums, symbols, problems)
         elif fdef.type == "bool":

@@ -53,6 +53,7 @@ class FieldDef:
     min: float | None = None
     max: float | None = None
     translate: bool = True  # for text: goes to the translators' catalogue
+    markup: bool = True  # for text: false prints it as written ('*' and ':' are not markup)
     glossary: bool = True  # for text: checked against the glossary (off for proper names)
     fields: dict[str, FieldDef] | None = None  # for table: what each row holds, checked like a card's fields
     doc: str = ""
@@ -83,6 +84,9 @@ class DeckDef:
     name: str = ""  # shown on sheets and in messages
     sheet: str | None = None  # for an XLSX data file: the sheet (default: the first)
     group: str | None = None  # decks of one group share sheets and one PDF, named after the group
+    columns: dict[str, str] = field(default_factory=dict)  # spreadsheet header -> field, copies, id or ignore
+    ids: str | None = None  # a spreadsheet column whose values, slugged, are the cards' ids
+    markup: bool = True  # false: the cards' texts print as written, '*' and ':' included
 
 
 @dataclass
@@ -196,6 +200,7 @@ class Game:
     deals: list[Card] = field(default_factory=list)
     glossary: list[Any] = field(default_factory=list)  # glossary.Term
     translate_attributes: list[str] = field(default_factory=lambda: ["name"])
+    locs: dict[str, Location] = field(default_factory=dict)  # of game.yaml's keys (author, licence, ...)
 
     @property
     def name(self) -> str:

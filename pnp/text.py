@@ -7,12 +7,15 @@ small engine whose result is plain data can be cached, checked without a canvas,
 drawn with one text object per box. Markup: `**bold**`, `*italic*`, `***both***`, nested
 (`**bold *both* bold**`), `:symbol:` anywhere (inside bold too), `\\*`, `\\:` and `\\\\` for a
 literal `*`, `:` and `\\`, and a newline for a line break. An asterisk that is neither
-opened nor closed is reported (`TextLayout.markup`), never printed silently as markup.
+opened nor closed, or that stands inside a word (`f**k`), is reported (`TextLayout.markup`),
+never printed silently as markup. Markdown's block syntax (a heading, a table, a code
+fence) is not card text: `block_syntax` finds it, for the check stage to report.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -122,6 +125,7 @@ class _Run:
     can_open: bool
     can_close: bool
     opened: bool = False  # waited for a closing run (so a leftover is 'never closed')
+    inside: bool = False  # between two letters or digits: printed as it is, and reported
 
 
 def _compatible(opener: int, closer: int) -> bool:
@@ -146,7 +150,10 @@ def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[
             before = raw[m.start() - 1] if m.start() else " "
             after = raw[m.end()] if m.end() < len(raw) else " "
             size = len(m.group(2))
-            tokens.append(_Run(m.start() + 1, size, size, not after.isspace(), not before.isspace()))
+            if before.isalnum() and after.isalnum():  # 'f**k': inside a word it is not markup, and is said so
+                tokens.append(_Run(m.start() + 1, size, size, False, False, inside=True))
+            else:
+                tokens.append(_Run(m.start() + 1, size, size, not after.isspace(), not before.isspace()))
         pos = m.end()
     if pos < len(raw):
         tokens.append(raw[pos:])
@@ -185,7 +192,7 @@ def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[
             segments.append((token[0], None, None))
             continue
         if isinstance(token, _Run):
-            if token.left and (token.can_open or token.can_close):
+            if token.left and (token.can_open or token.can_close or token.inside):
                 issues.append(_issue(token, line))
             token = "*" * token.left
         if not token:
@@ -199,6 +206,14 @@ def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[
 
 def _issue(run: _Run, line: int) -> MarkupIssue:
     marks = "*" * run.left
+    if run.inside and run.size <= 3:
+        return MarkupIssue(
+            line,
+            run.col,
+            marks,
+            "is inside a word, where it is not markup (it is printed as it is)",
+            "markup around whole words ('**bold**'), '\\*' for each literal asterisk, or 'markup: false' for the field in rules.yaml",
+        )
     if run.size > 3:
         return MarkupIssue(line, run.col, marks, "is not markup", "'**bold**', '*italic*' or '***both***', or '\\*' for each literal asterisk")
     if run.opened:
@@ -224,10 +239,35 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
                 if i > 0 and words[-1].parts:
                     words.append(_Word())
                 if piece:
-                    words[-1].parts.append((piece, font))
+                    words[-1].parts.extend(_with_fallback(piece, font, fonts))
         words = [w for w in words if w.parts]
         paragraphs.append(_glue(words, _CLINGING if glue else set()))
     return paragraphs
+
+
+SYMBOLS = {"Sm", "So", "Sc", "Sk", "No"}  # what the fallback font gives: symbols, not letters (a letter in another typeface would show)
+
+
+def _with_fallback(piece: str, font: str, fonts: FontSet) -> list[tuple[str, str]]:
+    """A word's runs: in `font`, and in the fallback symbol font for the symbols `font`
+    lacks and the fallback has (a '★' in 'Gain ★2'). What neither has, and letters, stay
+    in `font`, to be reported as missing (with the fonts that have them)."""
+    lacking = missing_glyphs(font, piece)
+    if not lacking:
+        return [(piece, font)]
+    symbols = "".join(ch for ch in lacking if unicodedata.category(ch) in SYMBOLS)
+    fallback = fonts.fallback(font) if symbols else None
+    found = set(symbols) - set(missing_glyphs(fallback, symbols)) if fallback else set()
+    if not found:
+        return [(piece, font)]
+    runs: list[tuple[str, str]] = []
+    for ch in piece:
+        use = fallback if ch in found else font
+        if runs and runs[-1][1] == use:
+            runs[-1] = (runs[-1][0] + ch, use)
+        else:
+            runs.append((ch, use))
+    return runs
 
 
 def escape(text: str) -> str:
@@ -404,3 +444,24 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
                 pieces.append(Piece(x, text, font, w))
             x += w
     return tuple(pieces)
+
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+\S")
+_TABLE_RULE = re.compile(r"^ *\|? *:?-{3,}:? *(\| *:?-{3,}:? *)+\|? *$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+
+
+def block_syntax(text: str) -> tuple[int, str, str] | None:
+    """The first Markdown block in a card's text that the engine would print as it is: (line,
+    what it is, the line), or None. Only headings, tables and code fences: a line starting
+    with '-' or a digit is common in card text and prints as it reads."""
+    if "#" not in text and "|" not in text and "```" not in text and "~~~" not in text:
+        return None
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        if _HEADING.match(line):
+            return number, "a Markdown heading", line
+        if _TABLE_RULE.match(line) and "|" in line:
+            return number, "a Markdown table", line
+        if _FENCE.match(line):
+            return number, "a Markdown code block", line
+    return None

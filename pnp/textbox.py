@@ -12,9 +12,9 @@ from reportlab.lib.units import mm
 
 from .errors import Location, Problems
 from .expressions import NO_SYMBOLS, one_of
-from .fonts import FontSet
+from .fonts import FontSet, fallback_folder
 from .schema import suggest
-from .text import TextLayout, TextStyle, typeset
+from .text import SYMBOLS, TextLayout, TextStyle, typeset
 
 
 def report(
@@ -36,7 +36,7 @@ def report(
         problems.error(
             loc,
             "font-glyph",
-            f"{subject} uses {_chars(result.missing)}, missing from font '{font}'; expected {_fonts_for(result.missing, fonts)}{_rtl(result.missing)}",
+            f"{subject} uses {_chars(result.missing)}, missing from font '{font}'{_and_fallback(result.missing)}; expected {_fonts_for(result.missing, fonts)}{_rtl(result.missing)}",
         )
     elif _right_to_left(content):
         problems.warn(loc, "text-rtl", f"{subject} is in a right-to-left script{_rtl(content)}; expected left-to-right text")
@@ -51,6 +51,17 @@ def report(
 
 
 _SHOWN = 8  # characters a message lists
+
+
+def _and_fallback(chars: str) -> str:
+    """For symbols (letters never come from the fallback): that the fallback lacks them too."""
+    if not any(unicodedata.category(c) in SYMBOLS for c in chars):
+        return ""
+    return (
+        " and from the fallback symbol font (DejaVu Sans)"
+        if fallback_folder() is not None
+        else " (the fallback symbol font, DejaVu Sans from matplotlib, is not installed)"
+    )
 
 
 def _chars(chars: str) -> str:

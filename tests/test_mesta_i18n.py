@@ -6,7 +6,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
-from conftest import edit, run
+from conftest import edit, line_of, run
 from pdfread import text
 
 
@@ -65,7 +65,9 @@ def test_a_czech_text_that_does_not_fit_is_reported_at_its_po_entry_naming_the_c
     result = run("check", mesta, "--lang", "cs")
     assert result.exit_code == 1
     assert f"locale/cs.po:{line}: text of card 'julius-caesar' does not fit its 51.0 x 30.0 mm box" in result.output
-    assert "events.yaml" not in result.output  # the Slovak source is fine
+    card = line_of(mesta / "events.yaml", "id: julius-caesar")
+    assert "expected a shorter translation, or a larger box or smaller min_size in layout 'mesta/event'" in result.output
+    assert "; the card is at " in result.output and f"events.yaml:{card}:" in result.output  # the Slovak source is fine, but this is the card
 
 
 def test_a_czech_rulebook_block_with_an_unknown_symbol_is_reported_at_its_po_entry(mesta):

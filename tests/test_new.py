@@ -15,7 +15,8 @@ def test_new_game_checks_and_builds_at_once(tmp_path):
         assert (game / name).is_file(), name
     checked = run("check", game)
     assert checked.exit_code == 0, checked.output
-    assert "no problems found" in checked.output
+    assert "0 errors, 4 warnings" in checked.output  # only what pnp new left to fill in
+    assert checked.output.count("[new-placeholder]") == 4
     built = run("build", game, "--out", tmp_path / "out")
     assert built.exit_code == 0, built.output
     pdf = tmp_path / "out" / "mygame" / "cards-en-a4.pdf"
@@ -78,6 +79,15 @@ def test_the_readme_tutorial_works_as_written(tmp_path, monkeypatch):
     tutorial = readme.split("## Your own game")[1].split("\n## ")[0]
     monkeypatch.chdir(tmp_path)
     assert run("new", "mygame").exit_code == 0
+    assert "[new-placeholder]" in run("check", "mygame").output
+    game = tmp_path / "mygame"
+    for path, old, new in (
+        ("game.yaml", "author: Your Name", "author: Ada"),
+        ("game.yaml", "CHOOSE-A-LICENCE", "CC BY 4.0"),
+        ("game.yaml", "© Your Name", "© Ada"),
+        ("rules.md", "Write how the game ends and who wins.", "The game ends when the deck runs out."),
+    ):
+        (game / path).write_text((game / path).read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     assert "no problems found" in run("check", "mygame").output
     cards = tmp_path / "mygame" / "cards.yaml"
     text_before = cards.read_text(encoding="utf-8")

@@ -90,10 +90,10 @@ def test_list_cells_split_on_semicolons_or_commas_and_each_item_is_checked(tmp_p
     assert "cards.csv:3:1: warning: Karta má dva tagy. (card 'b' fails" in result.output  # the rules model sees the split list
 
 
-def test_empty_cells_are_absent_fields(tmp_path):
+def test_empty_cells_are_absent_fields_and_an_empty_required_cell_is_reported_at_itself(tmp_path):
     game = sheet_game(tmp_path, "id,title,text\na,,\n")
     result = run("check", game)
-    assert "cards.csv:2:1: card 'a' has no 'title'; expected text [card-missing-field]" in result.output
+    assert "cards.csv:2:2: card 'a' has no 'title'; expected text [card-missing-field]" in result.output
 
 
 def test_unknown_and_missing_columns_are_reported_once_at_the_header(tmp_path):
@@ -167,7 +167,7 @@ def test_xlsx_rows_are_cards_and_errors_name_the_sheet(tmp_path):
     )
     result = run("check", game)
     assert result.exit_code == 1
-    assert "cards.xlsx[Karty]:3:3: field 'power' of card 'b' is 12; expected a value from 0 to 9" in result.output
+    assert "cards.xlsx:Karty!C3: field 'power' of card 'b' is 12; expected a value from 0 to 9" in result.output
     assert "101" not in result.output  # a numeric id is a plain name; 1.0 is the number 1
     workbook(game / "cards.xlsx", {"Karty": [["id", "title", "power", "copies"], ["a", "Prvá", 3, 2], [101, "Číslo", 1.0, 1.0]]})
     built = run("build", game, "--out", tmp_path / "out")

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field, replace
 from ..errors import Location
 from ..faces import Box, Op
 from ..i18n import PSEUDO
-from ..text import Align, TextStyle, VAlign
+from ..text import Align, TextStyle, VAlign, escape
 from .base import ElementKind, Frame, check_sizes, check_style
 
 DEFAULT_STYLE = TextStyle()
-_FIELD = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 
 
 @dataclass
@@ -48,19 +48,24 @@ class Text(ElementKind):
         key = ("text", id(f.layout), id(self))
         spec = f.services.memo.get(key)
         if spec is None:
-            match = _FIELD.match(self.text)
+            match = FIELD_ALONE.match(self.text)
             field_name = match.group(1) if match else None
             spec = f.services.memo[key] = (f.layout.scaled(self._style(f.layout.styles), f.services.lang), self.name or field_name or "text", field_name)
         return spec
 
     def draw(self, f: Frame) -> list[Op]:
-        content = f.fill_in(self.text, self._loc)
+        content = f.fill_in(self.text, self._loc, _as_written(f))
         if not content:
             return []
         style, label, field_name = self._spec(f)
         card = f.card
         loc = card.loc_of(field_name) if field_name else card.loc
-        fix = f"a shorter text, or a larger box or smaller min_size in layout '{f.layout.name}' ({self._loc})"
+        shrink = "" if style.min_size is not None else "; its style has no min_size, so it does not shrink"
+        translated = loc.file.endswith(".po")  # reported at the translation, naming where the card is as well
+        what = "translation" if translated else "text"
+        fix = f"a shorter {what}, or a larger box or smaller min_size in layout '{f.layout.name}' ({self._loc}){shrink}"
+        if translated:
+            fix += f"; the card is at {card.loc}"
         op = f.text(content, style, self.box, loc, f"{label} of card '{card.id}'", fix, color_loc=self._loc)
         if op is None:
             return []
@@ -71,3 +76,20 @@ class Text(ElementKind):
                 f"{label} of card '{card.id}' shrinks from {style.size:g} to {op.text.size:g} pt in the pseudo-language: a longer translation may not fit its box in layout '{f.layout.name}'",
             )
         return [op]
+
+
+def _as_written(f: Frame) -> dict[str, str] | None:
+    """The card's texts that print as written, escaped for the text engine: those of
+    fields with `markup: false` (rules.yaml), or all of a deck's with `markup: false`
+    (game.yaml); None when there are none (the usual case, which costs a lookup)."""
+    card = f.card
+    key = ("as-written", card.deck, card.type)
+    names = f.services.memo.get(key)
+    if names is None:
+        deck = f.game.meta.decks.get(card.deck)
+        fields = f.game.types[card.type].fields if card.type in f.game.types else {}
+        every = deck is not None and not deck.markup
+        names = f.services.memo[key] = tuple(name for name, fdef in fields.items() if fdef.type == "text" and (every or not fdef.markup))
+    if not names:
+        return None
+    return {name: escape(value) for name in names if isinstance(value := card.fields.get(name), str)}
