@@ -3,7 +3,7 @@ layouts it is drawn with, read once and handed to every later stage as a `Projec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .elements.base import Layout
@@ -14,6 +14,7 @@ from .load import load_game
 from .model import Game
 from .paths import FONTS_DIR
 from .symbols import SymbolSet
+from .tuckboxlayout import Tuckbox, load_tuckboxes
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Project:
     layouts: dict[str, tuple[Layout, Layout | None]]  # deck id -> front, back; data-only decks have none
     problems: Problems
     card_sizes: dict[str, tuple[float, float]]  # every printed deck's trim size in mm (slots take theirs)
+    tuckboxes: dict[str, Tuckbox] = field(default_factory=dict)  # of the decks asked for
 
 
 def prepare(folder: Path, decks: list[str] | None = None) -> Project:
@@ -56,5 +58,6 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
         if front:
             layouts[deck.id] = (front, back)
+    tuckboxes = load_tuckboxes(game, loader, card_sizes, set(layouts), problems)
     problems.raise_if_errors()
-    return Project(game, fonts, symbols, layouts, problems, card_sizes)
+    return Project(game, fonts, symbols, layouts, problems, card_sizes, tuckboxes)

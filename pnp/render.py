@@ -36,14 +36,18 @@ class Renderer:
         return self.names.of(card)
 
     def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
-        ctx = self.context(card)
-        frame = Frame(self, card, layout, ctx, layout.height * mm, f"card '{card.id}' ({side}, layout '{layout.name}')", problems)
+        return self.draw(card, layout, self.context(card), f"card '{card.id}' ({side}, layout '{layout.name}')", f"{card.id} ({side})", problems)
+
+    def draw(self, card: Card, layout: Layout, ctx: dict[str, Any], where: str, name: str, problems: Problems) -> Face:
+        """A face of `layout` with the names `ctx` (a component's, or a tuck box's);
+        `where` names it in messages."""
+        frame = Frame(self, card, layout, ctx, layout.height * mm, where, problems)
         ops: list[Op] = []
         for el in layout.elements:
             if el.when is not None and not self._when(el.when, ctx, el._loc, frame.where, problems):
                 continue
             ops.extend(el.draw(frame))
-        return Face(f"{card.id} ({side})", layout.width * mm, frame.height, tuple(ops))
+        return Face(name, layout.width * mm, frame.height, tuple(ops))
 
     # --- what elements ask of the renderer through their Frame (elements.base.Services) ---
 
