@@ -382,7 +382,7 @@ def write_tuckboxes(sheets: Sheets) -> list[Written]:
         if grid is not None:
             grid = replace(grid, cols=1, rows=1, x0=(grid.page_w - face.width) / 2, y0=(grid.page_h + face.height) / 2)  # one box, centred
             pages = impose(1, grid, box_spec)
-            count = write_sheets(sheets.txn.path_for(target), pages, grid, info, lambda page, item: face, symbols, caption, BLEED * mm)
+            count = write_sheets(sheets.txn.path_for(target), pages, grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
         else:
             try:
                 tiling = plan_tiling(box_spec, face.width, face.height)
@@ -391,7 +391,9 @@ def write_tuckboxes(sheets: Sheets) -> list[Written]:
                 raise PnpError(sheets.problems) from None
             fonts = edition.project.fonts
             bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
-            notes = ["Fold along the dashed lines, cut along the solid ones: cut the pieces out, glue them, then cut the box's outline."]
-            count = write_pieces(sheets.txn.path_for(target), tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes)
+            notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
+            count = write_pieces(
+                sheets.txn.path_for(target), tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes
+            )
         files.append(Written(target, 0, count))
     return files

@@ -10,9 +10,9 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 from __future__ import annotations
 
 from .edition import make_editions
+from .elements.text import Text
 from .errors import Problems
 from .glossary import check_glossary
-from .elements.text import Text
 from .layouts import check_layout
 from .project import Project
 from .rules import check_rules

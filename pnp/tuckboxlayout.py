@@ -147,4 +147,3 @@ def load_tuckboxes(game: Game, loader: LayoutLoader, card_sizes: dict[str, tuple
         if layout is not None:
             boxes[box_id] = Tuckbox(box_id, spec.deck, net, layout, loc, locs)
     return boxes
-

@@ -236,7 +236,15 @@ def test_an_unknown_deck_is_located_with_a_suggestion(mesta):
     assert "[tuckbox-deck]" in out
 
 
-@pytest.mark.parametrize(("value", "code"), [("thickness: 0", "tuckbox-thickness"), ("thickness: 9", "tuckbox-thickness"), ("thickness: .nan", "tuckbox-thickness"), ("clearance: -1", "tuckbox-clearance")])
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("thickness: 0", "tuckbox-thickness"),
+        ("thickness: 9", "tuckbox-thickness"),
+        ("thickness: .nan", "tuckbox-thickness"),
+        ("clearance: -1", "tuckbox-clearance"),
+    ],
+)
 def test_a_bad_thickness_or_clearance_is_located(mesta, value, code):
     key = value.split(":")[0]
     edit(mesta / "game.yaml", f"    {key}: {'0.3' if key == 'thickness' else '1'}\n", f"    {value}\n")
