@@ -31,6 +31,8 @@ from .progress import BuildProgress, expected_cards
 from .project import Project, prepare
 from .render import Renderer
 from .rules import deal_members
+from .tuckbox import BLEED
+from .tuckboxface import box_face
 
 RULEBOOK_KINDS = ("paper", "booklet")  # each set in a process of its own while the decks are drawn
 
@@ -102,6 +104,8 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             else:
                 for edition in editions:
                     files += _write_edition(Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn), progress, cuts)
+            for edition in editions:
+                files += write_tuckboxes(Sheets(edition, edition.renderer(), options, members, problems, txn))
         except Interrupted:  # the rulebooks stop too, and hand over their files to be removed
             for aside in rulebooks:
                 aside.stop()
@@ -498,3 +502,42 @@ def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None
     caption = ruler_caption(f"{game.meta.title} · {deck.name}")
     count = write_pieces(sheets.txn.path_for(target), tiling, faces(), info, sheets.edition.project.symbols, (info.initial_font, bold), caption, notes)
     return Written(target, len(items), count)  # pieces are printed one-sided
+
+
+def write_tuckboxes(sheets: Sheets) -> list[Written]:
+    """The tuck boxes of the decks built, in one language, one PDF each: the net on one
+    sheet (portrait, else landscape), else in pieces to glue (pieces.py). Printed
+    one-sided and cut along the outline, so there are no crop marks; the art runs
+    tuckbox.BLEED past the cut edges whatever --bleed says, and --gap and the flip do not
+    apply. Nothing for --sides backs: a box has no back."""
+    spec, edition = sheets.options.sheet, sheets.edition
+    if spec.sides == "backs":
+        return []
+    box_spec = replace(spec, bleed=BLEED, gap=0.0, marks=False, sides="fronts")
+    symbols, files = edition.project.symbols, []
+    for box in edition.project.tuckboxes.values():
+        deck = edition.game.decks[box.deck]
+        face = box_face(sheets.renderer, box, sheets.problems)
+        target = sheets.options.out / f"{edition.game.name}/{box.id}-{edition.lang}-{spec.paper}.pdf"
+        what = f"{deck.name} (tuck box)"
+        info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
+        caption = ruler_caption(f"{edition.game.meta.title} · {what}")
+        grid = fit_grid(box_spec, face.width, face.height)
+        if grid is not None:
+            grid = replace(grid, cols=1, rows=1, x0=(grid.page_w - face.width) / 2, y0=(grid.page_h + face.height) / 2)  # one box, centred
+            pages = impose(1, grid, box_spec)
+            count = write_sheets(sheets.txn.path_for(target), pages, grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
+        else:
+            try:
+                tiling = plan_tiling(box_spec, face.width, face.height)
+            except DoesNotFit as exc:
+                sheets.problems.error(box.loc, "sheet-fit", f"tuck box '{box.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
+                raise PnpError(sheets.problems) from None
+            fonts = edition.project.fonts
+            bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
+            notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
+            count = write_pieces(
+                sheets.txn.path_for(target), tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes
+            )
+        files.append(Written(target, 0, count))
+    return files

@@ -10,6 +10,7 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 from __future__ import annotations
 
 from .edition import make_editions
+from .elements.text import Text
 from .errors import Problems
 from .glossary import check_glossary
 from .layouts import check_layout
@@ -17,6 +18,7 @@ from .project import Project
 from .rules import check_rules
 from .scaffold import check_placeholders
 from .text import block_syntax
+from .tuckboxface import box_face
 
 
 def check_layouts(project: Project) -> Problems:
@@ -75,6 +77,27 @@ def check_card_texts(project: Project) -> Problems:
     return problems
 
 
+def check_tuckboxes(project: Project) -> Problems:
+    """What each tuck box's layout names in the game, and text boxes that run off their
+    face (whose size comes from the deck, so the layout alone cannot tell)."""
+    problems = Problems()
+    for box in project.tuckboxes.values():
+        for face, elements in box.layout.faces.items():
+            where = f"face '{face}' of tuck box '{box.id}' (layout '{box.layout.name}')"
+            width, height = box.net.face_size(face)
+            for el in elements:
+                el.check_game(project.game, None, project.card_sizes, where, problems)
+                if isinstance(el, Text):
+                    x, y, w, h = el.box
+                    if x < -1e-6 or y < -1e-6 or x + w > width + 1e-6 or y + h > height + 1e-6:
+                        problems.warn(
+                            el._loc,
+                            "tuckbox-face-area",
+                            f"text box {list(el.box)} runs off {where}, which is {width:.1f} x {height:.1f} mm for this deck; expected it inside the face",
+                        )
+    return problems
+
+
 def check_game(project: Project) -> Problems:
     """The language-independent checks: load warnings, layouts, the cards' texts, the
     rules model, the glossary."""
@@ -83,6 +106,7 @@ def check_game(project: Project) -> Problems:
     problems.extend(check_layouts(project))
     problems.extend(check_card_texts(project))
     problems.extend(check_placeholders(project.game))
+    problems.extend(check_tuckboxes(project))
     problems.extend(check_rules(project.game, project.game.constraints))
     problems.extend(check_glossary(project.game, project.game.glossary))
     return problems
@@ -103,5 +127,7 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
                 renderer.face(card, front, "front", problems)
                 if back:
                     renderer.face(card, back, "back", problems)
+        for box in project.tuckboxes.values():
+            box_face(renderer, box, problems)
         problems.extend(check_rulebooks(edition))
     return problems

@@ -88,9 +88,6 @@ class EllipseOp:
     dash: tuple[float, ...] = ()
 
 
-Op = RectOp | LineOp | ShapeOp | EllipseOp | TextOp | SymbolOp | ImageOp
-
-
 @dataclass(frozen=True)
 class Face:
     """One side of one component, ready to draw: size in points, origin bottom left."""
@@ -99,6 +96,30 @@ class Face:
     width: float
     height: float
     ops: tuple[Op, ...]
+
+
+@dataclass(frozen=True)
+class FaceOp:
+    """A face drawn inside another (a panel of a tuck box): turned `angle` degrees
+    counterclockwise (0, 90, 180, 270), its trim's bottom-left corner then at x, y; its
+    art runs `bleed` past its trim and is clipped to `clip` (x, y, w, h on the outer face)."""
+
+    face: Face
+    x: float
+    y: float
+    angle: int
+    bleed: float
+    clip: tuple[float, float, float, float]
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """Where the inner face's own origin lies once turned, for translate-then-rotate."""
+        w, h = self.face.width, self.face.height
+        dx, dy = {0: (0, 0), 90: (h, 0), 180: (w, h), 270: (0, w)}[self.angle]
+        return self.x + dx, self.y + dy
+
+
+Op = RectOp | LineOp | ShapeOp | EllipseOp | TextOp | SymbolOp | ImageOp | FaceOp
 
 
 @lru_cache(maxsize=256)

@@ -131,7 +131,7 @@ class LayoutLoader:
             problems.error(raw.loc_of("size"), "layout-size", f"size {list(size)} is out of range; expected width and height from 0 to 2000 mm")
             return None
         styles = dict(parent.styles) if parent else {}
-        styles.update(_resolve_styles(spec.styles, styles, raw.get("styles"), problems))
+        styles.update(resolve_styles(spec.styles, styles, raw.get("styles"), problems))
         elements = list(parent.elements) if parent else []
         inherited = self._named[parent.name] if parent else _Named([], {})
         named = _Named(list(inherited.raws), {k: list(v) for k, v in inherited.names.items()})
@@ -163,7 +163,7 @@ class LayoutLoader:
         return layout
 
 
-def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw: Any, problems: Problems) -> dict[str, TextStyle]:
+def resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw: Any, problems: Problems) -> dict[str, TextStyle]:
     out: dict[str, TextStyle] = {}
     pending = dict(defs)
     while pending:  # resolve in dependency order; what is left at the end is a cycle or unknown
@@ -188,6 +188,11 @@ def _resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw:
                 )
             break
     return out
+
+
+def read_elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems: Problems) -> list[ElementKind]:
+    """The elements of a list of them that can be drawn (a tuck box's face, say)."""
+    return [element for element, _ in _elements(items, raw, styles, problems)]
 
 
 def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems: Problems) -> list[tuple[ElementKind, Any]]:

@@ -114,6 +114,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs, deck_def.group)
 
     deals = _load_deals(folder, meta, raw, rules.types, enums, symbols, seen_ids, problems)
+    _check_tuckboxes(meta, raw, problems)
     constraints = rules_raw.get("constraints") if isinstance(rules_raw, LMap) else None
     glossary = []
     glossary_path = check_inside(meta.glossary, folder, [folder], raw.loc_of("glossary"), "glossary")
@@ -152,6 +153,54 @@ def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
             if not is_id(mode):
                 where = modes.loc_of(i) if isinstance(modes, LList) else books.loc_of(rid)
                 problems.error(where, "id-invalid", f"mode '{mode}' of rulebook '{rid}' is not a plain name; {ID_EXPECTED}")
+
+
+MAX_THICKNESS = 5.0  # mm per card: thicker is a tile, not a card
+MAX_CLEARANCE = 20.0  # mm
+
+
+def _check_tuckboxes(meta: GameFile, raw: LMap, problems: Problems) -> None:
+    """game.yaml's `tuckboxes:`: each a plain name that no other PDF of the build has, for
+    a printed deck, with a card thickness and a clearance that make sense. Its layout and
+    size are checked when the layout is loaded (project.py)."""
+    boxes = raw.get("tuckboxes")
+    taken = {**{d: "deck" for d in meta.decks}, **{d.group: "group" for d in meta.decks.values() if d.group}, **{r: "rulebook" for r in meta.rulebooks}}
+    for box_id, box in meta.tuckboxes.items():
+        where = boxes[box_id]
+        box._locs = {str(key): where.loc_of(key) for key in where}
+        if not is_id(box_id):
+            problems.error(boxes.key_locs.get(box_id, boxes.loc), "id-invalid", f"tuck box id '{box_id}' is not a plain name; {ID_EXPECTED}")
+        elif box_id in taken:
+            problems.error(
+                boxes.key_locs.get(box_id, boxes.loc),
+                "tuckbox-name",
+                f"tuck box '{box_id}' has the name of a {taken[box_id]}, whose PDF would have the same file name; expected another name, e.g. '{box_id}-box'",
+            )
+        deck = meta.decks.get(box.deck)
+        if deck is None:
+            problems.error(
+                where.loc_of("deck"),
+                "tuckbox-deck",
+                f"tuck box '{box_id}' is for deck '{box.deck}', which does not exist{suggest(box.deck, meta.decks)}; expected one of: {', '.join(meta.decks)}",
+            )
+        elif deck.front is None:
+            problems.error(
+                where.loc_of("deck"),
+                "tuckbox-deck",
+                f"tuck box '{box_id}' is for deck '{box.deck}', which is data only (no front layout), so its cards have no size; expected a printed deck",
+            )
+        if not 0 < box.thickness <= MAX_THICKNESS:  # NaN too
+            problems.error(
+                where.loc_of("thickness"),
+                "tuckbox-thickness",
+                f"thickness {box.thickness:g} of tuck box '{box_id}' is out of range; expected a card's thickness in mm above 0 and at most {MAX_THICKNESS:g} (0.3 is usual, about 0.6 sleeved)",
+            )
+        if not 0 <= box.clearance <= MAX_CLEARANCE:
+            problems.error(
+                where.loc_of("clearance"),
+                "tuckbox-clearance",
+                f"clearance {box.clearance:g} of tuck box '{box_id}' is out of range; expected 0 to {MAX_CLEARANCE:g} mm added to the inside (1 is usual)",
+            )
 
 
 def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dict, symbols: dict, seen: dict, problems: Problems) -> list[Card]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import Location
+from .tuckbox import CLEARANCE, THICKNESS
 
 LANGUAGE = re.compile(r"[a-z]{2,3}(_[A-Za-z0-9]{2,8})*")  # with fullmatch: a gettext locale name; it goes into file names (LANG.po)
 FieldKind = Literal["text", "int", "number", "bool", "enum", "list", "symbol", "image", "table", "points"]
@@ -120,6 +121,19 @@ class RulebookDef:
 
 
 @dataclass
+class TuckboxDef:
+    """A tuck box for a deck (pnp/tuckbox.py): sized from the deck's card size, its number
+    of cards (copies counted) and a card's thickness; its faces drawn by a tuck box layout."""
+
+    deck: str  # the deck it holds
+    layout: str  # a tuck box layout: elements per face (front, back, spine, top, bottom)
+    thickness: float = THICKNESS  # mm per card
+    clearance: float = CLEARANCE  # mm added to the inner width, height and depth
+    _loc: Location = field(default=Location("?"), repr=False)
+    _locs: dict[str, Location] = field(default_factory=dict, repr=False)  # of each key given (load.py)
+
+
+@dataclass
 class GameFile:
     """game.yaml: metadata and the components the game is made of."""
 
@@ -139,6 +153,7 @@ class GameFile:
     deals: DealsDef | None = None
     glossary: str = "glossary.yaml"  # canonical terms and their forms (optional file)
     rulebooks: dict[str, RulebookDef] = field(default_factory=dict)  # rulebook id -> its files
+    tuckboxes: dict[str, TuckboxDef] = field(default_factory=dict)  # box id -> its deck and layout
 
 
 def game_info(meta: GameFile) -> dict[str, str]:

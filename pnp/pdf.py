@@ -16,7 +16,7 @@ from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .faces import EllipseOp, Face, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
+from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
 from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from .pdfstream import StreamingCanvas
@@ -102,6 +102,19 @@ def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symb
             symbols.draw(canvas, op.symbol, op.x, op.y, op.size)
         elif isinstance(op, ImageOp):
             _draw_image(canvas, op)
+        elif isinstance(op, FaceOp):
+            _draw_inner(canvas, op, symbols)
+    canvas.restoreState()
+
+
+def _draw_inner(canvas: Canvas, op: FaceOp, symbols) -> None:
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(*op.clip)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(*op.origin)
+    canvas.rotate(op.angle)
+    draw_face(canvas, op.face, 0, 0, op.bleed, symbols)
     canvas.restoreState()
 
 

@@ -20,6 +20,7 @@ from .load import load_game
 from .model import Deck, Game
 from .paths import FONTS_DIR
 from .symbols import SymbolSet
+from .tuckboxlayout import Tuckbox, load_tuckboxes
 
 Pair = tuple[Layout, Layout | None]  # a front and its back
 
@@ -47,6 +48,8 @@ class Project:
         if chosen is None:
             return [self.layouts[deck_id]]
         return list({(front.name, back.name if back else None): (front, back) for front, back in chosen}.values())
+
+    tuckboxes: dict[str, Tuckbox] = field(default_factory=dict)  # of the decks asked for
 
 
 def prepare(folder: Path, decks: list[str] | None = None) -> Project:
@@ -89,8 +92,9 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
         if front:
             layouts[deck.id] = (front, back)
+    tuckboxes = load_tuckboxes(game, loader, card_sizes, set(layouts), problems)
     problems.raise_if_errors()
-    return Project(game, fonts, symbols, layouts, problems, card_sizes, per_card)
+    return Project(game, fonts, symbols, layouts, problems, card_sizes, per_card, tuckboxes)
 
 
 def _per_card(deck: Deck, loader: LayoutLoader, names: Names, problems: Problems) -> list[Pair] | None:

@@ -38,8 +38,12 @@ class Renderer:
     def face(self, card: Card, layout: Layout, side: str, problems: Problems, parts: list | None = None) -> Face:
         """`parts`, when given, receives (element, its ops) for each element drawn: what a
         shop's preflight names."""
-        ctx = self.context(card)
-        frame = Frame(self, card, layout, ctx, layout.height * mm, f"card '{card.id}' ({side}, layout '{layout.name}')", problems)
+        return self.draw(card, layout, self.context(card), f"card '{card.id}' ({side}, layout '{layout.name}')", f"{card.id} ({side})", problems, parts)
+
+    def draw(self, card: Card, layout: Layout, ctx: dict[str, Any], where: str, name: str, problems: Problems, parts: list | None = None) -> Face:
+        """A face of `layout` with the names `ctx` (a component's, or a tuck box's);
+        `where` names it in messages."""
+        frame = Frame(self, card, layout, ctx, layout.height * mm, where, problems)
         ops: list[Op] = []
         for el in layout.elements:
             if el.when is not None and not self._when(el.when, ctx, el._loc, frame.where, problems):
@@ -48,7 +52,7 @@ class Renderer:
             ops.extend(drawn)
             if parts is not None:
                 parts.append((el, drawn))
-        return Face(f"{card.id} ({side})", layout.width * mm, frame.height, tuple(ops))
+        return Face(name, layout.width * mm, frame.height, tuple(ops))
 
     # --- what elements ask of the renderer through their Frame (elements.base.Services) ---
 

@@ -26,7 +26,8 @@ def squash(s: str) -> str:
 
 def test_each_deck_and_the_rulebook_get_their_own_pdf(built):
     decks = ["aids-sk-a4.pdf", "cities-sk-a4.pdf", "events-sk-a4.pdf"]
-    assert sorted(p.name for p in built.iterdir()) == [*decks, "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf"]
+    boxes = ["cities-box-sk-a4.pdf", "events-box-sk-a4.pdf"]
+    assert sorted(p.name for p in built.iterdir()) == sorted([*decks, *boxes, "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf"])
 
 
 def test_pages_are_exactly_a4(built):

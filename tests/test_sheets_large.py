@@ -332,6 +332,8 @@ def test_fronts_only_output_does_not_say_double_sided(mesta, tmp_path):
 
 
 def test_decks_with_backs_say_double_sided_on_the_edge_asked_for(mesta, tmp_path):
+    game = (mesta / "game.yaml").read_text(encoding="utf-8")
+    (mesta / "game.yaml").write_text(game[: game.index("tuckboxes:")], encoding="utf-8")  # only decks with backs: no tuck box, which is one-sided
     result = run("build", mesta, "--out", tmp_path / "out", "--deck", "cities", "--deck", "events", "--flip", "short")
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().endswith("Print double-sided, flip on the short edge, at 100 % (actual size); check the ruler on the sheet.")
@@ -342,11 +344,12 @@ def test_a_mixed_build_names_what_to_print_double_sided(mesta, tmp_path):
     # A4 rulebook has no backs to land behind anything
     result = run("build", mesta, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    advice = result.output.rstrip().splitlines()[-3:]
+    advice = result.output.rstrip().splitlines()[-4:]
     assert advice == [
         ONE_SIDED,
         "  double-sided, flipping on the long edge: cities-sk-a4.pdf, events-sk-a4.pdf, aids-sk-a4.pdf",
         "  double-sided, flipping on the short edge: rules-sk-a5-booklet.pdf",
+        "  one-sided: cities-box-sk-a4.pdf, events-box-sk-a4.pdf",
     ]  # the A4 rulebook prints either way: not named
 
 
