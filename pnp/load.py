@@ -16,7 +16,7 @@ from .glossary import load_glossary
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside, inside
 from .schema import MISSING, build, suggest
-from .sheets import Columns, SheetRows, is_sheet, read_sheet
+from .spreadsheets import Columns, SheetRows, is_sheet, read_sheet
 from .yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo

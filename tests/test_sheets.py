@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdfread import text
 
-import pnp.sheets
+import pnp.spreadsheets
 from pnp.errors import PnpError
 from pnp.load import load_game
 
@@ -142,7 +142,7 @@ def test_files_over_20_mb_are_refused_before_reading(tmp_path):
 
 
 def test_too_many_rows_are_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(pnp.sheets, "MAX_ROWS", 10)
+    monkeypatch.setattr(pnp.spreadsheets, "MAX_ROWS", 10)
     game = sheet_game(tmp_path, "id,title\n" + "".join(f"c{i},T\n" for i in range(11)))
     result = run("check", game)
     assert result.exit_code == 2
