@@ -23,14 +23,16 @@ from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po
 
+from . import potext
 from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
 from .files import atomic_path
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from .paths import inside
 
+FORMAT_FLAGS = frozenset({"python-format", "python-brace-format"})  # pnp formats nothing the Python way: never written
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
 TEMPLATE = "messages.pot"
@@ -188,15 +190,17 @@ def template(game: Game, entries: list[Entry]) -> Catalog:
     root = game.root.resolve()
     for entry in entries:
         where = Path(os.path.relpath(Path(entry.loc.file).resolve(), root)).as_posix()  # the same from any working directory
-        catalog.add(entry.text, "", context=entry.id, auto_comments=[entry.note], locations=[(where, entry.loc.line)] if entry.loc.line else [])
+        message = catalog.add(entry.text, "", context=entry.id, auto_comments=[entry.note], locations=[(where, entry.loc.line)] if entry.loc.line else [])
+        message.flags -= FORMAT_FLAGS  # babel guesses python-format from a '%' or braces: pnp formats nothing the Python way
     return catalog
 
 
 def _write(path: Path, catalog: Catalog) -> None:
-    buffer = io.BytesIO()
-    write_po(buffer, catalog, width=0, include_previous=True, sort_output=False)
-    data = buffer.getvalue()
-    if path.is_file() and path.read_bytes() == data:
+    """The catalogue written over its old file, changing only the entries that changed
+    (potext): a file in Poedit's or msgmerge's wrapping keeps it, and its headers."""
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    data = potext.write(old, catalog).encode("utf-8")
+    if old is not None and old.encode("utf-8") == data:
         return
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
@@ -393,7 +397,7 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             new += previous is None
             flags.discard("fuzzy")
         fuzzy += "fuzzy" in flags
-        merged.add(
+        added = merged.add(
             message.id,
             string,
             context=message.context,
@@ -403,7 +407,10 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             flags=flags,
             previous_id=previous_id,
         )
+        added.flags = flags  # as decided here, without babel's guessed format flags
     obsolete = 0
+    for message in [*old, *old.obsolete.values()]:
+        message.flags -= FORMAT_FLAGS  # babel guessed them when it read the file
     for message in old:
         if message.id and message.context and id(message) not in used and message.string:
             merged.obsolete[(message.id, message.context)] = message
