@@ -28,6 +28,7 @@ from babel.messages.pofile import read_po
 from . import potext
 from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
+from .expressions import PLURAL_CONTEXT, Plurals, plural_forms
 from .files import atomic_path
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from .paths import inside
@@ -61,6 +62,7 @@ class Entry:
     loc: Location  # where the source text is
     note: str  # for the translator: what the string is
     by_text: bool = False  # many entries share the id (a rulebook's paragraphs): the text tells them apart
+    plural: tuple[str, ...] = ()  # a plural's forms in the source language ({% plural %}): msgid is the first, msgid_plural the last
 
     @property
     def key(self) -> str:
@@ -112,7 +114,22 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
             if entry.key not in seen:
                 seen.add(entry.key)
                 entries.append(entry)
-    return entries
+    return entries + plural_entries(entries)
+
+
+def plural_entries(entries: list[Entry]) -> list[Entry]:
+    """An entry for each plural the texts hold ({% plural n %}1 mesto{% pluralform %}...),
+    once per first form: msgid the first form, msgid_plural the last, and a msgstr for each
+    form of the target language."""
+    found: dict[str, Entry] = {}
+    for entry in entries:
+        for offset, forms in plural_forms(entry.text):
+            if forms[0] not in found:
+                loc = Location(entry.loc.file, entry.loc.line + entry.text[:offset].count("\n")) if entry.loc.line else entry.loc
+                shown = "; ".join(f"'{form}'" for form in forms)
+                note = f"a word that agrees with a number n (source forms {shown}): a form for each plural form of your language, n is the number"
+                found[forms[0]] = Entry(PLURAL_CONTEXT, forms[0], loc, note, by_text=True, plural=forms)
+    return list(found.values())
 
 
 def texts(values: dict, fields: dict[str, FieldDef], flag: str, prefix: str = "", row: str = ""):
@@ -190,7 +207,10 @@ def template(game: Game, entries: list[Entry]) -> Catalog:
     root = game.root.resolve()
     for entry in entries:
         where = Path(os.path.relpath(Path(entry.loc.file).resolve(), root)).as_posix()  # the same from any working directory
-        message = catalog.add(entry.text, "", context=entry.id, auto_comments=[entry.note], locations=[(where, entry.loc.line)] if entry.loc.line else [])
+        msgid = (entry.plural[0], entry.plural[-1]) if entry.plural else entry.text
+        message = catalog.add(
+            msgid, ("", "") if entry.plural else "", context=entry.id, auto_comments=[entry.note], locations=[(where, entry.loc.line)] if entry.loc.line else []
+        )
         message.flags -= FORMAT_FLAGS  # babel guesses python-format from a '%' or braces: pnp formats nothing the Python way
     return catalog
 
@@ -372,6 +392,19 @@ def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
     return chosen
 
 
+def filled(string: object) -> bool:
+    """A msgstr with something in it (of a plural: any of its forms)."""
+    return any(string) if isinstance(string, (tuple, list)) else bool(string)
+
+
+def _plain(value: object) -> object:
+    return tuple(value) if isinstance(value, (tuple, list)) else value
+
+
+def _singular(msgid: object) -> str:
+    return msgid[0] if isinstance(msgid, (tuple, list)) else str(msgid)
+
+
 def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, UpdateReport]:
     chosen = _previous(pot, old)
     used = {id(m) for m in chosen.values()}
@@ -387,15 +420,18 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
         string, previous_id = "", None
         if previous is not None:
             string = previous.string
-            if previous.id != message.id:
+            if isinstance(message.id, tuple) != isinstance(string, (tuple, list)):
+                string = ""  # a plural that was a plain string, or the other way round: translated anew
+            if _plain(previous.id) != _plain(message.id):
                 flags.add("fuzzy")  # the source changed: the translation is stale
                 previous_id = previous.previous_id or previous.id
             elif previous.fuzzy:
                 flags.add("fuzzy")
                 previous_id = previous.previous_id
-        if not string:
+        if not filled(string):
             new += previous is None
             flags.discard("fuzzy")
+            string = tuple("" for _ in range(merged.num_plurals)) if isinstance(message.id, tuple) else ""
         fuzzy += "fuzzy" in flags
         added = merged.add(
             message.id,
@@ -412,11 +448,11 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
     for message in [*old, *old.obsolete.values()]:
         message.flags -= FORMAT_FLAGS  # babel guessed them when it read the file
     for message in old:
-        if message.id and message.context and id(message) not in used and message.string:
+        if message.id and message.context and id(message) not in used and filled(message.string):
             merged.obsolete[(message.id, message.context)] = message
             obsolete += 1
     for key, message in old.obsolete.items():
-        if id(message) not in used and key not in merged.obsolete and message.string:  # still obsolete: keep it
+        if id(message) not in used and key not in merged.obsolete and filled(message.string):  # still obsolete: keep it
             merged.obsolete[key] = message
     return merged, UpdateReport(lang, new, fuzzy, obsolete)
 
@@ -474,6 +510,16 @@ def check_placeholders(source: str, translation: str) -> str | None:
     return None
 
 
+def _plural_placeholders(source: tuple[str, ...], forms: tuple[str, ...]) -> str | None:
+    """What a plural's translated forms invent (a form may leave out the number: 'one city')."""
+    known = {key[:-1] for text in source for key in placeholders(text)}
+    for i, form in enumerate(forms):
+        for key, shown in placeholders(form).items():
+            if key[:-1] not in known:
+                return f"has '{shown}' in form {i}, which its source does not"
+    return None
+
+
 def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> tuple[Status, dict[str, str]]:
     """How complete a language is, and its usable translations (id -> text, each a
     `Translated` that knows its .po line): its catalogue read once and matched against the
@@ -488,13 +534,27 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
     for m in catalog if catalog is not None else []:
         if m.id and m.context:
             by_key.setdefault(m.context, m)
-            by_key[text_key(m.context, m.id)] = m
-    done: dict[str, str] = {}
+            by_key[text_key(m.context, _singular(m.id))] = m
+    count = Plurals(lang).count
+    done: dict[str, str | tuple[str, ...]] = {}
     fuzzy, missing = [], []
     for entry in entries:
         message = by_key.get(entry.key)
         line = getattr(message, "lineno", 0) or 0
-        if message is None or not message.string:
+        if entry.plural:
+            if message is None or not isinstance(message.string, (tuple, list)) or len(message.string) < count or not all(message.string[:count]):
+                missing.append((entry.label, line))  # translated only when every form of the language is
+            elif message.fuzzy or _plain(message.id) != (entry.plural[0], entry.plural[-1]):
+                fuzzy.append((entry.label, line))
+            elif (wrong := _plural_placeholders(entry.plural, message.string[:count])) is not None:
+                problems.error(
+                    Location(shown, line),
+                    "translation-placeholder",
+                    f"the {lang} translation of plural '{entry.text}' {wrong}; expected only the {{{{ templates }}}} and :symbols: of its source forms",
+                )
+            else:
+                done[entry.key] = tuple(Translated(form, Location(shown, line)) for form in message.string[:count])
+        elif message is None or not message.string:
             missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
             fuzzy.append((entry.label, line))
@@ -513,7 +573,7 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
     """Translated `entries` for `lang`; a missing or stale one is an error with its .po
     line, or, with allow_untranslated, falls back to the source (the count is returned)."""
     if lang == PSEUDO:
-        return {e.key: pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
+        return {e.key: tuple(map(pseudo_markdown, e.plural)) if e.plural else pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
     path = catalogue_path(game, f"{lang}.po", problems)
     if path is None:
         return {}, 0
@@ -528,6 +588,7 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
     state, done = status(game, entries, lang, problems)
     if state.unreadable:
         return {}, 0
+    done.update((e.key, None) for e in entries if e.plural and e.key not in done)  # untranslated: the source's forms
     fallback = len(state.fuzzy) + len(state.missing)
     if not allow_untranslated:
         for sid, line in state.missing:
@@ -544,10 +605,14 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
 # --- applying a translation --------------------------------------------------------------
 
 
-def translate(game: Game, strings: dict[str, str]) -> Game:
-    """A copy of the game with every translated string replaced; ids, numbers and
-    enumeration values stay as they are, so the rules model is unaffected."""
+def translate(game: Game, strings: dict[str, str], lang: str) -> Game:
+    """A copy of the game in `lang` with every translated string replaced and its plurals'
+    forms (None for an untranslated plural: printed in the source's forms); ids, numbers
+    and enumeration values stay as they are, so the rules model is unaffected."""
     meta = game.meta
+    prefix = text_key(PLURAL_CONTEXT, "")
+    forms = {key[len(prefix) :]: value for key, value in strings.items() if key.startswith(prefix)}
+    source = Plurals(meta.language)
     new_strings = {key: strings.get(f"strings.{key}", text) for key, text in meta.strings.items()}
     symbol_names = {key: strings.get(f"symbol.{key}", text) for key, text in meta.symbol_names.items()}
     new_meta = dataclasses.replace(
@@ -595,7 +660,14 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
         did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, PackedCards(enums, map(card_copy, d.cards)), d.loc, d.locs)
         for did, d in game.decks.items()
     }
-    return dataclasses.replace(game, meta=new_meta, enums=enums, decks=decks, deals=[card_copy(c) for c in game.deals])
+    return dataclasses.replace(
+        game,
+        meta=new_meta,
+        enums=enums,
+        decks=decks,
+        deals=[card_copy(c) for c in game.deals],
+        plurals=Plurals(lang, forms, source) if lang != PSEUDO else Plurals(meta.language, forms, source),
+    )
 
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")

@@ -196,6 +196,7 @@ class Game:
     deals: list[Card] = field(default_factory=list)
     glossary: list[Any] = field(default_factory=list)  # glossary.Term
     translate_attributes: list[str] = field(default_factory=lambda: ["name"])
+    plurals: Any = None  # expressions.Plurals of a translated copy: its plural rule and forms (None: the source language's)
 
     @property
     def name(self) -> str:
