@@ -660,13 +660,15 @@ def translate(game: Game, strings: dict[str, str], lang: str) -> Game:
         did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, PackedCards(enums, map(card_copy, d.cards)), d.loc, d.locs)
         for did, d in game.decks.items()
     }
+    # no plural at all (none in the game, or the catalogue could not be read: reported): the source's rule and forms
+    plurals = Plurals(lang if lang != PSEUDO else meta.language, forms, source) if forms else source
     return dataclasses.replace(
         game,
         meta=new_meta,
         enums=enums,
         decks=decks,
         deals=[card_copy(c) for c in game.deals],
-        plurals=Plurals(lang, forms, source) if lang != PSEUDO else Plurals(meta.language, forms, source),
+        plurals=plurals,
     )
 
 
@@ -685,11 +687,15 @@ def pseudo(text: str) -> str:
     return f"[{out} {filler}]"
 
 
-_MARKDOWN_KEEP = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)", re.M)
+_MARKDOWN_KEEP = re.compile(
+    r"((?s:\{%-?\s*plural\s.*?\{%-?\s*endplural\s*-?%\})|\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)",
+    re.M,
+)
 
 
 def pseudo_markdown(text: str) -> str:
     """A rulebook block accented, leaving its Markdown, ids, references, symbols and
-    templates intact (it is not lengthened: pages grow, boxes do not overflow)."""
+    templates intact, and a plural tag whole (its forms are its own entry's), not lengthened:
+    pages grow, boxes do not overflow."""
     parts = _MARKDOWN_KEEP.split(text)
     return "".join(part if i % 2 else part.translate(_ACCENTS) for i, part in enumerate(parts))

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import PoFileParser, write_po
 
 # Header fields pnp writes; every other one (Last-Translator, PO-Revision-Date, X-Generator,
 # X-Poedit-*, Language-Team, ...) belongs to the translator and their tools.
@@ -73,9 +73,10 @@ def split(text: str) -> list[Block]:
         raw.append((lines, gap))
     blocks: list[Block] = []
     pending = ""  # a paragraph of comments alone: kept before the next entry
+    plurals = 2
     for body, after in raw:
         text = pending + "".join(body)
-        catalog = read_po(io.StringIO(text))
+        catalog = _read(text, plurals)
         messages = [m for m in catalog if m.id] or list(catalog.obsolete.values())
         header = not messages and any(_KEYWORD.match(line.strip()) for line in body)
         if not messages and not header:
@@ -83,6 +84,7 @@ def split(text: str) -> list[Block]:
             continue
         pending = ""
         if header:
+            plurals = catalog.num_plurals  # the header's Plural-Forms: how many msgstr[n] an entry has
             messages = [catalog.get("")] if catalog.get("") is not None else [Message("", "")]
             messages[0].string = _header_text(body)
         flags = frozenset(f.strip() for line in body if line.startswith("#,") for f in line[2:].split(",") if f.strip())
@@ -90,6 +92,15 @@ def split(text: str) -> list[Block]:
     if pending and blocks:
         blocks[-1].gap += pending
     return blocks
+
+
+def _read(text: str, plurals: int) -> Catalog:
+    """One entry read by babel, in a catalogue of `plurals` forms (read alone, babel would
+    assume two and warn about a third)."""
+    catalog = Catalog(fuzzy=False)
+    catalog._num_plurals = plurals
+    PoFileParser(catalog, ignore_obsolete=False).parse(io.StringIO(text))
+    return catalog
 
 
 def _header_text(lines: list[str]) -> str:

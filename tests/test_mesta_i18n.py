@@ -224,3 +224,16 @@ def test_the_catalogues_pass_pofilter_and_carry_no_false_format_flags(mesta, lan
     assert failures == []
     if shutil.which("msgfmt"):
         subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(po)], check=True)
+
+
+def test_the_rulebook_counts_with_plurals_in_every_language(mesta):
+    """Every count printed with a noun agrees with it: Slovak and Czech have three forms, English two."""
+    pot = read_po((mesta / "locale" / "messages.pot").open("rb"))
+    plurals = [m for m in pot if m.context == "plural"]
+    assert len(plurals) >= 9 and ("{{ n }} karta mesta", "{{ n }} kariet miest") in [m.id for m in plurals]
+    for lang, count in (("cs", 3), ("en", 2)):
+        catalog = read_po((mesta / "locale" / f"{lang}.po").open("rb"))
+        forms = [m.string for m in catalog if m.context == "plural"]
+        assert len(forms) == len(plurals) and all(len(f) == count and all(f) for f in forms), lang
+    status = run("i18n", "status", mesta)
+    assert "cs: " in status.output and "(100 %)" in status.output
