@@ -32,6 +32,7 @@ from .expressions import PLURAL_CONTEXT, Plurals, plural_forms
 from .files import atomic_path
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from .paths import inside
+from .yamlfile import LMap, load_yaml
 
 FORMAT_FLAGS = frozenset({"python-format", "python-brace-format"})  # pnp formats nothing the Python way: never written
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
@@ -92,19 +93,24 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
         if isinstance(text, str) and text.strip():
             entries.append(Entry(sid, text, loc, note))
 
-    add("game.title", meta.title, game_loc, "the game's title")
-    add("game.attribution", meta.attribution, game_loc, "credits printed on the card backs; say that this is the pnp project's translation")
+    where = _yaml_locations(game)
+
+    def at(*path: str) -> Location:
+        return where.get(path, game_loc)
+
+    add("game.title", meta.title, at("title"), "the game's title")
+    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs; say that this is the pnp project's translation")
     for key, text in meta.strings.items():
-        add(f"strings.{key}", text, game_loc, "a text the layouts print")
+        add(f"strings.{key}", text, at("strings", key), "a text the layouts print")
     for key, text in meta.symbol_names.items():
-        add(f"symbol.{key}", text, game_loc, f"the name of symbol '{key}' (symbol legends)")
+        add(f"symbol.{key}", text, at("symbol_names", key), f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
         if deck.front is not None:  # a data-only deck's name is never printed
             add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
     for enum_name, values in game.enums.items():
         for value in values.values():
             for attr in game.translate_attributes:
-                add(f"enum.{enum_name}.{value}.{attr}", value.attrs.get(attr), game_loc, f"{attr} of '{value}' ({enum_name})")
+                add(f"enum.{enum_name}.{value}.{attr}", value.attrs.get(attr), at("enums", enum_name, str(value), attr), f"{attr} of '{value}' ({enum_name})")
     for card in game.cards() + game.deals:
         for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
             add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
@@ -115,6 +121,31 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
                 seen.add(entry.key)
                 entries.append(entry)
     return entries + plural_entries(entries)
+
+
+def _yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
+    """Where each text of game.yaml and each enumeration value's attribute of the rules
+    file is (by its path of keys), so that each catalogue entry names its own line."""
+    found: dict[tuple[str, ...], Location] = {}
+
+    def walk(value: object, path: tuple[str, ...], depth: int) -> None:
+        if isinstance(value, LMap) and depth:
+            for key, item in value.items():
+                found[(*path, str(key))] = value.loc_of(key)
+                walk(item, (*path, str(key)), depth - 1)
+
+    for name in ("game.yaml", game.meta.rules or "rules.yaml"):
+        path = game.root / name
+        try:
+            raw = load_yaml(path) if path.is_file() and inside(path, [game.root]) else None
+        except Exception:  # already reported when the game was loaded
+            raw = None
+        if isinstance(raw, LMap):
+            for key in ("title", "attribution", "strings", "symbol_names", "enums") if name == "game.yaml" else ("enums",):
+                if key in raw:
+                    found[(key,)] = raw.loc_of(key)
+                    walk(raw[key], (key,), 3)
+    return found
 
 
 def plural_entries(entries: list[Entry]) -> list[Entry]:

@@ -141,3 +141,14 @@ def test_update_is_reproducible_from_any_directory(small, tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     run("i18n", "update", small)
     assert (small / "locale" / "en.po").read_bytes() == first
+
+
+def test_each_game_yaml_string_names_its_own_line(small):
+    edit(small / "game.yaml", "strings:\n  back: Karta\n", "strings:\n  back: Karta\n  front: Líce\nsymbol_names: {}\n")
+    run("i18n", "update", small, "--add", "en")
+    pot = read_po((small / "locale" / "messages.pot").open("rb"))
+    where = {m.context: m.locations for m in pot if m.id}
+    assert where["game.title"] == [("game.yaml", 1)]
+    assert where["game.attribution"] == [("game.yaml", 3)]
+    assert where["strings.back"] == [("game.yaml", 7)] and where["strings.front"] == [("game.yaml", 8)]
+    assert where["enum.color.red.name"] == [("rules.yaml", 3)]
