@@ -754,6 +754,36 @@ class Decks:
         return len(self._decks)
 
 
+class Strings(dict):
+    """`strings` as templates see them: a string that is itself a template ("{{ level }}
+    {{ school }} spell", translated "Sort {{ school }} de niveau {{ level }}") is filled in
+    with the names of the place that prints it, once per place; so a name built from parts
+    is one string a translator can reorder."""
+
+    __slots__ = ("_ctx", "_done")
+
+    def __init__(self, items: dict[str, Any], ctx: dict[str, Any]):
+        super().__init__(items)
+        self._ctx = ctx
+        self._done: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
+            return value
+        if key not in self._done:
+            try:
+                self._done[key] = template(value).render(self._ctx)
+            except Exception as exc:
+                where = f" ({value.loc})" if isinstance(getattr(value, "loc", None), Location) else ""
+                raise TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None
+        return self._done[key]
+
+
+def _templated(strings: dict[str, Any]) -> bool:
+    return any(isinstance(v, str) and ("{{" in v or "{%" in v) for v in strings.values())
+
+
 class Names:
     """The names of one game, in the order of the module docstring; `bound` are names the
     whole use binds (a rulebook's lang and mode)."""
@@ -773,6 +803,7 @@ class Names:
             "_pnp_plurals": game.plurals if game.plurals is not None else Plurals(meta.language),
             **bound,
         }
+        self._templated = _templated(self.base["strings"])  # strings that are templates: filled in where they are printed
         fields = set(self.decks._blank) | {"id", "type", "copies", "deck"}
         self._hidden = fields & self.decks._names(False)  # fields a deck (or components, deals) hides
 
@@ -782,7 +813,10 @@ class Names:
 
     def of_game(self, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about the whole game (a rulebook, a rule's expression:)."""
-        return {**self.base, **bindings}
+        ctx = {**self.base, **bindings}
+        if self._templated:
+            ctx["strings"] = Strings(self.base["strings"], ctx)
+        return ctx
 
     def of(self, card: Card, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about one component: its fields under pnp's names
@@ -794,4 +828,6 @@ class Names:
         ctx.update(self.base)
         ctx.update(bindings)
         ctx["card"] = view
+        if self._templated:
+            ctx["strings"] = Strings(self.base["strings"], ctx)
         return ctx

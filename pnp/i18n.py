@@ -24,11 +24,12 @@ from pathlib import Path
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
+from jinja2 import TemplateSyntaxError
 
 from . import potext
 from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
-from .expressions import PLURAL_CONTEXT, Plurals, plural_forms
+from .expressions import CODE, ENV, PLURAL_CONTEXT, Plurals, plural_forms
 from .files import atomic_path
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from .paths import inside
@@ -541,6 +542,18 @@ def check_placeholders(source: str, translation: str) -> str | None:
     return None
 
 
+def _unreadable(entry: Entry, text: str) -> str | None:
+    """Why a translated string that is a template cannot be read (a rulebook block's Jinja
+    is read when it is set, and reported at its .po line there), or None."""
+    if entry.by_text or ("{{" not in text and "{%" not in text):
+        return None
+    try:
+        ENV.parse(text)
+    except TemplateSyntaxError as exc:
+        return exc.message or str(exc)
+    return None
+
+
 def _plural_placeholders(source: tuple[str, ...], forms: tuple[str, ...]) -> str | None:
     """What a plural's translated forms invent (a form may leave out the number: 'one city')."""
     known = {key[:-1] for text in source for key in placeholders(text)}
@@ -589,6 +602,12 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
             missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
             fuzzy.append((entry.label, line))
+        elif (unreadable := _unreadable(entry, message.string)) is not None:
+            problems.error(
+                Location(shown, line),
+                CODE,
+                f"the {lang} translation of '{entry.label}' is not a template pnp can read: {unreadable}; expected Jinja such as {{{{ title }}}}, written as in the source",
+            )
         elif (wrong := check_placeholders(entry.text, message.string)) is not None:
             problems.error(
                 Location(shown, line),
