@@ -68,7 +68,7 @@ class Edition:
     ) -> Edition:
         """The edition with `strings` put in (None: the source language); a worker process
         of a parallel build makes it from the strings the parent sends."""
-        game = project.game if strings is None else translate(project.game, strings)
+        game = project.game if strings is None else translate(project.game, strings, lang)
         return cls(project, lang, game, strings, originals or Originals(), problems or Problems())
 
     @property

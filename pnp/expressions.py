@@ -32,6 +32,7 @@ from typing import Any
 
 from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError, UndefinedError, nodes, pass_context
 from jinja2.compiler import CodeGenerator, Frame, operators
+from jinja2.ext import Extension
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import _PassArg, missing
@@ -413,13 +414,112 @@ class _Environment(SandboxedEnvironment):
         return value
 
 
+# --- plurals: words that agree with a number ---------------------------------------------
+# {% plural EXPR %}FORM{% pluralform %}FORM...{% endplural %} writes the form of the noun
+# that goes with the number EXPR, in the forms of the game's language (Slovak: 1 mesto,
+# 2 mestá, 5 miest), with `n` bound to the number inside each form. The tag is rewritten,
+# before Jinja reads the template, into a call of _pnp_plural with the forms as written;
+# the call picks the form by the language's gettext plural rule (babel's CLDR data), and
+# in a translated edition the forms of the catalogue's msgid_plural entry (i18n.py).
+
+PLURAL_CONTEXT = "plural"  # msgctxt of a plural's catalogue entry
+_PLURAL = re.compile(r"\{%-?\s*plural\s+(.+?)\s*-?%\}(.*?)\{%-?\s*endplural\s*-?%\}", re.S)
+_PLURAL_FORM = re.compile(r"\{%-?\s*pluralform\s*-?%\}")
+
+
+def plural_forms(text: str) -> list[tuple[int, tuple[str, ...]]]:
+    """The plurals a text holds: (offset, forms as written), in order."""
+    return [(m.start(), tuple(_PLURAL_FORM.split(m.group(2)))) for m in _PLURAL.finditer(text)]
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"  # its newlines kept: the lines of what follows stay where they were
+
+
+class PluralExtension(Extension):
+    """Rewrites {% plural %} tags into a call that picks the form; nothing else."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        if "plural" not in source:
+            return source
+        return _PLURAL.sub(lambda m: "{{ _pnp_plural(" + m.group(1) + ", " + ", ".join(_literal(f) for f in _PLURAL_FORM.split(m.group(2))) + ") }}", source)
+
+
+class Plurals:
+    """A language's plural rule, and in a translated edition the forms of every plural
+    (by its first source form)."""
+
+    def __init__(self, lang: str, forms: dict[str, tuple[str, ...]] | None = None, source: Plurals | None = None):
+        import gettext
+
+        from babel.messages.plurals import get_plural
+
+        try:
+            rule = get_plural(lang)
+            expr, count = rule.plural_expr, rule.num_plurals
+        except (ValueError, TypeError):
+            expr, count = "(n != 1)", 2
+        self.lang, self.expr, self.count = lang, expr, count
+        self.index = gettext.c2py(expr)
+        self.forms = forms  # None: the source language, whose forms are written in the tag; else by first source form (None: untranslated)
+        self.source = source  # the source language's rule: an untranslated plural falls back to the source forms
+
+    def examples(self) -> list[str]:
+        """Which numbers each form is for: '1', '2, 3, 4', '0, 5, 6, ...'."""
+        found: list[list[int]] = [[] for _ in range(self.count)]
+        for n in range(0, 200):
+            i = self.index(n)
+            if 0 <= i < self.count and len(found[i]) < 4:
+                found[i].append(n)
+        return [", ".join(map(str, ns[:3])) + (", ..." if len(ns) > 3 else "") for ns in found]
+
+    def expected(self) -> str:
+        return f"{self.count} forms for {self.lang}, " + "; ".join(f"for {e}" for e in self.examples())
+
+    def choose(self, n: int, written: tuple[str, ...]) -> str:
+        if self.forms is None:
+            if len(written) != self.count:
+                raise TemplateError(f"this plural has {len(written)} forms; expected {self.expected()}, each after {{% pluralform %}}")
+            return written[min(self.index(n), self.count - 1)]
+        if written[0] in self.forms and self.forms[written[0]] is None and self.source is not None:
+            return self.source.choose(n, written)  # untranslated (reported as such, or allowed): the source forms
+        forms = self.forms.get(written[0])
+        if forms is None:
+            raise TemplateError(
+                f"the plural '{written[0]}' has no {self.lang} translation; expected the {{% plural %}} tag kept as in the source, its forms translated in their own catalogue entry (msgctxt '{PLURAL_CONTEXT}')"
+            )
+        return forms[min(self.index(n), len(forms) - 1)]
+
+
+@lru_cache(maxsize=1024)
+def _form_template(env: Any, source: str):
+    return env.from_string(source)
+
+
+@pass_context
+def _pnp_plural(context: Context, n: Any, *written: str) -> str:
+    """The form of a plural for the number n, filled in with n bound."""
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or n != int(n):
+        raise TemplateError(f"a plural counts '{n}', which is not a whole number; expected {{% plural cards | length %}} or another count")
+    n = int(n)
+    plurals = context.get("_pnp_plurals")
+    if not isinstance(plurals, Plurals):
+        plurals = Plurals("en")
+    form = plurals.choose(n, written)
+    template = _form_template(context.environment, form)
+    inner = template.new_context({**context.get_all(), "n": n})
+    inner.budget = context.budget
+    return "".join(template.root_render_func(inner))
+
+
 @pass_context
 def _finalize(context: Context, value: Any) -> str:
     """What `{{ }}` writes: None is nothing, and the text spends from the budget."""
     return context.budget.write("" if value is None else str(_text(value)))
 
 
-ENV = _Environment(undefined=_Undefined, finalize=_finalize, autoescape=False)
+ENV = _Environment(undefined=_Undefined, finalize=_finalize, autoescape=False, extensions=[PluralExtension])
+ENV.globals["_pnp_plural"] = _pnp_plural
 # Rulebooks: Jinja comments are {## ... ##} there ({#id} names a heading, as in Pandoc), and
 # a block tag on its own line leaves no blank line behind.
 MARKDOWN = ENV.overlay(comment_start_string="{##", comment_end_string="##}", trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
@@ -654,6 +754,36 @@ class Decks:
         return len(self._decks)
 
 
+class Strings(dict):
+    """`strings` as templates see them: a string that is itself a template ("{{ level }}
+    {{ school }} spell", translated "Sort {{ school }} de niveau {{ level }}") is filled in
+    with the names of the place that prints it, once per place; so a name built from parts
+    is one string a translator can reorder."""
+
+    __slots__ = ("_ctx", "_done")
+
+    def __init__(self, items: dict[str, Any], ctx: dict[str, Any]):
+        super().__init__(items)
+        self._ctx = ctx
+        self._done: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
+            return value
+        if key not in self._done:
+            try:
+                self._done[key] = template(value).render(self._ctx)
+            except Exception as exc:
+                where = f" ({value.loc})" if isinstance(getattr(value, "loc", None), Location) else ""
+                raise TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None
+        return self._done[key]
+
+
+def _templated(strings: dict[str, Any]) -> bool:
+    return any(isinstance(v, str) and ("{{" in v or "{%" in v) for v in strings.values())
+
+
 class Names:
     """The names of one game, in the order of the module docstring; `bound` are names the
     whole use binds (a rulebook's lang and mode)."""
@@ -670,8 +800,10 @@ class Names:
             "component": self.decks.component,
             "values": values_of,
             "total": total,
+            "_pnp_plurals": game.plurals if game.plurals is not None else Plurals(meta.language),
             **bound,
         }
+        self._templated = _templated(self.base["strings"])  # strings that are templates: filled in where they are printed
         fields = set(self.decks._blank) | {"id", "type", "copies", "deck"}
         self._hidden = fields & self.decks._names(False)  # fields a deck (or components, deals) hides
 
@@ -681,7 +813,10 @@ class Names:
 
     def of_game(self, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about the whole game (a rulebook, a rule's expression:)."""
-        return {**self.base, **bindings}
+        ctx = {**self.base, **bindings}
+        if self._templated:
+            ctx["strings"] = Strings(self.base["strings"], ctx)
+        return ctx
 
     def of(self, card: Card, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about one component: its fields under pnp's names
@@ -693,4 +828,6 @@ class Names:
         ctx.update(self.base)
         ctx.update(bindings)
         ctx["card"] = view
+        if self._templated:
+            ctx["strings"] = Strings(self.base["strings"], ctx)
         return ctx

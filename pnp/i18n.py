@@ -23,14 +23,19 @@ from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po
+from jinja2 import TemplateSyntaxError
 
+from . import potext
 from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
+from .expressions import CODE, ENV, PLURAL_CONTEXT, Plurals, plural_forms
 from .files import atomic_path
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from .paths import inside
+from .yamlfile import LMap, load_yaml
 
+FORMAT_FLAGS = frozenset({"python-format", "python-brace-format"})  # pnp formats nothing the Python way: never written
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
 LOCALE_DIR = "locale"
 TEMPLATE = "messages.pot"
@@ -59,6 +64,7 @@ class Entry:
     loc: Location  # where the source text is
     note: str  # for the translator: what the string is
     by_text: bool = False  # many entries share the id (a rulebook's paragraphs): the text tells them apart
+    plural: tuple[str, ...] = ()  # a plural's forms in the source language ({% plural %}): msgid is the first, msgid_plural the last
 
     @property
     def key(self) -> str:
@@ -88,19 +94,24 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
         if isinstance(text, str) and text.strip():
             entries.append(Entry(sid, text, loc, note))
 
-    add("game.title", meta.title, game_loc, "the game's title")
-    add("game.attribution", meta.attribution, game_loc, "credits printed on the card backs; say that this is the pnp project's translation")
+    where = _yaml_locations(game)
+
+    def at(*path: str) -> Location:
+        return where.get(path, game_loc)
+
+    add("game.title", meta.title, at("title"), "the game's title")
+    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs; say that this is the pnp project's translation")
     for key, text in meta.strings.items():
-        add(f"strings.{key}", text, game_loc, "a text the layouts print")
+        add(f"strings.{key}", text, at("strings", key), "a text the layouts print")
     for key, text in meta.symbol_names.items():
-        add(f"symbol.{key}", text, game_loc, f"the name of symbol '{key}' (symbol legends)")
+        add(f"symbol.{key}", text, at("symbol_names", key), f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
         if deck.front is not None:  # a data-only deck's name is never printed
             add(f"deck.{deck.id}.name", deck.name, deck.loc, "the name of a deck")
     for enum_name, values in game.enums.items():
         for value in values.values():
             for attr in game.translate_attributes:
-                add(f"enum.{enum_name}.{value}.{attr}", value.attrs.get(attr), game_loc, f"{attr} of '{value}' ({enum_name})")
+                add(f"enum.{enum_name}.{value}.{attr}", value.attrs.get(attr), at("enums", enum_name, str(value), attr), f"{attr} of '{value}' ({enum_name})")
     for card in game.cards() + game.deals:
         for path, text, note in texts(card.fields, game.types[card.type].fields, "translate"):
             add(f"{card.id}.{path}", text, card.loc_of(path), f"{note} of {card.type} '{card.id}'")
@@ -110,7 +121,47 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
             if entry.key not in seen:
                 seen.add(entry.key)
                 entries.append(entry)
-    return entries
+    return entries + plural_entries(entries)
+
+
+def _yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
+    """Where each text of game.yaml and each enumeration value's attribute of the rules
+    file is (by its path of keys), so that each catalogue entry names its own line."""
+    found: dict[tuple[str, ...], Location] = {}
+
+    def walk(value: object, path: tuple[str, ...], depth: int) -> None:
+        if isinstance(value, LMap) and depth:
+            for key, item in value.items():
+                found[(*path, str(key))] = value.loc_of(key)
+                walk(item, (*path, str(key)), depth - 1)
+
+    for name in ("game.yaml", game.meta.rules or "rules.yaml"):
+        path = game.root / name
+        try:
+            raw = load_yaml(path) if path.is_file() and inside(path, [game.root]) else None
+        except Exception:  # already reported when the game was loaded
+            raw = None
+        if isinstance(raw, LMap):
+            for key in ("title", "attribution", "strings", "symbol_names", "enums") if name == "game.yaml" else ("enums",):
+                if key in raw:
+                    found[(key,)] = raw.loc_of(key)
+                    walk(raw[key], (key,), 3)
+    return found
+
+
+def plural_entries(entries: list[Entry]) -> list[Entry]:
+    """An entry for each plural the texts hold ({% plural n %}1 mesto{% pluralform %}...),
+    once per first form: msgid the first form, msgid_plural the last, and a msgstr for each
+    form of the target language."""
+    found: dict[str, Entry] = {}
+    for entry in entries:
+        for offset, forms in plural_forms(entry.text):
+            if forms[0] not in found:
+                loc = Location(entry.loc.file, entry.loc.line + entry.text[:offset].count("\n")) if entry.loc.line else entry.loc
+                shown = "; ".join(f"'{form}'" for form in forms)
+                note = f"a word that agrees with a number n (source forms {shown}): a form for each plural form of your language, n is the number"
+                found[forms[0]] = Entry(PLURAL_CONTEXT, forms[0], loc, note, by_text=True, plural=forms)
+    return list(found.values())
 
 
 def texts(values: dict, fields: dict[str, FieldDef], flag: str, prefix: str = "", row: str = ""):
@@ -188,15 +239,20 @@ def template(game: Game, entries: list[Entry]) -> Catalog:
     root = game.root.resolve()
     for entry in entries:
         where = Path(os.path.relpath(Path(entry.loc.file).resolve(), root)).as_posix()  # the same from any working directory
-        catalog.add(entry.text, "", context=entry.id, auto_comments=[entry.note], locations=[(where, entry.loc.line)] if entry.loc.line else [])
+        msgid = (entry.plural[0], entry.plural[-1]) if entry.plural else entry.text
+        message = catalog.add(
+            msgid, ("", "") if entry.plural else "", context=entry.id, auto_comments=[entry.note], locations=[(where, entry.loc.line)] if entry.loc.line else []
+        )
+        message.flags -= FORMAT_FLAGS  # babel guesses python-format from a '%' or braces: pnp formats nothing the Python way
     return catalog
 
 
 def _write(path: Path, catalog: Catalog) -> None:
-    buffer = io.BytesIO()
-    write_po(buffer, catalog, width=0, include_previous=True, sort_output=False)
-    data = buffer.getvalue()
-    if path.is_file() and path.read_bytes() == data:
+    """The catalogue written over its old file, changing only the entries that changed
+    (potext): a file in Poedit's or msgmerge's wrapping keeps it, and its headers."""
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    data = potext.write(old, catalog).encode("utf-8")
+    if old is not None and old.encode("utf-8") == data:
         return
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
@@ -368,6 +424,19 @@ def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
     return chosen
 
 
+def filled(string: object) -> bool:
+    """A msgstr with something in it (of a plural: any of its forms)."""
+    return any(string) if isinstance(string, (tuple, list)) else bool(string)
+
+
+def _plain(value: object) -> object:
+    return tuple(value) if isinstance(value, (tuple, list)) else value
+
+
+def _singular(msgid: object) -> str:
+    return msgid[0] if isinstance(msgid, (tuple, list)) else str(msgid)
+
+
 def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, UpdateReport]:
     chosen = _previous(pot, old)
     used = {id(m) for m in chosen.values()}
@@ -383,17 +452,20 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
         string, previous_id = "", None
         if previous is not None:
             string = previous.string
-            if previous.id != message.id:
+            if isinstance(message.id, tuple) != isinstance(string, (tuple, list)):
+                string = ""  # a plural that was a plain string, or the other way round: translated anew
+            if _plain(previous.id) != _plain(message.id):
                 flags.add("fuzzy")  # the source changed: the translation is stale
                 previous_id = previous.previous_id or previous.id
             elif previous.fuzzy:
                 flags.add("fuzzy")
                 previous_id = previous.previous_id
-        if not string:
+        if not filled(string):
             new += previous is None
             flags.discard("fuzzy")
+            string = tuple("" for _ in range(merged.num_plurals)) if isinstance(message.id, tuple) else ""
         fuzzy += "fuzzy" in flags
-        merged.add(
+        added = merged.add(
             message.id,
             string,
             context=message.context,
@@ -403,13 +475,16 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             flags=flags,
             previous_id=previous_id,
         )
+        added.flags = flags  # as decided here, without babel's guessed format flags
     obsolete = 0
+    for message in [*old, *old.obsolete.values()]:
+        message.flags -= FORMAT_FLAGS  # babel guessed them when it read the file
     for message in old:
-        if message.id and message.context and id(message) not in used and message.string:
+        if message.id and message.context and id(message) not in used and filled(message.string):
             merged.obsolete[(message.id, message.context)] = message
             obsolete += 1
     for key, message in old.obsolete.items():
-        if id(message) not in used and key not in merged.obsolete and message.string:  # still obsolete: keep it
+        if id(message) not in used and key not in merged.obsolete and filled(message.string):  # still obsolete: keep it
             merged.obsolete[key] = message
     return merged, UpdateReport(lang, new, fuzzy, obsolete)
 
@@ -467,6 +542,28 @@ def check_placeholders(source: str, translation: str) -> str | None:
     return None
 
 
+def _unreadable(entry: Entry, text: str) -> str | None:
+    """Why a translated string that is a template cannot be read (a rulebook block's Jinja
+    is read when it is set, and reported at its .po line there), or None."""
+    if entry.by_text or ("{{" not in text and "{%" not in text):
+        return None
+    try:
+        ENV.parse(text)
+    except TemplateSyntaxError as exc:
+        return exc.message or str(exc)
+    return None
+
+
+def _plural_placeholders(source: tuple[str, ...], forms: tuple[str, ...]) -> str | None:
+    """What a plural's translated forms invent (a form may leave out the number: 'one city')."""
+    known = {key[:-1] for text in source for key in placeholders(text)}
+    for i, form in enumerate(forms):
+        for key, shown in placeholders(form).items():
+            if key[:-1] not in known:
+                return f"has '{shown}' in form {i}, which its source does not"
+    return None
+
+
 def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> tuple[Status, dict[str, str]]:
     """How complete a language is, and its usable translations (id -> text, each a
     `Translated` that knows its .po line): its catalogue read once and matched against the
@@ -481,16 +578,36 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
     for m in catalog if catalog is not None else []:
         if m.id and m.context:
             by_key.setdefault(m.context, m)
-            by_key[text_key(m.context, m.id)] = m
-    done: dict[str, str] = {}
+            by_key[text_key(m.context, _singular(m.id))] = m
+    count = Plurals(lang).count
+    done: dict[str, str | tuple[str, ...]] = {}
     fuzzy, missing = [], []
     for entry in entries:
         message = by_key.get(entry.key)
         line = getattr(message, "lineno", 0) or 0
-        if message is None or not message.string:
+        if entry.plural:
+            if message is None or not isinstance(message.string, (tuple, list)) or len(message.string) < count or not all(message.string[:count]):
+                missing.append((entry.label, line))  # translated only when every form of the language is
+            elif message.fuzzy or _plain(message.id) != (entry.plural[0], entry.plural[-1]):
+                fuzzy.append((entry.label, line))
+            elif (wrong := _plural_placeholders(entry.plural, message.string[:count])) is not None:
+                problems.error(
+                    Location(shown, line),
+                    "translation-placeholder",
+                    f"the {lang} translation of plural '{entry.text}' {wrong}; expected only the {{{{ templates }}}} and :symbols: of its source forms",
+                )
+            else:
+                done[entry.key] = tuple(Translated(form, Location(shown, line)) for form in message.string[:count])
+        elif message is None or not message.string:
             missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
             fuzzy.append((entry.label, line))
+        elif (unreadable := _unreadable(entry, message.string)) is not None:
+            problems.error(
+                Location(shown, line),
+                CODE,
+                f"the {lang} translation of '{entry.label}' is not a template pnp can read: {unreadable}; expected Jinja such as {{{{ title }}}}, written as in the source",
+            )
         elif (wrong := check_placeholders(entry.text, message.string)) is not None:
             problems.error(
                 Location(shown, line),
@@ -506,7 +623,7 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
     """Translated `entries` for `lang`; a missing or stale one is an error with its .po
     line, or, with allow_untranslated, falls back to the source (the count is returned)."""
     if lang == PSEUDO:
-        return {e.key: pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
+        return {e.key: tuple(map(pseudo_markdown, e.plural)) if e.plural else pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
     path = catalogue_path(game, f"{lang}.po", problems)
     if path is None:
         return {}, 0
@@ -521,6 +638,7 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
     state, done = status(game, entries, lang, problems)
     if state.unreadable:
         return {}, 0
+    done.update((e.key, None) for e in entries if e.plural and e.key not in done)  # untranslated: the source's forms
     fallback = len(state.fuzzy) + len(state.missing)
     if not allow_untranslated:
         for sid, line in state.missing:
@@ -537,10 +655,14 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
 # --- applying a translation --------------------------------------------------------------
 
 
-def translate(game: Game, strings: dict[str, str]) -> Game:
-    """A copy of the game with every translated string replaced; ids, numbers and
-    enumeration values stay as they are, so the rules model is unaffected."""
+def translate(game: Game, strings: dict[str, str], lang: str) -> Game:
+    """A copy of the game in `lang` with every translated string replaced and its plurals'
+    forms (None for an untranslated plural: printed in the source's forms); ids, numbers
+    and enumeration values stay as they are, so the rules model is unaffected."""
     meta = game.meta
+    prefix = text_key(PLURAL_CONTEXT, "")
+    forms = {key[len(prefix) :]: value for key, value in strings.items() if key.startswith(prefix)}
+    source = Plurals(meta.language)
     new_strings = {key: strings.get(f"strings.{key}", text) for key, text in meta.strings.items()}
     symbol_names = {key: strings.get(f"symbol.{key}", text) for key, text in meta.symbol_names.items()}
     new_meta = dataclasses.replace(
@@ -588,7 +710,16 @@ def translate(game: Game, strings: dict[str, str]) -> Game:
         did: Deck(d.id, strings.get(f"deck.{d.id}.name", d.name), d.type, d.front, d.back, PackedCards(enums, map(card_copy, d.cards)), d.loc, d.locs)
         for did, d in game.decks.items()
     }
-    return dataclasses.replace(game, meta=new_meta, enums=enums, decks=decks, deals=[card_copy(c) for c in game.deals])
+    # no plural at all (none in the game, or the catalogue could not be read: reported): the source's rule and forms
+    plurals = Plurals(lang if lang != PSEUDO else meta.language, forms, source) if forms else source
+    return dataclasses.replace(
+        game,
+        meta=new_meta,
+        enums=enums,
+        decks=decks,
+        deals=[card_copy(c) for c in game.deals],
+        plurals=plurals,
+    )
 
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")
@@ -606,11 +737,15 @@ def pseudo(text: str) -> str:
     return f"[{out} {filler}]"
 
 
-_MARKDOWN_KEEP = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)", re.M)
+_MARKDOWN_KEEP = re.compile(
+    r"((?s:\{%-?\s*plural\s.*?\{%-?\s*endplural\s*-?%\})|\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)",
+    re.M,
+)
 
 
 def pseudo_markdown(text: str) -> str:
     """A rulebook block accented, leaving its Markdown, ids, references, symbols and
-    templates intact (it is not lengthened: pages grow, boxes do not overflow)."""
+    templates intact, and a plural tag whole (its forms are its own entry's), not lengthened:
+    pages grow, boxes do not overflow."""
     parts = _MARKDOWN_KEEP.split(text)
     return "".join(part if i % 2 else part.translate(_ACCENTS) for i, part in enumerate(parts))

@@ -50,7 +50,7 @@ def test_an_unknown_deck_is_an_error_naming_the_decks(tmp_path):
 
 def test_a_rulebook_reads_a_component_by_id(mesta, tmp_path):
     page = mesta / "rules" / "04-mesta.md"
-    edit(page, "V hre je spolu", "Mesto {{ component('cities', 'rim').name }} je hlavné. V hre je spolu")
+    edit(page, "{% plural cities | length %}", "Mesto {{ component('cities', 'rim').name }} je hlavné. {% plural cities | length %}")
     out = tmp_path / "out"
     result = run("build", mesta, "--out", out)
     assert result.exit_code == 0, result.output

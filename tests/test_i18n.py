@@ -141,3 +141,64 @@ def test_update_is_reproducible_from_any_directory(small, tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     run("i18n", "update", small)
     assert (small / "locale" / "en.po").read_bytes() == first
+
+
+def test_each_game_yaml_string_names_its_own_line(small):
+    edit(small / "game.yaml", "strings:\n  back: Karta\n", "strings:\n  back: Karta\n  front: Líce\nsymbol_names: {}\n")
+    run("i18n", "update", small, "--add", "en")
+    pot = read_po((small / "locale" / "messages.pot").open("rb"))
+    where = {m.context: m.locations for m in pot if m.id}
+    assert where["game.title"] == [("game.yaml", 1)]
+    assert where["game.attribution"] == [("game.yaml", 3)]
+    assert where["strings.back"] == [("game.yaml", 7)] and where["strings.front"] == [("game.yaml", 8)]
+    assert where["enum.color.red.name"] == [("rules.yaml", 3)]
+
+
+SPELL_CARDS = """\
+- {id: a, title: Prvá, color: red}
+- {id: b, title: Druhá, color: red}
+"""
+
+
+def spell_game(tmp_path: Path) -> Path:
+    """A card name built from parts: one string of game.yaml, a template the layout prints."""
+    game = make_small_game(tmp_path / "hra", SPELL_CARDS)
+    edit(game / "game.yaml", "front: basic/card", "front: spell")
+    edit(game / "game.yaml", "  back: Karta\n", '  back: Karta\n  spell: "{{ color.name }} kúzlo {{ title }}"\n')
+    (game / "layouts").mkdir()
+    (game / "layouts" / "spell.yaml").write_text('size: [63, 88]\nelements:\n  - text: "{{ strings.spell }}"\n    box: [4, 4, 55, 20]\n', encoding="utf-8")
+    return game
+
+
+def test_a_name_built_from_parts_is_one_template_a_translator_can_reorder(tmp_path):
+    game = spell_game(tmp_path)
+    assert run("i18n", "update", game, "--add", "en").exit_code == 0
+    assert catalog(game, "en")["strings.spell"].id == "{{ color.name }} kúzlo {{ title }}"  # the msgid is the template
+    translate_all(game, "en", "")
+    edit(game / "locale" / "en.po", 'msgstr "{{ color.name }} kúzlo {{ title }}"', 'msgstr "Spell {{ title }} of the {{ color.name }} school"')
+    edit(game / "locale" / "en.po", 'msgstr "Červená"', 'msgstr "Red"')
+    out = tmp_path / "out"
+    result = run("build", game, "--out", out, "--lang", "all")
+    assert result.exit_code == 0, result.output
+    assert "Červená kúzlo Prvá" in text(out / "hra" / "cards-sk-a4.pdf")
+    assert "Spell Prvá of the Red school" in text(out / "hra" / "cards-en-a4.pdf")
+
+
+@pytest.mark.parametrize(
+    ("translation", "message"),
+    [
+        ("Spell {{ title }}", "drops '{{ color.name }}'"),
+        ("Spell {{ titel }} of {{ color.name }}", "drops '{{ title }}'"),
+        ("Spell {{ title } of {{ color.name }}", "is not a template pnp can read: unexpected '}'"),
+    ],
+)
+def test_a_reordered_name_that_drops_or_misspells_a_placeholder_is_an_error_at_its_po_line(tmp_path, translation, message):
+    game = spell_game(tmp_path)
+    run("i18n", "update", game, "--add", "en")
+    translate_all(game, "en", "")
+    po = game / "locale" / "en.po"
+    edit(po, 'msgstr "{{ color.name }} kúzlo {{ title }}"', f'msgstr "{translation}"')
+    line = next(n for n, row in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if row == 'msgctxt "strings.spell"') + 1  # the msgid
+    result = run("check", game, "--lang", "en")
+    assert result.exit_code == 1
+    assert f"locale/en.po:{line}: the en translation of 'strings.spell' {message}" in result.output, result.output

@@ -197,3 +197,45 @@ def test_a_translation_nested_too_deep_is_an_error_at_its_po_entry(mesta):
     result = run("check", mesta, "--lang", "cs")
     assert result.exit_code == 1
     assert f"locale/cs.po:{line}: lists, quotes and ::: blocks nest more than 20 levels deep here" in result.output
+
+
+# What pofilter checks here: the checks of placeholders and markup that Weblate also runs
+# on every string (variables, xmltags, escapes, newlines, tabs, printf on '%' signs) and
+# the number of plural forms. Left out: pythonbraceformat (pofilter reads any '{...}' as a
+# Python format field, and Jinja's dict literals {4: 'štvoricu'} hold translated words;
+# pnp never formats with str.format, and Weblate runs its brace check only on entries
+# flagged python-brace-format, which pnp writes on none) and the stylistic checks
+# (brackets, end punctuation, sentence count), which report true differences of languages.
+POFILTER_CHECKS = ("printf", "variables", "xmltags", "nplurals", "escapes", "newlines", "tabs")
+
+
+@pytest.mark.parametrize("lang", ["cs", "en"])
+def test_the_catalogues_pass_pofilter_and_carry_no_false_format_flags(mesta, lang, tmp_path):
+    import shutil
+    import subprocess
+
+    po = mesta / "locale" / f"{lang}.po"
+    text = po.read_text(encoding="utf-8") + (mesta / "locale" / "messages.pot").read_text(encoding="utf-8")
+    assert "python-format" not in text and "python-brace-format" not in text  # pnp formats nothing the Python way
+    if not shutil.which("pofilter"):
+        pytest.skip("pofilter (translate-toolkit, in the test extras) is not installed")
+    out = tmp_path / "failures.po"
+    args = [arg for check in POFILTER_CHECKS for arg in ("-t", check)]
+    subprocess.run(["pofilter", "--progress=none", *args, str(po), str(out)], check=True, capture_output=True)
+    failures = [line for line in out.read_text(encoding="utf-8").splitlines() if line.startswith("# (pofilter)")] if out.exists() else []
+    assert failures == []
+    if shutil.which("msgfmt"):
+        subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(po)], check=True)
+
+
+def test_the_rulebook_counts_with_plurals_in_every_language(mesta):
+    """Every count printed with a noun agrees with it: Slovak and Czech have three forms, English two."""
+    pot = read_po((mesta / "locale" / "messages.pot").open("rb"))
+    plurals = [m for m in pot if m.context == "plural"]
+    assert len(plurals) >= 9 and ("{{ n }} karta mesta", "{{ n }} kariet miest") in [m.id for m in plurals]
+    for lang, count in (("cs", 3), ("en", 2)):
+        catalog = read_po((mesta / "locale" / f"{lang}.po").open("rb"))
+        forms = [m.string for m in catalog if m.context == "plural"]
+        assert len(forms) == len(plurals) and all(len(f) == count and all(f) for f in forms), lang
+    status = run("i18n", "status", mesta)
+    assert "cs: " in status.output and "(100 %)" in status.output

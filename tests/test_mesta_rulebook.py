@@ -89,7 +89,8 @@ def test_the_event_total_follows_the_cards(built):
 
 
 def test_a_hand_written_count_that_the_data_contradicts_is_an_error(mesta):
-    edit(mesta / "rules" / "04-mesta.md", "V hre je spolu {{ cities | length }} miest", "V hre je spolu 55 miest")
+    counted = "{% plural cities | length %}V hre je spolu {{ n }} mesto{% pluralform %}V hre sú spolu {{ n }} mestá{% pluralform %}V hre je spolu {{ n }} miest{% endplural %}"
+    edit(mesta / "rules" / "04-mesta.md", counted, "V hre je spolu 55 miest")
     result = run("check", mesta)
     assert result.exit_code == 1
     line = line_of(mesta / "rules" / "04-mesta.md", "55 miest")
