@@ -91,19 +91,15 @@ class LayoutLoader:
                 names.update(str(p.relative_to(folder).with_suffix("")) for p in folder.rglob("*.yaml"))
         return sorted(names)
 
-    def load(self, name: str, loc: Location, problems: Problems, _chain: tuple[str, ...] = ()) -> Layout | None:
-        """Load layout `name`; `loc` is where it was asked for (for the error message)."""
-        if name in self._cache:
-            return self._cache[name]
-        if name in _chain:
-            problems.error(loc, "layout-cycle", f"layout '{name}' extends itself through {' -> '.join(_chain + (name,))}; expected a chain that ends")
-            return None
+    def read(self, name: str, loc: Location, problems: Problems, what: str, shape: str) -> LMap | None:
+        """The mapping of layout file `name` (`what` it is expected to be, e.g. "a tuck box
+        layout", and the `shape` of its mapping, for the messages); None when reported."""
         path = self.find(name)
         if path is None:
             problems.error(
                 loc,
                 "layout-missing",
-                f"layout '{name}' does not exist{suggest(name, self.available())}; expected a file layouts/{name}.yaml in the game folder or the bundled layouts",
+                f"layout '{name}' does not exist{suggest(name, self.available())}; expected {what} layouts/{name}.yaml in the game folder or the bundled layouts",
             )
             return None
         try:
@@ -111,10 +107,22 @@ class LayoutLoader:
         except PnpError as err:
             problems.extend(err.problems)
             return None
-        shown = display_path(path)
         if not isinstance(raw, LMap):
-            problems.error(Location(shown, 1, 1), "layout-shape", "a layout must be a mapping with size, styles and elements")
+            problems.error(Location(display_path(path), 1, 1), "layout-shape", f"a layout must be {shape}")
             return None
+        return raw
+
+    def load(self, name: str, loc: Location, problems: Problems, _chain: tuple[str, ...] = ()) -> Layout | None:
+        """Load layout `name`; `loc` is where it was asked for (for the error message)."""
+        if name in self._cache:
+            return self._cache[name]
+        if name in _chain:
+            problems.error(loc, "layout-cycle", f"layout '{name}' extends itself through {' -> '.join(_chain + (name,))}; expected a chain that ends")
+            return None
+        raw = self.read(name, loc, problems, "a file", "a mapping with size, styles and elements")
+        if raw is None:
+            return None
+        shown = raw.loc.file
         spec = build(LayoutFile, raw, problems, f"layout '{name}'")
         if spec is MISSING:
             return None

@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .elements.base import ElementKind, Layout
-from .errors import Location, PnpError, Problems, display_path
+from .errors import Location, Problems
 from .layouts import LayoutLoader, StyleDef, read_elements, resolve_styles  # one reader of elements and styles for every layout
 from .model import Game
 from .schema import MISSING, build, suggest
 from .text import TextStyle
 from .tuckbox import FACES, Net, plan_net
-from .yamlfile import LMap, load_yaml
 
 MAX_NET = 2000.0  # mm: a net larger than this either way is a mistake (a layout is at most 2000 mm too)
 
@@ -76,23 +75,10 @@ class Tuckbox:
 
 def load_box_layout(loader: LayoutLoader, name: str, loc: Location, problems: Problems) -> BoxLayout | None:
     """Read tuck box layout `name` (layouts/NAME.yaml, the game's or a bundled one)."""
-    path = loader.find(name)
-    if path is None:
-        problems.error(
-            loc,
-            "layout-missing",
-            f"layout '{name}' does not exist{suggest(name, loader.available())}; expected a tuck box layout layouts/{name}.yaml in the game folder or the bundled layouts",
-        )
+    raw = loader.read(name, loc, problems, "a tuck box layout", "a mapping with faces (and styles)")
+    if raw is None:
         return None
-    try:
-        raw = load_yaml(path, problems)
-    except PnpError as err:
-        problems.extend(err.problems)
-        return None
-    shown = display_path(path)
-    if not isinstance(raw, LMap):
-        problems.error(Location(shown, 1, 1), "layout-shape", "a tuck box layout must be a mapping with faces (and styles)")
-        return None
+    shown = raw.loc.file
     if "faces" not in raw and ("elements" in raw or "size" in raw):
         problems.error(
             raw.loc,
