@@ -374,7 +374,8 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
         else:
             seen[card.id] = card.loc
         cards.append(card)
-    if not cards and len(problems.errors) == before:  # every row refused is reported row by row already
+    refused = isinstance(rows, SheetRows) and rows.refused  # its header was: reported there
+    if not cards and len(problems.errors) == before and not refused:  # every row refused is reported row by row already
         what = "the deals file has no deals" if deck == "deals" else f"deck '{deck}' has no cards"
         problems.error(rows.loc, "deck-empty", f"{what}; expected at least one {type_name} (a row under the header, or an item '- id: ...')")
     return cards

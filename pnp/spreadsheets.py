@@ -267,6 +267,7 @@ class SheetRows(LList):
     at the header (so no card reports it again)."""
 
     absent: frozenset[str] = frozenset()
+    refused: bool = False  # the header was refused (reported): no row was read, which is no further mistake
 
 
 @dataclass
@@ -288,11 +289,13 @@ def _rows(
     if first is None:
         rows = SheetRows(loc=at(None, 1, []))
         problems.error(rows.loc, "sheet-header", "the sheet is empty; expected a header row of field names (id, copies, ...) and one row per card")
+        rows.refused = True
         return rows
     head, header_cells = first
     header = _header(list(header_cells), head, at, tdef, columns, problems)
     rows = SheetRows(loc=at(head, 1, []))
     if header is None:
+        rows.refused = True
         return rows
     named, absent = header
     rows.absent = absent
@@ -425,12 +428,15 @@ def _header(
                 "sheet-columns",
                 f"columns: maps '{name}' to '{target}', which is not a field{suggest(target, known)}; expected one of: {', '.join(known)}, or ignore",
             )
+    if ids is not None and ids_col is None and ids in seen:  # `ids:` names the field a column holds (title), not the header
+        ids_col = seen[ids]
+        named[ids_col] = _Column(named[ids_col].name, True)
     if columns.ids and ids_col is None:
         headers = [str(_cell(c)) for c in cells if _cell(c) is not None]
         problems.error(
             columns.ids_loc or at(head, 1, cells),
             "sheet-ids",
-            f"ids: names column '{columns.ids}', which is not a header of the sheet{suggest(columns.ids, headers)}; expected one of: {', '.join(headers)}",
+            f"ids: names column '{columns.ids}', which is neither a header of the sheet nor a field one holds{suggest(columns.ids, headers + list(seen))}; expected one of: {', '.join(headers)}",
         )
         return None
     if "id" not in seen and ids_col is None:

@@ -96,6 +96,21 @@ def test_ids_from_a_named_column_are_slugged_and_duplicates_reported_at_their_ro
     assert "Ohnivá guľa (III)" in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
 
 
+def test_ids_may_name_the_field_a_renamed_column_holds_and_a_wrong_name_is_one_error(tmp_path):
+    """`columns: {Card Name: title}` with `ids: title`: the designer thinks in fields; a
+    name that is neither header nor field is one error, not also 'the deck has no cards'."""
+    game = sheet_game(tmp_path, "cards.csv", ", columns: {Card Name: title}, ids: title")
+    (game / "cards.csv").write_text("Card Name,Power\nMorning Star,1\nNight Owl,2\n", encoding="utf-8")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "Night Owl" in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+    edit(game / "game.yaml", "ids: title", "ids: titel")
+    result = run("check", game)
+    assert result.exit_code == 1
+    assert "ids: names column 'titel', which is neither a header of the sheet nor a field one holds (did you mean 'title'?)" in result.output
+    assert "[deck-empty]" not in result.output and result.output.count("[sheet-ids]") == 1
+
+
 def test_a_csv_with_quoted_multi_line_cells_reports_physical_lines(tmp_path):
     game = sheet_game(tmp_path, "cards.csv")
     shutil.copy(FIXTURES / "multiline.csv", game / "cards.csv")
