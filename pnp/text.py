@@ -97,6 +97,7 @@ class MarkupIssue:
     marks: str  # the asterisks in question
     what: str
     expected: str
+    literal: bool = False  # printed as the asterisks it is on purpose ('f**k'): a warning, the text still prints
 
     def describe(self, text: str) -> str:
         """The message after the field's name: `'**' at column 1 of '**Gain 2' is never
@@ -213,6 +214,7 @@ def _issue(run: _Run, line: int) -> MarkupIssue:
             marks,
             "is inside a word, where it is not markup (it is printed as it is)",
             "markup around whole words ('**bold**'), '\\*' for each literal asterisk, or 'markup: false' for the field in rules.yaml",
+            literal=True,
         )
     if run.size > 3:
         return MarkupIssue(line, run.col, marks, "is not markup", "'**bold**', '*italic*' or '***both***', or '\\*' for each literal asterisk")

@@ -47,7 +47,10 @@ def report(
             f"{subject} uses symbol ':{sid}:', which does not exist{suggest(sid, symbol_ids)}; expected {one_of(sorted(symbol_ids), NO_SYMBOLS)}",
         )
     for issue in result.markup:
-        problems.error(loc, "text-markup", f"{subject} has markup the text engine cannot read: {issue.describe(content)}")
+        if issue.literal:  # asterisks inside a word print as written: said, not refused
+            problems.warn(loc, "text-markup", f"{subject} has asterisks that are not markup: {issue.describe(content)}")
+        else:
+            problems.error(loc, "text-markup", f"{subject} has markup the text engine cannot read: {issue.describe(content)}")
 
 
 _SHOWN = 8  # characters a message lists
