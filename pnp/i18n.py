@@ -211,13 +211,18 @@ def catalogue_path(game: Game, name: str, problems: Problems) -> Path | None:
     return path
 
 
-def check_language(lang: str, where: Location, problems: Problems) -> bool:
-    """A language code given on the command line (it becomes a file name, LANG.po): a
-    gettext locale name that babel knows."""
+def known_language(lang: str) -> bool:
+    """A gettext locale name (it becomes a file name, LANG.po) that babel knows, so that
+    its plural rule and hyphenation can be had."""
     try:
-        known = LANGUAGE.fullmatch(lang) is not None and Locale.parse(lang) is not None
+        return LANGUAGE.fullmatch(lang) is not None and Locale.parse(lang) is not None
     except (ValueError, TypeError, UnknownLocaleError):
-        known = False
+        return False
+
+
+def check_language(lang: str, where: Location, problems: Problems) -> bool:
+    """A language code given on the command line: see `known_language`."""
+    known = known_language(lang)
     if not known:
         problems.error(where, "lang-code", f"'{lang}' is not a language code; expected a locale such as 'cs', 'en' or 'pt_BR' (it names the file LANG.po)")
     return known

@@ -13,7 +13,8 @@ from typing import Any
 from .cardstore import PackedCards
 from .errors import Location, PnpError, Problems, display_path
 from .glossary import load_glossary
-from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
+from .i18n import known_language
+from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside, inside
 from .schema import MISSING, build, suggest
 from .spreadsheets import Columns, SheetRows, is_sheet, read_sheet
@@ -41,8 +42,12 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     if meta is MISSING:
         problems.unreadable = True
         raise PnpError(problems)
-    if not LANGUAGE.fullmatch(meta.language):
-        problems.error(raw.loc_of("language"), "language-code", f"language '{meta.language}' is not a language code; expected one like 'sk', 'en' or 'pt_BR'")
+    if not known_language(meta.language):
+        problems.error(
+            raw.loc_of("language"),
+            "language-code",
+            f"language '{meta.language}' is not a language code that pnp knows (its plural rule comes from the CLDR); expected one like 'sk', 'en' or 'pt_BR'",
+        )
 
     rules_path = check_inside(meta.rules, folder, [folder], raw.loc_of("rules"), "rules")
     if isinstance(rules_path, PnpError):

@@ -202,3 +202,15 @@ def test_a_reordered_name_that_drops_or_misspells_a_placeholder_is_an_error_at_i
     result = run("check", game, "--lang", "en")
     assert result.exit_code == 1
     assert f"locale/en.po:{line}: the en translation of 'strings.spell' {message}" in result.output, result.output
+
+
+@pytest.mark.parametrize("language", ["bb", "x1", "sk/x"])
+def test_a_game_in_a_language_babel_does_not_know_is_an_error_at_its_line(tmp_path, language):
+    """A game's language decides its plural rule and hyphenation: one nobody knows is said
+    at its line, not found out by a crash while the cards are set."""
+    game = make_small_game(tmp_path / "hra")
+    edit(game / "game.yaml", "language: sk", f"language: {language}")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    assert f"game.yaml:2:11: language '{language}' is not a language code that pnp knows" in result.output
+    assert "internal error" not in result.output
