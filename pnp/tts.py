@@ -189,7 +189,7 @@ def _check_sizes(chosen: list, dpi: int, max_pixels: int, game_loc: Location, pr
             f"(a {SHEET_PIXELS} px sheet {SHEET_PIXELS * SHEET_PIXELS * 4 / 2**20:,.0f} MB) and do not load on every graphics card; "
             f"expected --max-sheet {SHEET_PIXELS} for a table everyone can open",
         )
-    for faces, _kind, _shape, keep in chosen:
+    for faces, kind, _shape, keep in chosen:
         deck = faces.deck
         face = faces.fronts[keep[0]]
         w, h = pixels(face.width, dpi), pixels(face.height, dpi)
@@ -202,13 +202,13 @@ def _check_sizes(chosen: list, dpi: int, max_pixels: int, game_loc: Location, pr
             problems.error(
                 loc,
                 "tts-too-large",
-                f"deck '{deck.id}': a card at {dpi} dpi is {w} x {h} pixels; Tabletop Simulator takes at most {HARD_PIXELS} a side: expected --dpi {fit} or less",
+                f"deck '{deck.id}': a {kind} at {dpi} dpi is {w} x {h} pixels; Tabletop Simulator takes at most {HARD_PIXELS} a side: expected --dpi {fit} or less",
             )
             raise PnpError(problems)
         problems.warn(
             loc,
             "tts-large-image",
-            f"deck '{deck.id}': a card at {dpi} dpi is {w} x {h} pixels, {w * h * 4 / 2**20:,.0f} MB of video memory, more than the {limit} px a side "
+            f"deck '{deck.id}': a {kind} at {dpi} dpi is {w} x {h} pixels, {w * h * 4 / 2**20:,.0f} MB of video memory, more than the {limit} px a side "
             f"Tabletop Simulator loads on every graphics card: expected --dpi {fit} or less",
         )
 
@@ -262,9 +262,21 @@ def _deck(deck, keep, fronts, backs, where, suffix, dpi, max_pixels, urls: Urls,
     cards = [(deck.cards[i], ids[i]) for i in keep for _ in range(deck.cards[i].copies)]
     if len(cards) == 1:
         card, card_id = cards[0]
-        table.objects.append({"Name": "Card", "Nickname": _name(card), "Transform": transform(x, 1.0, z, scale, True), "CardID": card_id, "CustomDeck": custom})
+        table.objects.append(
+            {
+                "Name": "Card",
+                "Nickname": _name(card),
+                "GMNotes": card.id,
+                "Transform": transform(x, 1.0, z, scale, True),
+                "CardID": card_id,
+                "CustomDeck": custom,
+            }
+        )
         return
-    contained = [{"Name": "Card", "Nickname": _name(card), "CardID": card_id, "Transform": transform(x, 1.0, z, scale, True)} for card, card_id in cards]
+    contained = [
+        {"Name": "Card", "Nickname": _name(card), "GMNotes": card.id, "CardID": card_id, "Transform": transform(x, 1.0, z, scale, True)}
+        for card, card_id in cards
+    ]
     table.objects.append(
         {
             "Name": "DeckCustom",
@@ -297,11 +309,15 @@ def _pieces(deck, kind, shape, keep, fronts, backs, where, suffix, dpi, urls: Ur
             where_y = 1.0 + copy * 0.2
             if kind == "board" and not back_url:
                 image = {"ImageURL": urls.of(front_file), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}
-                table.objects.append({"Name": "Custom_Board", "Nickname": _name(card), "Transform": transform(x, where_y, z, scale), "CustomImage": image})
+                table.objects.append(
+                    {"Name": "Custom_Board", "Nickname": _name(card), "GMNotes": card.id, "Transform": transform(x, where_y, z, scale), "CustomImage": image}
+                )
             else:
                 tile = {"Type": TILE_TYPE[shape], "Thickness": 0.2 if kind == "board" else 0.1, "Stackable": kind == "token", "Stretch": kind == "token"}
                 image = {"ImageURL": urls.of(front_file), "ImageSecondaryURL": back_url, "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}
-                table.objects.append({"Name": "Custom_Tile", "Nickname": _name(card), "Transform": transform(x, where_y, z, scale), "CustomImage": image})
+                table.objects.append(
+                    {"Name": "Custom_Tile", "Nickname": _name(card), "GMNotes": card.id, "Transform": transform(x, where_y, z, scale), "CustomImage": image}
+                )
             count += 1
     what = "board" if kind == "board" else f"{ {'rect': 'square'}.get(shape, shape) } token"
     result.notes.append(f"{deck.id}: {count} {what}{'s' if count != 1 else ''} ({len(keep)} different) in {display_path(where / deck.id)}")
