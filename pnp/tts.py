@@ -168,6 +168,7 @@ def export_tts(
     result.notes.append("In Tabletop Simulator: copy it (and, if you like, a PNG of the same name as its thumbnail) into the Saved Objects folder:")
     result.notes.extend(f"  {system}: {path}" for system, path in SAVED_OBJECTS)
     result.notes.append("then, in a game, Objects > Saved Objects and click it: decks, boards and tokens are placed on the table.")
+    result.notes.append("(A deck by hand: Objects > Components > Custom > Deck, with the Face, Back, Width, Height and Number above.)")
     if base_url is None:
         result.notes.append(
             "The images are local files (file:///): only this computer sees them. To play with others, upload them "
