@@ -542,23 +542,44 @@ def export_png(
 @export.command("tts")
 @game_argument
 @images_out_option
-@click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True, help="Resolution of the cards on the sheets.")
-@click.option("--format", "fmt", type=click.Choice(["jpg", "png"]), default="jpg", show_default=True, help="Image format of the sheets.")
+@click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True, help="Resolution of the cards, boards and tokens.")
+@click.option("--format", "fmt", type=click.Choice(["jpg", "png"]), default="jpg", show_default=True, help="Image format.")
+@click.option("--deal", default=None, help="Only the components this game set-up uses (deals.yaml).")
+@click.option("--base-url", default=None, help="Where you will upload the images (default: local file:/// URLs, seen only on this computer).")
+@click.option(
+    "--max-sheet",
+    type=click.IntRange(256, 10_000),
+    default=4096,
+    show_default=True,
+    help="Largest side of a sheet in pixels; above 4096 a warning says what it costs.",
+)
 @lang_option
 @deck_option
 @untranslated_option
 @force_option
 @click.pass_obj
 def export_tts(
-    ctx: Context, game: Path, out: Path, dpi: int, fmt: str, lang: str | None, decks: tuple[str, ...], allow_untranslated: bool, force: bool
+    ctx: Context,
+    game: Path,
+    out: Path,
+    dpi: int,
+    fmt: str,
+    deal: str | None,
+    base_url: str | None,
+    max_sheet: int,
+    lang: str | None,
+    decks: tuple[str, ...],
+    allow_untranslated: bool,
+    force: bool,
 ) -> None:
-    """Tabletop Simulator deck sheets: per deck, 10 x 7 grids of card fronts (69 cards, the
-    last cell the hidden card) and the back image, with how to import them."""
+    """The whole table for Tabletop Simulator: deck sheets (at most 10 x 7 cards and 4096 px
+    a side), board and token images, and one saved object (GAME.json) that places them all,
+    with where to put it and how to load it."""
 
     def action():
-        from .export import export_tts as run_export
+        from .tts import export_tts as run_export
 
-        result = run_export(game, out, dpi, fmt, lang, list(decks) or None, allow_untranslated, force)
+        result = run_export(game, out, dpi, fmt, lang, list(decks) or None, allow_untranslated, force, deal, base_url, max_sheet)
         _report(result.problems.items)
         for line in result.notes:
             ctx.say(line)

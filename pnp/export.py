@@ -1,4 +1,4 @@
-"""Images out: PNGs of every component face, and Tabletop Simulator deck sheets.
+"""Images out: PNGs of every component face (Tabletop Simulator's table is tts.py).
 
 A face is drawn by the same code as the print PDFs (`pdf.draw_face`) onto a one-page PDF
 in memory, which pypdfium2 rasterises, so an exported image is exactly what prints. Files
@@ -20,7 +20,7 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .errors import PnpError, Problems, display_path
+from .errors import PnpError, Problems
 from .faces import Face
 from .files import atomic_path
 from .model import Deck
@@ -29,9 +29,6 @@ if TYPE_CHECKING:
     from .edition import Edition
 
 BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far out
-TTS_COLS, TTS_ROWS = 10, 7  # Tabletop Simulator's largest deck sheet
-TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1  # the last slot holds the hidden card (the back)
-TTS_MAX_PIXELS = 10_000  # per side of a sheet: Tabletop Simulator refuses larger images
 MAX_MEGAPIXELS = 100  # per image: a board at 1200 dpi would take gigabytes to rasterise
 
 
@@ -222,86 +219,3 @@ def _remove_stale(folder: Path, written: list[Path]) -> None:
     for path in folder.glob("*.png"):
         if path not in keep and (path.name == "back.png" or path.name.endswith(("-front.png", "-back.png"))):
             path.unlink()
-
-
-def export_tts(
-    folder: Path,
-    out: Path,
-    dpi: int = 150,
-    fmt: str = "jpg",
-    lang: str | None = None,
-    decks: list[str] | None = None,
-    allow_untranslated: bool = False,
-    force: bool = False,
-) -> Exported:
-    """Tabletop Simulator deck sheets: per deck, grids of 10 x 7 cells holding up to 69
-    cards (copies repeated), the last cell the hidden card; and the back, one image when
-    all backs are the same, else back sheets in the same grid ("unique backs")."""
-    edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
-    result = Exported(problems=problems)
-    symbols = edition.project.symbols
-    font = edition.project.fonts.get("sans").registered
-    where = out / edition.game.name / f"tts-{edition.lang}"
-    check_pixels(all_faces, dpi, 0.0, problems)
-    for faces in all_faces:  # every deck before any file is written
-        if faces.fronts:
-            _check_sheet(faces, dpi, problems)
-    for faces in all_faces:
-        deck = faces.deck
-        if not faces.fronts:
-            continue
-        fronts = [rasterise(face, symbols, dpi, 0.0, font) for face in faces.fronts]
-        cell_w, cell_h = fronts[0].size
-        backs = [rasterise(face, symbols, dpi, 0.0, font) for face in faces.backs]
-        unique_backs = len({_digest(image) for image in backs}) > 1
-        hidden = backs[0] if backs else Image.new("RGB", (cell_w, cell_h), "white")
-        slots = [i for i, card in enumerate(deck.cards) for _ in range(card.copies)]
-        sheets = [slots[i : i + TTS_PER_SHEET] for i in range(0, len(slots), TTS_PER_SHEET)]
-        suffix = "jpg" if fmt == "jpg" else "png"
-        lines = [f"{deck.id}: {len(slots)} cards on {len(sheets)} sheet{'s' if len(sheets) != 1 else ''} of {TTS_COLS} x {TTS_ROWS}"]
-        back_file = None
-        if backs and not unique_backs:
-            back_file = where / f"{deck.id}-back.{suffix}"
-            _save(backs[0], back_file, dpi, result.files)
-        for number, sheet in enumerate(sheets, start=1):
-            face_file = where / f"{deck.id}-{number}.{suffix}"
-            _save(_sheet([fronts[i] for i in sheet], hidden, cell_w, cell_h), face_file, dpi, result.files)
-            this_back = back_file
-            if unique_backs:
-                this_back = where / f"{deck.id}-{number}-back.{suffix}"
-                _save(_sheet([backs[i] for i in sheet], hidden, cell_w, cell_h), this_back, dpi, result.files)
-            lines.append(
-                f"  Face: {display_path(face_file)}   Back: {display_path(this_back) if this_back else '(none)'}"
-                f"   Width {TTS_COLS}, Height {TTS_ROWS}, Number {len(sheet)}" + ("   tick 'Unique backs'" if unique_backs else "")
-            )
-        result.notes.extend(lines)
-    if result.files:
-        result.notes.append(
-            "In Tabletop Simulator: Objects > Components > Custom > Deck, place it, then for each sheet choose the Face and Back "
-            "images (Local files are uploaded to your Steam Cloud), set Width, Height and Number as above, and Import."
-        )
-    return result
-
-
-def _check_sheet(faces: DeckFaces, dpi: int, problems: Problems) -> None:
-    """Refuses a deck whose 10 x 7 sheet Tabletop Simulator would not take; raises PnpError."""
-    deck = faces.deck
-    cell_w, cell_h = pixels(faces.fronts[0].width, dpi), pixels(faces.fronts[0].height, dpi)  # as rasterise makes them
-    if cell_w * TTS_COLS > TTS_MAX_PIXELS or cell_h * TTS_ROWS > TTS_MAX_PIXELS:
-        fit = math.floor(dpi * min(TTS_MAX_PIXELS / (cell_w * TTS_COLS), TTS_MAX_PIXELS / (cell_h * TTS_ROWS)))
-        problems.error(
-            deck.locs.get("front", deck.loc),
-            "tts-too-large",
-            f"deck '{deck.id}': a 10 x 7 sheet at {dpi} dpi is {cell_w * TTS_COLS} x {cell_h * TTS_ROWS} pixels; Tabletop Simulator takes at most {TTS_MAX_PIXELS}: expected --dpi {fit} or less",
-        )
-        raise PnpError(problems)
-
-
-def _sheet(cards: list[Image.Image], hidden: Image.Image, cell_w: int, cell_h: int) -> Image.Image:
-    """A 10 x 7 grid, row by row from the top left; the last cell shows the hidden card."""
-    sheet = Image.new("RGB", (cell_w * TTS_COLS, cell_h * TTS_ROWS), "white")
-    for slot, image in enumerate(cards):
-        row, col = divmod(slot, TTS_COLS)
-        sheet.paste(image if image.size == (cell_w, cell_h) else image.resize((cell_w, cell_h)), (col * cell_w, row * cell_h))
-    sheet.paste(hidden.resize((cell_w, cell_h)) if hidden.size != (cell_w, cell_h) else hidden, ((TTS_COLS - 1) * cell_w, (TTS_ROWS - 1) * cell_h))
-    return sheet

@@ -1,13 +1,11 @@
-"""Images out: PNGs of every face at the asked resolution, and Tabletop Simulator sheets
-that import as a deck (10 x 7 cells, the back separate)."""
+"""Images out: PNGs of every face at the asked resolution (Tabletop Simulator: test_tts.py)."""
 
 from __future__ import annotations
 
 import re
-import shutil
 
 from conftest import edit, run
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
 from pnp.paths import CARDS_DIR as CARDS
 
@@ -76,48 +74,6 @@ def test_png_in_another_language_and_errors_stop_the_export(tmp_path):
     assert (tmp_path / "out" / "g" / "png-de" / "cards" / "dawn-front.png").is_file()
 
 
-def test_tts_sheets_are_10_by_7_cells_with_the_back_separate(tmp_path):
-    result = run("export", "tts", "--deck", "events", "--out", tmp_path, "--format", "png", "--dpi", 100)
-    assert result.exit_code == 0, result.output
-    folder = tmp_path / "mesta" / "tts-sk"
-    assert sorted(p.name for p in folder.iterdir()) == ["events-1.png", "events-2.png", "events-back.png"]
-    cell = (px(63, 100), px(88, 100))
-    for name in ("events-1.png", "events-2.png"):
-        with Image.open(folder / name) as sheet:
-            assert sheet.size == (10 * cell[0], 7 * cell[1])
-    assert re.search(r"events-1.png .*Width 10, Height 7, Number 69", result.output)
-    assert re.search(r"events-2.png .*Width 10, Height 7, Number 6\b", result.output)  # 75 events: 69 + 6
-    assert "Objects > Components > Custom > Deck" in result.output
-    with Image.open(folder / "events-1.png") as sheet, Image.open(folder / "events-back.png") as back:
-        assert back.size == cell
-        hidden = sheet.crop((9 * cell[0], 6 * cell[1], 10 * cell[0], 7 * cell[1]))
-        assert ImageChops.difference(hidden.convert("RGB"), back.convert("RGB")).getbbox() is None  # the last cell is the hidden card
-        first = sheet.crop((0, 0, cell[0], cell[1]))
-        assert ImageChops.difference(first.convert("RGB"), hidden.convert("RGB")).getbbox() is not None
-
-
-def test_tts_repeats_copies_and_names_files_the_same_every_time(tmp_path):
-    game = new_game(tmp_path)
-    for out in ("a", "b"):
-        result = run("export", "tts", game, "--out", tmp_path / out, "--dpi", 60)
-        assert result.exit_code == 0, result.output
-        assert "Number 5" in result.output  # 4 distinct cards, noon twice
-    for name in ("cards-1.jpg", "cards-back.jpg"):
-        assert (tmp_path / "a" / "g" / "tts-en" / name).read_bytes() == (tmp_path / "b" / "g" / "tts-en" / name).read_bytes()
-    with Image.open(tmp_path / "a" / "g" / "tts-en" / "cards-1.jpg") as sheet:
-        w, h = px(63, 60), px(88, 60)
-        noon1, noon2 = sheet.crop((w, 0, 2 * w, h)), sheet.crop((2 * w, 0, 3 * w, h))
-        assert max(ImageStat.Stat(ImageChops.difference(noon1, noon2)).mean) < 2  # the same card (JPEG noise aside)
-        dawn = sheet.crop((0, 0, w, h))
-        assert max(ImageStat.Stat(ImageChops.difference(dawn, noon1)).mean) > 2
-
-
-def test_tts_refuses_sheets_larger_than_tts_takes(tmp_path):
-    result = run("export", "tts", "--deck", "events", "--out", tmp_path, "--dpi", 600)
-    assert result.exit_code == 1
-    assert "Tabletop Simulator takes at most 10000" in result.output and "--dpi" in result.output
-
-
 def test_png_refuses_a_board_above_the_pixel_budget_and_says_the_dpi_that_fits(tmp_path):
     result = run("export", "png", CARDS / "ages", "--deck", "board", "--dpi", 1200, "--out", tmp_path / "out")
     assert result.exit_code == 1, result.output
@@ -138,15 +94,3 @@ def truncated_png(path, size=(200, 200)):
     Image.effect_noise(size, 60).convert("RGB").save(path)
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
-
-
-def test_tts_with_a_truncated_picture_names_the_file_and_writes_nothing(tmp_path):
-    game = tmp_path / "ages"
-    shutil.copytree(CARDS / "ages", game)
-    truncated_png(game / "art.png")
-    edit(game / "layouts" / "aid.yaml", '  - text: "{{ title }}"', '  - image: art.png\n    box: [5, 20, 20, 20]\n  - text: "{{ title }}"')
-    result = run("export", "tts", game, "--deck", "aids", "--out", tmp_path / "out")
-    assert result.exit_code == 1, result.output
-    assert "layouts/aid.yaml:18:5: image 'art.png' is damaged (" in result.output
-    assert result.output.count("[image-damaged]") == 1  # one image, one error, however many cards show it
-    assert "internal error" not in result.output and not (tmp_path / "out").exists()

@@ -1,0 +1,238 @@
+"""`pnp export tts`: the whole table as one Tabletop Simulator saved object, checked against
+the structure TTS loads (object names, CustomDeck entries, card ids that index into their
+sheets, sheet sizes in pixels) and against the game's data (every card, its copies)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from conftest import edit, run
+from PIL import Image, ImageChops, ImageStat
+
+from pnp.load import load_game
+from pnp.paths import CARDS_DIR as CARDS
+from pnp.project import prepare
+from pnp.rules import deal_members
+
+CUSTOM_DECK_KEYS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
+TRANSFORM_KEYS = {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
+
+
+def px(mm: float, dpi: int) -> int:
+    return round(mm / 25.4 * dpi)
+
+
+def export(game: Path, out: Path, *args) -> tuple[dict, str]:
+    result = run("export", "tts", game, "--out", out, *args)
+    assert result.exit_code == 0, result.output
+    (saved,) = out.glob("*/tts-*/*.json")
+    return json.loads(saved.read_text(encoding="utf-8")), result.output
+
+
+def local(url: str) -> Path:
+    assert url.startswith("file:///"), url
+    return Path(unquote(urlparse(url).path))
+
+
+def check_deck(obj: dict, images: bool = True) -> list[tuple[str, int]]:
+    """The deck's (card id, CardID) per card, after checking it is a deck TTS loads: its
+    ids index into its sheets, whose pixel size is their grid of equal cells."""
+    assert set(obj["Transform"]) == TRANSFORM_KEYS
+    cards = obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
+    if obj["Name"] == "DeckCustom":
+        assert obj["DeckIDs"] == [card["CardID"] for card in cards]
+    for sheet in obj["CustomDeck"].values():
+        assert set(sheet) == CUSTOM_DECK_KEYS and sheet["Type"] == 0 and sheet["BackIsHidden"] is True
+        assert 1 <= sheet["NumWidth"] <= 10 and 1 <= sheet["NumHeight"] <= 7
+        if images:
+            with Image.open(local(sheet["FaceURL"])) as face:
+                assert face.width % sheet["NumWidth"] == 0 and face.height % sheet["NumHeight"] == 0
+                assert max(face.size) <= 4096
+                if sheet["UniqueBack"]:
+                    with Image.open(local(sheet["BackURL"])) as back:
+                        assert back.size == face.size
+                else:
+                    with Image.open(local(sheet["BackURL"])) as back:
+                        assert back.size == (face.width // sheet["NumWidth"], face.height // sheet["NumHeight"])
+    for card in cards:
+        assert card["Name"] == "Card" and set(card["Transform"]) == TRANSFORM_KEYS
+        key, cell = divmod(card["CardID"], 100)
+        sheet = obj["CustomDeck"][str(key)]
+        assert cell < sheet["NumWidth"] * sheet["NumHeight"]
+    return [(card["GMNotes"], card["CardID"]) for card in cards]
+
+
+@pytest.fixture(scope="module")
+def mesta(tmp_path_factory):
+    return export(CARDS / "mesta", tmp_path_factory.mktemp("mesta"))
+
+
+def test_mesta_saved_object_holds_54_cities_75_events_and_its_aids(mesta):
+    saved, output = mesta
+    game, _ = load_game(CARDS / "mesta")
+    assert saved["SaveName"] == "Mestá"
+    decks = {obj["Nickname"]: obj for obj in saved["ObjectStates"]}
+    assert [obj["Name"] for obj in saved["ObjectStates"]] == ["DeckCustom"] * 3
+    for deck_id, expected in (("cities", 54), ("events", 75), ("aids", game.decks["aids"].count)):
+        deck = game.decks[deck_id]
+        cards = check_deck(decks[deck.name])
+        assert len(cards) == expected == deck.count
+        names = Counter(name for name, _ in cards)
+        for card in deck.cards:  # every card, as many times as the data says
+            assert names[card.id] == card.copies
+        ids = Counter(card_id for _, card_id in cards)
+        assert sorted(ids.values()) == sorted(card.copies for card in deck.cards)  # one sheet cell per distinct card
+    assert "Saved Objects" in output and "Objects > Saved Objects" in output
+    assert "Library/Tabletop Simulator/Saves/Saved Objects" in output and ".local/share/Tabletop Simulator" in output
+
+
+def card_size(game: Path, deck: str) -> tuple[float, float]:
+    return prepare(game, [deck]).layouts[deck][0].size
+
+
+def test_sheet_cells_are_the_cards_at_the_asked_dpi_and_a_small_deck_gets_a_small_grid(mesta):
+    saved, output = mesta
+    game, _ = load_game(CARDS / "mesta")
+    names = {deck.name: deck.id for deck in game.decks.values()}
+    for obj in saved["ObjectStates"]:
+        width, height = card_size(CARDS / "mesta", names[obj["Nickname"]])
+        for sheet in obj["CustomDeck"].values():
+            with Image.open(local(sheet["FaceURL"])) as face:
+                assert face.size == (sheet["NumWidth"] * px(width, 150), sheet["NumHeight"] * px(height, 150))
+    aids = next(obj for obj in saved["ObjectStates"] if obj["DeckIDs"] and len(set(obj["DeckIDs"])) < 3)
+    (sheet,) = aids["CustomDeck"].values()
+    assert (sheet["NumWidth"], sheet["NumHeight"]) == (len(set(aids["DeckIDs"])), 1)  # not a 10 x 7 sheet for one aid
+    assert re.search(r"cities-1\.jpg .*Width 10, Height 6, Number 54", output)
+
+
+def test_large_cards_get_a_grid_that_fits_4096_pixels(tmp_path):
+    saved, output = export(CARDS / "mesta", tmp_path, "--deck", "events", "--dpi", 300)
+    (deck,) = saved["ObjectStates"]
+    assert len(check_deck(deck)) == 75
+    width, height = card_size(CARDS / "mesta", "events")
+    cell = (px(width, 300), px(height, 300))
+    for sheet in deck["CustomDeck"].values():
+        assert sheet["NumWidth"] <= 4096 // cell[0] and sheet["NumHeight"] <= 4096 // cell[1]
+    assert sum(1 for _ in deck["CustomDeck"]) == -(-53 // ((4096 // cell[0]) * (4096 // cell[1])))  # 53 distinct events
+    assert "warning" not in output.lower()
+
+
+def test_boards_maps_and_tokens_are_in_the_object_in_their_shapes(tmp_path):
+    saved, _ = export(CARDS / "ages", tmp_path)
+    game, _ = load_game(CARDS / "ages")
+    objects = saved["ObjectStates"]
+    by_name = Counter(obj["GMNotes"] for obj in objects if obj["Name"] != "DeckCustom")
+    boards = [obj for obj in objects if obj["Name"] == "Custom_Board"]
+    assert {obj["GMNotes"] for obj in boards} == {card.id for d in ("board", "nations", "row") for card in game.decks[d].cards}  # one-sided
+    for deck_id in ("board", "nations", "row"):
+        for card in game.decks[deck_id].cards:
+            assert by_name[card.id] == card.copies
+    for obj in boards:
+        assert set(obj["CustomImage"]) >= {"ImageURL", "ImageSecondaryURL"} and local(obj["CustomImage"]["ImageURL"]).is_file()
+    counters = game.decks["counters"]
+    tiles = [obj for obj in objects if obj["Name"] == "Custom_Tile"]
+    assert len(tiles) == counters.count  # every counter, with its copies
+    for obj in tiles:
+        tile = obj["CustomImage"]["CustomTile"]
+        assert tile["Type"] == 2 and tile["Stackable"] is True  # round counters: circle tiles
+        assert local(obj["CustomImage"]["ImageURL"]).is_file()
+    decks = [obj for obj in objects if obj["Name"] in ("DeckCustom", "Card")]
+    assert sum(len(check_deck(obj, images=False)) for obj in decks) == sum(game.decks[d].count for d in ("civil", "military", "aids"))
+
+
+def test_two_sided_square_tokens_and_boards(tmp_path):
+    saved, output = export(CARDS / "scharz", tmp_path, "--deck", "markers", "--deck", "map")
+    tiles = [obj for obj in saved["ObjectStates"] if obj["Name"] == "Custom_Tile"]
+    assert tiles and all(obj["CustomImage"]["CustomTile"]["Type"] == 0 for obj in tiles)  # square markers
+    assert all(local(obj["CustomImage"]["ImageSecondaryURL"]).is_file() for obj in tiles)  # with their backs
+    assert "square token" in output
+    assert any(obj["Name"] in ("Custom_Board", "Custom_Tile") and "map" in obj["CustomImage"]["ImageURL"] for obj in saved["ObjectStates"])
+
+
+def test_deal_keeps_only_its_components(tmp_path):
+    game, _ = load_game(CARDS / "mesta")
+    deal = "quick"  # fewer empires: not every city
+    members = deal_members(game, deal)
+    saved, _ = export(CARDS / "mesta", tmp_path, "--deal", deal, "--deck", "cities")
+    (deck,) = saved["ObjectStates"]
+    names = Counter(name for name, _ in check_deck(deck))
+    expected = {card.id: card.copies for card in game.decks["cities"].cards if card.id in members}
+    assert dict(names) == expected and len(expected) < len(game.decks["cities"].cards)
+    assert deal in saved["SaveName"]
+
+
+def test_base_url_names_the_uploaded_images(tmp_path):
+    saved, output = export(CARDS / "scharz", tmp_path, "--base-url", "https://example.org/mine/", "--deck", "goods")
+    urls = [obj["CustomImage"][key] for obj in saved["ObjectStates"] for key in ("ImageURL", "ImageSecondaryURL")]
+    assert urls and all(url.startswith("https://example.org/mine/goods/") for url in urls)
+    folder = next(tmp_path.glob("*/tts-*"))
+    assert all((folder / url.removeprefix("https://example.org/mine/")).is_file() for url in urls)
+    assert "file:" not in json.dumps(saved) and "https://example.org/mine" in output
+
+
+def new_game(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    return tmp_path / "g"
+
+
+def test_copies_repeat_card_ids_and_the_same_game_gives_the_same_files(tmp_path):
+    game = new_game(tmp_path)
+    first, _ = export(game, tmp_path / "a", "--dpi", 60)
+    second, _ = export(game, tmp_path / "b", "--dpi", 60)
+    (deck,) = first["ObjectStates"]
+    cards = check_deck(deck)
+    assert len(cards) == 5 and len({card_id for _, card_id in cards}) == 4  # noon twice, on the sheet once
+    for name in ("cards-1.jpg", "cards-back.jpg"):
+        assert (tmp_path / "a" / "g" / "tts-en" / name).read_bytes() == (tmp_path / "b" / "g" / "tts-en" / name).read_bytes()
+    a, b = (json.dumps(doc).replace(str(tmp_path / x), "") for doc, x in ((first, "a"), (second, "b")))
+    assert a == b
+    with Image.open(tmp_path / "a" / "g" / "tts-en" / "cards-1.jpg") as sheet:
+        w, h = px(63, 60), px(88, 60)
+        assert sheet.size == (4 * w, h)
+        first_card, second_card = sheet.crop((0, 0, w, h)), sheet.crop((w, 0, 2 * w, h))
+        assert max(ImageStat.Stat(ImageChops.difference(first_card, second_card)).mean) > 2  # different cards
+
+
+def test_larger_sheets_warn_what_they_cost_and_a_card_tts_cannot_load_is_refused(tmp_path):
+    game = new_game(tmp_path)
+    result = run("export", "tts", game, "--out", tmp_path / "a", "--dpi", 60, "--max-sheet", 8192)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"sheets up to 8192 px a side take up to 256 MB of video memory each .*\[tts-large-sheets\]", result.output), result.output
+    result = run("export", "tts", CARDS / "ages", "--deck", "row", "--dpi", 600, "--out", tmp_path / "b")
+    assert result.exit_code == 1
+    assert re.search(
+        r"deck 'row': a board at 600 dpi is \d+ x \d+ pixels; Tabletop Simulator takes at most 10000 a side: expected --dpi \d+ or less", result.output
+    )
+    assert not (tmp_path / "b").exists()
+
+
+def test_a_board_above_4096_pixels_is_a_warning_with_the_dpi_that_fits(tmp_path):
+    result = run("export", "tts", CARDS / "ages", "--deck", "row", "--dpi", 200, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"deck 'row': a board at 200 dpi is 5039 x \d+ pixels, \d+ MB of video memory, .*expected --dpi 16[0-9] or less \[tts-large-image\]", result.output
+    )
+
+
+def truncated_png(path, size=(200, 200)):
+    Image.effect_noise(size, 60).convert("RGB").save(path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def test_tts_with_a_truncated_picture_names_the_file_and_writes_nothing(tmp_path):
+    game = tmp_path / "ages"
+    shutil.copytree(CARDS / "ages", game)
+    truncated_png(game / "art.png")
+    edit(game / "layouts" / "aid.yaml", '  - text: "{{ title }}"', '  - image: art.png\n    box: [5, 20, 20, 20]\n  - text: "{{ title }}"')
+    result = run("export", "tts", game, "--deck", "aids", "--out", tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    assert "layouts/aid.yaml:18:5: image 'art.png' is damaged (" in result.output
+    assert result.output.count("[image-damaged]") == 1  # one image, one error, however many cards show it
+    assert "internal error" not in result.output and not (tmp_path / "out").exists()
