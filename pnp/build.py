@@ -18,9 +18,10 @@ from .aside import Aside, join_all
 from .check import check_game
 from .cutfile import cut_files
 from .edition import Edition, make_editions, resolve_languages
+from .errata import Changes, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, merge, read_manifest
 from .errors import Location, PnpError, Problem, Problems, fail
 from .faces import Face
-from .files import Transaction, Written, transaction
+from .files import Transaction, Written, shown, transaction
 from .impose import DoesNotFit, Fold, Grid, Member, SharedSheets, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_grid, plan_shared, plan_tiling
 from .interrupt import Interrupted
 from .model import Deck, Game
@@ -42,6 +43,7 @@ class BuildResult:
     files: list[Written]  # path, cards, pages, and the edge to flip for the double-sided ones
     problems: Problems
     cut_files: list[Path] = field(default_factory=list)  # a cutting machine's (--cutter), beside the PDFs
+    changes: list[Changes] = field(default_factory=list)  # with --changed-since: what the errata PDFs hold, per language
 
 
 class _Given:
@@ -65,6 +67,13 @@ class Sheets:
     problems: Problems  # where the problems found while laying out go
     txn: Transaction | _Given  # gives each PDF its temporary file
     cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
+    drawn: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (deck, card, side) -> hash of the face: the manifest
+
+    def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
+        """Note the hash of a face drawn, for the manifest (errata.py)."""
+        if (deck_id, card_id, side) not in self.drawn:
+            self.drawn[deck_id, card_id, side] = face_hash(face, self.edition.project.symbols)
+        return face
 
 
 def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
@@ -72,18 +81,26 @@ def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | 
     return f"{game.name}/{deck.id}-{lang}-{spec.paper}{suffix}.pdf"
 
 
-def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = None) -> BuildResult:
+def build(
+    folder: Path, options: BuildOptions, progress: BuildProgress | None = None, changed_since: Path | None = None, since_last: bool = False
+) -> BuildResult:
     """Check the rules, then set and draw every deck in every language in one pass, while
     the rulebooks are set aside (each kind in a forked process). Every language is made
     once, before forking, so the rulebook processes inherit it. Each face is laid out when
     its sheet is drawn and dropped after, so memory does not grow with the deck. Layout
     problems are found while drawing: the PDFs are moved into place only if there are none
-    (or with --force); the problems of rules, decks and rulebooks are reported together."""
+    (or with --force); the problems of rules, decks and rulebooks are reported together.
+    Every build records the faces it drew in a manifest per language (errata.py);
+    `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
+    PDFs of the cards changed or new since."""
     project = prepare(folder, options.decks)
     wanted = bool(project.game.meta.rulebooks) and not options.decks
     editions = make_editions(project, resolve_languages(project.game, options.langs), options.allow_untranslated, rulebooks=wanted)
+    since = _since(editions, options, changed_since, since_last)
     progress = progress or BuildProgress(bar=False)
     problems, files, cuts = Problems(), [], []
+    drawn: dict[str, dict[tuple[str, str, str], str]] = {edition.lang: {} for edition in editions}
+    changes: list[Changes] = []
     with transaction(options.out) as txn:
         where = next(iter(project.game.meta.rulebooks.values()))._loc if wanted else project.game.loc
         rulebooks = (
@@ -98,14 +115,23 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             members = deal_members(project.game, options.deal) if options.deal else None
             progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))
             if options.jobs > 1 and len(editions) * len(project.layouts) > 1:
-                files = _build_parallel(editions, options, members, problems, txn, cuts)
+                files = _build_parallel(editions, options, members, problems, txn, cuts, drawn)
                 for written in files:
                     progress.deck_done(written, timed=False)
             else:
                 for edition in editions:
-                    files += _write_edition(Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn), progress, cuts)
+                    sheets = Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn)
+                    files += _write_edition(sheets, progress, cuts)
+                    drawn[edition.lang] = sheets.drawn
             for edition in editions:
                 files += write_tuckboxes(Sheets(edition, edition.renderer(), options, members, problems, txn))
+            for edition in editions:
+                manifest = _write_manifest(edition, options, drawn[edition.lang], txn, problems)
+                if edition.lang in since:
+                    path, old = since[edition.lang]
+                    change = compare(old, manifest, path, edition.game, set(project.layouts))
+                    changes.append(change)
+                    files += _write_errata(edition, options, members, change, problems, txn, cuts)
         except Interrupted:  # the rulebooks stop too, and hand over their files to be removed
             for aside in rulebooks:
                 aside.stop()
@@ -119,7 +145,64 @@ def build(folder: Path, options: BuildOptions, progress: BuildProgress | None = 
             files.extend(join_all(rulebooks, problems, txn))
         if problems.errors and not options.force:
             raise PnpError(problems)
-    return BuildResult(files, problems, cuts)
+    return BuildResult(files, problems, cuts, changes)
+
+
+def _since(editions: list[Edition], options: BuildOptions, changed_since: Path | None, since_last: bool) -> dict[str, tuple[Path, Manifest]]:
+    """The manifest each language is compared with: the one named (for its language), or
+    the last build's of each language, read before anything is written."""
+    if changed_since is not None:
+        old = read_manifest(changed_since)
+        if old.lang not in {edition.lang for edition in editions}:
+            raise PnpError(
+                Problem(
+                    Location(shown(changed_since)),
+                    "manifest-language",
+                    f"is a manifest of language '{old.lang}', which this build does not print; expected --lang {old.lang}",
+                )
+            )
+        return {old.lang: (changed_since, old)}
+    if not since_last:
+        return {}
+    found = {}
+    for edition in editions:
+        path = default_since(options.out, edition.game, edition.lang, options.sheet.paper, options.deal)
+        found[edition.lang] = (path, read_manifest(path))
+    return found
+
+
+def _write_manifest(edition: Edition, options: BuildOptions, drawn: dict, txn: Transaction, problems: Problems) -> Manifest:
+    """Record the faces drawn in one language beside the PDFs, in the build's
+    transaction; a build of some decks keeps the last build's record of the others."""
+    game, paper = edition.game, options.sheet.paper
+    path = manifest_path(options.out, game, edition.lang, paper, options.deal)
+    last = None
+    if options.decks and path.is_file():
+        try:
+            last = read_manifest(path)
+        except PnpError as err:
+            problems.warn(err.problems.items[0].location, "manifest-replaced", f"{err.problems.items[0].message}; it is replaced by one of the decks built now")
+    manifest = merge(make_manifest(game, edition.lang, paper, drawn), last, game, set(edition.project.layouts))
+    txn.path_for(path).write_bytes(manifest.to_bytes())
+    return manifest
+
+
+def _write_errata(
+    edition: Edition, options: BuildOptions, members: set[str] | None, change: Changes, problems: Problems, txn: Transaction, cuts: list[Path]
+) -> list[Written]:
+    """The errata PDFs of one language: in each deck (or group), only the cards changed or
+    new, imposed as the deck is, with their backs."""
+    reprint = change.reprint if members is None else change.reprint & members
+    errata = replace(options, deal=f"{options.deal}-errata" if options.deal else "errata")  # names the files DECK-LANG-PAPER-errata.pdf
+    files = []
+    for unit in print_units(edition.project):
+        if any(card.id in reprint for deck_id in unit[1] for card in edition.game.decks[deck_id].cards):
+            sheets = Sheets(edition, edition.renderer(), errata, reprint, problems, txn)
+            written = write_unit(sheets, unit)
+            cuts += _write_cut_files(sheets.cut_files, txn)
+            if written is not None:
+                files.append(written)
+    return files
 
 
 def _write_edition(sheets: Sheets, progress: BuildProgress, cuts: list[Path]) -> list[Written]:
@@ -191,7 +274,9 @@ def _write_cut_files(files: list[tuple[Path, bytes]], txn: Transaction) -> list[
     return [target for target, _ in files]
 
 
-def _build_parallel(editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction, cuts: list[Path]) -> list:
+def _build_parallel(
+    editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction, cuts: list[Path], drawn: dict[str, dict]
+) -> list:
     """Build every (language, deck) in its own process; the parent owns the transaction
     and sends each the translations it read."""
     from concurrent.futures import ProcessPoolExecutor
@@ -205,8 +290,9 @@ def _build_parallel(editions: list[Edition], options: BuildOptions, members: set
     files = []
     pool = ProcessPoolExecutor(max_workers=options.jobs)
     try:
-        for written, found, cut_files in pool.map(_build_one, tasks):
+        for (_, _, lang, *_), (written, found, cut_files, faces) in zip(tasks, pool.map(_build_one, tasks)):
             problems.extend(found)
+            drawn[lang].update(faces)
             cuts += _write_cut_files(cut_files, txn)
             if written is not None:
                 files.append(written)
@@ -215,7 +301,7 @@ def _build_parallel(editions: list[Edition], options: BuildOptions, members: set
     return files
 
 
-def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]]]:
+def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]], dict]:
     folder, options, lang, strings, unit, members, target, tmp = task
     project = prepare(folder, unit[1])
     problems = Problems()
@@ -224,8 +310,8 @@ def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[P
         sheets = Sheets(edition, edition.renderer(), options, members, problems, _Given(tmp))
         written = write_unit(sheets, unit)
     except PnpError as err:
-        return None, err.problems.items, []
-    return (written and written._replace(path=target)), problems.items, sheets.cut_files
+        return None, err.problems.items, [], {}
+    return (written and written._replace(path=target)), problems.items, sheets.cut_files, sheets.drawn
 
 
 Unit = tuple[str | None, list[str]]  # what one PDF holds: a deck, or a group's decks
@@ -309,7 +395,8 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
     def face(item: int, side: str) -> Face:
         deck_id, index = entries[item]
         front, back = project.card_layouts(deck_id, index)
-        return sheets.renderer.face(game.decks[deck_id].cards[index], front if side == "front" else back, side, problems)
+        card = game.decks[deck_id].cards[index]
+        return sheets.record(deck_id, card.id, side, sheets.renderer.face(card, front if side == "front" else back, side, problems))
 
     def face_of(side, item):
         return face(item, side)
@@ -351,7 +438,7 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
     @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
     def face(index: int, side: str) -> Face:
         layout = front if side == "front" else back
-        return sheets.renderer.face(deck.cards[index], layout, side, sheets.problems)
+        return sheets.record(deck.id, deck.cards[index].id, side, sheets.renderer.face(deck.cards[index], layout, side, sheets.problems))
 
     def face_of(side, item):
         return face(items[item], side)
@@ -434,7 +521,9 @@ def _write_sizes(sheets: Sheets, deck: Deck) -> Written | None:
     @lru_cache(maxsize=2 * max(g.per_sheet for g in grids) + 2)
     def face(index: int, side: str) -> Face:
         front, back = pairs[index]
-        return sheets.renderer.face(deck.cards[index], front if side == "front" else back, side, sheets.problems)
+        return sheets.record(
+            deck.id, deck.cards[index].id, side, sheets.renderer.face(deck.cards[index], front if side == "front" else back, side, sheets.problems)
+        )
 
     def face_of(side, item):
         return face(items[item], side)
@@ -495,7 +584,7 @@ def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None
     def faces():
         for index in items:
             card = deck.cards[index]
-            yield f"{game.meta.title} · {deck.name} · {card.id}", sheets.renderer.face(card, front, "front", problems)
+            yield f"{game.meta.title} · {deck.name} · {card.id}", sheets.record(deck.id, card.id, "front", sheets.renderer.face(card, front, "front", problems))
 
     info = _doc_info(sheets, deck.name, f"{len(items)} components in {len(tiling.pieces)} pieces each", "one-sided", False)
     bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font

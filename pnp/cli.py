@@ -16,7 +16,7 @@ from .errors import EXIT_ERRORS, PnpError, Problems, grouped
 from .files import Output, output_problem, writing_under
 from .impose import SheetSpec
 from .interrupt import Interrupted, raising_on_signals
-from .listing import listing, render_text
+from .listing import changes_since, listing, render_text
 from .model import LANGUAGE
 from .options import BuildOptions
 from .paper import PAPERS
@@ -228,6 +228,19 @@ def _report(problems) -> None:
         click.echo(line, err=True)
 
 
+LAST_BUILD = "\0last"  # --changed-since without a value
+
+changed_since_option = click.option(
+    "--changed-since",
+    "changed_since",
+    is_flag=False,
+    flag_value=LAST_BUILD,
+    default=None,
+    metavar="[MANIFEST]",
+    help="Also write errata PDFs of the cards changed or new since MANIFEST (default: the last build's in --out), and say which to take out. Put it after GAME.",
+)
+
+
 @main.command()
 @game_argument
 @paper_option
@@ -253,6 +266,7 @@ def _report(problems) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
+@changed_since_option
 @click.pass_obj
 def build(
     ctx: Context,
@@ -274,6 +288,7 @@ def build(
     jobs: int,
     force: bool,
     watch: bool,
+    changed_since: str | None,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
 
@@ -296,6 +311,8 @@ def build(
                     force=force,
                 ),
                 progress,
+                changed_since=None if changed_since in (None, LAST_BUILD) else Path(changed_since),
+                since_last=changed_since == LAST_BUILD,
             )
         finally:
             progress.finish()
@@ -312,6 +329,8 @@ def build(
             ctx.say(cut_files_line(result.cut_files))
         if result.files:
             ctx.say(print_advice(result.files))
+        for change in result.changes:
+            click.echo(change.text())
 
     if watch:
         watch_folder(game, lambda: _attempt(ctx, action, Output(out)), ctx.say, ignore=[out])
@@ -478,13 +497,29 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
 @main.command("list")
 @game_argument
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
+@changed_since_option
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("output"),
+    show_default=True,
+    help="With --changed-since: the build's folder.",
+)
+@click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="With --changed-since: the build's paper.")
+@click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
 @click.pass_obj
-def list_game(ctx: Context, game: Path, fmt: str) -> None:
+def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out: Path, paper: str, lang: str | None) -> None:
     """Show what GAME is made of: types, decks (cards, copies, size), deals, rulebooks
-    (title, modes, files) and languages."""
+    (title, modes, files) and languages; with --changed-since, the cards a build would
+    put in its errata and those to take out of the printed deck."""
 
     def action():
-
+        if changed_since is not None:
+            since = None if changed_since == LAST_BUILD else Path(changed_since)
+            change = changes_since(game, since, out, paper, lang)
+            click.echo(json.dumps(change.as_dict(), ensure_ascii=False, indent=1) if fmt == "json" else change.text())
+            return
         data = listing(game)
         click.echo(json.dumps(data.as_dict(), ensure_ascii=False, indent=1) if fmt == "json" else render_text(data))
 

@@ -7,8 +7,12 @@ from __future__ import annotations
 import textwrap
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import Problems, display_path
+
+if TYPE_CHECKING:
+    from .errata import Changes
 
 
 @dataclass
@@ -113,6 +117,27 @@ def listing(folder: Path) -> Listing:
         result.languages.append(LanguageRow(lang, False, state.translated, state.total, len(state.fuzzy), len(state.missing)))
     problems.raise_if_errors()
     return result
+
+
+def changes_since(folder: Path, since: Path | None, out: Path, paper: str, lang: str | None) -> Changes:
+    """What `pnp build --changed-since` would put in its errata and tell to take out, without
+    building: every face of the printed decks is laid out and hashed as a build does. The
+    language is the manifest's when it is named, else `lang` (default: the source)."""
+    from .edition import make_editions
+    from .errata import compare, default_since, faces_now, make_manifest, read_manifest
+    from .project import prepare
+
+    project = prepare(folder)
+    game = project.game
+    old = read_manifest(since) if since is not None else None
+    lang = old.lang if old is not None else lang or game.meta.language
+    (edition,) = make_editions(project, [lang], rulebooks=False)
+    if since is None:
+        since = default_since(out, edition.game, lang, paper, None)
+        old = read_manifest(since)
+    assert old is not None
+    now = make_manifest(edition.game, lang, old.paper, faces_now(edition))
+    return compare(old, now, since, edition.game, set(project.layouts))
 
 
 def render_text(data: Listing) -> str:

@@ -27,11 +27,11 @@ def squash(s: str) -> str:
 def test_each_deck_and_the_rulebook_get_their_own_pdf(built):
     decks = ["aids-sk-a4.pdf", "cities-sk-a4.pdf", "events-sk-a4.pdf"]
     boxes = ["cities-box-sk-a4.pdf", "events-box-sk-a4.pdf"]
-    assert sorted(p.name for p in built.iterdir()) == sorted([*decks, *boxes, "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf"])
+    assert sorted(p.name for p in built.iterdir()) == sorted([*decks, *boxes, "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf", "manifest-sk-a4.json"])
 
 
 def test_pages_are_exactly_a4(built):
-    for pdf in built.iterdir():
+    for pdf in built.glob("*.pdf"):
         # the A5 booklet is printed two pages to an A4 sheet, landscape
         width, height = A4[::-1] if pdf.name.endswith("-booklet.pdf") else A4
         for page in reader(pdf).pages:
@@ -69,7 +69,7 @@ def test_city_deck_has_54_cards_on_its_own_size(built):
 
 
 def test_every_font_is_embedded(built):
-    for pdf in built.iterdir():
+    for pdf in built.glob("*.pdf"):
         found = fonts(pdf)
         assert found, pdf
         assert all(found.values()), found

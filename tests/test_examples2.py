@@ -60,7 +60,14 @@ def test_the_example_game_checks_clean(game):
 
 
 def test_civ_prints_tiles_sheets_and_technologies(civ):
-    assert sorted(p.name for p in civ.iterdir()) == ["aids-en-a4.pdf", "nations-en-a4.pdf", "scenario-en-a4.pdf", "techs-en-a4.pdf", "tiles-en-a4.pdf"]
+    assert sorted(p.name for p in civ.iterdir()) == [
+        "aids-en-a4.pdf",
+        "manifest-en-a4.json",
+        "nations-en-a4.pdf",
+        "scenario-en-a4.pdf",
+        "techs-en-a4.pdf",
+        "tiles-en-a4.pdf",
+    ]
 
 
 def test_the_reference_card_explains_every_symbol_and_the_costs(civ):

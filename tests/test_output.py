@@ -34,7 +34,7 @@ def test_build_dot_inside_the_game_folder_names_the_output_after_it(small, tmp_p
     monkeypatch.chdir(small)
     result = run("build", ".", "--out", tmp_path / "out", "--sides", "fronts")
     assert result.exit_code == 0, result.output
-    assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4-fronts.pdf"}
+    assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4-fronts.pdf", tmp_path / "out" / "hra" / "manifest-sk-a4.json"}
 
 
 def test_build_dot_dot_from_a_subfolder_of_the_game(small, tmp_path, monkeypatch):
@@ -42,7 +42,10 @@ def test_build_dot_dot_from_a_subfolder_of_the_game(small, tmp_path, monkeypatch
     monkeypatch.chdir(small / "art")
     result = run("build", "..", "--out", "built")
     assert result.exit_code == 0, result.output
-    assert files_under(small / "art" / "built") == {small / "art" / "built" / "hra" / "cards-sk-a4.pdf"}
+    assert files_under(small / "art" / "built") == {
+        small / "art" / "built" / "hra" / "cards-sk-a4.pdf",
+        small / "art" / "built" / "hra" / "manifest-sk-a4.json",
+    }
     assert not (small / "art" / "cards-sk-a4.pdf").exists() and not (tmp_path / "cards-sk-a4.pdf").exists()
 
 
@@ -51,7 +54,7 @@ def test_a_subprocess_in_the_game_folder_writes_under_out(small, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(pnp.files.__file__).parents[1])}
     done = subprocess.run([sys.executable, "-m", "pnp", "-q", "build", ".", "--out", "../out"], cwd=small, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4.pdf"}
+    assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4.pdf", tmp_path / "out" / "hra" / "manifest-sk-a4.json"}
 
 
 @pytest.mark.parametrize("how", ["trailing slash", "symlink"])
@@ -63,7 +66,7 @@ def test_the_output_is_named_after_the_real_folder(small, tmp_path, how):
         game = str(small) + "/"
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4.pdf"}
+    assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4.pdf", tmp_path / "out" / "hra" / "manifest-sk-a4.json"}
 
 
 @pytest.mark.parametrize("value", ["../x", "a/b", "..", "sk/../../etc", "x\\y", ""])
@@ -237,12 +240,12 @@ def test_a_full_disk_mid_build(mesta, tmp_path, monkeypatch):
 
 @pytest.fixture
 def tiny(tmp_path: Path):
-    """A 160 kB file system (a tmpfs), where root may mount one."""
+    """A 176 kB file system (a tmpfs), where root may mount one: one build of the events fits, two do not."""
     folder = tmp_path / "tiny"
     folder.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=160k", "tmpfs", str(folder)], capture_output=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=176k", "tmpfs", str(folder)], capture_output=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs: {done.stderr.decode(errors='replace').strip()}")
     yield folder

@@ -44,7 +44,7 @@ def test_a_build_stopped_by_a_signal_removes_its_temporary_files(tmp_path, signu
     first = subprocess.run(pnp_command("-q", "build", game, "--out", out), env=ENV, capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     before = {p.name: p.read_bytes() for p in (out / "velka").iterdir()}
-    assert set(before) == {"cards-sk-a4.pdf", "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf"}
+    assert set(before) == {"cards-sk-a4.pdf", "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf", "manifest-sk-a4.json"}
     edit(game / "cards.yaml", "  title: ", "  title: Nová ")
     process = subprocess.Popen(pnp_command("-q", "build", game, "--out", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60

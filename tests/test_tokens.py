@@ -176,7 +176,7 @@ def test_token_decks_of_one_group_share_sheets(tmp_path):
     game = make_tokens(tmp_path / "mix", {"coins": ((25, 25), "round", True), "hexes": (hex_size, "hex", False), "tiles": ((40, 40), None, False)})
     group(game, {"coins": "tokens", "hexes": "tokens"})
     out = build(game, tmp_path / "out")
-    assert sorted(p.name for p in out.iterdir()) == ["tiles-sk-a4.pdf", "tokens-sk-a4.pdf"]
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["tiles-sk-a4.pdf", "tokens-sk-a4.pdf"]
     pdf = sheet_pages(out / "tokens-sk-a4.pdf")
     assert len(pdf) == 2  # 10 coins and 10 hexes on one sheet, and its backs
     front, back = pdf

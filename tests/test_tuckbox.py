@@ -208,7 +208,7 @@ def test_a_box_larger_than_the_paper_is_printed_in_pieces(mesta, tmp_path):
 def test_no_box_for_the_backs_only(tmp_path):
     result = run("build", "--sides", "backs", "--deck", "cities", "--out", tmp_path)
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "mesta").iterdir()) == ["cities-sk-a4-backs.pdf"]
+    assert sorted(p.name for p in (tmp_path / "mesta").glob("*.pdf")) == ["cities-sk-a4-backs.pdf"]
 
 
 # --- mistakes -----------------------------------------------------------------------------

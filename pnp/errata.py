@@ -1,0 +1,310 @@
+"""Reprint only what changed: a build's manifest (for each card face, a hash of what was
+drawn) and the comparison of two manifests (what is new, changed or removed).
+
+A face's hash is taken from its drawing operations (faces.py), so it covers the card's
+data after templating and translation, its layout and its styles; the files a face names
+(images, symbols, fonts) enter by a hash of their bytes, never by their paths, so moving
+the output or the game folder changes nothing. Numbers are rounded to 0.001 pt: a hash
+does not change with the last bits of a float."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field, fields, is_dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfmetrics
+
+from .errors import Location, PnpError, Problems, display_path, fail
+from .faces import Face, FaceOp, SymbolOp, TextOp
+from .files import shown
+from .model import Game
+from .text import TextLayout
+
+FORMAT = 1  # the manifest's format, raised when its meaning changes
+Key = tuple[str, str]  # deck id, card id
+Sides = dict[str, str]  # side ("front", "back") -> hash of the face drawn
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One card of a manifest: how many copies are printed, its title (for the user to
+    find it in the printed deck) and the hash of each side drawn."""
+
+    deck: str
+    id: str
+    copies: int
+    title: str | None
+    sides: Sides
+
+    def named(self) -> str:
+        title = f' "{self.title}"' if self.title else ""
+        return f"{self.deck}/{self.id}{title} ({self.copies} cop{'y' if self.copies == 1 else 'ies'})"
+
+
+@dataclass
+class Manifest:
+    game: str
+    lang: str
+    paper: str
+    entries: dict[Key, Entry] = field(default_factory=dict)
+
+    def to_bytes(self) -> bytes:
+        """Sorted keys and nothing that changes between builds: same input, same bytes."""
+        cards: dict[str, dict[str, Any]] = {}
+        for (deck, card), entry in self.entries.items():
+            cards.setdefault(deck, {})[card] = {"copies": entry.copies, "title": entry.title, **entry.sides}
+        data = {"format": FORMAT, "game": self.game, "lang": self.lang, "paper": self.paper, "cards": cards}
+        return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def manifest_path(out: Path, game: Game, lang: str, paper: str, deal: str | None = None) -> Path:
+    """Where a build records its faces: beside its PDFs, one per language, paper and deal."""
+    return out / game.name / f"manifest-{lang}-{paper}{f'-{deal}' if deal else ''}.json"
+
+
+def read_manifest(path: Path) -> Manifest:
+    """A manifest a build wrote; a missing or damaged one is a located error."""
+    where = Location(shown(path))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise fail(where, "manifest-missing", "does not exist; expected the manifest of an earlier build (pnp build writes one beside its PDFs)") from None
+    except OSError as exc:
+        raise fail(where, "manifest-unreadable", f"cannot be read: {exc.strerror or exc}; expected a manifest pnp build wrote") from None
+    except ValueError as exc:
+        line, col = getattr(exc, "lineno", 0), getattr(exc, "colno", 0)
+        raise fail(Location(shown(path), line, col), "manifest-unreadable", f"is not JSON ({exc}); expected a manifest pnp build wrote") from None
+    try:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format {data.get('format')!r}")
+        manifest = Manifest(str(data["game"]), str(data["lang"]), str(data["paper"]))
+        for deck, cards in data["cards"].items():
+            for card, row in cards.items():
+                sides = {side: str(row[side]) for side in ("front", "back") if side in row}
+                manifest.entries[deck, card] = Entry(deck, card, int(row["copies"]), row.get("title"), sides)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise fail(
+            where,
+            "manifest-unreadable",
+            f"is not a manifest of this version of pnp ({exc}); expected one pnp build wrote (build again without --changed-since)",
+        ) from None
+    return manifest
+
+
+def title_of(fields_: dict[str, Any]) -> str | None:
+    for name in ("title", "name"):
+        value = fields_.get(name)
+        if value not in (None, ""):
+            return str(value)
+    return None
+
+
+def make_manifest(game: Game, lang: str, paper: str, drawn: dict[tuple[str, str, str], str]) -> Manifest:
+    """The manifest of the faces a build drew: `drawn` maps (deck, card, side) to a hash."""
+    manifest = Manifest(game.name, lang, paper)
+    cards = {(card.deck, card.id): card for deck in game.decks.values() for card in deck.cards}
+    for (deck, card_id, side), digest in drawn.items():
+        card = cards[deck, card_id]
+        entry = manifest.entries.get((deck, card_id)) or Entry(deck, card_id, card.copies, title_of(card.fields), {})
+        entry.sides[side] = digest
+        manifest.entries[deck, card_id] = entry
+    return manifest
+
+
+def merge(new: Manifest, old: Manifest | None, game: Game, built: set[str]) -> Manifest:
+    """A build of some decks (--deck) keeps what the last build recorded of the others that
+    the game still prints."""
+    if old is not None:
+        for key, entry in old.entries.items():
+            if key[0] not in built and key[0] in game.decks and key not in new.entries:
+                new.entries[key] = entry
+    new.entries = dict(sorted(new.entries.items()))
+    return new
+
+
+@dataclass
+class Changes:
+    """What changed between a manifest (`since`) and now, in the decks compared."""
+
+    since: Path
+    lang: str
+    new: list[Entry] = field(default_factory=list)
+    changed: list[tuple[Entry, Entry]] = field(default_factory=list)  # (old, now)
+    removed: list[Entry] = field(default_factory=list)
+
+    @property
+    def reprint(self) -> set[str]:
+        """The ids of the cards to print in the errata."""
+        return {e.id for e in self.new} | {now.id for _, now in self.changed}
+
+    def as_dict(self) -> dict:
+        def row(entry: Entry) -> dict:
+            return {"deck": entry.deck, "id": entry.id, "title": entry.title, "copies": entry.copies}
+
+        return {
+            "since": shown(self.since),
+            "lang": self.lang,
+            "changed": [{**row(now), "old": row(old)} for old, now in self.changed],
+            "new": [row(e) for e in self.new],
+            "removed": [row(e) for e in self.removed],
+        }
+
+    def text(self) -> str:
+        """What to print and what to take out of the printed deck, for a terminal."""
+        head = f"changes since {shown(self.since)} ({self.lang})"
+        if not (self.new or self.changed or self.removed):
+            return f"{head}: none"
+        lines = [f"{head}: {len(self.changed)} changed, {len(self.new)} new, {len(self.removed)} removed"]
+        if self.changed or self.removed:
+            lines.append("  take out of the printed deck:")
+            lines += [f"    {old.named()}: old version" for old, _ in self.changed]
+            lines += [f"    {old.named()}: removed" for old in self.removed]
+        if self.changed or self.new:
+            lines.append("  put in, from the errata:")
+            lines += [f"    {now.named()}: changed" for _, now in self.changed]
+            lines += [f"    {now.named()}: new" for now in self.new]
+        return "\n".join(lines)
+
+
+def compare(old: Manifest, now: Manifest, since: Path, game: Game, decks: set[str]) -> Changes:
+    """The cards of `decks` (those built now) that are new, changed (a side drawn
+    differently, or another number of copies) or removed since `old`; a card whose id
+    changed is removed and new. Cards of decks the game no longer has are removed too."""
+    changes = Changes(since, now.lang)
+    for key, entry in now.entries.items():
+        before = old.entries.get(key)
+        if before is None:
+            changes.new.append(entry)
+        elif before.copies != entry.copies or any(before.sides[s] != entry.sides[s] for s in before.sides.keys() & entry.sides.keys()):
+            changes.changed.append((before, entry))
+    for key, entry in old.entries.items():
+        if key not in now.entries and (key[0] in decks or key[0] not in game.decks):
+            changes.removed.append(entry)
+    return changes
+
+
+# --- the hash of a face ---
+
+
+def face_hash(face: Face, symbols: Any) -> str:
+    """A hash of what `face` draws (not of its name: a card is known by its id)."""
+    data = json.dumps(_face(face, symbols.files), separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:20]
+
+
+def _face(face: Face, symbols: dict[str, Path]) -> list:
+    return [_num(face.width), _num(face.height), [_op(op, symbols) for op in face.ops]]
+
+
+def _op(op: Any, symbols: dict[str, Path]) -> list:
+    if isinstance(op, FaceOp):
+        return ["FaceOp", _face(op.face, symbols), _num(op.x), _num(op.y), op.angle, _num(op.bleed), [_num(v) for v in op.clip]]
+    if isinstance(op, TextOp):
+        return ["TextOp", _num(op.x), _num(op.baseline), _text(op.text, symbols), _value(op.color)]
+    if isinstance(op, SymbolOp):
+        return ["SymbolOp", _symbol(op.symbol, symbols), _num(op.x), _num(op.y), _num(op.size)]
+    out: list = [type(op).__name__]
+    for f in fields(op):
+        value = getattr(op, f.name)
+        out.append(file_hash(value) if f.name == "path" else _value(value))  # an ImageOp's file
+    return out
+
+
+def _text(layout: TextLayout, symbols: dict[str, Path]) -> list:
+    lines = [
+        [
+            [_num(p.x), _symbol(p.text, symbols) if p.font == "" else p.text, "" if p.font == "" else _font(p.font), _num(p.width), _num(p.word_space)]
+            for p in line
+        ]
+        for line in layout.lines
+    ]
+    return [_num(layout.size), _num(layout.leading), _num(layout.ascent), _num(layout.height), lines]
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, Color):
+        alpha = getattr(value, "alpha", 1)
+        return value.hexval() + ("" if alpha == 1 else f"/{_num(alpha)}")
+    if isinstance(value, float):
+        return _num(value)
+    if isinstance(value, tuple | list):
+        return [_value(v) for v in value]
+    if is_dataclass(value):
+        return [_value(getattr(value, f.name)) for f in fields(value)]
+    return value
+
+
+def _num(value: float) -> float:
+    rounded = round(float(value), 3)
+    return 0.0 if rounded == 0 else rounded  # no -0.0
+
+
+def _symbol(sid: str, symbols: dict[str, Path]) -> str:
+    path = symbols.get(sid)
+    return f"{sid}:{file_hash(str(path))}" if path is not None else sid
+
+
+@lru_cache(maxsize=64)
+def _font(registered: str) -> str:
+    try:
+        return file_hash(pdfmetrics.getFont(registered).face.filename)
+    except (KeyError, AttributeError):
+        return registered
+
+
+def file_hash(path: str) -> str:
+    """A hash of a file's bytes (remembered while the file is unchanged)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return "missing"
+    return _file_hash(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=1024)
+def _file_hash(path: str, mtime: int, size: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:20]
+
+
+# --- the faces now, without building (pnp list --changed-since) ---
+
+
+def faces_now(edition: Any, decks: list[str] | None = None) -> dict[tuple[str, str, str], str]:
+    """Lay out every face of the printed decks of an edition and hash it, as a build does."""
+    project, problems = edition.project, Problems()
+    renderer = edition.renderer()
+    drawn: dict[tuple[str, str, str], str] = {}
+    for deck_id in project.layouts:
+        if decks is not None and deck_id not in decks:
+            continue
+        for index, card in enumerate(edition.game.decks[deck_id].cards):
+            front, back = project.card_layouts(deck_id, index)
+            for side, layout in (("front", front), ("back", back)):
+                if layout is not None:
+                    drawn[deck_id, card.id, side] = face_hash(renderer.face(card, layout, side, problems), project.symbols)
+    problems.extend(edition.problems)
+    if problems.errors:
+        raise PnpError(problems)
+    return drawn
+
+
+def default_since(out: Path, game: Game, lang: str, paper: str, deal: str | None) -> Path:
+    """The manifest of the last build in the output folder for this language and paper."""
+    path = manifest_path(out, game, lang, paper, deal)
+    if not path.is_file():
+        raise fail(
+            Location(display_path(path)),
+            "manifest-missing",
+            f"no earlier build in '{lang}' on {paper.upper()} to compare with; expected a build without --changed-since first, or --changed-since MANIFEST",
+        )
+    return path
