@@ -127,5 +127,8 @@ def test_a_language_that_is_not_a_code_is_located(mesta):
     edit(game, "language: sk\n", "language: s**k\n")
     result = run("build", mesta, "--out", mesta / "out")
     assert result.exit_code == 1
-    assert f"game.yaml:{line_of(game, 'language: s**k')}:11: language 's**k' is not a language code that pnp knows (its plural rule comes from the CLDR); expected one like 'sk', 'en' or 'pt_BR'" in result.output
+    assert (
+        f"game.yaml:{line_of(game, 'language: s**k')}:11: language 's**k' is not a language code that pnp knows (its plural rule comes from the CLDR); expected one like 'sk', 'en' or 'pt_BR'"
+        in result.output
+    )
     assert not (mesta / "out").exists()
