@@ -57,12 +57,6 @@ class Renderer:
     # --- what elements ask of the renderer through their Frame (elements.base.Services) ---
 
     def fill(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> str | None:
-        return self._render(source, ctx, loc, where, problems)
-
-    def colour(self, value: str | None, ctx: dict, loc: Location, where: str, problems: Problems) -> Color | None:
-        return self._color(value, ctx, loc, where, problems)
-
-    def _render(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> str | None:
         if "{" not in source:
             return source
         text = fill_in(source, ctx, loc, f"{where}: cannot fill in '{source}'", problems, self._undefined)
@@ -72,10 +66,10 @@ class Renderer:
         ok = evaluate_at(source, ctx, loc, f"{where}: cannot evaluate when: '{source}'", problems, self._undefined)
         return ok is not FAILED and bool(ok)
 
-    def _color(self, value: str | None, ctx: dict, loc: Location, where: str, problems: Problems) -> Color | None:
+    def colour(self, value: str | None, ctx: dict, loc: Location, where: str, problems: Problems) -> Color | None:
         if value is None:
             return None
-        text = self._render(value, ctx, loc, where, problems)
+        text = self.fill(value, ctx, loc, where, problems)
         if not text or text == "none":
             return None
         try:
