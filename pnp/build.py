@@ -32,8 +32,10 @@ from .progress import BuildProgress, expected_cards
 from .project import Project, prepare
 from .render import Renderer
 from .rules import deal_members
+from .session import Session
 from .tuckbox import BLEED
 from .tuckboxface import box_face
+from .tuckboxlayout import Tuckbox
 
 RULEBOOK_KINDS = ("paper", "booklet")  # each set in a process of its own while the decks are drawn
 
@@ -68,11 +70,15 @@ class Sheets:
     txn: Transaction | _Given  # gives each PDF its temporary file
     cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
     drawn: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (deck, card, side) -> hash of the face: the manifest
+    session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
 
     def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
         """Note the hash of a face drawn, for the manifest (errata.py)."""
         if (deck_id, card_id, side) not in self.drawn:
-            self.drawn[deck_id, card_id, side] = face_hash(face, self.edition.project.symbols)
+            make = partial(face_hash, face, self.edition.project.symbols)
+            self.drawn[deck_id, card_id, side] = (
+                make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
+            )
         return face
 
 
@@ -82,7 +88,12 @@ def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | 
 
 
 def build(
-    folder: Path, options: BuildOptions, progress: BuildProgress | None = None, changed_since: Path | None = None, since_last: bool = False
+    folder: Path,
+    options: BuildOptions,
+    progress: BuildProgress | None = None,
+    changed_since: Path | None = None,
+    since_last: bool = False,
+    session: Session | None = None,
 ) -> BuildResult:
     """Check the rules, then set and draw every deck in every language in one pass, while
     the rulebooks are set aside (each kind in a forked process). Every language is made
@@ -92,9 +103,12 @@ def build(
     (or with --force); the problems of rules, decks and rulebooks are reported together.
     Every build records the faces it drew in a manifest per language (errata.py);
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
-    PDFs of the cards changed or new since."""
+    PDFs of the cards changed or new since. With the watcher's `session`, what did not
+    change since its last build is not drawn again (session.py)."""
     project = prepare(folder, options.decks)
-    wanted = bool(project.game.meta.rulebooks) and not options.decks
+    if session is not None:
+        session.start(project, options)
+    wanted = bool(project.game.meta.rulebooks) and not options.decks and (session is None or session.books_due())
     editions = make_editions(project, resolve_languages(project.game, options.langs), options.allow_untranslated, rulebooks=wanted)
     since = _since(editions, options, changed_since, since_last)
     progress = progress or BuildProgress(bar=False)
@@ -114,19 +128,19 @@ def build(
                 raise PnpError(problems)
             members = deal_members(project.game, options.deal) if options.deal else None
             progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))
-            if options.jobs > 1 and len(editions) * len(project.layouts) > 1:
+            if options.jobs > 1 and len(editions) * len(project.layouts) > 1 and session is None:  # the watcher's session keeps faces in this process
                 files = _build_parallel(editions, options, members, problems, txn, cuts, drawn)
                 for written in files:
                     progress.deck_done(written, timed=False)
             else:
                 for edition in editions:
-                    sheets = Sheets(edition, progress.wrap(edition.renderer()), options, members, problems, txn)
+                    sheets = Sheets(edition, _renderer(edition, progress, session), options, members, problems, txn, session=session)
                     files += _write_edition(sheets, progress, cuts)
                     drawn[edition.lang] = sheets.drawn
             for edition in editions:
-                files += write_tuckboxes(Sheets(edition, edition.renderer(), options, members, problems, txn))
+                files += write_tuckboxes(Sheets(edition, _renderer(edition, None, session), options, members, problems, txn, session=session))
             for edition in editions:
-                manifest = _write_manifest(edition, options, drawn[edition.lang], txn, problems)
+                manifest = _write_manifest(edition, options, drawn[edition.lang], txn, problems, session)
                 if edition.lang in since:
                     path, old = since[edition.lang]
                     change = compare(old, manifest, path, edition.game, set(project.layouts))
@@ -145,7 +159,17 @@ def build(
             files.extend(join_all(rulebooks, problems, txn))
         if problems.errors and not options.force:
             raise PnpError(problems)
+    if session is not None:
+        session.commit(files, wanted)
     return BuildResult(files, problems, cuts, changes)
+
+
+def _renderer(edition: Edition, progress: BuildProgress | None, session: Session | None):
+    """The edition's renderer, counting the fronts it sets for the progress bar; with the
+    watcher's session, keeping its faces across builds."""
+    renderer = edition.renderer()
+    counted = progress.wrap(renderer) if progress is not None else renderer
+    return counted if session is None else session.setter(edition, counted, renderer.names.decks)
 
 
 def _since(editions: list[Edition], options: BuildOptions, changed_since: Path | None, since_last: bool) -> dict[str, tuple[Path, Manifest]]:
@@ -171,9 +195,10 @@ def _since(editions: list[Edition], options: BuildOptions, changed_since: Path |
     return found
 
 
-def _write_manifest(edition: Edition, options: BuildOptions, drawn: dict, txn: Transaction, problems: Problems) -> Manifest:
+def _write_manifest(edition: Edition, options: BuildOptions, drawn: dict, txn: Transaction, problems: Problems, session: Session | None = None) -> Manifest:
     """Record the faces drawn in one language beside the PDFs, in the build's
-    transaction; a build of some decks keeps the last build's record of the others."""
+    transaction; a build of some decks keeps the last build's record of the others. The
+    watcher leaves a manifest that would not change as it is."""
     game, paper = edition.game, options.sheet.paper
     path = manifest_path(options.out, game, edition.lang, paper, options.deal)
     last = None
@@ -183,7 +208,9 @@ def _write_manifest(edition: Edition, options: BuildOptions, drawn: dict, txn: T
         except PnpError as err:
             problems.warn(err.problems.items[0].location, "manifest-replaced", f"{err.problems.items[0].message}; it is replaced by one of the decks built now")
     manifest = merge(make_manifest(game, edition.lang, paper, drawn), last, game, set(edition.project.layouts))
-    txn.path_for(path).write_bytes(manifest.to_bytes())
+    data = manifest.to_bytes()
+    if session is None or not path.is_file() or path.read_bytes() != data:
+        txn.path_for(path).write_bytes(data)
     return manifest
 
 
@@ -213,13 +240,34 @@ def _write_edition(sheets: Sheets, progress: BuildProgress, cuts: list[Path]) ->
         raise PnpError(sheets.problems)
     files = []
     for unit in print_units(sheets.edition.project):
-        written = write_unit(sheets, unit)
+        written = _draw_unit(sheets, unit)
         cuts += _write_cut_files(sheets.cut_files, sheets.txn)
         sheets.cut_files.clear()
         progress.deck_done(written)
         if written is not None:
             files.append(written)
     return files
+
+
+def _draw_unit(sheets: Sheets, unit: Unit) -> Written | None:
+    """`write_unit`; with the watcher's session, nothing when the PDF is left as it is
+    (its faces' entries of the manifest and its problems are the last build's)."""
+    session = sheets.session
+    if session is None:
+        return write_unit(sheets, unit)
+    edition = sheets.edition
+    target = unit_target(edition, unit, sheets.options)
+    key = session.unit_key(edition, target, unit[1], sheets.members)
+    kept = session.kept_file(edition, target, key)
+    if kept is not None:
+        sheets.drawn.update(kept.drawn)
+        sheets.problems.extend(kept.problems)
+        return None
+    drawn, found = len(sheets.drawn), len(sheets.problems.items)
+    session.begin(sheets.renderer.names.decks)
+    written = write_unit(sheets, unit)
+    session.end(edition, target, key, written, dict(list(sheets.drawn.items())[drawn:]), sheets.problems.items[found:])
+    return written
 
 
 def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
@@ -603,30 +651,47 @@ def write_tuckboxes(sheets: Sheets) -> list[Written]:
     if spec.sides == "backs":
         return []
     box_spec = replace(spec, bleed=BLEED, gap=0.0, marks=False, sides="fronts")
-    symbols, files = edition.project.symbols, []
+    files, session = [], sheets.session
     for box in edition.project.tuckboxes.values():
-        deck = edition.game.decks[box.deck]
-        face = box_face(sheets.renderer, box, sheets.problems)
         target = sheets.options.out / f"{edition.game.name}/{box.id}-{edition.lang}-{spec.paper}.pdf"
-        what = f"{deck.name} (tuck box)"
-        info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
-        caption = ruler_caption(f"{edition.game.meta.title} · {what}")
-        grid = fit_grid(box_spec, face.width, face.height)
-        if grid is not None:
-            grid = replace(grid, cols=1, rows=1, x0=(grid.page_w - face.width) / 2, y0=(grid.page_h + face.height) / 2)  # one box, centred
-            pages = impose(1, grid, box_spec)
-            count = write_sheets(sheets.txn.path_for(target), pages, grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
-        else:
-            try:
-                tiling = plan_tiling(box_spec, face.width, face.height)
-            except DoesNotFit as exc:
-                sheets.problems.error(box.loc, "sheet-fit", f"tuck box '{box.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
-                raise PnpError(sheets.problems) from None
-            fonts = edition.project.fonts
-            bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
-            notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
-            count = write_pieces(
-                sheets.txn.path_for(target), tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes
-            )
-        files.append(Written(target, 0, count))
+        if session is None:
+            files.append(_write_tuckbox(sheets, box, box_spec, target))
+            continue
+        key = session.tuckbox_key(edition, target, box.deck)
+        kept = session.kept_file(edition, target, key)
+        if kept is not None:
+            sheets.problems.extend(kept.problems)
+            continue
+        found = len(sheets.problems.items)
+        session.begin(sheets.renderer.names.decks)
+        files.append(_write_tuckbox(sheets, box, box_spec, target))
+        session.end(edition, target, key, files[-1], {}, sheets.problems.items[found:])
     return files
+
+
+def _write_tuckbox(sheets: Sheets, box: Tuckbox, box_spec: SheetSpec, target: Path) -> Written:
+    edition = sheets.edition
+    symbols = edition.project.symbols
+    deck = edition.game.decks[box.deck]
+    face = box_face(sheets.renderer, box, sheets.problems)
+    what = f"{deck.name} (tuck box)"
+    info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
+    caption = ruler_caption(f"{edition.game.meta.title} · {what}")
+    grid = fit_grid(box_spec, face.width, face.height)
+    if grid is not None:
+        grid = replace(grid, cols=1, rows=1, x0=(grid.page_w - face.width) / 2, y0=(grid.page_h + face.height) / 2)  # one box, centred
+        pages = impose(1, grid, box_spec)
+        count = write_sheets(sheets.txn.path_for(target), pages, grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
+    else:
+        try:
+            tiling = plan_tiling(box_spec, face.width, face.height)
+        except DoesNotFit as exc:
+            sheets.problems.error(box.loc, "sheet-fit", f"tuck box '{box.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
+            raise PnpError(sheets.problems) from None
+        fonts = edition.project.fonts
+        bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
+        notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
+        count = write_pieces(
+            sheets.txn.path_for(target), tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes
+        )
+    return Written(target, 0, count)

@@ -111,6 +111,12 @@ class PackedCards(Sequence[Card]):
     def __repr__(self) -> str:
         return f"PackedCards({list(self)!r})"
 
+    def raw(self, index: int) -> bytes:
+        """Card `index` as pickled, not unpacked: equal for equal cards of the same data file,
+        whatever the deck's first card is (the watcher tells changed cards by it)."""
+        data = self.packed[index]
+        return data[:1] + zlib.decompressobj(_WBITS, zdict=self.dictionary).decompress(memoryview(data)[1:])
+
     def _unpack(self, data: bytes) -> Card:
         raw = zlib.decompressobj(_WBITS, zdict=self.dictionary).decompress(memoryview(data)[1:])
         if data[:1] == _REFS:

@@ -23,6 +23,7 @@ from .paper import PAPERS
 from .paths import DEFAULT_GAME
 from .progress import BuildProgress, cut_files_line, print_advice
 from .scaffold import create
+from .watch import Changes
 from .watch import watch as watch_folder
 
 EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
@@ -313,12 +314,18 @@ def build(
                 progress,
                 changed_since=None if changed_since in (None, LAST_BUILD) else Path(changed_since),
                 since_last=changed_since == LAST_BUILD,
+                session=session,
             )
         finally:
             progress.finish()
         _report(result.problems.items)
         if result.problems.items:
             ctx.say(_count(result.problems))
+        if session is not None and session.builds > 1:  # a rebuild: one line
+            ctx.say(session.summary())
+            for change in result.changes:
+                click.echo(change.text())
+            return
         for path, cards, pages, _ in result.files:
             seconds = progress.timings.get(path)
             timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
@@ -332,8 +339,12 @@ def build(
         for change in result.changes:
             click.echo(change.text())
 
+    session = None
     if watch:
-        watch_folder(game, lambda: _attempt(ctx, action, Output(out)), ctx.say, ignore=[out])
+        from .session import Session  # the renderer and reportlab: only for --watch (the build imports them when it runs)
+
+        session = Session(game, [out])
+        watch_folder(game, lambda names: _attempt(ctx, action, Output(out)), ctx.say, Changes(game, [out]))
     else:
         _run(ctx, action, Output(out))
 

@@ -687,8 +687,10 @@ class Decks:
         self._all: dict[str, View] = {}  # component id -> its view with the blank fields
         self._components: list[View] | None = None
         self._deals: list[View] | None = None
+        self.read: set[str] = set()  # the decks templates asked for: what the watcher's record of a face depends on (session.py)
 
     def _deck(self, name: str) -> list[View]:
+        self.read.add(name)
         views = self._views.get(name)
         if views is None:
             views = self._views[name] = [card_view(card) for card in self._decks[name]]
@@ -706,6 +708,7 @@ class Decks:
         if key in self._decks:
             return self._deck(key)
         if key == "components":
+            self.read.update(self._decks)
             if self._components is None:
                 self._components = [self._view(card) for card in self._game.cards()]
             return self._components

@@ -74,6 +74,7 @@ class LayoutLoader:
         self.search = [game_root / "layouts", LAYOUTS_DIR]
         self._cache: dict[str, Layout] = {}
         self._named: dict[str, _Named] = {}
+        self.files: dict[str, tuple[Path, ...]] = {}  # layout name -> the files it was read from, its parents' first: what the watcher compares
 
     def find(self, name: str) -> Path | None:
         if not name or name.startswith(("/", "\\")) or ".." in Path(name).parts:
@@ -168,6 +169,8 @@ class LayoutLoader:
         layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale, shape)
         self._cache[name] = layout
         self._named[name] = named
+        found = self.find(name)
+        self.files[name] = (self.files[parent.name] if parent else ()) + ((found,) if found else ())
         return layout
 
 

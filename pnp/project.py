@@ -50,6 +50,7 @@ class Project:
         return list({(front.name, back.name if back else None): (front, back) for front, back in chosen}.values())
 
     tuckboxes: dict[str, Tuckbox] = field(default_factory=dict)  # of the decks asked for
+    layout_files: dict[str, tuple[Path, ...]] = field(default_factory=dict)  # layout name -> the files it was read from (session.py)
 
 
 def prepare(folder: Path, decks: list[str] | None = None) -> Project:
@@ -94,7 +95,7 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
             layouts[deck.id] = (front, back)
     tuckboxes = load_tuckboxes(game, loader, card_sizes, set(layouts), problems)
     problems.raise_if_errors()
-    return Project(game, fonts, symbols, layouts, problems, card_sizes, per_card, tuckboxes)
+    return Project(game, fonts, symbols, layouts, problems, card_sizes, per_card, tuckboxes, loader.files)
 
 
 def _per_card(deck: Deck, loader: LayoutLoader, names: Names, problems: Problems) -> list[Pair] | None:

@@ -1,25 +1,42 @@
 """`pnp build --watch`: rebuild whenever a file of the game folder changes.
 
-Polling the modification times every half second is all it takes for a folder of a few
-hundred files, needs no dependency and works the same on every system and file system
-(network drives and containers included, where change notifications often do not arrive).
+Changes are noticed by the operating system's file notifications (watchdog: inotify,
+FSEvents, ReadDirectoryChangesW) where it has them, so a save is seen at once; where it
+has none, or they cannot be had (network drives, containers, a system out of inotify
+watches), by polling the modification times every half second. Either way one save (an
+editor writes a backup, the file, then renames: several events) is one change: events
+are gathered until none has come for `SETTLE` seconds, and a file counts as changed only
+if its modification time or size differs from the last look (reading a file does not
+change it; a notification for its access time alone is dropped). `Changes` knows nothing
+of builds: `pnp build --watch` and the preview server both use it.
 """
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-INTERVAL = 0.5  # seconds between two looks at the folder
+INTERVAL = 0.5  # seconds between two looks at the folder, when polling
+SETTLE = 0.08  # seconds without an event after which a burst of them is over
 MAX_FILES = 20_000  # a game folder is small; beyond this, stop looking deeper
+_WRITES = {"created", "modified", "deleted", "moved", "closed"}  # not "opened" or "closed_no_write": pnp's own reading
 
 Snapshot = dict[str, tuple[int, int]]  # relative path -> (mtime in ns, size)
 
 
+def ignored(name: str) -> bool:
+    """Hidden files and folders (.git, pnp's temporary files) and editors' backups and
+    swap files (`cards.yaml~`, `.cards.yaml.swp`, Vim's test file `4913`)."""
+    return name.startswith(".") or name.endswith(("~", ".swp", ".swx")) or name == "4913"
+
+
 def snapshot(folder: Path, ignore: list[Path]) -> Snapshot:
-    """Modification time and size of every file under `folder`, hidden files and folders
-    (.git, editors' swap files, pnp's temporary files) and `ignore` left out."""
+    """Modification time and size of every file under `folder`, the `ignored` ones and
+    the folders in `ignore` left out."""
     skipped = [p.resolve() for p in ignore]
     found: Snapshot = {}
     stack = [folder]
@@ -30,7 +47,7 @@ def snapshot(folder: Path, ignore: list[Path]) -> Snapshot:
         except OSError:  # removed while we looked, or unreadable: seen next time
             continue
         for entry in entries:
-            if entry.name.startswith(".") or entry.name.endswith("~"):
+            if ignored(entry.name):
                 continue
             try:
                 if entry.is_dir():
@@ -49,31 +66,105 @@ def changed(before: Snapshot, after: Snapshot) -> list[str]:
     return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
 
 
-def watch(
-    folder: Path,
-    rebuild: Callable[[], None],
-    say: Callable[[str], None],
-    ignore: list[Path] | None = None,
-    interval: float = INTERVAL,
-    sleep: Callable[[float], None] | None = None,
-) -> None:
-    """Build once, then again after every change, until Ctrl-C. `rebuild` reports its own
-    errors and must not raise for mistakes in the game."""
-    ignore = ignore or []
-    pause = sleep or time.sleep  # looked up now, so tests can replace time.sleep
+class Changes:
+    """The files of `folder` that change, as paths relative to it: `wait` returns the next
+    save's. Notifications when the system gives them (`poll` forces polling), else polling."""
+
+    def __init__(self, folder: Path, ignore: list[Path] | None = None, poll: bool = False, settle: float = SETTLE, interval: float = INTERVAL):
+        self.folder = folder
+        self.ignore = ignore or []
+        self.settle = settle
+        self.interval = interval
+        self._skipped = [p.resolve() for p in self.ignore]
+        self._root = folder.resolve()
+        self.seen = snapshot(folder, self.ignore)  # before the first build: a change made meanwhile is seen next time
+        self._event = threading.Event()
+        self._observer: Any = None if poll else self._observe()
+
+    @property
+    def notified(self) -> bool:
+        """Whether the system's notifications are used (else polling)."""
+        return self._observer is not None
+
+    def _observe(self) -> Any:
+        """A started watchdog observer of the folder, or None where there is none to be had."""
+        from watchdog.events import FileSystemEventHandler  # 16 ms: only for a command that watches
+        from watchdog.observers import Observer
+
+        handler = FileSystemEventHandler()
+        handler.on_any_event = self._on_event  # type: ignore[method-assign]
+        observer = Observer()
+        try:
+            observer.schedule(handler, str(self._root), recursive=True)
+            observer.start()
+        except (OSError, RuntimeError):  # no notifications here, or too many watches: poll instead
+            return None
+        return observer
+
+    def _on_event(self, event: Any) -> None:
+        if event.event_type not in _WRITES:
+            return
+        for path in (event.src_path, getattr(event, "dest_path", "")):
+            if path and self._concerns(os.fsdecode(path)):
+                self._event.set()
+
+    def _concerns(self, path: str) -> bool:
+        """Whether a notified path is one of the files watched (not in --out, not hidden, not a backup)."""
+        try:
+            relative = Path(path).relative_to(self._root)
+        except ValueError:
+            return False
+        if any(ignored(part) for part in relative.parts):
+            return False
+        return not any(Path(path).is_relative_to(skip) for skip in self._skipped)
+
+    def wait(self, timeout: float | None = None) -> list[str]:
+        """The files changed since the last call (or since this was made), once the burst
+        of events of a save is over; [] when nothing changed within `timeout` seconds."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            if self._observer is not None:
+                if not self._event.wait(left if left is not None else self.interval):
+                    if end is not None and time.monotonic() >= end:
+                        return []
+                    continue
+                while self._event.is_set():  # until no event has come for `settle` seconds
+                    self._event.clear()
+                    time.sleep(self.settle)
+            else:
+                time.sleep(self.interval if left is None else min(self.interval, left))
+            now = snapshot(self.folder, self.ignore)
+            if changed(self.seen, now) and self._observer is None:  # polling: let a save in progress finish
+                time.sleep(self.settle)
+                now = snapshot(self.folder, self.ignore)
+            names = changed(self.seen, now)
+            self.seen = now
+            if names:
+                return names
+            if end is not None and time.monotonic() >= end:
+                return []
+
+    def close(self) -> None:
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join()
+            self._observer = None
+
+
+def watch(folder: Path, rebuild: Callable[[list[str]], None], say: Callable[[str], None], changes: Changes) -> None:
+    """Build once, then again after every change, until Ctrl-C. `rebuild` is given the
+    files changed ([] the first time); it reports its own errors and must not raise for
+    mistakes in the game."""
     try:
-        seen = snapshot(folder, ignore)  # before building: a change made meanwhile is seen next time
-        rebuild()
+        rebuild([])
         say(f"watching {folder} for changes (Ctrl-C to stop)")
         while True:
-            pause(interval)
-            now = snapshot(folder, ignore)
-            names = changed(seen, now)
-            if not names:
-                continue
-            seen = now
+            names = changes.wait()
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
             say(f"changed: {shown}; rebuilding")
-            rebuild()
+            rebuild(names)
     except KeyboardInterrupt:
         say("stopped watching")
+    finally:
+        changes.close()

@@ -7,42 +7,50 @@ import os
 
 from conftest import edit, run
 
-import pnp.watch
+import pnp.cli
 from pnp.watch import changed, snapshot
 
 
-def touch_later(path, seconds: int) -> None:
-    """Give a file a clearly newer modification time (file systems round them)."""
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + seconds * 1_000_000_000))
+class FakeChanges:
+    """Stands in for watch.Changes: each wait is one step of the story."""
+
+    def __init__(self, steps):
+        self.steps = iter(steps)
+        self.closed = False
+
+    def wait(self, timeout=None):
+        return next(self.steps)()
+
+    def close(self):
+        self.closed = True
 
 
 def test_watch_rebuilds_on_change_reports_errors_and_stops_on_ctrl_c(tmp_path, monkeypatch):
     assert run("new", "g", "--out", tmp_path).exit_code == 0
     cards = tmp_path / "g" / "cards.yaml"
-    steps = []
 
-    def fake_sleep(seconds):  # each look at the folder is one step of the story
-        steps.append(seconds)
-        if len(steps) == 2:
-            edit(cards, "suit: moon\n  value: 9", "suit: mon\n  value: 9")  # a typo
-            touch_later(cards, 1)
-        elif len(steps) == 4:
-            edit(cards, "suit: mon", "suit: moon")  # fixed
-            touch_later(cards, 2)
-        elif len(steps) == 6:
-            raise KeyboardInterrupt
+    def typo():
+        edit(cards, "suit: moon\n  value: 9", "suit: mon\n  value: 9")
+        return ["cards.yaml"]
 
-    monkeypatch.setattr(pnp.watch.time, "sleep", fake_sleep)
+    def fix():
+        edit(cards, "suit: mon", "suit: sun")  # fixed, and not as it was: a save as the last build saw it would rebuild nothing
+        return ["cards.yaml"]
+
+    def stop():
+        raise KeyboardInterrupt
+
+    fake = FakeChanges([typo, fix, stop])
+    monkeypatch.setattr(pnp.cli, "Changes", lambda folder, ignore: fake)
     result = run("build", tmp_path / "g", "--out", tmp_path / "out", "--watch")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.count("cards-en-a4.pdf (") == 2  # the first build and the one after the fix
+    assert sum(line.startswith("wrote ") for line in out.splitlines()) == 3  # the first build: the deck and the rulebooks
     assert "changed: cards.yaml; rebuilding" in out
     assert "is 'mon', which is not in 'suit'" in out and "nothing was written" in out
-    assert out.index("is 'mon'") < out.rindex("wrote ")
+    assert out.index("is 'mon'") < out.index("rebuilt cards-en-a4.pdf (1 card changed), rules-en-a4.pdf, rules-en-a5-booklet.pdf; 0 files unchanged")
     assert out.rstrip().endswith("stopped watching")
-    assert steps == [0.5] * 6
+    assert fake.closed
 
 
 def test_snapshot_ignores_hidden_files_and_the_output_folder(tmp_path):

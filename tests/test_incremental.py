@@ -1,0 +1,192 @@
+"""The watcher's builds (session.py): a save redraws only what it reaches, and what it
+writes is exactly what a fresh build of the same folder writes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import edit, run
+from pdfread import text
+
+import pnp.render
+from pnp.build import build
+from pnp.errors import PnpError
+from pnp.files import Output, writing_under
+from pnp.options import BuildOptions
+from pnp.session import Session
+from pnp.watch import Changes
+
+TALLY_LAYOUT = """\
+size: [63, 88]
+elements:
+  - text: "{{ title }}: {{ decks.cards | length }} cards, the first {{ component('cards', 'dawn').title }}"
+    box: [5, 5, 53, 40]
+"""
+NOTE_LAYOUT = """\
+size: [63, 88]
+elements:
+  - text: "{{ title }}"
+    box: [5, 5, 53, 40]
+"""
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """`pnp new`'s game without its rulebook, translated to German, with two more decks:
+    `tally`, whose layout reads the deck `cards`, and `notes`, which reads nothing else."""
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    folder = tmp_path / "g"
+    meta = (folder / "game.yaml").read_text(encoding="utf-8")
+    meta = meta[: meta.index("rulebooks:")].replace(
+        "decks:\n",
+        "decks:\n  tally: {name: Tally, type: note, data: tally.yaml, front: tally}\n  notes: {name: Notes, type: note, data: notes.yaml, front: note}\n",
+    )
+    (folder / "game.yaml").write_text(meta, encoding="utf-8")
+    (folder / "rules.md").unlink()
+    edit(folder / "rules.yaml", "types:\n", "types:\n  note:\n    fields:\n      title: {type: text, translate: false}\n")
+    (folder / "tally.yaml").write_text("- {id: total, title: Total}\n", encoding="utf-8")
+    (folder / "notes.yaml").write_text("- {id: hello, title: Hello}\n", encoding="utf-8")
+    (folder / "layouts" / "tally.yaml").write_text(TALLY_LAYOUT, encoding="utf-8")
+    (folder / "layouts" / "note.yaml").write_text(NOTE_LAYOUT, encoding="utf-8")
+    po = folder / "locale" / "de.po"
+    catalogue = po.read_text(encoding="utf-8")
+    catalogue = catalogue[: catalogue.index("#. the title of a rulebook") if "#. the title of a rulebook" in catalogue else len(catalogue)]
+    catalogue += "".join(f'\nmsgctxt "deck.{deck}.name"\nmsgid "{name}"\nmsgstr ""\n' for deck, name in (("tally", "Tally"), ("notes", "Notes")))
+    po.write_text(re.sub(r'msgid "(.+)"\nmsgstr ""', r'msgid "\1"\nmsgstr "\1 (de)"', catalogue), encoding="utf-8")
+    return folder
+
+
+class Watcher:
+    """Builds a game as `build --watch` does, with one session, and notes which faces it sets."""
+
+    def __init__(self, folder: Path, out: Path, monkeypatch):
+        self.folder, self.out = folder, out
+        self.session = Session(folder, [out])
+        self.set: list[tuple[str, str, str]] = []
+        face = pnp.render.Renderer.face
+
+        def counted(renderer, card, layout, side, problems, parts=None):
+            self.set.append((renderer.lang, card.id, side))
+            return face(renderer, card, layout, side, problems, parts)
+
+        monkeypatch.setattr(pnp.render.Renderer, "face", counted)
+
+    def build(self) -> dict[str, int]:
+        """Build; the files of the output folder with their modification times."""
+        self.set = []
+        with writing_under(Output(self.out)):
+            build(self.folder, BuildOptions(out=self.out, langs=["all"], allow_untranslated=True), session=self.session)
+        return times(self.out)
+
+
+def words(path: Path) -> str:
+    """The text of a PDF with its line breaks as spaces."""
+    return " ".join(text(path).split())
+
+
+def times(out: Path) -> dict[str, int]:
+    return {path.name: path.stat().st_mtime_ns for path in sorted((out / "g").iterdir())}
+
+
+def changed(before: dict[str, int], after: dict[str, int]) -> set[str]:
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+
+
+def assert_as_fresh_build(folder: Path, out: Path, tmp_path: Path) -> None:
+    """Every file the watcher left is byte for byte what a new `pnp build` writes."""
+    fresh = tmp_path / "fresh"
+    result = run("build", folder, "--lang", "all", "--allow-untranslated", "--out", fresh)
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (fresh / "g").iterdir())
+    assert names == sorted(p.name for p in (out / "g").iterdir())
+    for name in names:
+        assert (fresh / "g" / name).read_bytes() == (out / "g" / name).read_bytes(), name
+
+
+def test_a_card_edit_redraws_its_deck_and_the_decks_that_read_it_and_sets_only_that_card(game, tmp_path, monkeypatch):
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    first = watcher.build()
+    assert {"cards-en-a4.pdf", "tally-de-a4.pdf", "notes-en-a4.pdf", "manifest-de-a4.json"} <= set(first)
+    assert ("en", "dusk", "front") in watcher.set
+
+    assert changed(first, watcher.build()) == set()  # nothing changed: nothing is written
+    assert watcher.set == []
+    assert watcher.session.summary() == f"nothing to rebuild; {len(first) - 2} files unchanged"  # the PDFs, not the manifests
+
+    edit(game / "cards.yaml", "Every other player discards a card.", "Every other player discards two cards.")
+    after = watcher.build()
+    # the deck and the deck whose layout reads it, in English and in German (its translation is now stale: printed in English)
+    assert changed(first, after) == {
+        f"{name}-{lang}-a4.{ext}" for name, ext in (("cards", "pdf"), ("tally", "pdf"), ("manifest", "json")) for lang in ("en", "de")
+    }
+    assert "discards two cards" in words(tmp_path / "out" / "g" / "cards-de-a4.pdf")
+    assert sorted(watcher.set) == [(lang, card, side) for lang in ("de", "en") for card, side in (("dusk", "back"), ("dusk", "front"), ("total", "front"))]
+    assert watcher.session.summary() == (
+        "rebuilt tally-en-a4.pdf (1 card changed), cards-en-a4.pdf (1 card changed), tally-de-a4.pdf (1 card changed), cards-de-a4.pdf (1 card changed); 2 files unchanged"
+    )
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+def test_a_layout_edit_redraws_the_decks_it_draws_in_every_language(game, tmp_path, monkeypatch):
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    first = watcher.build()
+    edit(game / "layouts" / "note.yaml", 'text: "{{ title }}"', 'text: "Note: {{ title }}"')
+    after = watcher.build()
+    assert changed(first, after) == {"notes-en-a4.pdf", "notes-de-a4.pdf", "manifest-en-a4.json", "manifest-de-a4.json"}
+    assert "Note: Hello" in words(tmp_path / "out" / "g" / "notes-de-a4.pdf")
+    assert sorted(watcher.set) == [("de", "hello", "front"), ("en", "hello", "front")]
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+def test_a_translation_edit_redraws_only_that_language(game, tmp_path, monkeypatch):
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    first = watcher.build()
+    edit(game / "locale" / "de.po", 'msgstr "Dusk (de)"', 'msgstr "Abend"')
+    after = watcher.build()
+    assert changed(first, after) == {name for name in first if "-de-" in name}  # the catalogue is one input of every German face
+    assert "Abend" in words(tmp_path / "out" / "g" / "cards-de-a4.pdf")
+    assert {lang for lang, _, _ in watcher.set} == {"de"}
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+def test_a_broken_save_leaves_the_output_and_the_save_that_fixes_it_rebuilds(game, tmp_path, monkeypatch):
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    first = watcher.build()
+    edit(game / "cards.yaml", "suit: moon\n  value: 3", "suit: mon\n  value: 3")
+    with pytest.raises(PnpError, match="'mon'"):
+        watcher.build()
+    assert times(tmp_path / "out") == first
+    assert not [p for p in (tmp_path / "out" / "g").iterdir() if p.name.startswith(".")]  # no temporary files left
+    edit(game / "cards.yaml", "suit: mon", "suit: sun")  # fixed, and the card changed
+    after = watcher.build()
+    assert "cards-en-a4.pdf" in changed(first, after) and "notes-en-a4.pdf" not in changed(first, after)
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+def test_a_deleted_output_file_is_written_again(game, tmp_path, monkeypatch):
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    watcher.build()
+    (tmp_path / "out" / "g" / "notes-en-a4.pdf").unlink()
+    assert "notes-en-a4.pdf" in watcher.build()
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+@pytest.mark.parametrize("poll", [False, True])
+def test_changes_sees_a_save_and_not_hidden_files_backups_or_the_output(tmp_path, poll):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "cards.yaml").write_text("a", encoding="utf-8")
+    changes = Changes(tmp_path, [tmp_path / "out"], poll=poll, interval=0.05)
+    try:
+        assert changes.notified is not poll
+        (tmp_path / ".cards.yaml.swp").write_text("x", encoding="utf-8")
+        (tmp_path / "cards.yaml~").write_text("x", encoding="utf-8")
+        (tmp_path / "out" / "cards.pdf").write_text("x", encoding="utf-8")
+        assert changes.wait(timeout=0.5) == []
+        (tmp_path / "cards.yaml").write_text("ab", encoding="utf-8")
+        assert changes.wait(timeout=30) == ["cards.yaml"]
+        (tmp_path / "cards.yaml").read_text(encoding="utf-8")  # reading is not a change
+        assert changes.wait(timeout=0.5) == []
+    finally:
+        changes.close()
