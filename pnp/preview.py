@@ -88,7 +88,7 @@ class State:
     edition: Edition
     sections: dict[str, Section]
     problems: list[Problem]
-    units: list[tuple[str, Unit]]  # each sheet PDF a build writes: its name and decks
+    units: list[tuple[str, Unit]]  # each sheet PDF a build writes: its deck's name (or group's) and decks
     sheets: dict[int, list[bytes]] = field(default_factory=dict)  # unit index -> its pages' pictures, drawn when asked
 
     def item(self, section: str, item: str) -> Item | None:
@@ -181,7 +181,7 @@ def set_edition(edition: Edition, common: Problems) -> State:
         sections[BOXES] = Section(BOXES, "Tuck boxes", boxes)
     setter.add(check_rulebooks(edition).items)
     _tie(sections, setter.problems)
-    units = [(group or ids[0], (group, ids)) for group, ids in print_units(project)]
+    units = [(group or edition.game.decks[ids[0]].name, (group, ids)) for group, ids in print_units(project)]
     return State(edition, sections, setter.problems, units)
 
 
