@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import edit, line_of
 from PIL import Image
 
 from pnp.serve import PreviewServer, start
-from tests.conftest import edit, line_of
 
 DPI = 150  # pnp.preview.DPI: what the pictures are drawn at
 LONG = "Všetci hráči strácajú všetky rímske mestá. " * 40  # far more than an event card's text box holds
