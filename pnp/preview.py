@@ -303,17 +303,16 @@ class Preview:
 
     def picture(self, state: State, side: Side) -> bytes:
         """A face as a PNG at DPI, drawn once per content."""
-        found = self._pictures.get(side.digest)
-        if found is None:
-            with self._work:
+        with self._work:
+            found = self._pictures.get(side.digest)
+            if found is None:
                 font = state.edition.project.fonts.get("sans").registered
-                found = _png(rasterise(side.face, state.edition.project.symbols, DPI, 0.0, font))
-            self._pictures[side.digest] = found
-            while len(self._pictures) > KEPT_PICTURES:
-                self._pictures.popitem(last=False)
-        else:
-            self._pictures.move_to_end(side.digest)
-        return found
+                found = self._pictures[side.digest] = _png(rasterise(side.face, state.edition.project.symbols, DPI, 0.0, font))
+                while len(self._pictures) > KEPT_PICTURES:
+                    self._pictures.popitem(last=False)
+            else:
+                self._pictures.move_to_end(side.digest)
+            return found
 
     def sheets(self, state: State, unit: int) -> list[bytes]:
         """The pages of one sheet PDF as a build imposes them (A4, duplex), as PNGs; drawn

@@ -99,7 +99,8 @@ class Handler(BaseHTTPRequestHandler):
                 state = self._state(lang)
                 pages = preview.sheets(state, _unit(state, unit))
                 page = picture.removesuffix(".png")
-                _found(page.isdigit() and 1 <= int(page) <= len(pages) or None, "page")
+                if not (page.isdigit() and 1 <= int(page) <= len(pages)):
+                    raise _NotFound("page")
                 self._png(pages[int(page) - 1], None, None)
             case _:
                 raise _NotFound("page")
@@ -128,7 +129,8 @@ class Handler(BaseHTTPRequestHandler):
             seen = now
 
     def _static(self, name: str) -> None:
-        _found(name in STATIC or None, "file")
+        if name not in STATIC:
+            raise _NotFound("file")
         body = resources.files("pnp").joinpath("static", name).read_bytes()
         self._send(HTTPStatus.OK, STATIC[name], body, {"Cache-Control": "no-cache"})
 

@@ -20,6 +20,8 @@ import pytest
 from conftest import edit, line_of
 from PIL import Image
 
+from pnp.check import check_all
+from pnp.project import prepare
 from pnp.serve import PreviewServer, start
 
 DPI = 150  # pnp.preview.DPI: what the pictures are drawn at
@@ -139,6 +141,8 @@ def test_problems_are_listed_and_marked_on_their_card(mesta: Path, tmp_path: Pat
         x, y, w, h = mark["box"]  # the text box, as fractions of the face: not the whole card
         assert mark["problem"] == number and 0 <= x < x + w <= 1 and 0 <= y < y + h <= 1 and w * h < 0.9
         assert live.json("/api/card/sk/events/julius-caesar")["problems"][0]["code"] == "text-overflow"
+        checked = check_all(prepare(mesta), ["sk"])
+        assert [(p["where"], p["code"], p["message"]) for p in state["problems"]] == [(str(p.location), p.code, p.message) for p in checked.items]
 
 
 def test_the_language_switch(live: Live):
