@@ -505,6 +505,35 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
     _run(ctx, action, Output((out / name).parent))
 
 
+@main.command()
+@game_argument
+@click.option("--port", type=click.IntRange(0, 65535), default=0, help="The port to serve on, on 127.0.0.1 (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser; only print the address.")
+@click.option("--lang", "lang", default=None, callback=_language, help="The language shown first (default: the game's source language).")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("output"),
+    show_default=True,
+    help="Where the sheet view draws its PDFs, each removed as soon as it is shown; nothing is left there.",
+)
+@click.pass_obj
+def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | None, out: Path) -> None:
+    """Preview GAME in the browser, updated on every save: every face as a picture, deck
+    by deck, the sheets as printed, and the problems of `pnp check` on the cards they
+    concern. Serves on 127.0.0.1 only, reads only GAME, until Ctrl-C."""
+
+    def action():
+        from .serve import serve as run_server  # the server and the drawing: only for this command
+
+        if not game.is_dir():
+            raise click.BadParameter(f"'{game}' is not a folder; expected a game folder", param_hint="GAME")
+        run_server(game, out, lang, port, not no_browser, click.echo)
+
+    _run(ctx, action, Output(out))
+
+
 @main.command("list")
 @game_argument
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
