@@ -74,6 +74,11 @@ class Styles:
             },
         )
 
+    def fonts(self) -> list[str]:
+        """The fonts the styles name (their italics are used where the text asks)."""
+        styles = [self.body, *self.h.values(), self.small, self.label, self.toc, self.header, self.title, self.subtitle]
+        return sorted({style.font for style in styles})
+
 
 @dataclass
 class Book:
