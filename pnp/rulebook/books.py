@@ -122,7 +122,7 @@ class Rulebooks:
         parts.append(labels(edition.lang, edition.game.meta.strings))
         for _, doc in self.documents:
             parts.append(repr(doc))
-            for span in (span for block in walk(doc.blocks) for span in spans_of(block)):
+            for span in (span for block in walk(doc.blocks) for spans in spans_of(block) for span in spans):
                 if isinstance(span, CardRef):
                     face = self.face(span)
                     parts.append(face_hash(face, project.symbols) if face is not None else None)
