@@ -91,10 +91,10 @@ def build(
 ) -> BuildResult:
     """Check the rules, then set and draw every deck in every language in one pass, while
     the rulebooks are set aside (in a forked process). Every language, and its rulebooks'
-    documents, are made once, before forking, so the rulebook process inherits them. Each face is laid out when
-    its sheet is drawn and dropped after, so memory does not grow with the deck. Layout
-    problems are found while drawing: the PDFs are moved into place only if there are none
-    (or with --force); the problems of rules, decks and rulebooks are reported together.
+    documents, are made once, before forking, so the rulebook process inherits them. Each
+    face is laid out when its sheet is drawn and dropped after, so memory does not grow
+    with the deck. Layout problems are found while drawing: the PDFs are moved into place
+    only if there are none (or with --force); the problems of rules, decks and rulebooks are reported together.
     Every build records the faces it drew in a manifest per language (errata.py);
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
     PDFs of the cards changed or new since."""
