@@ -10,6 +10,7 @@ joined."""
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import signal
 from collections.abc import Callable
@@ -38,7 +39,9 @@ class Aside:
         context = multiprocessing.get_context("fork")
         self.receiver, sender = context.Pipe(duplex=False)
         self.process = context.Process(target=self._run, args=(sender,), daemon=True)
+        gc.freeze()  # the objects made so far are left alone by the collector: neither process copies their pages to mark them
         self.process.start()
+        gc.unfreeze()
         sender.close()
 
     def _failed(self, detail: str) -> Problem:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
+from itertools import product
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.units import mm
 
@@ -37,7 +39,10 @@ from .tuckbox import BLEED
 from .tuckboxface import box_face
 from .tuckboxlayout import Tuckbox
 
-RULEBOOK_KINDS = ("paper", "booklet")  # each set in a process of its own while the decks are drawn
+if TYPE_CHECKING:
+    from .rulebook.books import Rulebooks
+
+RULEBOOK_KINDS = ("paper", "booklet")  # both set in one process aside while the decks are drawn
 
 
 @dataclass
@@ -96,11 +101,11 @@ def build(
     session: Session | None = None,
 ) -> BuildResult:
     """Check the rules, then set and draw every deck in every language in one pass, while
-    the rulebooks are set aside (each kind in a forked process). Every language is made
-    once, before forking, so the rulebook processes inherit it. Each face is laid out when
-    its sheet is drawn and dropped after, so memory does not grow with the deck. Layout
-    problems are found while drawing: the PDFs are moved into place only if there are none
-    (or with --force); the problems of rules, decks and rulebooks are reported together.
+    the rulebooks are set aside (in a forked process). Every language, and its rulebooks'
+    documents, are made once, before forking, so the rulebook process inherits them. Each
+    face is laid out when its sheet is drawn and dropped after, so memory does not grow
+    with the deck. Layout problems are found while drawing: the PDFs are moved into place
+    only if there are none (or with --force); the problems of rules, decks and rulebooks are reported together.
     Every build records the faces it drew in a manifest per language (errata.py);
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
     PDFs of the cards changed or new since. With the watcher's `session`, what did not
@@ -116,12 +121,7 @@ def build(
     drawn: dict[str, dict[tuple[str, str, str], str]] = {edition.lang: {} for edition in editions}
     changes: list[Changes] = []
     with transaction(options.out) as txn:
-        where = next(iter(project.game.meta.rulebooks.values()))._loc if wanted else project.game.loc
-        rulebooks = (
-            [Aside(partial(_write_rulebooks, editions, options, kind), txn, f"setting the rulebooks ({kind})", where) for kind in RULEBOOK_KINDS]
-            if wanted
-            else []
-        )
+        rulebooks = start_rulebooks(editions, options, txn) if wanted else []
         try:
             problems.extend(check_game(project))
             if problems.errors and not options.force:
@@ -283,27 +283,53 @@ def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -
     )
 
 
-def _write_rulebooks(editions: list[Edition], options: BuildOptions, kind: str, problems: Problems, txn: Transaction) -> list:
-    """Every rulebook of one kind (on the paper, or the booklet) in every language asked
-    for: set aside, while the decks are drawn and the other kind is set. The editions'
-    translation problems are reported with the decks. Each rulebook is set on its own, so
-    that one pnp cannot set is named, with its language, where it is defined."""
-    from .rulebook.books import write_rulebooks  # with pypdf: only for a game that has rulebooks
+def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transaction) -> list[Aside]:
+    """The rulebooks of every language, filled in, parsed and checked here, then set aside
+    in one forked process (both formats), which inherits them, the fonts they are set in
+    and the imports, while this one draws the decks. Join the returned Asides for their
+    files."""
+    from .rulebook.books import prepare_rulebooks  # Markdown and Jinja: only for a game with rulebooks
+    from .rulebook.flow import Styles
 
-    files = []
-    for edition in editions:
-        for source in edition.originals.sources:
-            one = replace(edition, originals=replace(edition.originals, sources=[source]))
+    books = [prepare_rulebooks(edition) for edition in editions]
+    fonts = editions[0].project.fonts
+    for name in Styles.for_size(10).fonts():  # parsed once, here: the decks use most of them too
+        fonts.get(name)
+    where = next(iter(editions[0].game.meta.rulebooks.values()))._loc
+    return [Aside(partial(_write_rulebooks, books, options), txn, "setting the rulebooks", where)]
+
+
+def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, problems: Problems, txn: Transaction) -> list[Written]:
+    """Every rulebook in every language asked for, of each kind (on the paper, and the
+    booklet). The editions' translation problems are reported with the decks. Each
+    rulebook of each kind is set on its own, so that one pnp cannot set is named, with its
+    language and kind, where it is defined, and the others are still tried."""
+    from .rulebook.books import write_rulebook  # with platypus and pypdf: only for a game that has rulebooks
+
+    files, failed = [], False
+    for book in books:
+        problems.extend(book.problems)
+        if book.problems.errors and not options.force:
+            continue
+        for (source, doc), kind in product(book.documents, RULEBOOK_KINDS):
             try:
-                files.extend(write_rulebooks(one, options, kind, problems, txn))
-            except (PnpError, Interrupted):
+                files.append(write_rulebook(book, source, doc, kind, options, problems, txn))
+            except Interrupted:
                 raise
+            except PnpError as err:
+                problems.extend(err.problems)
+                failed = True
             except OSError as exc:
                 if txn.writes(exc):
                     raise txn.problem(exc) from None
-                raise _unset(source.id, edition.lang, kind, source.loc, exc) from None
+                problems.extend(_unset(source.id, book.edition.lang, kind, source.loc, exc).problems)
+                failed = True
             except Exception as exc:  # noqa: BLE001 - a bug met on this rulebook: named, not a traceback from another process
-                raise _unset(source.id, edition.lang, kind, source.loc, exc) from None
+                problems.extend(_unset(source.id, book.edition.lang, kind, source.loc, exc).problems)
+                failed = True
+        problems.extend(book.problems)  # what laying out the cards they show found
+    if failed:
+        raise PnpError(problems)
     return files
 
 

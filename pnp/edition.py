@@ -8,7 +8,7 @@ Markdown is read both to extract its blocks and to set them. When each stage did
 itself, `pnp check --lang all` extracted the strings eight times and read every catalogue
 and rulebook file more than once. Now what every language is made from (`Originals`) is
 read once per command, and each language is translated once into an `Edition`; a build
-makes them all before it forks the processes that set the rulebooks, which inherit them.
+makes them all before it forks the process that sets the rulebooks, which inherits them.
 """
 
 from __future__ import annotations

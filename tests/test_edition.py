@@ -83,7 +83,29 @@ def test_status_and_list_read_each_catalogue_once(calls):
 def test_the_source_language_extracts_nothing_and_reads_the_rulebooks_once(calls, tmp_path):
     result = run("build", DEFAULT_GAME, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    assert calls() == {"read_sources": 1}  # before the two rulebook processes fork, not in each
+    assert calls() == {"read_sources": 1}  # before the rulebook process forks
+
+
+def test_the_paper_book_and_the_booklet_are_set_from_one_filling_in_per_language(tmp_path, monkeypatch):
+    """Each rulebook is filled in and parsed once per language, in the build's process,
+    and both formats are set from it (a count kept in a file, which a forked process
+    would add to as well)."""
+    import pnp.rulebook.books as books
+
+    log = tmp_path / "render.log"
+    real = books.render
+
+    def render(source, game, lang, *args):
+        with log.open("a") as handle:
+            handle.write(lang + "\n")
+        return real(source, game, lang, *args)
+
+    monkeypatch.setattr(books, "render", render)
+    result = run("build", DEFAULT_GAME, "--lang", "all", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert sorted(log.read_text().split()) == ["cs", "en", "sk"]  # Mestá: one rulebook, without modes
+    expected = {f"rules-{lang}-{paper}.pdf" for lang in ("sk", "cs", "en") for paper in ("a4", "a5-booklet")}
+    assert {path.name for path in (tmp_path / "out" / "mesta").glob("rules-*")} == expected
 
 
 def test_a_layout_scales_text_for_the_languages_it_names():

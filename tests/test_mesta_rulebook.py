@@ -12,9 +12,10 @@ import yaml
 from conftest import edit, line_of, run
 from pdfread import MM, card_boxes, reader, text
 
-from pnp.paths import DEFAULT_GAME
+from pnp.paths import DEFAULT_GAME, LAYOUTS_DIR
 
 RULES = DEFAULT_GAME / "rules"
+LAYOUTS = LAYOUTS_DIR / "mesta"
 HEADING = re.compile(r"^#{1,3} (.+?)\s*\{#[\w.:-]+\}\s*$", re.M)
 CITIES = re.compile(r"V hre je spolu (\d+) miest")
 
@@ -143,3 +144,30 @@ def test_number_columns_are_right_aligned(built):
 
         page.extract_text(visitor_text=visit)
         assert found[first_value] > found[header] + 2 * MM, (header, found.get(first_value), found.get(header))
+
+
+def rulebook_keys(folder: Path, paper: str = "a4") -> list[str]:
+    """The rulebooks' key of each language, as a watcher takes it before setting them."""
+    from pnp.edition import make_editions
+    from pnp.project import prepare
+    from pnp.rulebook.books import prepare_rulebooks
+
+    project = prepare(folder, None)
+    return [prepare_rulebooks(edition).key(paper) for edition in make_editions(project, ["sk", "en"])]
+
+
+def test_the_rulebooks_key_changes_with_what_they_print_and_only_with_it(mesta):
+    """A watcher sets the rulebooks again only when their key changes: an edit the book
+    does not print keeps it; an edit of a card it shows, of its text, or the paper changes it."""
+    first = rulebook_keys(mesta)
+    assert rulebook_keys(mesta) == first and first[0] != first[1]
+    assert rulebook_keys(mesta, "letter") != first
+    edit(mesta / "aids.yaml", "title: Priebeh kola", "title: Kolo")  # the reference card: not in the book
+    assert rulebook_keys(mesta) == first
+    (mesta / "layouts" / "mesta").mkdir(parents=True)
+    layout = (LAYOUTS / "event.yaml").read_text(encoding="utf-8")
+    (mesta / "layouts" / "mesta" / "event.yaml").write_text(layout.replace('fill: "#f6eedc"', 'fill: "#f6eedd"'), encoding="utf-8")  # the game's own
+    shown = rulebook_keys(mesta)
+    assert shown[0] != first[0] and shown[1] != first[1]  # the events the book shows (06-priklad.md) look different; its text is the same
+    edit(mesta / "rules" / "09-tipy.md", "\n\n", "\n\nNová rada.\n\n")
+    assert rulebook_keys(mesta)[0] not in (first[0], shown[0])

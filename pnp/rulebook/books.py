@@ -11,14 +11,22 @@ against the game's data, and written as a PDF on the build's paper or as a bookl
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
 from ..edition import Edition
-from ..errors import Problems
+from ..errata import face_hash, file_hash
+from ..errors import PnpError, Problems
 from ..faces import Face
 from ..files import Written
+from ..images import find_image
 from ..options import BuildOptions
 from ..paper import booklet_for, rulebook_page
+from ..render import Renderer
 from .check import check_document, check_facts
-from .document import Document
+from .document import CardRef, Document, Picture, spans_of, walk
 from .labels import labels
 from .source import Source, render
 
@@ -76,49 +84,90 @@ def _inputs(edition: Edition, problems: Problems, face=None):
     )
 
 
-def write_rulebooks(edition: Edition, options: BuildOptions, kind: str, problems: Problems, txn) -> list:
-    """Every rulebook of the game in one language (one per mode), of one `kind`: "paper"
-    (the PDF on the build's paper) or "booklet" (A5 pages on A4, half-letter on Letter), written as
-    temporary files of the build's transaction `txn`. Returns (path, 0, pages) per file,
-    like the decks; nothing when a check fails (unless --force)."""
+@dataclass
+class Rulebooks:
+    """Every rulebook of one language, filled in, parsed and checked once (in the build's
+    process, before it forks the one that sets them) and set from these on the paper and
+    as a booklet; the cards they show are laid out once for both formats and every pass."""
+
+    edition: Edition
+    documents: list[tuple[Source, Document]]  # one per rulebook and mode
+    problems: Problems  # what reading and checking them found, then what laying out their cards finds
+    faces: dict[tuple[str, str, str], Face | None] = field(default_factory=dict)  # (deck, card, side)
+
+    def face(self, ref: CardRef) -> Face | None:
+        """A card shown in a book, by its own layout; None if the book names no such card
+        (reported by the check)."""
+        key = (ref.deck, ref.id, ref.side)
+        if key not in self.faces:
+            edition = self.edition
+            pair = edition.project.layouts.get(ref.deck)
+            card = next((c for c in edition.game.decks[ref.deck].cards if c.id == ref.id), None) if ref.deck in edition.game.decks else None
+            layout = None if pair is None or card is None else pair[1] if ref.side == "back" else pair[0]
+            self.faces[key] = self.renderer.face(card, layout, ref.side, self.problems) if layout is not None else None
+        return self.faces[key]
+
+    @cached_property
+    def renderer(self) -> Renderer:
+        return self.edition.renderer()
+
+    def key(self, paper: str) -> str:
+        """What the rulebooks of this language printed for sheets on `paper` depend on, as a
+        short hash: the documents (after translation and Jinja), the faces of the cards and
+        the pictures they show, the symbol and font files, the labels and titles, and the
+        page formats. Equal keys mean equal PDFs, so a watcher that kept the last key may
+        skip setting them again. Lays out the cards shown (once: setting them reuses them)."""
+        edition, project = self.edition, self.edition.project
+        parts: list = [paper, rulebook_page(paper), booklet_for(paper), edition.lang, edition.game.meta.title, edition.game.meta.author]
+        parts.append(labels(edition.lang, edition.game.meta.strings))
+        for _, doc in self.documents:
+            parts.append(repr(doc))
+            for span in (span for block in walk(doc.blocks) for spans in spans_of(block) for span in spans):
+                if isinstance(span, CardRef):
+                    face = self.face(span)
+                    parts.append(face_hash(face, project.symbols) if face is not None else None)
+                elif isinstance(span, Picture):
+                    parts.append(_picture_hash(span, edition.game.root))
+        parts += [(sid, file_hash(str(path))) for sid, path in sorted(project.symbols.files.items())]
+        parts += [(name, file_hash(str(project.fonts.get(name).path))) for name in project.fonts.names()]
+        return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:20]
+
+
+def _picture_hash(picture: Picture, root: Path) -> str | None:
+    try:
+        return file_hash(str(find_image(picture.path, root, picture.loc, "image")))
+    except PnpError:
+        return None  # reported by the check
+
+
+def prepare_rulebooks(edition: Edition) -> Rulebooks:
+    """The rulebooks of `edition`, filled in, parsed and checked (not yet set: setting them
+    reports what their texts lack)."""
+    problems = Problems()
+    return Rulebooks(edition, _checked_documents(edition, problems, set_text=False), problems)
+
+
+def write_rulebook(books: Rulebooks, source: Source, doc: Document, kind: str, options: BuildOptions, problems: Problems, txn) -> Written:
+    """One rulebook in one mode, of one `kind`: "paper" (the PDF on the build's paper) or
+    "booklet" (A5 pages on A4, half-letter on Letter), written as a temporary file of the
+    build's transaction `txn`; what setting it finds goes to `problems`."""
     from .writer import write_pdf
 
-    found = Problems()
-    pairs = _checked_documents(edition, found, set_text=False)  # write_pdf sets the texts and reports them
-    problems.extend(found)
-    if (found.errors and not options.force) or not pairs:
-        return []
-    game, lang, layouts = edition.game, edition.lang, edition.project.layouts
-    renderer = edition.renderer()
-    faces: dict[tuple[str, str, str], Face | None] = {}
-
-    def face(ref):  # a card shown in the book: laid out once, drawn in every pass and format
-        key = (ref.deck, ref.id, ref.side)
-        if key not in faces:
-            pair = layouts.get(ref.deck)
-            card = next((c for c in game.decks[ref.deck].cards if c.id == ref.id), None)
-            layout = None if pair is None or card is None else pair[1] if ref.side == "back" else pair[0]
-            faces[key] = renderer.face(card, layout, ref.side, problems) if layout is not None else None
-        return faces[key]
-
-    inputs = _inputs(edition, problems, face)
-    page = rulebook_page(options.sheet.paper)
+    game, lang = books.edition.game, books.edition.lang
+    inputs = _inputs(books.edition, problems, books.face)
+    name = source.id + (f"-{doc.mode}" if doc.mode else "")
     out = options.out / game.name
-    written = []
-    for source, doc in pairs:
-        name = source.id + (f"-{doc.mode}" if doc.mode else "")
-        if kind == "paper":
-            data, pages = write_pdf(doc, page, inputs)
-            target = out / f"{name}-{lang}-{page.paper.name}.pdf"
-            txn.path_for(target).write_bytes(data)
-            written.append(Written(target, 0, pages, "either"))  # no backs to line up
-        if kind == "booklet":
-            from .booklet import impose  # with pypdf, slow to import: only where it is used
+    if kind == "paper":
+        page = rulebook_page(options.sheet.paper)
+        data, pages = write_pdf(doc, page, inputs)
+        target = out / f"{name}-{lang}-{page.paper.name}.pdf"
+        txn.path_for(target).write_bytes(data)
+        return Written(target, 0, pages, "either")  # no backs to line up
+    from .booklet import impose  # with pypdf, slow to import: only where it is used
 
-            booklet = booklet_for(options.sheet.paper)
-            pages, _ = write_pdf(doc, booklet.page, inputs)
-            data, sides = impose(pages, booklet, f"{game.meta.title}: {doc.title}", game.meta.author)
-            target = out / f"{name}-{lang}-{booklet.page.paper.name}-booklet.pdf"
-            txn.path_for(target).write_bytes(data)
-            written.append(Written(target, 0, sides, "short"))  # folded: turned over its short edge
-    return written
+    booklet = booklet_for(options.sheet.paper)
+    data, _ = write_pdf(doc, booklet.page, inputs)
+    data, sides = impose(data, booklet, f"{game.meta.title}: {doc.title}", game.meta.author)
+    target = out / f"{name}-{lang}-{booklet.page.paper.name}-booklet.pdf"
+    txn.path_for(target).write_bytes(data)
+    return Written(target, 0, sides, "short")  # folded: turned over its short edge

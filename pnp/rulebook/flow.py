@@ -74,6 +74,11 @@ class Styles:
             },
         )
 
+    def fonts(self) -> list[str]:
+        """The fonts the styles name (their italics are used where the text asks)."""
+        styles = [self.body, *self.h.values(), self.small, self.label, self.toc, self.header, self.title, self.subtitle]
+        return sorted({style.font for style in styles})
+
 
 @dataclass
 class Book:
@@ -100,8 +105,17 @@ class Setting:
     styles: Styles
     problems: Problems
     book: Book
+    drawing: bool = True  # False: a pass that only finds the pages (nothing it draws is kept)
+    layouts: dict[tuple, TextLayout] = field(default_factory=dict)  # set texts, shared by the passes of a book (each reported once)
 
     def typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
+        key = (markup, style, width, loc)
+        layout = self.layouts.get(key)
+        if layout is None:
+            layout = self.layouts[key] = self._typeset(markup, style, width, loc)
+        return layout
+
+    def _typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         layout = typeset(markup, style, width, BIG, self.fonts, self.lang, self.symbols.ids)
         if loc is not None:
             report(
@@ -116,6 +130,8 @@ class Setting:
 
 def draw_layout(canv, setting: Setting, layout: TextLayout, x: float, top: float, width: float, color: Color) -> None:
     """Draw set lines whose first line's top is at `top`, through pdf.draw_face."""
+    if not setting.drawing:
+        return
     height = len(layout.lines) * layout.leading
     face = Face("rulebook text", width, height, (TextOp(0, height - layout.ascent, layout, color),))
     draw_face(canv, face, x, top - height, layout.size * 2, setting.symbols)
@@ -230,6 +246,8 @@ class TextBlock(Flowable):
 
     def _link(self, whole: TextLayout, start: int, end: int, mark: LinkMark) -> None:
         """A reference is a link to its heading, on the lines of this part that print it."""
+        if not self.setting.drawing:
+            return
         for line, x0, x1 in letter_boxes(whole, mark.start, mark.end):
             if start <= line < end:
                 top = self.height - (line - start) * whole.leading
@@ -413,6 +431,8 @@ class CardRow(Flowable):
         return aw, self.height
 
     def draw(self):
+        if not self.setting.drawing:
+            return
         canv = self.canv
         x = (self.width - self._total) / 2
         for (face, _), s in zip(self.faces, self._scales):

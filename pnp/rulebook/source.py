@@ -347,9 +347,15 @@ def _keep_newlines_in_text(text: str) -> str:
     return "\n".join(lines)
 
 
+_JINJA = re.compile(r"\{[{%#]|\r")  # a tag, an expression or a comment; or a line end Jinja would change
+
+
 def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool = True) -> str | None:
     """The block's Jinja filled in; an error is reported at the line (and column) of the
-    failing expression when `exact` (the text is the source, not a translation)."""
+    failing expression when `exact` (the text is the source, not a translation). Text
+    without Jinja is itself: no template is made for it."""
+    if not _JINJA.search(text):
+        return text
     try:
         return _template(text).render(ctx)
     except TemplateSyntaxError as exc:

@@ -91,11 +91,13 @@ class Inputs:
 
 
 def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs) -> tuple[bytes, int]:
-    """The rulebook's PDF bytes and its page count, set until the page numbers settle."""
+    """The rulebook's PDF bytes and its page count, set until the page numbers settle.
+    The first pass, which knows no page numbers, only finds the pages: it draws nothing."""
     previous: Book | None = None
+    layouts: dict = {}  # a text set in one pass is the same in the next
     for _ in range(MAX_PASSES):
         book = Book()
-        data, pages = _one_pass(doc, page, inputs, book, previous)
+        data, pages = _one_pass(doc, page, inputs, book, previous, layouts)
         if previous is not None and book.state() == previous.state():
             return data, pages
         previous = book
@@ -105,12 +107,13 @@ def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs) -> tuple[bytes,
     return data, pages
 
 
-def _one_pass(doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None) -> tuple[bytes, int]:
+def _one_pass(doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, layouts: dict) -> tuple[bytes, int]:
     styles = Styles.for_size(page.body)
-    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book)
+    drawing = previous is not None  # the first pass is never kept
+    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, drawing, layouts)
     buffer = io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
-    template = _Template(buffer, page, inputs, setting, header, compress=previous is not None)  # the first pass is never kept
+    template = _Template(buffer, page, inputs, setting, header)
     story = Story(doc, setting, inputs, previous or Book()).flowables()
     template.build(story)
     return buffer.getvalue(), template.page
@@ -126,7 +129,7 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
 
 
 class _Template(BaseDocTemplate):
-    def __init__(self, buffer, page: RulebookPage, inputs: Inputs, setting: Setting, header: str, compress: bool):
+    def __init__(self, buffer, page: RulebookPage, inputs: Inputs, setting: Setting, header: str):
         left, right, top, bottom = page.margins
         width, height = page.paper.size()
         super().__init__(
@@ -137,7 +140,7 @@ class _Template(BaseDocTemplate):
             topMargin=top,
             bottomMargin=bottom,
             invariant=1,
-            pageCompression=int(compress),
+            pageCompression=1,
             initialFontName=inputs.fonts.get("sans").registered,
             title=header,
             author=inputs.author,
@@ -145,6 +148,7 @@ class _Template(BaseDocTemplate):
             creator="pnp",
             producer="pnp (reportlab)",
         )
+        self._doSave = int(setting.drawing)  # platypus's switch: a pass that draws nothing writes no file
         self.keepTogetherClass = KeepWithNext  # a heading and the first lines after it, not the whole block
         self.setting, self.header, self.book_page = setting, header, page
         self.running = ""  # the chapter in effect at the top of the next page
@@ -160,6 +164,8 @@ class _Template(BaseDocTemplate):
         page = canv.getPageNumber()
         chapter = book.chapter_starts.get(page) or self.running
         self.running = book.chapter
+        if not self.setting.drawing:
+            return
         left, right, top, bottom = self.book_page.margins
         width, height = self.book_page.paper.size()
         style = styles.header
