@@ -61,11 +61,13 @@ class SymbolSet:
         self._loaded[sid] = symbol
         return symbol
 
-    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float) -> None:
-        """Draw symbol `sid` fitted into a size x size square with its lower left at x, y."""
+    def form(self, canvas: Canvas, sid: str) -> str | None:
+        """The name of the PDF form that draws symbol `sid` in `canvas`, defined on first
+        use (outside any other form: forms do not nest while being defined); None for a
+        symbol that cannot be drawn (reported by the layout check)."""
         symbol = self.get(sid)
-        if symbol is None:  # reported by the layout check; never drawn as a blank silently
-            return
+        if symbol is None:
+            return None
         forms = canvas.__dict__.setdefault("_pnp_forms", set())
         name = f"pnpsym_{sid}"
         if name not in forms:
@@ -80,6 +82,14 @@ class SymbolSet:
                 STATE_DEFAULTS["fontName"] = default_font
             canvas.endForm()
             forms.add(name)
+        return name
+
+    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float) -> None:
+        """Draw symbol `sid` fitted into a size x size square with its lower left at x, y."""
+        name = self.form(canvas, sid)
+        if name is None:  # reported by the layout check; never drawn as a blank silently
+            return
+        symbol = self._loaded[sid]
         scale = size / max(symbol.width, symbol.height)
         dx = (size - symbol.width * scale) / 2
         dy = (size - symbol.height * scale) / 2
