@@ -158,11 +158,14 @@ class Forms:
             self._faces.move_to_end(key)
         canvas = self.canvas
         canvas.saveState()
+        clip = canvas.beginPath()  # the form's bounding box clips too; this marks the card's place on the page, as draw_face does
+        clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
+        canvas.clipPath(clip, stroke=0, fill=0)
         if turned:
             canvas.transform(-1, 0, 0, -1, x + face.width, y + face.height)
         else:
             canvas.transform(1, 0, 0, 1, x, y)
-        canvas.doForm(name)  # the form's bounding box is the trim plus the bleed: it clips as draw_face does
+        canvas.doForm(name)
         canvas.restoreState()
 
     def _remember(self, key: tuple, name: str | None) -> None:
