@@ -87,9 +87,12 @@ def placed_text(page) -> list[tuple[str, float, float]]:
     matrix of each form it is drawn in (pypdf reads a form's text in the form's own space)."""
     runs: list[tuple[str, float, float]] = []
     for stream, resources, (a, b, c, d, e, f) in _drawings(page, page.get_contents(), page["/Resources"], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
-        alone = PageObject.create_blank_page(width=1, height=1)
-        alone[NameObject("/Resources")] = resources
-        alone.replace_contents(stream)
+        if stream is None:  # a page that places no form: read as it is
+            alone = page
+        else:
+            alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
+            alone[NameObject("/Resources")] = resources
+            alone.replace_contents(stream)
 
         def visit(text, cm, tm, font, size, a=a, b=b, c=c, d=d, e=e, f=f) -> None:
             if text.strip():
@@ -101,9 +104,10 @@ def placed_text(page) -> list[tuple[str, float, float]]:
     return runs
 
 
-def _drawings(page, contents, resources, matrix):
+def _drawings(page, contents, resources, matrix, top: bool = True):
     """The operations of a page (or form) without its forms, then each form's, each with
-    the matrix that places it on the page: (content stream, its resources, matrix)."""
+    the matrix that places it on the page: (content stream, its resources, matrix); the
+    stream is None for a page that places no form (pypdf then reads the page itself)."""
     stream = ContentStream(contents, page.pdf)
     stack, forms, kept = [matrix], [], []
     for operands, op in stream.operations:
@@ -129,9 +133,9 @@ def _drawings(page, contents, resources, matrix):
                 continue
         kept.append((operands, op))
     stream.operations = kept
-    yield stream, resources, matrix
+    yield (None if top and not forms else stream), resources, matrix
     for form, inner, placed in forms:
-        yield from _drawings(page, form, inner.get_object(), placed)
+        yield from _drawings(page, form, inner.get_object(), placed, top=False)
 
 
 def drawn(page) -> Counter:
