@@ -36,7 +36,10 @@ class Font:
 
 
 class FontSet:
-    """The fonts a game can use: the bundled ones plus any in the game's fonts/ folder."""
+    """The fonts a game can use: the bundled ones plus any in the game's fonts/ folder.
+
+    Two sets of the same files (path, size, modification time) are equal, so what is
+    cached for one (set texts) serves the next build of the watcher, which makes a new set."""
 
     def __init__(self, folders: list[Path]):
         self.fonts: dict[str, Font] = {}
@@ -57,6 +60,14 @@ class FontSet:
                     if not path.is_file():
                         raise fail(listing.loc_of(name), "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml")
                     self._files[str(name)] = (path, listing.loc_of(name))
+        self.key = tuple((name, str(path), _signature(path)) for name, (path, _) in sorted(self._files.items()))
+        self._hash = hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FontSet) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def names(self) -> list[str]:
         return sorted(self._files)
@@ -69,7 +80,7 @@ class FontSet:
         font = self.fonts.get(name)
         if font is None:
             path, loc = self._files[name]
-            font = _register(name, path, loc)
+            font = _register(name, path, loc, _signature(path))
             self.fonts[name] = font
         return font
 
@@ -90,7 +101,8 @@ class FontSet:
         path = fallback_folder()
         found = None
         if path is not None and (path / f"DejaVuSans{style}.ttf").is_file():
-            found = _register(f"fallback{style.lower()}", path / f"DejaVuSans{style}.ttf", Location(str(path))).registered
+            file = path / f"DejaVuSans{style}.ttf"
+            found = _register(f"fallback{style.lower()}", file, Location(str(path)), _signature(file)).registered
         self._fallbacks[registered] = found
         return found
 
@@ -101,6 +113,12 @@ class FontSet:
         base = family.removesuffix("-bold").removesuffix("-italic")
         candidate = f"{base}-{variant}"
         return candidate if candidate in self._files else family
+
+
+def _signature(path: Path) -> tuple[int, int]:
+    """What tells one version of a font file from another without reading it."""
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
 
 
 @cache
@@ -116,7 +134,8 @@ def fallback_folder() -> Path | None:
 
 
 @cache
-def _register(name: str, path: Path, loc: Location) -> Font:
+def _register(name: str, path: Path, loc: Location, version: tuple[int, int]) -> Font:
+    """The font read and registered, once per version of its file (`version`: its `_signature`)."""
     registered = PREFIX + name
     try:
         ttf = TTFont(registered, str(path))

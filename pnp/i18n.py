@@ -20,13 +20,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel import Locale, UnknownLocaleError
-from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po
 from jinja2 import TemplateSyntaxError
 
-from . import potext
 from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
 from .expressions import CODE, ENV, PLURAL_CONTEXT, Plurals, plural_forms
@@ -34,6 +32,9 @@ from .files import atomic_path
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from .paths import inside
 from .yamlfile import LMap, load_yaml
+
+if TYPE_CHECKING:  # babel's catalogues are read only for games with translations, and written only by `pnp translate`
+    from babel.messages.catalog import Catalog, Message
 
 FORMAT_FLAGS = frozenset({"python-format", "python-brace-format"})  # pnp formats nothing the Python way: never written
 PSEUDO = "qps"  # the pseudo-language: accented and about 40 % longer
@@ -235,6 +236,8 @@ def _fixed_date() -> datetime:
 
 
 def _new_catalog(game: Game, lang: str | None) -> Catalog:
+    from babel.messages.catalog import Catalog  # here for speed: a build without translations needs no catalogue
+
     date = _fixed_date()
     return Catalog(locale=lang, project=game.meta.title, version=game.meta.edition or None, creation_date=date, revision_date=date, fuzzy=False)
 
@@ -256,6 +259,8 @@ def _write(path: Path, catalog: Catalog) -> None:
     """The catalogue written over its old file, changing only the entries that changed
     (potext): a file in Poedit's or msgmerge's wrapping keeps it, and its headers."""
     old = path.read_text(encoding="utf-8") if path.is_file() else None
+    from . import potext  # here for speed: it brings in babel's catalogues, which a build does not write
+
     data = potext.write(old, catalog).encode("utf-8")
     if old is not None and old.encode("utf-8") == data:
         return
@@ -272,6 +277,8 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
         data = path.read_bytes()
         check_po(data.decode("utf-8"), display_path(path), own)
         if not own.errors:
+            from babel.messages.pofile import read_po  # here for speed: only games with translations have catalogues
+
             return read_po(io.BytesIO(data), abort_invalid=True)
     except UnicodeDecodeError as exc:
         own.error(

@@ -7,6 +7,7 @@ the last good one. `invariant=1` and a fixed date make the same input give the s
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,6 +106,106 @@ def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symb
         elif isinstance(op, FaceOp):
             _draw_inner(canvas, op, symbols)
     canvas.restoreState()
+
+
+def _symbols_of(face: Face) -> set[str]:
+    """The symbols a face draws (in texts and inner faces too)."""
+    found: set[str] = set()
+    for op in face.ops:
+        if isinstance(op, SymbolOp):
+            found.add(op.symbol)
+        elif isinstance(op, TextOp):
+            found.update(piece.text for line in op.text.lines for piece in line if not piece.font)
+        elif isinstance(op, FaceOp):
+            found |= _symbols_of(op.face)
+    return found
+
+
+class Forms:
+    """What repeats in one PDF, drawn once as a PDF form and placed where it repeats: a
+    face drawn more than once (a deck's back, the copies of a card), the crop marks of a
+    page layout, the ruler's scale.
+
+    A face is known by what it draws (its size, operations and bleed), never by its name.
+    The first time a face is met it is drawn as it is; met again among the `recent` faces,
+    it becomes a form, so a face drawn once costs nothing extra. Both tables are bounded:
+    memory stays flat however long the deck (a face pushed out is drawn anew, correctly)."""
+
+    def __init__(self, canvas: Canvas, symbols, recent: int = 64):
+        self.canvas = canvas
+        self.symbols = symbols
+        self.recent = recent
+        self._faces: OrderedDict[tuple, str | None] = OrderedDict()  # face key -> its form, None: seen once
+        self._other: dict[tuple, str] = {}  # marks and rulers: one per page layout, few
+        self._count = 0
+
+    def _name(self, kind: str) -> str:
+        self._count += 1
+        return f"pnp{kind}{self._count}"
+
+    def face(self, face: Face, x: float, y: float, bleed: float, turned: bool = False) -> None:
+        """Draw `face` as draw_face does, from its form when it repeats."""
+        key = (face.width, face.height, bleed, face.ops)
+        name = self._faces.get(key, "")
+        if name == "":  # never seen (or forgotten): drawn as it is
+            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned)
+            self._remember(key, None)
+            return
+        if name is None:
+            name = self._define_face(face, bleed)
+            self._remember(key, name)
+        else:
+            self._faces.move_to_end(key)
+        canvas = self.canvas
+        canvas.saveState()
+        clip = canvas.beginPath()  # the form's bounding box clips too; this marks the card's place on the page, as draw_face does
+        clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        if turned:
+            canvas.transform(-1, 0, 0, -1, x + face.width, y + face.height)
+        else:
+            canvas.transform(1, 0, 0, 1, x, y)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+    def _remember(self, key: tuple, name: str | None) -> None:
+        self._faces[key] = name
+        self._faces.move_to_end(key)
+        if len(self._faces) > self.recent:
+            self._faces.popitem(last=False)
+
+    def _define_face(self, face: Face, bleed: float) -> str:
+        for sid in sorted(_symbols_of(face)):  # a form cannot be defined inside another one
+            self.symbols.form(self.canvas, sid)
+        name = self._name("face")
+        self.canvas.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=face.width + bleed, uppery=face.height + bleed)
+        draw_face(self.canvas, face, 0, 0, bleed, self.symbols)
+        self.canvas.endForm()
+        return name
+
+    def marks(self, marks: tuple[tuple[float, float, float, float], ...]) -> None:
+        """Crop marks (draw_marks), one form per distinct set."""
+        if not marks:
+            return
+        name = self._other.get(("marks", marks))
+        if name is None:
+            name = self._other[("marks", marks)] = self._name("marks")
+            xs, ys = [v for m in marks for v in m[::2]], [v for m in marks for v in m[1::2]]
+            self.canvas.beginForm(name, lowerx=min(xs) - 1, lowery=min(ys) - 1, upperx=max(xs) + 1, uppery=max(ys) + 1)
+            draw_marks(self.canvas, marks)
+            self.canvas.endForm()
+        self.canvas.doForm(name)
+
+    def scale(self, length: float, compact: bool) -> str:
+        """The ruler's line and ticks (draw_ruler), one form per length."""
+        key = ("scale", length, compact)
+        name = self._other.get(key)
+        if name is None:
+            name = self._other[key] = self._name("scale")
+            self.canvas.beginForm(name, lowerx=-1, lowery=-1, upperx=length + 1, uppery=4 * mm)
+            _draw_scale(self.canvas, length, compact)
+            self.canvas.endForm()
+        return name
 
 
 def _draw_inner(canvas: Canvas, op: FaceOp, symbols) -> None:
@@ -285,9 +386,10 @@ def set_boxes(canvas: Canvas, boxes: tuple[Box, Box] | None) -> None:
     canvas.setBleedBox(boxes[1] if boxes else None)
 
 
-def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], font: str) -> None:
+def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], font: str, forms: Forms | None = None) -> None:
     """A millimetre ruler with a caption: measure it to check the print is at 100 %. A
-    compact one (narrow margins) has shorter ticks and only the caption's first line."""
+    compact one (narrow margins) has shorter ticks and only the caption's first line.
+    With `forms`, its scale is a form drawn once per PDF."""
     if page.ruler is None:
         return
     x, y, length, vertical, compact = page.ruler
@@ -295,14 +397,10 @@ def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], 
     canvas.translate(x, y)
     if vertical:
         canvas.rotate(90)
-    canvas.setStrokeColor(black)
-    canvas.setLineWidth(0.5)
-    canvas.line(0, 0, length, 0)
-    steps = round(length / mm)
-    ticks = (2.5 * mm, 1.5 * mm, 0.8 * mm) if compact else (3 * mm, 2 * mm, 1 * mm)
-    for i in range(steps + 1):
-        tick = ticks[0] if i % 10 == 0 else ticks[1] if i % 5 == 0 else ticks[2]
-        canvas.line(i * mm, 0, i * mm, tick)
+    if forms is None:
+        _draw_scale(canvas, length, compact)
+    else:
+        canvas.doForm(forms.scale(length, compact))
     canvas.setFillColor(black)
     lines = caption(page, round(length / mm)).split("\n")[: 1 if compact else None]
     widest = max(canvas.stringWidth(line, font, 1) for line in lines)
@@ -311,6 +409,18 @@ def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], 
     for i, line in enumerate(lines):
         canvas.drawString(0, -(2.0 if compact else 2.4) * mm - i * size * 1.15, line)
     canvas.restoreState()
+
+
+def _draw_scale(canvas: Canvas, length: float, compact: bool) -> None:
+    """The ruler's line and millimetre ticks, from 0, 0 along x."""
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(0.5)
+    canvas.line(0, 0, length, 0)
+    steps = round(length / mm)
+    ticks = (2.5 * mm, 1.5 * mm, 0.8 * mm) if compact else (3 * mm, 2 * mm, 1 * mm)
+    for i in range(steps + 1):
+        tick = ticks[0] if i % 10 == 0 else ticks[1] if i % 5 == 0 else ticks[2]
+        canvas.line(i * mm, 0, i * mm, tick)
 
 
 def write_sheets(
@@ -327,19 +437,20 @@ def write_sheets(
     `face_of(side, item)` gives the face of a component's front or back."""
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
+    forms = Forms(canvas, symbols)
     try:
         for page in pages:
             sizes = []
             for placement in page.placements:
                 face = face_of("back" if placement.back else page.side, placement.item)
-                draw_face(canvas, face, placement.x, placement.y, bleed, symbols, placement.turned)
+                forms.face(face, placement.x, placement.y, bleed, placement.turned)
                 sizes.append((face.width, face.height))
             set_boxes(canvas, page_boxes(page, sizes, bleed))
-            draw_marks(canvas, page.marks)
+            forms.marks(page.marks)
             draw_outlines(canvas, page.cuts)
             draw_registration(canvas, page.registration)
             draw_fold(canvas, page.fold, info.initial_font)
-            draw_ruler(canvas, page, caption, info.initial_font)
+            draw_ruler(canvas, page, caption, info.initial_font, forms)
             canvas.showPage()  # the page is written to the file here
             count += 1
         canvas.save()

@@ -8,15 +8,16 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.parsers import expat
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import STATE_DEFAULTS, Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, Problems, display_path
 from .pdfstream import current_font
+
+if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
+    from reportlab.graphics.shapes import Drawing
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 MAX_SVG_SIDE = 10_000  # px (about 2.6 m): a symbol is drawn a few mm wide; more is a typo or an attack
@@ -61,14 +62,19 @@ class SymbolSet:
         self._loaded[sid] = symbol
         return symbol
 
-    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float) -> None:
-        """Draw symbol `sid` fitted into a size x size square with its lower left at x, y."""
+    def form(self, canvas: Canvas, sid: str) -> str | None:
+        """The name of the PDF form that draws symbol `sid` in `canvas`, defined on first
+        use (outside any other form: forms do not nest while being defined); None for a
+        symbol that cannot be drawn (reported by the layout check)."""
         symbol = self.get(sid)
-        if symbol is None:  # reported by the layout check; never drawn as a blank silently
-            return
+        if symbol is None:
+            return None
         forms = canvas.__dict__.setdefault("_pnp_forms", set())
         name = f"pnpsym_{sid}"
         if name not in forms:
+            from reportlab.graphics import renderPDF  # here for speed: reportlab.graphics brings in platypus
+            from reportlab.graphics.shapes import STATE_DEFAULTS
+
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
             # renderPDF selects its default font (Helvetica, never embedded) before drawing;
             # point it at the canvas's embedded font so no unembedded font is referenced.
@@ -80,6 +86,14 @@ class SymbolSet:
                 STATE_DEFAULTS["fontName"] = default_font
             canvas.endForm()
             forms.add(name)
+        return name
+
+    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float) -> None:
+        """Draw symbol `sid` fitted into a size x size square with its lower left at x, y."""
+        name = self.form(canvas, sid)
+        if name is None:  # reported by the layout check; never drawn as a blank silently
+            return
+        symbol = self._loaded[sid]
         scale = size / max(symbol.width, symbol.height)
         dx = (size - symbol.width * scale) / 2
         dy = (size - symbol.height * scale) / 2

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -71,11 +71,6 @@ class TextLayout:
     missing: str = ""  # characters the fonts lack
     unknown_symbols: tuple[str, ...] = ()
     markup: tuple[MarkupIssue, ...] = ()  # markup that cannot be read (printed literally)
-
-
-@dataclass
-class _Word:
-    parts: list[tuple[str, str]] = field(default_factory=list)  # (text, registered font name) or (symbol, '')
 
 
 def _variant(family: str, bold: bool, italic: bool) -> str:
@@ -223,45 +218,52 @@ def _issue(run: _Run, line: int) -> MarkupIssue:
     return MarkupIssue(line, run.col, marks, "closes nothing", f"an opening '{marks}' before the text it marks, or '\\*' for a literal asterisk")
 
 
-def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[_Word]]:
+Word = tuple[tuple[str, str], ...]  # a word's runs: (text, registered font name) or (symbol id, '')
+_MARKUP = re.compile(r"[*:\\]")  # what a line without markup lacks
+
+
+def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[Word]]:
     """Split marked-up text into paragraphs (hard line breaks) of words; what cannot be
-    read goes to `issues`."""
+    read goes to `issues`. A line without a markup character skips the markup parser."""
     paragraphs = []
     for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
-        words: list[_Word] = [_Word()]
-        segments, found = _segments(raw, n)
-        if issues is not None:
-            issues.extend(found)
+        if _MARKUP.search(raw) is None:
+            segments: list = [(raw, False, False)] if raw else []
+        else:
+            segments, found = _segments(raw, n)
+            if issues is not None:
+                issues.extend(found)
+        words: list[list[tuple[str, str]]] = [[]]
         for chunk, bold, italic in segments:
             if bold is None:
-                words[-1].parts.append((chunk, ""))
+                words[-1].append((chunk, ""))
                 continue
             font = fonts.get(fonts.variant(family, _variant(family, bold, italic))).registered
             for i, piece in enumerate(_SPACES.split(chunk)):
-                if i > 0 and words[-1].parts:
-                    words.append(_Word())
+                if i > 0 and words[-1]:
+                    words.append([])
                 if piece:
-                    words[-1].parts.extend(_with_fallback(piece, font, fonts))
-        words = [w for w in words if w.parts]
-        paragraphs.append(_glue(words, _CLINGING if glue else set()))
+                    words[-1].extend(_with_fallback(piece, font, fonts))
+        paragraphs.append(_glue([tuple(w) for w in words if w], _CLINGING if glue else set()))
     return paragraphs
 
 
 SYMBOLS = {"Sm", "So", "Sc", "Sk", "No"}  # what the fallback font gives: symbols, not letters (a letter in another typeface would show)
 
 
-def _with_fallback(piece: str, font: str, fonts: FontSet) -> list[tuple[str, str]]:
+@lru_cache(maxsize=8192)  # words repeat across cards; keyed by content (a FontSet is equal to another of the same files)
+def _with_fallback(piece: str, font: str, fonts: FontSet) -> Word:
     """A word's runs: in `font`, and in the fallback symbol font for the symbols `font`
     lacks and the fallback has (a '★' in 'Gain ★2'). What neither has, and letters, stay
     in `font`, to be reported as missing (with the fonts that have them)."""
     lacking = missing_glyphs(font, piece)
     if not lacking:
-        return [(piece, font)]
+        return ((piece, font),)
     symbols = "".join(ch for ch in lacking if unicodedata.category(ch) in SYMBOLS)
     fallback = fonts.fallback(font) if symbols else None
     found = set(symbols) - set(missing_glyphs(fallback, symbols)) if fallback else set()
     if not found:
-        return [(piece, font)]
+        return ((piece, font),)
     runs: list[tuple[str, str]] = []
     for ch in piece:
         use = fallback if ch in found else font
@@ -269,7 +271,7 @@ def _with_fallback(piece: str, font: str, fonts: FontSet) -> list[tuple[str, str
             runs[-1] = (runs[-1][0] + ch, use)
         else:
             runs.append((ch, use))
-    return runs
+    return tuple(runs)
 
 
 def escape(text: str) -> str:
@@ -277,21 +279,21 @@ def escape(text: str) -> str:
     return re.sub(r"([*:\\])", r"\\\1", text)
 
 
-def _glue(words: list[_Word], clinging: set[str]) -> list[_Word]:
+def _glue(words: list[Word], clinging: set[str]) -> list[Word]:
     """Keep a short number with the word it counts ('2 cities'), and in Czech and Slovak
     the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
     with the next word: typography never leaves them at the end of a line."""
-    out: list[_Word] = []
-    carry: _Word | None = None
+    out: list[Word] = []
+    carry: Word | None = None
     for word in words:
         if carry is not None:
-            (text, font), (first, first_font) = carry.parts[-1], word.parts[0]
+            (text, font), (first, first_font) = carry[-1], word[0]
             if font == first_font:
-                word = _Word(carry.parts[:-1] + [(text + " " + first, font)] + word.parts[1:])
+                word = (*carry[:-1], (text + " " + first, font), *word[1:])
             else:  # the space stays, in the font of the word before it
-                word = _Word(carry.parts[:-1] + [(text + " ", font)] + word.parts)
+                word = (*carry[:-1], (text + " ", font), *word)
             carry = None
-        if len(word.parts) == 1 and word.parts[0][1] and (word.parts[0][0] in clinging or _NUMBER.fullmatch(word.parts[0][0])):
+        if len(word) == 1 and word[0][1] and (word[0][0] in clinging or _NUMBER.fullmatch(word[0][0])):
             carry = word
             continue
         out.append(word)
@@ -306,17 +308,22 @@ def _hyphenator(lang: str) -> pyphen.Pyphen | None:
     return pyphen.Pyphen(lang=found) if found else None
 
 
-class _Measured:
+class Measured(NamedTuple):
     """A word measured at size 1, so that trying another size is a multiplication."""
 
-    __slots__ = ("parts", "widths", "width", "space")
+    word: Word
+    widths: tuple[float, ...]
+    width: float
+    space: float  # the width of a space before it
+    missing: str  # the characters its fonts lack
 
-    def __init__(self, word: _Word):
-        self.parts = word.parts
-        self.widths = [_width(text, font) if font else SYMBOL_EM for text, font in word.parts]
-        self.width = sum(self.widths)
-        first_font = next((f for _, f in word.parts if f), None)
-        self.space = _width(" ", first_font) if first_font else 0.25
+
+@lru_cache(maxsize=8192)  # the words of a deck repeat: each is measured once (the 8192 most recent)
+def _measure(word: Word) -> Measured:
+    widths = tuple(_width(text, font) if font else SYMBOL_EM for text, font in word)
+    first_font = next((f for _, f in word if f), None)
+    missing = "".join(missing_glyphs(f, t) for t, f in word if f)
+    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing)
 
 
 @lru_cache(maxsize=4096)
@@ -335,9 +342,9 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
     glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
     issues: list[MarkupIssue] = []
-    paragraphs = [[_Measured(w) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
-    missing = "".join(sorted({ch for para in paragraphs for w in para for t, f in w.parts if f for ch in missing_glyphs(f, t)}))
-    unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.parts if not f and symbols is not None and t not in symbols}))
+    paragraphs = [[_measure(w) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
+    missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
+    unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.word if not f and symbols is not None and t not in symbols}))
     hyph = _hyphenator(lang) if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
@@ -363,14 +370,14 @@ Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol
 Line = list[tuple[list[Part], float]]  # words (their parts) with the space before each
 
 
-def _break(paragraphs: list[list[_Measured]], size: float, width: float, hyph: pyphen.Pyphen | None) -> tuple[list[tuple[Line, bool]], bool]:
+def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: pyphen.Pyphen | None) -> tuple[list[tuple[Line, bool]], bool]:
     """Greedy line breaking. A line is a list of (word parts with widths, space before)."""
     lines: list = []
     too_wide = False
     for para in paragraphs:
         line: list = []
         used = 0.0
-        queue = [([(t, f, x * size) for (t, f), x in zip(w.parts, w.widths)], w.width * size, w.space * size) for w in para]
+        queue = [([(t, f, x * size) for (t, f), x in zip(w.word, w.widths)], w.width * size, w.space * size) for w in para]
         i = 0
         while i < len(queue):
             parts, w, space = queue[i]

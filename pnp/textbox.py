@@ -5,6 +5,7 @@ errors naming what was set, never blank space."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Collection
 
@@ -80,7 +81,12 @@ def _fonts_for(chars: str, fonts: FontSet) -> str:
     return "a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml)"
 
 
+_RTL_BLOCKS = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")  # every R and AL character lies here
+
+
 def _right_to_left(text: str) -> bool:
+    if _RTL_BLOCKS.search(text) is None:  # asked of every text: one regex search instead of a lookup per character
+        return False
     return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
 
 

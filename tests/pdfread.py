@@ -3,10 +3,11 @@ crop marks and where each card was placed (its clip rectangle)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.generic import ContentStream
+from pypdf import PageObject, PdfReader
+from pypdf.generic import ContentStream, NameObject
 
 MM = 72 / 25.4
 
@@ -48,9 +49,14 @@ def operations(page) -> list[tuple[list, bytes]]:
 
 
 def marks(page) -> list[tuple[float, float, float, float]]:
-    """Line segments drawn at page level (not inside a card): the crop marks."""
+    """Line segments drawn at page level (not inside a card), directly or in a form placed
+    there as it is (pnp draws a page layout's crop marks once, as a form): the crop marks."""
+    return _page_level_lines(operations(page), page)
+
+
+def _page_level_lines(ops: list[tuple[list, bytes]], page) -> list[tuple[float, float, float, float]]:
     segs, depth, start = [], 0, None
-    for operands, op in operations(page):
+    for operands, op in ops:
         if op == b"q":
             depth += 1
         elif op == b"Q":
@@ -59,6 +65,9 @@ def marks(page) -> list[tuple[float, float, float, float]]:
             start = [float(v) for v in operands]
         elif depth == 0 and op == b"l" and start:
             segs.append((start[0], start[1], float(operands[0]), float(operands[1])))
+        elif depth == 0 and op == b"Do":
+            form = page["/Resources"]["/XObject"][operands[0]].get_object()
+            segs += _page_level_lines(list(ContentStream(form, page.pdf).operations), page)
     return segs
 
 
@@ -74,16 +83,78 @@ def card_boxes(page) -> list[tuple[float, float, float, float]]:
 
 def placed_text(page) -> list[tuple[str, float, float]]:
     """Each run of text on a page with where it starts: (text, x, y) in page points of the
-    left end of its baseline, through the text and graphics matrices."""
+    left end of its baseline, through the text and graphics matrices, and through the
+    matrix of each form it is drawn in (pypdf reads a form's text in the form's own space)."""
     runs: list[tuple[str, float, float]] = []
+    for stream, resources, (a, b, c, d, e, f) in _drawings(page, page.get_contents(), page["/Resources"], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
+        if stream is None:  # a page that places no form: read as it is
+            alone = page
+        else:
+            alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
+            alone[NameObject("/Resources")] = resources
+            alone.replace_contents(stream)
 
-    def visit(text, cm, tm, font, size) -> None:
-        if text.strip():
-            x, y = tm[4], tm[5]
-            runs.append((text.strip(), x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]))
+        def visit(text, cm, tm, font, size, a=a, b=b, c=c, d=d, e=e, f=f) -> None:
+            if text.strip():
+                x, y = tm[4], tm[5]
+                px, py = x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]
+                runs.append((text.strip(), px * a + py * c + e, px * b + py * d + f))
 
-    page.extract_text(visitor_text=visit)
+        alone.extract_text(visitor_text=visit)
     return runs
+
+
+def _drawings(page, contents, resources, matrix, top: bool = True):
+    """The operations of a page (or form) without its forms, then each form's, each with
+    the matrix that places it on the page: (content stream, its resources, matrix); the
+    stream is None for a page that places no form (pypdf then reads the page itself)."""
+    stream = ContentStream(contents, page.pdf)
+    stack, forms, kept = [matrix], [], []
+    for operands, op in stream.operations:
+        if op == b"q":
+            stack.append(stack[-1])
+        elif op == b"Q":
+            stack.pop()
+        elif op == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            m = stack[-1]
+            stack[-1] = (
+                a * m[0] + b * m[2],
+                a * m[1] + b * m[3],
+                c * m[0] + d * m[2],
+                c * m[1] + d * m[3],
+                e * m[0] + f * m[2] + m[4],
+                e * m[1] + f * m[3] + m[5],
+            )
+        elif op == b"Do":
+            xobject = resources["/XObject"][operands[0]].get_object()
+            if xobject.get("/Subtype") == "/Form":
+                forms.append((xobject, xobject.get("/Resources", resources), stack[-1]))
+                continue
+        kept.append((operands, op))
+    stream.operations = kept
+    yield (None if top and not forms else stream), resources, matrix
+    for form, inner, placed in forms:
+        yield from _drawings(page, form, inner.get_object(), placed, top=False)
+
+
+def drawn(page) -> Counter:
+    """How often each image and each symbol (a form of pnp's, 'pnpsym_...') is drawn on a
+    page, by name, counted through the forms pnp places repeated content with."""
+    found: Counter = Counter()
+
+    def walk(contents, resources) -> None:
+        for operands, op in ContentStream(contents, page.pdf).operations:
+            if op != b"Do":
+                continue
+            xobject = resources["/XObject"][operands[0]].get_object()
+            if xobject.get("/Subtype") == "/Form" and "pnpsym" not in operands[0]:
+                walk(xobject, xobject.get("/Resources", resources).get_object())
+            else:
+                found[str(operands[0])] += 1
+
+    walk(page.get_contents(), page["/Resources"])
+    return found
 
 
 def outlines(page) -> list[tuple[bool, list[tuple[float, float]]]]:

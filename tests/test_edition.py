@@ -17,17 +17,17 @@ import pnp.edition  # noqa: F401
 import pnp.listing  # noqa: F401
 import pnp.rulebook.books  # noqa: F401
 from pnp.elements.base import Layout
-from pnp.i18n import extract, read_po
+from pnp.i18n import extract, read_catalog
 from pnp.paths import DEFAULT_GAME
 from pnp.rulebook.source import read_sources
 from pnp.text import TextStyle
 
-COUNTED = (extract, read_po, read_sources)
+COUNTED = (extract, read_catalog, read_sources)
 
 
 @pytest.fixture
 def calls(tmp_path: Path, monkeypatch) -> Counter:
-    """Wrap extract, babel's read_po and the rulebook reader wherever pnp holds them; each
+    """Wrap extract, the catalogue reader and the rulebook reader wherever pnp holds them; each
     call is a line in a file, so calls in forked processes count as well. Read the counts
     with `calls()` after the command."""
     log = tmp_path / "calls.log"
@@ -49,7 +49,7 @@ def calls(tmp_path: Path, monkeypatch) -> Counter:
     return lambda: Counter(log.read_text().split())
 
 
-ONCE = {"extract": 1, "read_po": 2, "read_sources": 1}  # Mestá is in Slovak, with catalogues cs and en
+ONCE = {"extract": 1, "read_catalog": 2, "read_sources": 1}  # Mestá is in Slovak, with catalogues cs and en
 
 
 def test_check_in_every_language_reads_everything_once(calls):

@@ -98,11 +98,11 @@ def test_a_failed_build_leaves_no_file_and_no_open_handle(tmp_path, monkeypatch)
         calls += 1
         if calls == 3:
             raise RuntimeError("disk on fire")
-        return real_marks(*args)
+        return real_face(*args)
 
-    real_marks = pdf.draw_marks
+    real_face = pdf.draw_face
     monkeypatch.setattr(StreamingCanvas, "__init__", spy)
-    monkeypatch.setattr(pdf, "draw_marks", fail_on_third)
+    monkeypatch.setattr(pdf, "draw_face", fail_on_third)
     with pytest.raises(RuntimeError):
         build(game, BuildOptions(out=tmp_path / "out"))
     assert opened and all(f.closed for f in opened)

@@ -8,11 +8,11 @@ import csv
 import os
 import shutil
 import subprocess
-from collections import Counter
 
 import pytest
 from conftest import edit, line_of, run
-from pdfread import operations, reader
+from pdfread import drawn as pdfread_drawn
+from pdfread import reader
 from PIL import Image
 
 from pnp.shops import SHOPS
@@ -82,7 +82,7 @@ def test_impose_reads_the_manifest_and_places_each_card_as_often_as_its_quantity
     front, back = reader(tmp_path / "sheets" / "cards-a4.pdf").pages
 
     def drawn(page) -> list[int]:
-        return sorted(Counter(str(operands[0]) for operands, op in operations(page) if op == b"Do").values())
+        return sorted(pdfread_drawn(page).values())
 
     assert drawn(front) == [1, 1, 1, 3]
     assert drawn(back) == [6]  # the deck's one back behind each card
