@@ -3,11 +3,12 @@ crop marks and where each card was placed (its clip rectangle)."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from pathlib import Path
 
 from pypdf import PageObject, PdfReader
-from pypdf.generic import ContentStream, NameObject
+from pypdf.generic import ContentStream, DictionaryObject, NameObject
 
 MM = 72 / 25.4
 
@@ -84,15 +85,13 @@ def card_boxes(page) -> list[tuple[float, float, float, float]]:
 def placed_text(page) -> list[tuple[str, float, float]]:
     """Each run of text on a page with where it starts: (text, x, y) in page points of the
     left end of its baseline, through the text and graphics matrices, and through the
-    matrix of each form it is drawn in (pypdf reads a form's text in the form's own space)."""
+    matrix of each form it is drawn in (pypdf reads a form's text in the form's own space,
+    so each form is read on its own and its runs moved to where it is placed)."""
     runs: list[tuple[str, float, float]] = []
-    for stream, resources, (a, b, c, d, e, f) in _drawings(page, page.get_contents(), page["/Resources"], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
-        if stream is None:  # a page that places no form: read as it is
-            alone = page
-        else:
-            alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
-            alone[NameObject("/Resources")] = resources
-            alone.replace_contents(stream)
+    for contents, resources, (a, b, c, d, e, f) in _drawings(page, page["/Contents"], page["/Resources"], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
+        alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
+        alone[NameObject("/Resources")] = _without_forms(resources)  # their text is read with their own placement
+        alone[NameObject("/Contents")] = contents  # as written: rewriting a stream would re-encode its strings
 
         def visit(text, cm, tm, font, size, a=a, b=b, c=c, d=d, e=e, f=f) -> None:
             if text.strip():
@@ -100,17 +99,30 @@ def placed_text(page) -> list[tuple[str, float, float]]:
                 px, py = x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]
                 runs.append((text.strip(), px * a + py * c + e, px * b + py * d + f))
 
-        alone.extract_text(visitor_text=visit)
+        quiet = logging.getLogger("pypdf._page")  # it says it cannot read the forms left out
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
+        try:
+            alone.extract_text(visitor_text=visit)
+        finally:
+            quiet.setLevel(level)
     return runs
 
 
-def _drawings(page, contents, resources, matrix, top: bool = True):
-    """The operations of a page (or form) without its forms, then each form's, each with
-    the matrix that places it on the page: (content stream, its resources, matrix); the
-    stream is None for a page that places no form (pypdf then reads the page itself)."""
-    stream = ContentStream(contents, page.pdf)
-    stack, forms, kept = [matrix], [], []
-    for operands, op in stream.operations:
+def _without_forms(resources) -> DictionaryObject:
+    kept = DictionaryObject({key: value for key, value in resources.items() if key != "/XObject"})
+    if "/XObject" in resources:
+        xobjects = resources["/XObject"].get_object()
+        kept[NameObject("/XObject")] = DictionaryObject({k: v for k, v in xobjects.items() if v.get_object().get("/Subtype") != "/Form"})
+    return kept
+
+
+def _drawings(page, contents, resources, matrix):
+    """A page's (or form's) contents, its resources and the matrix that places it on the
+    page, then the same for each form it places, each where it is placed."""
+    resources = resources.get_object()
+    stack, forms = [matrix], []
+    for operands, op in ContentStream(contents.get_object(), page.pdf).operations:
         if op == b"q":
             stack.append(stack[-1])
         elif op == b"Q":
@@ -127,15 +139,12 @@ def _drawings(page, contents, resources, matrix, top: bool = True):
                 e * m[1] + f * m[3] + m[5],
             )
         elif op == b"Do":
-            xobject = resources["/XObject"][operands[0]].get_object()
-            if xobject.get("/Subtype") == "/Form":
-                forms.append((xobject, xobject.get("/Resources", resources), stack[-1]))
-                continue
-        kept.append((operands, op))
-    stream.operations = kept
-    yield (None if top and not forms else stream), resources, matrix
+            xobject = resources["/XObject"][operands[0]]
+            if xobject.get_object().get("/Subtype") == "/Form":
+                forms.append((xobject, xobject.get_object().get("/Resources", resources), stack[-1]))
+    yield contents, resources, matrix
     for form, inner, placed in forms:
-        yield from _drawings(page, form, inner.get_object(), placed, top=False)
+        yield from _drawings(page, form, inner, placed)
 
 
 def drawn(page) -> Counter:
