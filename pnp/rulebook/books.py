@@ -25,6 +25,7 @@ from ..images import find_image
 from ..options import BuildOptions
 from ..paper import booklet_for, rulebook_page
 from ..render import Renderer
+from .booklet import sheet_sides
 from .check import check_document, check_facts
 from .document import CardRef, Document, Picture, spans_of, walk
 from .labels import labels
@@ -163,11 +164,8 @@ def write_rulebook(books: Rulebooks, source: Source, doc: Document, kind: str, o
         target = out / f"{name}-{lang}-{page.paper.name}.pdf"
         txn.path_for(target).write_bytes(data)
         return Written(target, 0, pages, "either")  # no backs to line up
-    from .booklet import impose  # with pypdf, slow to import: only where it is used
-
     booklet = booklet_for(options.sheet.paper)
-    data, _ = write_pdf(doc, booklet.page, inputs)
-    data, sides = impose(data, booklet, f"{game.meta.title}: {doc.title}", game.meta.author)
+    data, pages = write_pdf(doc, booklet.page, inputs, booklet)
     target = out / f"{name}-{lang}-{booklet.page.paper.name}-booklet.pdf"
     txn.path_for(target).write_bytes(data)
-    return Written(target, 0, sides, "short")  # folded: turned over its short edge
+    return Written(target, 0, sheet_sides(pages), "short")  # folded: turned over its short edge
