@@ -93,22 +93,24 @@ class Inputs:
     root: Path  # the game folder, where pictures are
 
 
-def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Booklet | None = None) -> tuple[bytes, int]:
-    """The rulebook's PDF bytes and its page count, set until the page numbers settle;
-    with a `booklet`, set on its pages and imposed on its sheets. The first pass, which
-    knows no page numbers, only finds the pages: it draws nothing."""
-    previous: Book | None = None
+def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Booklet | None = None, known: Book | None = None) -> tuple[bytes, int, Book]:
+    """The rulebook's PDF bytes, its page count and the pages it settled on, set until
+    they settle; with a `booklet`, set on its pages and imposed on its sheets. The first
+    pass starts from the `known` pages (those a watcher kept from the last build: when
+    they are still right, it is the only one); without them it knows no page numbers and
+    only finds the pages: it draws nothing."""
+    previous = known
     layouts: dict = {}  # a text set in one pass is the same in the next
     for _ in range(MAX_PASSES):
         book = Book()
         data, pages = _one_pass(doc, page, inputs, book, previous, layouts, booklet)
         if previous is not None and book.state() == previous.state():
-            return data, pages
+            return data, pages, book
         previous = book
     inputs.problems.warn(
         Location(doc.id), "rulebook-pages", f"the page numbers of rulebook '{doc.id}' did not settle after {MAX_PASSES} passes; check its contents"
     )
-    return data, pages
+    return data, pages, book
 
 
 def _one_pass(
