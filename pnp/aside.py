@@ -25,10 +25,13 @@ Work = Callable[[Problems, Transaction], list[Any]]
 
 class Aside:
     """`work`, writing into a transaction of its own under `txn`'s output folder; `what`
-    and `where` name it in a problem (the rulebooks, and their entry in game.yaml)."""
+    and `where` name it in a problem (the rulebooks, and their entry in game.yaml).
+    `then`, run in this process on what the work returned, keeps here what the child
+    learnt (the pages the rulebooks settled on) and gives the files it wrote."""
 
-    def __init__(self, work: Work, txn: Transaction, what: str, where: Location):
+    def __init__(self, work: Work, txn: Transaction, what: str, where: Location, then: Callable[[list[Any]], list[Any]] = list):
         self.work = work
+        self.then = then
         self.what = what
         self.where = where
         self.output, self.owner = txn.output, txn.owner
@@ -91,7 +94,7 @@ class Aside:
     def join(self, problems: Problems, txn: Transaction) -> list[Any]:
         """What the work wrote (its files now pending in `txn`); its problems join `problems`."""
         if self.process is None:
-            return self.work(problems, txn)
+            return self.then(self.work(problems, txn))
         try:
             status, result, items, pending = self._receive()
         except Interrupted:  # the parent was: the child stops too, and its files are removed with the parent's
@@ -106,7 +109,7 @@ class Aside:
             raise Interrupted(result)
         if status == "error":
             raise PnpError(problems)
-        return result
+        return self.then(result)
 
 
 def join_all(asides: list[Aside], problems: Problems, txn: Transaction) -> list[Any]:

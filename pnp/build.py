@@ -33,6 +33,7 @@ from .pieces import write_pieces
 from .progress import BuildProgress, expected_cards
 from .project import Project, prepare
 from .render import Renderer
+from .rulebook.settled import SettledPages, settled_pages
 from .rules import deal_members
 from .session import Session
 from .tuckbox import BLEED
@@ -121,7 +122,7 @@ def build(
     drawn: dict[str, dict[tuple[str, str, str], str]] = {edition.lang: {} for edition in editions}
     changes: list[Changes] = []
     with transaction(options.out) as txn:
-        rulebooks = start_rulebooks(editions, options, txn) if wanted else []
+        rulebooks = start_rulebooks(editions, options, txn, settled_pages(session)) if wanted else []
         try:
             problems.extend(check_game(project))
             if problems.errors and not options.force:
@@ -283,10 +284,11 @@ def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -
     )
 
 
-def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transaction) -> list[Aside]:
+def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transaction, settled: SettledPages) -> list[Aside]:
     """The rulebooks of every language, filled in, parsed and checked here, then set aside
     in one forked process (both formats), which inherits them, the fonts they are set in
-    and the imports, while this one draws the decks. Join the returned Asides for their
+    and the imports, while this one draws the decks; each is set from the pages it last
+    settled on (`settled`, which keeps the new ones). Join the returned Asides for their
     files."""
     from .rulebook.books import prepare_rulebooks  # Markdown and Jinja: only for a game with rulebooks
     from .rulebook.flow import Styles
@@ -296,12 +298,12 @@ def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transac
     for name in Styles.for_size(10).fonts():  # parsed once, here: the decks use most of them too
         fonts.get(name)
     where = next(iter(editions[0].game.meta.rulebooks.values()))._loc
-    return [Aside(partial(_write_rulebooks, books, options), txn, "setting the rulebooks", where)]
+    return [Aside(partial(_write_rulebooks, books, options, settled), txn, "setting the rulebooks", where, settled.keep)]
 
 
-def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, problems: Problems, txn: Transaction) -> list[Written]:
+def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: SettledPages, problems: Problems, txn: Transaction) -> list[tuple]:
     """Every rulebook in every language asked for, of each kind (on the paper, and the
-    booklet). The editions' translation problems are reported with the decks. Each
+    booklet), with the pages each settled on. The editions' translation problems are reported with the decks. Each
     rulebook of each kind is set on its own, so that one pnp cannot set is named, with its
     language and kind, where it is defined, and the others are still tried."""
     from .rulebook.books import write_rulebook  # with platypus and pypdf: only for a game that has rulebooks
@@ -313,7 +315,7 @@ def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, problems: Pr
             continue
         for (source, doc), kind in product(book.documents, RULEBOOK_KINDS):
             try:
-                files.append(write_rulebook(book, source, doc, kind, options, problems, txn))
+                files.append(write_rulebook(book, source, doc, kind, options, problems, txn, settled))
             except Interrupted:
                 raise
             except PnpError as err:

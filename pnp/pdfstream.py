@@ -18,6 +18,7 @@ breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -27,6 +28,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFArray,
     PDFDocument,
     PDFFile,
+    PDFFormXObject,
     PDFIndirectObject,
     PDFObjectReference,
     PDFPage,
@@ -182,3 +184,55 @@ def kept_flowables(keep: KeepTogether) -> list[Flowable]:
 def row_heights(table: Table) -> list[float]:
     """The height of each row of a table, once it is wrapped."""
     return table._rowHeights
+
+
+# --- Pages set as forms (a booklet's: rulebook/booklet.py) -----------------------------------------
+# Kept apart from the streaming document above: a canvas of its own, not streamed.
+
+
+class FormPagesCanvas(Canvas):
+    """A Canvas whose pages become forms instead of pages, named by their number
+    (`page_form(n)`); at `save()`, `place(canvas, pages)` draws the pages that place them
+    (with `doForm` and `sheet()`), so a booklet is imposed as it is set, not read back.
+    Links, bookmarks and outline entries are left out: a form has no annotations, and
+    they would point at the sheets, not the pages."""
+
+    def __init__(self, *args, place: Callable[[FormPagesCanvas, int], None], **kwargs):
+        super().__init__(*args, **kwargs)
+        self._place = place
+        self._forms = 0
+
+    def showPage(self) -> None:  # noqa: N802 - reportlab's name
+        """The page is finished: it becomes a form (reportlab's endForm, for a page)."""
+        width, height = self._pagesize
+        self._forms += 1
+        form = PDFFormXObject(lowerx=0, lowery=0, upperx=width, uppery=height)
+        form.compression = self._pageCompression
+        form.setStreamList([self._preamble, *self._code, " "])
+        self._setColorSpace(form)
+        self._setExtGState(form)
+        self._setXObjects(form)
+        self._doc.addForm(page_form(self._forms), form)
+        self._startPage()
+
+    def sheet(self) -> None:
+        """A page of the file, holding what was drawn (the forms placed) since the last."""
+        Canvas.showPage(self)
+
+    def save(self) -> None:
+        self._place(self, self._forms)
+        super().save()
+
+    def linkRect(self, *args, **kwargs) -> None:  # noqa: N802 - reportlab's name
+        pass
+
+    def bookmarkPage(self, *args, **kwargs) -> None:  # noqa: N802 - reportlab's name
+        pass
+
+    def addOutlineEntry(self, *args, **kwargs) -> None:  # noqa: N802 - reportlab's name
+        pass
+
+
+def page_form(number: int) -> str:
+    """The name of the form FormPagesCanvas made of its page `number` (from 1)."""
+    return f"Page{number}"

@@ -48,7 +48,7 @@ def test_a_rulebook_that_fails_in_its_process_is_named(mesta, tmp_path, monkeypa
     """A bug met while setting a rulebook: a located error naming it, not a traceback."""
     from pnp.rulebook import writer
 
-    def broken(doc, page, inputs):
+    def broken(*args, **kwargs):
         raise ValueError("the table is wider than the page")
 
     monkeypatch.setattr(writer, "write_pdf", broken)
@@ -67,7 +67,7 @@ def test_a_rulebook_that_fails_in_its_process_is_named(mesta, tmp_path, monkeypa
 def test_a_rulebook_process_that_dies_is_reported(mesta, tmp_path, monkeypatch):
     from pnp.rulebook import writer
 
-    def dies(doc, page, inputs):
+    def dies(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)
 
     monkeypatch.setattr(writer, "write_pdf", dies)

@@ -171,3 +171,40 @@ def test_the_rulebooks_key_changes_with_what_they_print_and_only_with_it(mesta):
     assert shown[0] != first[0] and shown[1] != first[1]  # the events the book shows (06-priklad.md) look different; its text is the same
     edit(mesta / "rules" / "09-tipy.md", "\n\n", "\n\nNová rada.\n\n")
     assert rulebook_keys(mesta)[0] not in (first[0], shown[0])
+
+
+def test_the_watcher_sets_the_rulebooks_from_their_last_pages_and_writes_a_fresh_builds_files(mesta, tmp_path, monkeypatch):
+    """A rebuild in the watcher starts each book from the pages it last settled on: an
+    edit of an event's text that moves no page needs one pass per book, one that moves
+    them goes on until they settle; either way the rulebooks are byte for byte those of a
+    fresh build of the same folder."""
+    import pnp.aside
+    from pnp.build import build
+    from pnp.files import Output, writing_under
+    from pnp.options import BuildOptions
+    from pnp.rulebook import writer
+    from pnp.session import Session
+
+    monkeypatch.setattr(pnp.aside.multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # set in this process, to count the passes
+    passes = []
+    one_pass = writer._one_pass
+    monkeypatch.setattr(writer, "_one_pass", lambda *args: passes.append(args[0].id) or one_pass(*args))
+    out = tmp_path / "out"
+    session = Session(mesta, [out])
+
+    def rulebooks(folder: Path, out: Path, session: Session | None) -> dict[str, bytes]:
+        passes.clear()
+        with writing_under(Output(out)):
+            build(folder, BuildOptions(out=out), session=session)
+        return {path.name: path.read_bytes() for path in sorted((out / "mesta").glob("rules-*.pdf"))}
+
+    cold = rulebooks(mesta, out, session)
+    assert len(cold) == 2 and len(passes) >= 4
+    edit(mesta / "events.yaml", "text: Všetci hráči strácajú všetky rímske mestá.", "text: Všetci hráči stratia všetky rímske mestá.")
+    warm = rulebooks(mesta, out, session)
+    assert len(passes) == 2  # the paper book and the booklet, once each
+    assert warm != cold and warm == rulebooks(mesta, tmp_path / "fresh", None)
+    edit(mesta / "rules" / "01-uvod.md", "Existuje tiež anglická verzia", "Nový odsek, ktorý posunie strany.\n\n" * 40 + "Existuje tiež anglická verzia")
+    moved = rulebooks(mesta, out, session)
+    assert len(passes) > 2
+    assert moved == rulebooks(mesta, tmp_path / "fresh2", None)

@@ -15,6 +15,7 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..edition import Edition
 from ..errata import face_hash, file_hash
@@ -25,10 +26,15 @@ from ..images import find_image
 from ..options import BuildOptions
 from ..paper import booklet_for, rulebook_page
 from ..render import Renderer
+from .booklet import sheet_sides
 from .check import check_document, check_facts
 from .document import CardRef, Document, Picture, spans_of, walk
 from .labels import labels
+from .settled import SettledPages, Slot
 from .source import Source, render
+
+if TYPE_CHECKING:  # platypus: only where rulebooks are set
+    from .flow import Book
 
 
 def documents(edition: Edition, problems: Problems) -> list[tuple[Source, Document]]:
@@ -147,27 +153,28 @@ def prepare_rulebooks(edition: Edition) -> Rulebooks:
     return Rulebooks(edition, _checked_documents(edition, problems, set_text=False), problems)
 
 
-def write_rulebook(books: Rulebooks, source: Source, doc: Document, kind: str, options: BuildOptions, problems: Problems, txn) -> Written:
+def write_rulebook(
+    books: Rulebooks, source: Source, doc: Document, kind: str, options: BuildOptions, problems: Problems, txn, settled: SettledPages
+) -> tuple[Written, Slot, Book]:
     """One rulebook in one mode, of one `kind`: "paper" (the PDF on the build's paper) or
     "booklet" (A5 pages on A4, half-letter on Letter), written as a temporary file of the
-    build's transaction `txn`; what setting it finds goes to `problems`."""
+    build's transaction `txn`, and the pages it settled on (set from those in `settled`);
+    what setting it finds goes to `problems`."""
     from .writer import write_pdf
 
     game, lang = books.edition.game, books.edition.lang
     inputs = _inputs(books.edition, problems, books.face)
     name = source.id + (f"-{doc.mode}" if doc.mode else "")
     out = options.out / game.name
+    slot = (lang, source.id, doc.mode, kind)
     if kind == "paper":
         page = rulebook_page(options.sheet.paper)
-        data, pages = write_pdf(doc, page, inputs)
+        data, pages, book = write_pdf(doc, page, inputs, known=settled.books.get(slot))
         target = out / f"{name}-{lang}-{page.paper.name}.pdf"
         txn.path_for(target).write_bytes(data)
-        return Written(target, 0, pages, "either")  # no backs to line up
-    from .booklet import impose  # with pypdf, slow to import: only where it is used
-
+        return Written(target, 0, pages, "either"), slot, book  # no backs to line up
     booklet = booklet_for(options.sheet.paper)
-    data, _ = write_pdf(doc, booklet.page, inputs)
-    data, sides = impose(data, booklet, f"{game.meta.title}: {doc.title}", game.meta.author)
+    data, pages, book = write_pdf(doc, booklet.page, inputs, booklet, settled.books.get(slot))
     target = out / f"{name}-{lang}-{booklet.page.paper.name}-booklet.pdf"
     txn.path_for(target).write_bytes(data)
-    return Written(target, 0, sides, "short")  # folded: turned over its short edge
+    return Written(target, 0, sheet_sides(pages), "short"), slot, book  # folded: turned over its short edge

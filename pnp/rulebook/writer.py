@@ -13,9 +13,11 @@ import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
@@ -26,10 +28,11 @@ from ..errors import Location, PnpError, Problems
 from ..faces import Face, ImageOp
 from ..fonts import FontSet
 from ..images import find_image, image_size
-from ..paper import RULEBOOK_PAGES, RulebookPage
-from ..pdfstream import at_top_of_frame, row_heights
+from ..paper import RULEBOOK_PAGES, Booklet, RulebookPage
+from ..pdfstream import FormPagesCanvas, at_top_of_frame, row_heights
 from ..symbols import SymbolSet
 from ..text import TextStyle, escape
+from .booklet import impose
 from .document import (
     Box,
     Break,
@@ -90,32 +93,40 @@ class Inputs:
     root: Path  # the game folder, where pictures are
 
 
-def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs) -> tuple[bytes, int]:
-    """The rulebook's PDF bytes and its page count, set until the page numbers settle.
-    The first pass, which knows no page numbers, only finds the pages: it draws nothing."""
-    previous: Book | None = None
+def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Booklet | None = None, known: Book | None = None) -> tuple[bytes, int, Book]:
+    """The rulebook's PDF bytes, its page count and the pages it settled on, set until
+    they settle; with a `booklet`, set on its pages and imposed on its sheets. The first
+    pass starts from the `known` pages (those a watcher kept from the last build: when
+    they are still right, it is the only one); without them it knows no page numbers and
+    only finds the pages: it draws nothing."""
+    previous = known
     layouts: dict = {}  # a text set in one pass is the same in the next
     for _ in range(MAX_PASSES):
         book = Book()
-        data, pages = _one_pass(doc, page, inputs, book, previous, layouts)
+        data, pages = _one_pass(doc, page, inputs, book, previous, layouts, booklet)
         if previous is not None and book.state() == previous.state():
-            return data, pages
+            return data, pages, book
         previous = book
     inputs.problems.warn(
         Location(doc.id), "rulebook-pages", f"the page numbers of rulebook '{doc.id}' did not settle after {MAX_PASSES} passes; check its contents"
     )
-    return data, pages
+    return data, pages, book
 
 
-def _one_pass(doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, layouts: dict) -> tuple[bytes, int]:
+def _one_pass(
+    doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, layouts: dict, booklet: Booklet | None
+) -> tuple[bytes, int]:
     styles = Styles.for_size(page.body)
     drawing = previous is not None  # the first pass is never kept
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, drawing, layouts)
     buffer = io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
-    template = _Template(buffer, page, inputs, setting, header)
+    subject = f"rulebook, {page.paper.name.upper()}"
+    if booklet is not None:
+        subject = f"{page.paper.title} booklet on {booklet.sheet.title}: print double-sided, flip on the short edge, fold, staple"
+    template = _Template(buffer, page, inputs, setting, header, subject)
     story = Story(doc, setting, inputs, previous or Book()).flowables()
-    template.build(story)
+    template.build(story, canvasmaker=Canvas if booklet is None else partial(FormPagesCanvas, place=partial(impose, booklet)))
     return buffer.getvalue(), template.page
 
 
@@ -129,7 +140,7 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
 
 
 class _Template(BaseDocTemplate):
-    def __init__(self, buffer, page: RulebookPage, inputs: Inputs, setting: Setting, header: str):
+    def __init__(self, buffer, page: RulebookPage, inputs: Inputs, setting: Setting, header: str, subject: str):
         left, right, top, bottom = page.margins
         width, height = page.paper.size()
         super().__init__(
@@ -144,7 +155,7 @@ class _Template(BaseDocTemplate):
             initialFontName=inputs.fonts.get("sans").registered,
             title=header,
             author=inputs.author,
-            subject=f"rulebook, {page.paper.name.upper()}",
+            subject=subject,
             creator="pnp",
             producer="pnp (reportlab)",
         )

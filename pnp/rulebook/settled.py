@@ -1,0 +1,46 @@
+"""The pages each rulebook settled on, kept between the watcher's builds.
+
+A rulebook is set again until its page numbers settle (writer.py): a cold build needs two
+passes at least. The watcher keeps, per language, rulebook, mode and format, where the
+headings and index terms of the last book set landed; the next build starts from them,
+so an edit that moves no page needs one pass, and one that does goes on until they settle
+again. A pass depends only on the page numbers it starts from, so the file is the one a
+cold build writes. The books are set in another process: it hands its pages back with its
+files (`keep`, run in this one when it is joined).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from ..files import Written
+
+if TYPE_CHECKING:  # platypus: only where rulebooks are set
+    from .flow import Book
+
+Slot = tuple[str, str, str | None, str]  # language, rulebook, mode, kind ("paper" or "booklet")
+
+
+@dataclass
+class SettledPages:
+    """The last settled pages of each rulebook (see the module docstring)."""
+
+    books: dict[Slot, Book] = field(default_factory=dict)
+
+    def keep(self, set_: list[tuple[Written, Slot, Book]]) -> list[Written]:
+        """Keep the pages of the books just set; their files."""
+        for _, slot, book in set_:
+            self.books[slot] = book
+        return [written for written, _, _ in set_]
+
+
+_WATCHED: WeakKeyDictionary = WeakKeyDictionary()  # a watcher's session -> its SettledPages
+
+
+def settled_pages(session: object | None) -> SettledPages:
+    """The pages kept for the watcher's `session`, or none kept (a single build)."""
+    if session is None:
+        return SettledPages()
+    return _WATCHED.setdefault(session, SettledPages())
