@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -224,15 +225,20 @@ _MARKUP = re.compile(r"[*:\\]")  # what a line without markup lacks
 
 def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[Word]]:
     """Split marked-up text into paragraphs (hard line breaks) of words; what cannot be
-    read goes to `issues`. A line without a markup character skips the markup parser."""
+    read goes to `issues`. A line without a markup character skips the markup parser:
+    its words are its pieces between spaces, in the family's own font."""
     paragraphs = []
+    clinging = _CLINGING if glue else frozenset()
+    plain: str | None = None  # the family's registered font, looked up for the first plain line
     for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
         if _MARKUP.search(raw) is None:
-            segments: list = [(raw, False, False)] if raw else []
-        else:
-            segments, found = _segments(raw, n)
-            if issues is not None:
-                issues.extend(found)
+            if plain is None:
+                plain = fonts.get(family).registered
+            paragraphs.append(_glue([_with_fallback(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], clinging))
+            continue
+        segments, found = _segments(raw, n)
+        if issues is not None:
+            issues.extend(found)
         words: list[list[tuple[str, str]]] = [[]]
         for chunk, bold, italic in segments:
             if bold is None:
@@ -244,7 +250,7 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
                     words.append([])
                 if piece:
                     words[-1].extend(_with_fallback(piece, font, fonts))
-        paragraphs.append(_glue([tuple(w) for w in words if w], _CLINGING if glue else set()))
+        paragraphs.append(_glue([tuple(w) for w in words if w], clinging))
     return paragraphs
 
 
@@ -279,7 +285,7 @@ def escape(text: str) -> str:
     return re.sub(r"([*:\\])", r"\\\1", text)
 
 
-def _glue(words: list[Word], clinging: set[str]) -> list[Word]:
+def _glue(words: list[Word], clinging: Collection[str]) -> list[Word]:
     """Keep a short number with the word it counts ('2 cities'), and in Czech and Slovak
     the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
     with the next word: typography never leaves them at the end of a line."""
@@ -293,9 +299,11 @@ def _glue(words: list[Word], clinging: set[str]) -> list[Word]:
             else:  # the space stays, in the font of the word before it
                 word = (*carry[:-1], (text + " ", font), *word)
             carry = None
-        if len(word) == 1 and word[0][1] and (word[0][0] in clinging or _NUMBER.fullmatch(word[0][0])):
-            carry = word
-            continue
+        if len(word) == 1:
+            text, font = word[0]
+            if font and len(text) <= 3 and (text in clinging or _NUMBER.fullmatch(text)):  # at most three digits, or one letter
+                carry = word
+                continue
         out.append(word)
     if carry is not None:
         out.append(carry)
@@ -371,38 +379,41 @@ Line = list[tuple[list[Part], float]]  # words (their parts) with the space befo
 
 
 def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: pyphen.Pyphen | None) -> tuple[list[tuple[Line, bool]], bool]:
-    """Greedy line breaking. A line is a list of (word parts with widths, space before)."""
+    """Greedy line breaking. A line is a list of (word parts with widths, space before);
+    a word's parts are made when it is placed (most words are one run: one part)."""
     lines: list = []
     too_wide = False
+    limit = width + 1e-6
     for para in paragraphs:
         line: list = []
         used = 0.0
-        queue = [([(t, f, x * size) for (t, f), x in zip(w.word, w.widths)], w.width * size, w.space * size) for w in para]
-        i = 0
-        while i < len(queue):
-            parts, w, space = queue[i]
-            gap = space if line else 0.0
-            if used + gap + w <= width + 1e-6:
-                line.append((parts, gap))
-                used += gap + w
-                i += 1
-                continue
-            split = _hyphenate(parts, width - used - gap, size, hyph) if hyph else None
-            if split is not None:
-                head, tail = split
-                line.append((head, gap))
-                lines.append((line, False))
-                queue[i] = (tail, sum(p[2] for p in tail), space)
-                line, used = [], 0.0
-                continue
-            if line:
-                lines.append((line, False))
-                line, used = [], 0.0
-                continue
-            line.append((parts, 0.0))  # a single word wider than the box
-            too_wide = True
-            used = w
-            i += 1
+        for m in para:
+            word = m.word
+            w = m.width * size
+            parts = [(*word[0], w)] if len(word) == 1 else [(t, f, x * size) for (t, f), x in zip(word, m.widths)]
+            space = m.space * size
+            while True:
+                gap = space if line else 0.0
+                if used + gap + w <= limit:
+                    line.append((parts, gap))
+                    used += gap + w
+                    break
+                split = _hyphenate(parts, width - used - gap, size, hyph) if hyph else None
+                if split is not None:
+                    head, parts = split
+                    line.append((head, gap))
+                    lines.append((line, False))
+                    w = sum(p[2] for p in parts)
+                    line, used = [], 0.0
+                    continue
+                if line:
+                    lines.append((line, False))
+                    line, used = [], 0.0
+                    continue
+                line.append((parts, 0.0))  # a single word wider than the box
+                too_wide = True
+                used = w
+                break
         lines.append((line, True))
     return lines, too_wide
 
@@ -431,27 +442,42 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
 def _place(line: list, size: float, width: float, align: str, last: bool) -> tuple[Piece, ...]:
     """Position a line's words. Neighbouring words in one font become one run; on a
     justified line the run carries the extra space per word gap (PDF word spacing), so a
-    line is one drawing operation, not one per word."""
-    natural = sum(gap + sum(p[2] for p in parts) for parts, gap in line)
+    line is one drawing operation, not one per word. The run being extended is kept in
+    locals and made a Piece when it ends."""
+    natural = sum([gap + (parts[0][2] if len(parts) == 1 else sum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
     gaps = len(line) - 1
     stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
     x = {"center": extra / 2, "right": extra}.get(align, 0.0)
     pieces: list[Piece] = []
+    texts: list[str] = []  # the run's texts, joined when it ends
+    run_x = run_w = run_ws = 0.0
+    run_font: str | None = None  # None: no run yet; '' a symbol (never extended)
+    run_spaced = False  # the run's text holds a space
     for parts, gap in line:
         x += gap + (stretch if gap else 0.0)
-        for j, (text, font, w) in enumerate(parts):
-            spaced = j == 0 and gap > 0  # a word space comes before this run
-            prev = pieces[-1] if pieces else None
-            fits = prev is not None and font and prev.font == font and abs(prev.x + prev.width + (gap + stretch if spaced else 0.0) - x) < 1e-6
-            if fits and stretch and (" " in text or (" " in prev.text and not prev.word_space)):
+        spaced = gap > 0  # a word space comes before the first run
+        for text, font, w in parts:
+            fits = font and run_font == font and abs(run_x + run_w + (gap + stretch if spaced else 0.0) - x) < 1e-6
+            if fits and stretch and (" " in text or (run_spaced and not run_ws)):
                 fits = False  # a glued word's own space must not stretch
             if fits:
-                ws = stretch if spaced else prev.word_space
-                pieces[-1] = Piece(prev.x, prev.text + (" " if spaced else "") + text, font, x + w - prev.x, ws)
+                if spaced:
+                    texts.append(" ")
+                    run_ws = stretch
+                    run_spaced = True
+                texts.append(text)
+                run_spaced = run_spaced or " " in text
+                run_w = x + w - run_x
             else:
-                pieces.append(Piece(x, text, font, w))
+                if run_font is not None:
+                    pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
+                texts = [text]
+                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text
             x += w
+            spaced = False
+    if run_font is not None:
+        pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
     return tuple(pieces)
 
 
