@@ -14,6 +14,7 @@ fence) is not card text: `block_syntax` finds it, for the check stage to report.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Collection
@@ -31,7 +32,8 @@ VAlign = Literal["top", "middle", "bottom"]
 
 SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
 SIZE_STEP = 0.25  # points between the sizes tried when shrinking
-_TOKEN = re.compile(r"\\([*:\\])|(\*+)|:([a-z0-9][a-z0-9_-]*):")  # an escape, a run of asterisks, a symbol
+_SYMBOL = re.compile(r":([a-z0-9][a-z0-9_-]*):")  # ':sun:'
+_TOKEN = re.compile(r"\\([*:\\])|(\*+)|" + _SYMBOL.pattern)  # an escape, a run of asterisks, a symbol
 _CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
 _NUMBER = re.compile(r"\d{1,3}")
 _SPACES = re.compile(r"[ \t]+")  # between words
@@ -133,7 +135,10 @@ def _compatible(opener: int, closer: int) -> bool:
 def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[str, None, None]], list[MarkupIssue]]:
     """One line's text as (text, bold, italic) segments and (symbol id, None, None), plus
     what could not be read. Runs of asterisks pair like brackets: a closing run closes
-    the nearest open run it is compatible with; runs left open inside are reported."""
+    the nearest open run it is compatible with; runs left open inside are reported. A
+    line with symbols but neither asterisks nor escapes is split at its symbols."""
+    if "*" not in raw and "\\" not in raw:
+        return [(piece, False, False) if i % 2 == 0 else (piece, None, None) for i, piece in enumerate(_SYMBOL.split(raw)) if piece], []
     tokens: list[str | tuple[str] | _Run] = []
     pos = 0
     for m in _TOKEN.finditer(raw):
@@ -357,8 +362,12 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
+    attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
+    sums = [(sum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs]
     while True:  # hyphenate only where the text would not fit at this size without it
-        attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
+        if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
+            size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
+            continue
         for attempt in attempts:
             lines, too_wide = _break(paragraphs, size, width, attempt)
             needed = len(lines) * size * style.leading
@@ -372,6 +381,18 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     half = size * (style.leading - 1) / 2
     ascent = half + size * base.ascent / (base.ascent - base.descent)
     return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues))
+
+
+def _fewest_lines(sums: list[tuple[float, int, float]], size: float, width: float) -> int:
+    """At least how many lines paragraphs need at `size`, from each one's words' widths, count
+    and narrowest space at size 1: a line holds at most `width` of words and the spaces
+    between them, a hyphen only adds, and every paragraph takes a line. Shrinking skips the
+    sizes this rules out, so the size chosen is the one trying every size would choose."""
+    lines = 0
+    for words, count, space in sums:
+        least = (words + count * space) * size / (width + 1e-6 + space * size)  # lines L hold the words and at least count - L spaces
+        lines += max(1, math.ceil(least * (1 - 1e-9)))  # less a margin for the rounding of sums taken in another order
+    return lines
 
 
 Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol), width in points
