@@ -329,6 +329,7 @@ class Measured(NamedTuple):
     width: float
     space: float  # the width of a space before it
     missing: str  # the characters its fonts lack
+    symbols: tuple[str, ...]  # the ids of its symbols
 
 
 @lru_cache(maxsize=8192)  # the words of a deck repeat: each is measured once (the 8192 most recent)
@@ -336,7 +337,8 @@ def _measure(word: Word) -> Measured:
     widths = tuple(_width(text, font) if font else SYMBOL_EM for text, font in word)
     first_font = next((f for _, f in word if f), None)
     missing = "".join(missing_glyphs(f, t) for t, f in word if f)
-    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing)
+    symbols = tuple(t for t, f in word if not f)
+    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols)
 
 
 @lru_cache(maxsize=4096)
@@ -357,13 +359,13 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     issues: list[MarkupIssue] = []
     paragraphs = [[_measure(w) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
     missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
-    unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.word if not f and symbols is not None and t not in symbols}))
+    unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
     hyph = _hyphenator(lang) if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
     attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
-    sums = [(sum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs]
+    sums = [(sum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs] if smallest < size else []
     while True:  # hyphenate only where the text would not fit at this size without it
         if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
             size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
