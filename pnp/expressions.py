@@ -33,6 +33,7 @@ from typing import Any
 from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError, UndefinedError, nodes, pass_context
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.ext import Extension
+from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import _PassArg, missing
@@ -540,10 +541,32 @@ def _expression(source: str):
     return ENV.compile_expression(source, undefined_to_none=False)
 
 
+@lru_cache(maxsize=4096)
+def _lone_name(source: str, expression: bool) -> str | None:
+    """The name a template (`{{ title }}`) or an expression (`army`) is and nothing more, as
+    Jinja reads it, or None: its value is looked up in the context directly, without the
+    Jinja context that rendering makes (most of a card's templates are such names)."""
+    try:
+        if expression:  # read as compile_expression reads it
+            parser = Parser(ENV, source, state="variable")
+            node = parser.parse_expression()
+            if not parser.stream.eos:
+                return None
+        else:
+            body = ENV.parse(source).body
+            if len(body) != 1 or not isinstance(body[0], nodes.Output) or len(body[0].nodes) != 1:
+                return None
+            node = body[0].nodes[0]
+    except TemplateSyntaxError:
+        return None
+    return node.name if isinstance(node, nodes.Name) and node.ctx == "load" else None
+
+
 def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     """The value of an expression; raises on any failure, an undefined result included
     (`where: kidn` must not quietly select nothing)."""
-    value = _expression(source)(**ctx)
+    name = _lone_name(source, True)
+    value = ctx[name] if name in ctx else _expression(source)(**ctx)  # a name of the context is its value
     if isinstance(value, StrictUndefined):
         value._fail_with_undefined_error()
     return value
@@ -567,6 +590,9 @@ def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems
     (an undefined name once per place, with `once`)."""
     if "{" not in source:
         return source
+    value = ctx.get(_lone_name(source, False))  # '{{ title }}' writes a text as it is
+    if type(value) is str and len(value) <= MAX_LENGTH:
+        return value
     try:
         return template(source).render(ctx)
     except Exception as exc:

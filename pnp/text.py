@@ -14,8 +14,10 @@ fence) is not card text: `block_syntax` finds it, for the check stage to report.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -30,7 +32,8 @@ VAlign = Literal["top", "middle", "bottom"]
 
 SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
 SIZE_STEP = 0.25  # points between the sizes tried when shrinking
-_TOKEN = re.compile(r"\\([*:\\])|(\*+)|:([a-z0-9][a-z0-9_-]*):")  # an escape, a run of asterisks, a symbol
+_SYMBOL = re.compile(r":([a-z0-9][a-z0-9_-]*):")  # ':sun:'
+_TOKEN = re.compile(r"\\([*:\\])|(\*+)|" + _SYMBOL.pattern)  # an escape, a run of asterisks, a symbol
 _CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
 _NUMBER = re.compile(r"\d{1,3}")
 _SPACES = re.compile(r"[ \t]+")  # between words
@@ -132,7 +135,10 @@ def _compatible(opener: int, closer: int) -> bool:
 def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[str, None, None]], list[MarkupIssue]]:
     """One line's text as (text, bold, italic) segments and (symbol id, None, None), plus
     what could not be read. Runs of asterisks pair like brackets: a closing run closes
-    the nearest open run it is compatible with; runs left open inside are reported."""
+    the nearest open run it is compatible with; runs left open inside are reported. A
+    line with symbols but neither asterisks nor escapes is split at its symbols."""
+    if "*" not in raw and "\\" not in raw:
+        return [(piece, False, False) if i % 2 == 0 else (piece, None, None) for i, piece in enumerate(_SYMBOL.split(raw)) if piece], []
     tokens: list[str | tuple[str] | _Run] = []
     pos = 0
     for m in _TOKEN.finditer(raw):
@@ -224,15 +230,20 @@ _MARKUP = re.compile(r"[*:\\]")  # what a line without markup lacks
 
 def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[Word]]:
     """Split marked-up text into paragraphs (hard line breaks) of words; what cannot be
-    read goes to `issues`. A line without a markup character skips the markup parser."""
+    read goes to `issues`. A line without a markup character skips the markup parser:
+    its words are its pieces between spaces, in the family's own font."""
     paragraphs = []
+    clinging = _CLINGING if glue else frozenset()
+    plain: str | None = None  # the family's registered font, looked up for the first plain line
     for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
         if _MARKUP.search(raw) is None:
-            segments: list = [(raw, False, False)] if raw else []
-        else:
-            segments, found = _segments(raw, n)
-            if issues is not None:
-                issues.extend(found)
+            if plain is None:
+                plain = fonts.get(family).registered
+            paragraphs.append(_glue([_with_fallback(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], clinging))
+            continue
+        segments, found = _segments(raw, n)
+        if issues is not None:
+            issues.extend(found)
         words: list[list[tuple[str, str]]] = [[]]
         for chunk, bold, italic in segments:
             if bold is None:
@@ -244,7 +255,7 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
                     words.append([])
                 if piece:
                     words[-1].extend(_with_fallback(piece, font, fonts))
-        paragraphs.append(_glue([tuple(w) for w in words if w], _CLINGING if glue else set()))
+        paragraphs.append(_glue([tuple(w) for w in words if w], clinging))
     return paragraphs
 
 
@@ -279,7 +290,7 @@ def escape(text: str) -> str:
     return re.sub(r"([*:\\])", r"\\\1", text)
 
 
-def _glue(words: list[Word], clinging: set[str]) -> list[Word]:
+def _glue(words: list[Word], clinging: Collection[str]) -> list[Word]:
     """Keep a short number with the word it counts ('2 cities'), and in Czech and Slovak
     the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
     with the next word: typography never leaves them at the end of a line."""
@@ -293,9 +304,11 @@ def _glue(words: list[Word], clinging: set[str]) -> list[Word]:
             else:  # the space stays, in the font of the word before it
                 word = (*carry[:-1], (text + " ", font), *word)
             carry = None
-        if len(word) == 1 and word[0][1] and (word[0][0] in clinging or _NUMBER.fullmatch(word[0][0])):
-            carry = word
-            continue
+        if len(word) == 1:
+            text, font = word[0]
+            if font and len(text) <= 3 and (text in clinging or _NUMBER.fullmatch(text)):  # at most three digits, or one letter
+                carry = word
+                continue
         out.append(word)
     if carry is not None:
         out.append(carry)
@@ -316,6 +329,7 @@ class Measured(NamedTuple):
     width: float
     space: float  # the width of a space before it
     missing: str  # the characters its fonts lack
+    symbols: tuple[str, ...]  # the ids of its symbols
 
 
 @lru_cache(maxsize=8192)  # the words of a deck repeat: each is measured once (the 8192 most recent)
@@ -323,7 +337,8 @@ def _measure(word: Word) -> Measured:
     widths = tuple(_width(text, font) if font else SYMBOL_EM for text, font in word)
     first_font = next((f for _, f in word if f), None)
     missing = "".join(missing_glyphs(f, t) for t, f in word if f)
-    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing)
+    symbols = tuple(t for t, f in word if not f)
+    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols)
 
 
 @lru_cache(maxsize=4096)
@@ -344,13 +359,17 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     issues: list[MarkupIssue] = []
     paragraphs = [[_measure(w) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
     missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
-    unknown = tuple(sorted({t for para in paragraphs for w in para for t, f in w.word if not f and symbols is not None and t not in symbols}))
+    unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
     hyph = _hyphenator(lang) if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
+    attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
+    sums = [(sum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs] if smallest < size else []
     while True:  # hyphenate only where the text would not fit at this size without it
-        attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
+        if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
+            size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
+            continue
         for attempt in attempts:
             lines, too_wide = _break(paragraphs, size, width, attempt)
             needed = len(lines) * size * style.leading
@@ -366,43 +385,58 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues))
 
 
+def _fewest_lines(sums: list[tuple[float, int, float]], size: float, width: float) -> int:
+    """At least how many lines paragraphs need at `size`, from each one's words' widths, count
+    and narrowest space at size 1: a line holds at most `width` of words and the spaces
+    between them, a hyphen only adds, and every paragraph takes a line. Shrinking skips the
+    sizes this rules out, so the size chosen is the one trying every size would choose."""
+    lines = 0
+    for words, count, space in sums:
+        least = (words + count * space) * size / (width + 1e-6 + space * size)  # lines L hold the words and at least count - L spaces
+        lines += max(1, math.ceil(least * (1 - 1e-9)))  # less a margin for the rounding of sums taken in another order
+    return lines
+
+
 Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol), width in points
 Line = list[tuple[list[Part], float]]  # words (their parts) with the space before each
 
 
 def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: pyphen.Pyphen | None) -> tuple[list[tuple[Line, bool]], bool]:
-    """Greedy line breaking. A line is a list of (word parts with widths, space before)."""
+    """Greedy line breaking. A line is a list of (word parts with widths, space before);
+    a word's parts are made when it is placed (most words are one run: one part)."""
     lines: list = []
     too_wide = False
+    limit = width + 1e-6
     for para in paragraphs:
         line: list = []
         used = 0.0
-        queue = [([(t, f, x * size) for (t, f), x in zip(w.word, w.widths)], w.width * size, w.space * size) for w in para]
-        i = 0
-        while i < len(queue):
-            parts, w, space = queue[i]
-            gap = space if line else 0.0
-            if used + gap + w <= width + 1e-6:
-                line.append((parts, gap))
-                used += gap + w
-                i += 1
-                continue
-            split = _hyphenate(parts, width - used - gap, size, hyph) if hyph else None
-            if split is not None:
-                head, tail = split
-                line.append((head, gap))
-                lines.append((line, False))
-                queue[i] = (tail, sum(p[2] for p in tail), space)
-                line, used = [], 0.0
-                continue
-            if line:
-                lines.append((line, False))
-                line, used = [], 0.0
-                continue
-            line.append((parts, 0.0))  # a single word wider than the box
-            too_wide = True
-            used = w
-            i += 1
+        for m in para:
+            word = m.word
+            w = m.width * size
+            parts = [(*word[0], w)] if len(word) == 1 else [(t, f, x * size) for (t, f), x in zip(word, m.widths)]
+            space = m.space * size
+            while True:
+                gap = space if line else 0.0
+                if used + gap + w <= limit:
+                    line.append((parts, gap))
+                    used += gap + w
+                    break
+                split = _hyphenate(parts, width - used - gap, size, hyph) if hyph else None
+                if split is not None:
+                    head, parts = split
+                    line.append((head, gap))
+                    lines.append((line, False))
+                    w = sum(p[2] for p in parts)
+                    line, used = [], 0.0
+                    continue
+                if line:
+                    lines.append((line, False))
+                    line, used = [], 0.0
+                    continue
+                line.append((parts, 0.0))  # a single word wider than the box
+                too_wide = True
+                used = w
+                break
         lines.append((line, True))
     return lines, too_wide
 
@@ -431,27 +465,42 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
 def _place(line: list, size: float, width: float, align: str, last: bool) -> tuple[Piece, ...]:
     """Position a line's words. Neighbouring words in one font become one run; on a
     justified line the run carries the extra space per word gap (PDF word spacing), so a
-    line is one drawing operation, not one per word."""
-    natural = sum(gap + sum(p[2] for p in parts) for parts, gap in line)
+    line is one drawing operation, not one per word. The run being extended is kept in
+    locals and made a Piece when it ends."""
+    natural = sum([gap + (parts[0][2] if len(parts) == 1 else sum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
     gaps = len(line) - 1
     stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
     x = {"center": extra / 2, "right": extra}.get(align, 0.0)
     pieces: list[Piece] = []
+    texts: list[str] = []  # the run's texts, joined when it ends
+    run_x = run_w = run_ws = 0.0
+    run_font: str | None = None  # None: no run yet; '' a symbol (never extended)
+    run_spaced = False  # the run's text holds a space
     for parts, gap in line:
         x += gap + (stretch if gap else 0.0)
-        for j, (text, font, w) in enumerate(parts):
-            spaced = j == 0 and gap > 0  # a word space comes before this run
-            prev = pieces[-1] if pieces else None
-            fits = prev is not None and font and prev.font == font and abs(prev.x + prev.width + (gap + stretch if spaced else 0.0) - x) < 1e-6
-            if fits and stretch and (" " in text or (" " in prev.text and not prev.word_space)):
+        spaced = gap > 0  # a word space comes before the first run
+        for text, font, w in parts:
+            fits = font and run_font == font and abs(run_x + run_w + (gap + stretch if spaced else 0.0) - x) < 1e-6
+            if fits and stretch and (" " in text or (run_spaced and not run_ws)):
                 fits = False  # a glued word's own space must not stretch
             if fits:
-                ws = stretch if spaced else prev.word_space
-                pieces[-1] = Piece(prev.x, prev.text + (" " if spaced else "") + text, font, x + w - prev.x, ws)
+                if spaced:
+                    texts.append(" ")
+                    run_ws = stretch
+                    run_spaced = True
+                texts.append(text)
+                run_spaced = run_spaced or " " in text
+                run_w = x + w - run_x
             else:
-                pieces.append(Piece(x, text, font, w))
+                if run_font is not None:
+                    pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
+                texts = [text]
+                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text
             x += w
+            spaced = False
+    if run_font is not None:
+        pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
     return tuple(pieces)
 
 

@@ -36,6 +36,16 @@ def test_long_text_shrinks_but_not_below_the_minimum():
     assert tiny.overflow and tiny.size == 6
 
 
+@pytest.mark.parametrize("align", ["left", "justify"])
+@pytest.mark.parametrize("repeat", [1, 2, 3, 5, 8])
+def test_a_shrunk_text_takes_the_largest_size_that_fits(align, repeat):
+    text = "Každý hráč stráca 1 hlavné mesto a 2 bežné mestá podľa vlastného výberu. " * repeat
+    out = typeset(text, TextStyle(size=12, min_size=5, align=align), 50 * MM, 30 * MM, FONTS, "sk")
+    assert not out.overflow and out.height <= 30 * MM + 0.01
+    if out.size < 12:  # a quarter point larger (the next size tried) does not fit
+        assert typeset(text, TextStyle(size=out.size + 0.25, align=align), 50 * MM, 30 * MM, FONTS, "sk").overflow
+
+
 def test_no_shrinking_without_a_minimum():
     text = "Hráč získa všetky ostatné vyložené mestá z rovnakého impéria od iných hráčov."
     out = typeset(text, TextStyle(size=11), 30 * MM, 5 * MM, FONTS, "sk")

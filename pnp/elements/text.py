@@ -42,28 +42,33 @@ class Text(ElementKind):
         own = {k: getattr(self, k) for k in ("font", "size", "min_size", "color", "align", "valign") if getattr(self, k) is not None}
         return replace(base, **own) if own else base
 
-    def _spec(self, f: Frame) -> tuple[TextStyle, str, str | None]:
+    def _spec(self, f: Frame) -> tuple[TextStyle, str, str | None, dict[bool, str]]:
         """Per element and layout, not per card: its style in this language, what messages
-        call it, and the card field it shows alone (whose line a message points at)."""
+        call it, the card field it shows alone (whose line a message points at), and what
+        would fit, said of a text and of a translation."""
         key = ("text", id(f.layout), id(self))
         spec = f.services.memo.get(key)
         if spec is None:
             match = FIELD_ALONE.match(self.text)
             field_name = match.group(1) if match else None
-            spec = f.services.memo[key] = (f.layout.scaled(self._style(f.layout.styles), f.services.lang), self.name or field_name or "text", field_name)
+            style = f.layout.scaled(self._style(f.layout.styles), f.services.lang)
+            shrink = "" if style.min_size is not None else "; its style has no min_size, so it does not shrink"
+            fixes = {
+                translated: f"a shorter {what}, or a larger box or smaller min_size in layout '{f.layout.name}' ({self._loc}){shrink}"
+                for translated, what in ((False, "text"), (True, "translation"))
+            }
+            spec = f.services.memo[key] = (style, self.name or field_name or "text", field_name, fixes)
         return spec
 
     def draw(self, f: Frame) -> list[Op]:
         content = f.fill_in(self.text, self._loc, _as_written(f))
         if not content:
             return []
-        style, label, field_name = self._spec(f)
+        style, label, field_name, fixes = self._spec(f)
         card = f.card
         loc = card.loc_of(field_name) if field_name else card.loc
-        shrink = "" if style.min_size is not None else "; its style has no min_size, so it does not shrink"
         translated = loc.file.endswith(".po")  # reported at the translation, naming where the card is as well
-        what = "translation" if translated else "text"
-        fix = f"a shorter {what}, or a larger box or smaller min_size in layout '{f.layout.name}' ({self._loc}){shrink}"
+        fix = fixes[translated]
         if translated:
             fix += f"; the card is at {card.loc}"
         op = f.text(content, style, self.box, loc, f"{label} of card '{card.id}'", fix, color_loc=self._loc)

@@ -1,0 +1,47 @@
+"""A template or expression that is one name (`{{ title }}`, `when: army`) is looked up
+without rendering it through Jinja: what it writes and what it means must be what Jinja
+would make of it, and a name the component lacks is still an error naming it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnp.errors import Location, Problems
+from pnp.expressions import FAILED, evaluate_at, fill_in, template
+
+CTX = {"title": "Kováč", "empty": "", "cost": 3, "none": "a field named none", "items": ["a"], "nothing": None, "flag": False}
+WHERE = Location("layouts/card.yaml", 4, 9)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ title }}",
+        "{{title}}",
+        "{{ title }}\n",
+        "{{- title -}}",
+        " {{ title }}",
+        "{{ empty }}",
+        "{{ cost }}",
+        "{{ none }}",
+        "{{ true }}",
+        "{{ items }}",
+        "{{ nothing }}",
+    ],
+)
+def test_a_template_writes_what_jinja_writes(source):
+    assert fill_in(source, CTX, WHERE, "text", Problems()) == template(source).render(CTX)
+
+
+@pytest.mark.parametrize(("source", "value"), [("title", "Kováč"), ("flag", False), ("items", ["a"]), ("none", None), ("not flag", True), ("cost > 2", True)])
+def test_an_expression_means_what_jinja_means(source, value):
+    assert evaluate_at(source, CTX, WHERE, "when", Problems()) == value
+
+
+@pytest.mark.parametrize(("source", "evaluate"), [("{{ titel }}", False), ("titel", True)])
+def test_a_name_the_component_lacks_is_an_error_naming_it(source, evaluate):
+    problems = Problems()
+    got = evaluate_at(source, CTX, WHERE, "when", problems) if evaluate else fill_in(source, CTX, WHERE, "text", problems)
+    assert got is (FAILED if evaluate else None)
+    (problem,) = problems.items
+    assert "'titel' is undefined" in str(problem) and "'title'" in str(problem)
