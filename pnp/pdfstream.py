@@ -9,9 +9,10 @@ objects are reportlab's, so the file is what reportlab would write, in a differe
 object order: the same input still gives the same bytes.
 
 This is the one module that uses reportlab's internals (pdfdoc objects, underscore
-names): the streaming document above, and at the end the few things the rest of pnp
-needs that reportlab has no public way to ask (a canvas's font, a flowable's frame, a
-table's row heights, a KeepTogether's flowables). A reportlab upgrade that moves them
+names): the streaming document above, set text written straight into a page's content
+(`draw_text`), a font registered again when its file changed (`register_font`), and at
+the end the few things the rest of pnp needs that reportlab has no public way to ask (a
+canvas's font, a flowable's frame, a table's row heights, a KeepTogether's flowables). A reportlab upgrade that moves them
 breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
 """
 
@@ -38,6 +39,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFStream,
     PDFTrailer,
 )
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 if TYPE_CHECKING:  # platypus is for rulebooks only: sheets need not import it
@@ -223,6 +225,16 @@ def _encoding(doc: PDFDocument, font: str) -> _Encoding:
     if found is None:
         found = encodings[font] = _Encoding(font, doc)
     return found
+
+
+def register_font(font: TTFont) -> None:
+    """Register a TrueType font under its name, replacing the font registered under that
+    name before (its file edited while the watcher runs): reportlab's registerFont keeps
+    the first font of a name for the life of the process, and maps a face name to it."""
+    old = pdfmetrics._fonts.pop(font.fontName, None)
+    if old is not None and pdfmetrics._dynFaceNames.get(old.face.name) is old:
+        del pdfmetrics._dynFaceNames[old.face.name]
+    pdfmetrics.registerFont(font)
 
 
 def current_font(canvas: Canvas) -> str:
