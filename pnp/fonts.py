@@ -143,7 +143,13 @@ def _register(name: str, path: Path, loc: Location, version: tuple[int, int]) ->
         problems = Problems()
         problems.error(loc, "font-unreadable", f"font '{name}' ({display_path(path)}) cannot be used: {exc}; expected a TrueType (.ttf) file")
         raise PnpError(problems) from None
-    pdfmetrics.registerFont(ttf)
+    if registered in pdfmetrics.getRegisteredFontNames():  # its file changed while pnp runs (the watcher)
+        from .pdfstream import register_font  # deferred for speed: what measures text loads reportlab's PDF writer only in this rare case
+
+        register_font(ttf)  # reportlab's registerFont would keep the old version
+        missing_glyphs.cache_clear()  # it knows fonts by name
+    else:
+        pdfmetrics.registerFont(ttf)
     face = ttf.face
     return Font(name, registered, path, face.ascent / 1000, face.descent / 1000)
 

@@ -1,11 +1,15 @@
-"""Images placed on components: found inside the game folder only, checked once for size
-(a decompression bomb is refused before it is decoded) and drawn by file name, so
-reportlab stores each image once however many cards show it."""
+"""Images placed on components: found inside the game folder only, checked once per version
+of the file for size (a decompression bomb is refused before it is decoded) and drawn by
+file name, so reportlab stores each image once however many cards show it. What is
+remembered is keyed by the file's modification time and size, as errata.file_hash is: an
+image replaced while the watcher runs is seen as it is now."""
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
+from stat import S_ISREG
 
 from PIL import Image, UnidentifiedImageError
 
@@ -24,15 +28,25 @@ def find_image(name: str, game_root: Path, loc: Location, what: str) -> Path:
     raise fail(loc, code, f"{what} '{name}' {message}")
 
 
-@lru_cache(maxsize=1024)
 def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
-    """Checked once per file, however many cards use it: a path, or (code, reason)."""
+    """A path, or (code, reason): resolved every time (a file may be added, removed or
+    replaced while the watcher runs), checked once per version of the file."""
     try:
         path = resolve_inside(name, game_root, [game_root, LAYOUTS_DIR], Location("?"), "image")
     except PnpError:
         return "path-outside", "points outside the game folder or is absolute; expected an image file inside the game folder"
-    if not path.is_file():
+    try:
+        stat = path.stat()
+    except OSError:
+        stat = None
+    if stat is None or not S_ISREG(stat.st_mode):
         return "image-missing", "does not exist; expected an image file inside the game folder"
+    return _check(path.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=1024)
+def _check(path: Path, mtime_ns: int, size: int) -> Path | tuple[str, str]:
+    """Checked once per version of a file (`mtime_ns`, `size`), however many cards use it."""
     try:
         with Image.open(path) as image:  # reads the header only
             width, height = image.size
@@ -47,11 +61,17 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
             image.load()  # every pixel (a JPEG cut short)
     except Exception as exc:  # Pillow raises many kinds for damaged data
         return "image-damaged", f"is damaged ({exc or type(exc).__name__}); expected a complete PNG or JPEG file (export it again)"
-    return path.resolve()
+    return path
+
+
+def image_size(path: str) -> tuple[int, int]:
+    """Pixel size of an image already checked by find_image (header only), read again
+    when the file changes."""
+    stat = os.stat(path)
+    return _size(path, stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=1024)
-def image_size(path: str) -> tuple[int, int]:
-    """Pixel size of an image already checked by find_image (header only)."""
+def _size(path: str, mtime_ns: int, size: int) -> tuple[int, int]:
     with Image.open(path) as image:
         return image.size

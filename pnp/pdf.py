@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
 from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
-from .pdfstream import StreamingCanvas
+from .pdfstream import StreamingCanvas, draw_text
 from .text import SYMBOL_EM
 
 rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
@@ -65,9 +65,10 @@ def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Can
     return canvas
 
 
-def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symbols, turned: bool = False) -> None:
+def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symbols, turned: bool = False, lead: tuple[str, int] | None = None) -> None:
     """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed;
-    `turned`: upside down in the same box (a back on a page turned over its short side)."""
+    `turned`: upside down in the same box (a back on a page turned over its short side);
+    `lead`: a form (Forms) that draws the face's first operations, and how many."""
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
@@ -77,7 +78,11 @@ def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symb
         canvas.rotate(180)
     else:
         canvas.translate(x, y)
-    for op in face.ops:
+    ops = face.ops
+    if lead is not None:
+        canvas.doForm(lead[0])
+        ops = ops[lead[1] :]
+    for op in ops:
         if isinstance(op, TextOp):
             _draw_text(canvas, op, symbols)
         elif isinstance(op, RectOp):
@@ -128,8 +133,11 @@ class Forms:
 
     A face is known by what it draws (its size, operations and bleed), never by its name.
     The first time a face is met it is drawn as it is; met again among the `recent` faces,
-    it becomes a form, so a face drawn once costs nothing extra. Both tables are bounded:
-    memory stays flat however long the deck (a face pushed out is drawn anew, correctly)."""
+    it becomes a form, so a face drawn once costs nothing extra. A face drawn as it is
+    starts with a form of the operations it begins with in common with the face drawn as
+    it is before it (the frame and art every card of a deck shares), made when they first
+    repeat. Both tables are bounded: memory stays flat however long the deck (a face
+    pushed out is drawn anew, correctly)."""
 
     def __init__(self, canvas: Canvas, symbols, recent: int = 64):
         self.canvas = canvas
@@ -138,6 +146,7 @@ class Forms:
         self._faces: OrderedDict[tuple, str | None] = OrderedDict()  # face key -> its form, None: seen once
         self._other: dict[tuple, str] = {}  # marks and rulers: one per page layout, few
         self._count = 0
+        self._last: tuple[Face, float] | None = None  # the last face drawn as it is, with its bleed
 
     def _name(self, kind: str) -> str:
         self._count += 1
@@ -148,7 +157,7 @@ class Forms:
         key = (face.width, face.height, bleed, face.ops)
         name = self._faces.get(key, "")
         if name == "":  # never seen (or forgotten): drawn as it is
-            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned)
+            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed))
             self._remember(key, None)
             return
         if name is None:
@@ -167,6 +176,27 @@ class Forms:
             canvas.transform(1, 0, 0, 1, x, y)
         canvas.doForm(name)
         canvas.restoreState()
+
+    def _lead(self, face: Face, bleed: float) -> tuple[str, int] | None:
+        """The form of the operations `face` begins with in common with the last face drawn
+        as it is (of the same size and bleed), and how many; None when they share none."""
+        last, self._last = self._last, (face, bleed)
+        if last is None or (last[0].width, last[0].height, last[1]) != (face.width, face.height, bleed):
+            return None
+        ops, before = face.ops, last[0].ops
+        count = 0
+        while count < min(len(ops), len(before)) - 1 and (ops[count] is before[count] or ops[count] == before[count]):
+            count += 1  # never the whole face: that repeats as the face's own form
+        if not count:
+            return None
+        key = ("lead", face.width, face.height, bleed, ops[:count])
+        name = self._faces.get(key)
+        if name is None:
+            name = self._define_face(Face(face.name, face.width, face.height, ops[:count]), bleed)
+            self._remember(key, name)
+        else:
+            self._faces.move_to_end(key)
+        return name, count
 
     def _remember(self, key: tuple, name: str | None) -> None:
         self._faces[key] = name
@@ -259,28 +289,16 @@ def _draw_image(canvas: Canvas, op: ImageOp) -> None:
 def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
     layout = op.text
     size = layout.size
-    text = canvas.beginText()
-    text.setFillColor(op.color)
+    pieces = []
     marks = []
-    font = None
-    spacing = 0.0
     for i, line in enumerate(layout.lines):
         baseline = op.baseline - i * layout.leading
         for piece in line:
-            if not piece.font:
+            if piece.font:
+                pieces.append((piece.font, size, piece.word_space, op.x + piece.x, baseline, piece.text))
+            else:
                 marks.append((piece.text, op.x + piece.x, baseline - 0.22 * size, SYMBOL_EM * size))
-                continue
-            if piece.font != font:
-                text.setFont(piece.font, size)
-                font = piece.font
-            if piece.word_space != spacing:
-                text.setWordSpace(piece.word_space)
-                spacing = piece.word_space
-            text.setTextOrigin(op.x + piece.x, baseline)
-            text.textOut(piece.text)
-    if spacing:
-        text.setWordSpace(0)  # word spacing outlives the text object in PDF
-    canvas.drawText(text)
+    draw_text(canvas, op.color, pieces)
     for sid, x, y, s in marks:
         symbols.draw(canvas, sid, x, y, s)
 

@@ -9,20 +9,24 @@ objects are reportlab's, so the file is what reportlab would write, in a differe
 object order: the same input still gives the same bytes.
 
 This is the one module that uses reportlab's internals (pdfdoc objects, underscore
-names): the streaming document above, and at the end the few things the rest of pnp
-needs that reportlab has no public way to ask (a canvas's font, a flowable's frame, a
-table's row heights, a KeepTogether's flowables). A reportlab upgrade that moves them
+names): the streaming document above, set text written straight into a page's content
+(`draw_text`), a font registered again when its file changed (`register_font`), and at
+the end the few things the rest of pnp needs that reportlab has no public way to ask (a
+canvas's font, a flowable's frame, a table's row heights, a KeepTogether's flowables). A reportlab upgrade that moves them
 breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from reportlab import rl_config
+from reportlab.lib.colors import Color
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import (
     NoEncryption,
     PDFArray,
@@ -36,6 +40,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFStream,
     PDFTrailer,
 )
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 if TYPE_CHECKING:  # platypus is for rulebooks only: sheets need not import it
@@ -152,6 +157,85 @@ class StreamingCanvas(Canvas):
 
     def close(self) -> None:
         self._file.close()
+
+
+def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str]]) -> None:
+    """Set text, written as PDF text operators straight into the page (or form) being
+    drawn: each piece is (registered TrueType font, size, word space, x, y, text).
+
+    Why not reportlab's text objects: they split every string into font subsets anew and
+    format their state per call; here a string is encoded by a table per font
+    and document (`_Encoding`), and a piece costs a few string operations. The operators are those reportlab writes (a
+    subset's font name and size, Tw for justified lines, Tm for each piece's origin), so
+    text extracts and copies the same."""
+    code = [f"BT 1 0 0 1 0 0 Tm {fp_str(color.red, color.green, color.blue)} rg"]  # from the origin, as reportlab: a text object reads as its own line
+    add = code.append
+    doc = canvas._doc
+    current: tuple[str, float] | None = None
+    spacing = 0.0
+    for font, size, word_space, x, y, text in pieces:
+        if word_space != spacing:
+            add(f"{fp_str(word_space)} Tw")
+            spacing = word_space
+        add(f"1 0 0 1 {fp_str(x, y)} Tm")
+        for name, encoded in _encoding(doc, font).runs(text):
+            if current != (name, size):
+                add(f"{name} {fp_str(size)} Tf")
+                current = (name, size)
+            add(f"({encoded}) Tj")
+    if spacing:
+        add("0 Tw")  # word spacing outlives the text object in PDF
+    add("ET")
+    canvas._code.append(" ".join(code))
+
+
+class _Encoding:
+    """What one TrueType font's characters are in one document, where reportlab gives each
+    character its code in a subset of the font the first time the document draws it.
+
+    Why: reportlab splits every string into subsets anew (a Python loop per character);
+    here a character of the first subset, once seen, is translated by a table (one C
+    call per string), and only a string with a character not seen before is split."""
+
+    def __init__(self, font: str, doc: PDFDocument):
+        self.font = pdfmetrics.getFont(font)
+        self.doc = doc
+        self.table: dict[int, str] = {}  # character -> its escaped code in the first subset
+        self.known: set[str] = set()
+        self.first = ""  # the first subset's font name, once the document uses the font
+
+    def runs(self, text: str) -> list[tuple[str, str]]:
+        """`text` as runs of one subset each: (the subset's font name, its escaped codes)."""
+        font, doc = self.font, self.doc
+        if self.known.issuperset(text) and text:
+            return [(self.first, text.translate(self.table))]
+        runs = [(font.getSubsetInternalName(subset, doc), escapePDF(data)) for subset, data in font.splitString(text, doc)]
+        self.first = font.getSubsetInternalName(0, doc)
+        for char in set(text) - self.known:  # now coded: remembered when in the first subset
+            ((subset, data),) = font.splitString(char, doc)
+            if subset == 0:
+                self.table[ord(char)] = escapePDF(data)
+                self.known.add(char)
+        return runs
+
+
+def _encoding(doc: PDFDocument, font: str) -> _Encoding:
+    """The document's encoding of `font` (kept on the document: it holds for that one)."""
+    encodings = doc.__dict__.setdefault("_pnp_encodings", {})
+    found = encodings.get(font)
+    if found is None:
+        found = encodings[font] = _Encoding(font, doc)
+    return found
+
+
+def register_font(font: TTFont) -> None:
+    """Register a TrueType font under its name, replacing the font registered under that
+    name before (its file edited while the watcher runs): reportlab's registerFont keeps
+    the first font of a name for the life of the process, and maps a face name to it."""
+    old = pdfmetrics._fonts.pop(font.fontName, None)
+    if old is not None and pdfmetrics._dynFaceNames.get(old.face.name) is old:
+        del pdfmetrics._dynFaceNames[old.face.name]
+    pdfmetrics.registerFont(font)
 
 
 def current_font(canvas: Canvas) -> str:

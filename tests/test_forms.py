@@ -39,12 +39,25 @@ def test_the_back_and_copies_are_stored_once_and_placed_per_card(tmp_path: Path)
     assert len(pages) == 4  # 15 cards: two sheets of 9, fronts and backs
     forms = _forms(pdf)
     assert sum(b"Dvoj" in form for form in forms) == 1  # the three copies of 'twin': one drawing
-    # placed forms per page: the crop marks on each, the ruler's scale on the fronts, and
-    # each card met before (the first back and the first 'twin' are drawn as they are)
-    assert [_placed(page) for page in pages] == [1 + 1, 1 + 8, 1 + 1 + 2, 1 + 6]
+    # placed forms per page: the crop marks on each, the ruler's scale on the fronts, each
+    # card met before (the first back and the first 'twin' are drawn as they are), and on
+    # every other card drawn as it is, the frame it begins with like the card before it
+    assert [_placed(page) for page in pages] == [1 + 1 + 8, 1 + (1 + 8), 1 + 1 + (2 + 4), 1 + 6]
     assert [len(pdfread.card_boxes(page)) for page in pages] == [9, 9, 6, 6]  # every card keeps its place
     assert pdfread.text(pdf).count("Dvojča") == 3
     assert all(pdfread.marks(page) for page in pages)  # crop marks on every page, read through their form
+
+
+def test_the_frame_every_card_begins_with_is_drawn_once_not_per_card(tmp_path: Path):
+    game = make_small_game(tmp_path / "hra", CARDS)
+    assert run("build", str(game), "--out", str(tmp_path / "out")).exit_code == 0
+    pdf = tmp_path / "out" / "hra" / "cards-sk-a4.pdf"
+    frame = b"170.0787 233.8583 l"  # a side of basic/card's rounded frame
+    pages = pdfread.reader(pdf).pages
+    drawn = sum(page.get_contents().get_data().count(frame) for page in pages) + sum(form.count(frame) for form in _forms(pdf))
+    assert drawn == 4  # the first front, the frame's form, the back's and the twin's: not once per card (15)
+    assert [len(pdfread.card_boxes(page)) for page in pages] == [9, 9, 6, 6]
+    assert pdfread.text(pdf).count("Hráč získa mesto") == 12  # each card's own text, once per card
 
 
 def test_a_build_is_byte_for_byte_the_same_twice(tmp_path: Path):

@@ -217,7 +217,11 @@ def test_no_import_is_deferred_without_a_reason():
 
 
 PRIVATE = {  # a library: the one module that may use its internals, which names, which modules
-    "reportlab": ("pnp.pdfstream", {"_fontname", "_frame", "_atTop", "_rowHeights", "_content", "_doc", "_code"}, "reportlab.pdfbase.pdfdoc"),
+    "reportlab": (
+        "pnp.pdfstream",
+        {"_fontname", "_frame", "_atTop", "_rowHeights", "_content", "_doc", "_code", "_fonts", "_dynFaceNames"},
+        "reportlab.pdfbase.pdfdoc",
+    ),
 }
 
 

@@ -18,9 +18,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp import pdf
 from pnp.build import build
+from pnp.faces import BLACK
 from pnp.options import BuildOptions
 from pnp.paths import FONTS_DIR
-from pnp.pdfstream import StreamingCanvas
+from pnp.pdfstream import StreamingCanvas, draw_text
 
 
 def xref_points_at_objects(data: bytes) -> None:
@@ -63,6 +64,34 @@ def test_streamed_pages_draw_what_reportlab_draws(tmp_path):
     assert "Strana 30: žluťoučký kůň" in text(streamed)
     xref_points_at_objects(streamed.read_bytes())
     assert reader(streamed).pdf_header == reader(plain).pdf_header
+
+
+def test_text_written_directly_reads_as_reportlabs_own_across_font_subsets(tmp_path):
+    """pdfstream.draw_text writes set text without reportlab's text objects: the same
+    characters come out of the PDF, also past the first 256 of a font (a second subset),
+    with the words of a line on it in order."""
+    pdfmetrics.registerFont(TTFont("DirectSans", str(FONTS_DIR / "SourceSansPro-Regular.ttf")))
+    covered = pdfmetrics.getFont("DirectSans").face.charToGlyph
+    chars = [chr(c) for c in range(0x21, 0x180) if c in covered and chr(c).isalnum()]
+    assert len(chars) > 256
+    words = ["".join(chars[i : i + 7]) for i in range(0, len(chars), 7)]
+    lines = [" ".join(words[i : i + 5]) for i in range(0, len(words), 5)]
+    direct, plain = tmp_path / "direct.pdf", tmp_path / "plain.pdf"
+    canvas = StreamingCanvas(direct, pagesize=A4)
+    for _ in range(2):  # the second page: every character already coded
+        draw_text(canvas, BLACK, [("DirectSans", 10, 0.0, 40, 800 - 14 * i, line) for i, line in enumerate(lines)])
+        canvas.showPage()
+    canvas.save()
+    canvas = Canvas(str(plain), pagesize=A4, invariant=1)
+    for _ in range(2):
+        canvas.setFont("DirectSans", 10)
+        for i, line in enumerate(lines):
+            canvas.drawString(40, 800 - 14 * i, line)
+        canvas.showPage()
+    canvas.save()
+    assert re.search(rb"/F\d+\+1 10 Tf", b"".join(page_streams(direct)))  # a second subset was needed
+    assert [page.extract_text().splitlines() for page in reader(direct).pages] == [page.extract_text().splitlines() for page in reader(plain).pages]
+    assert all(line in text(direct) for line in lines)
 
 
 def test_a_large_build_is_complete_valid_and_repeatable(tmp_path):

@@ -1,0 +1,86 @@
+"""Files edited while pnp runs (the watcher, pnp serve): two builds in one process see each
+image and font file as it is at the time of the build, not as it was at the first."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from conftest import edit, make_small_game, run
+from pdfread import MM, fonts, operations, reader
+from PIL import Image
+
+from pnp.paths import FONTS_DIR
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    folder = make_small_game(tmp_path / "hra")
+    (folder / "layouts").mkdir()
+    (folder / "layouts" / "mine.yaml").write_text(
+        'size: [63, 88]\nelements:\n  - image: "art.png"\n    box: [0, 0, 63, 40]\n    fit: cover\n', encoding="utf-8"
+    )
+    edit(folder / "game.yaml", "front: basic/card", "front: mine")
+    return folder
+
+
+def saved(image: Image.Image, path: Path) -> None:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    saved_bytes(buffer.getvalue(), path)
+
+
+def saved_bytes(data: bytes, path: Path) -> None:
+    """Save over `path` as an editor does: a later modification time."""
+    before = path.stat().st_mtime_ns if path.exists() else 0
+    path.write_bytes(data)
+    if path.stat().st_mtime_ns <= before:  # a coarse clock: the same tick as the last save
+        os.utime(path, ns=(before + 1_000_000, before + 1_000_000))
+
+
+def drawn_size(out: Path) -> tuple[float, float]:
+    """The size in mm the image is drawn at on the first card."""
+    page = reader(out / "hra" / "cards-sk-a4-fronts.pdf").pages[0]
+    placed = [ops for ops, op in operations(page) if op == b"cm" and ops[1] == 0 and ops[0] != 1]
+    return round(float(placed[0][0]) / MM, 1), round(float(placed[0][3]) / MM, 1)
+
+
+def test_an_image_replaced_by_one_of_another_size_is_drawn_at_its_new_aspect(small, tmp_path):
+    saved(Image.new("RGB", (200, 100), "red"), small / "art.png")  # 2:1 covering a 63 x 40 mm box
+    assert run("build", small, "--out", tmp_path / "out", "--sides", "fronts").exit_code == 0
+    assert drawn_size(tmp_path / "out") == (80.0, 40.0)
+    saved(Image.new("RGB", (100, 100), "blue"), small / "art.png")  # now square
+    assert run("build", small, "--out", tmp_path / "out", "--sides", "fronts").exit_code == 0
+    assert drawn_size(tmp_path / "out") == (63.0, 63.0)
+
+
+def test_a_damaged_image_once_fixed_is_accepted(small, tmp_path):
+    saved(Image.new("RGB", (200, 100), "red"), small / "art.png")
+    whole = (small / "art.png").read_bytes()
+    (small / "art.png").write_bytes(whole[: len(whole) // 2])  # cut short, as by a crashed export
+    result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code == 1 and "image 'art.png' is damaged" in result.output, result.output
+    saved(Image.new("RGB", (200, 100), "red"), small / "art.png")
+    result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code == 0, result.output
+    assert drawn_size(tmp_path / "out") == (80.0, 40.0)
+
+
+def test_a_font_file_replaced_is_embedded_as_it_is_now(tmp_path):
+    game = make_small_game(tmp_path / "hra")
+    (game / "fonts").mkdir()
+    (game / "fonts" / "fonts.yaml").write_text("own: own.ttf\n", encoding="utf-8")
+    (game / "layouts").mkdir()
+    (game / "layouts" / "mine.yaml").write_text(
+        "size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [5, 5, 50, 20]\n    font: own\n", encoding="utf-8"
+    )
+    edit(game / "game.yaml", "front: basic/card", "front: mine")
+    own, pdf = game / "fonts" / "own.ttf", tmp_path / "out" / "hra" / "cards-sk-a4-fronts.pdf"
+    for font, other in (("SourceSerifPro-Regular", "SourceSerifPro-Bold"), ("SourceSerifPro-Bold", "SourceSerifPro-Regular")):
+        saved_bytes((FONTS_DIR / f"{font}.ttf").read_bytes(), own)
+        result = run("build", game, "--out", tmp_path / "out", "--sides", "fronts")
+        assert result.exit_code == 0, result.output
+        embedded = {name.split("+")[-1] for name in fonts(pdf)}
+        assert font in embedded and other not in embedded, embedded
