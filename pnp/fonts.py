@@ -147,7 +147,8 @@ def _register(name: str, path: Path, loc: Location, version: tuple[int, int]) ->
         from .pdfstream import register_font  # deferred for speed: what measures text loads reportlab's PDF writer only in this rare case
 
         register_font(ttf)  # reportlab's registerFont would keep the old version
-        missing_glyphs.cache_clear()  # it knows fonts by name
+        for known in BY_NAME:  # they know fonts by their registered name
+            known.cache_clear()
     else:
         pdfmetrics.registerFont(ttf)
     face = ttf.face
@@ -165,3 +166,6 @@ def missing_glyphs(registered: str, text: str) -> str:
 
 def bundled_fonts() -> FontSet:
     return FontSet([FONTS_DIR])
+
+
+BY_NAME: list = [missing_glyphs]  # caches keyed by a font's registered name: cleared when its file changes (text.py adds its own)

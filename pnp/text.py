@@ -25,7 +25,7 @@ from typing import Literal, NamedTuple
 import pyphen
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .fonts import FontSet, missing_glyphs
+from .fonts import BY_NAME, FontSet, missing_glyphs
 
 Align = Literal["left", "center", "right", "justify"]
 VAlign = Literal["top", "middle", "bottom"]
@@ -346,6 +346,9 @@ def _width(text: str, registered: str) -> float:
     """Width at size 1: words repeat across cards, so measure each once (the 4096 most
     recent: a cache of every word would grow with the deck)."""
     return stringWidth(text, registered, 1)
+
+
+BY_NAME.extend((_measure, _width))  # a font file edited while the watcher runs is measured anew
 
 
 def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None = None) -> TextLayout:

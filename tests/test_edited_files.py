@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, make_small_game, run
-from pdfread import MM, fonts, operations, reader
+from pdfread import MM, fonts, operations, placed_text, reader
 from PIL import Image
 
 from pnp.paths import FONTS_DIR
@@ -74,13 +74,21 @@ def test_a_font_file_replaced_is_embedded_as_it_is_now(tmp_path):
     (game / "fonts" / "fonts.yaml").write_text("own: own.ttf\n", encoding="utf-8")
     (game / "layouts").mkdir()
     (game / "layouts" / "mine.yaml").write_text(
-        "size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [5, 5, 50, 20]\n    font: own\n", encoding="utf-8"
+        "size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [5, 5, 50, 20]\n    font: own\n    align: right\n", encoding="utf-8"
     )
     edit(game / "game.yaml", "front: basic/card", "front: mine")
     own, pdf = game / "fonts" / "own.ttf", tmp_path / "out" / "hra" / "cards-sk-a4-fronts.pdf"
+    starts: dict[str, float] = {}
     for font, other in (("SourceSerifPro-Regular", "SourceSerifPro-Bold"), ("SourceSerifPro-Bold", "SourceSerifPro-Regular")):
         saved_bytes((FONTS_DIR / f"{font}.ttf").read_bytes(), own)
         result = run("build", game, "--out", tmp_path / "out", "--sides", "fronts")
         assert result.exit_code == 0, result.output
         embedded = {name.split("+")[-1] for name in fonts(pdf)}
         assert font in embedded and other not in embedded, embedded
+        starts[font] = min(x for _, x, _ in placed_text(reader(pdf).pages[0]))  # right-aligned: where it starts tells its width
+    fresh = run("build", game, "--out", tmp_path / "fresh", "--sides", "fronts")  # the bold one again, measured by a build that never saw the regular
+    assert fresh.exit_code == 0, fresh.output
+    assert starts["SourceSerifPro-Bold"] == pytest.approx(
+        min(x for _, x, _ in placed_text(reader(tmp_path / "fresh" / "hra" / "cards-sk-a4-fronts.pdf").pages[0]))
+    )
+    assert starts["SourceSerifPro-Bold"] < starts["SourceSerifPro-Regular"] - 0.5  # bold is wider: laid out with its own widths
