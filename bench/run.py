@@ -61,10 +61,12 @@ class Run:
 
 
 def measure(command: list[str], env: dict[str, str] | None = None) -> Run:
-    """One process, run to its end."""
+    """One process, run to its end, in the folder of the pnp it runs (`python -m` puts the
+    working folder before PYTHONPATH: run from another checkout, it would run that one's)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    folder = (env or {}).get("PYTHONPATH") or None
+    process = subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
