@@ -7,6 +7,7 @@ import logging
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.parsers import expat
@@ -221,18 +222,29 @@ def _check_svg(path: Path, loc: Location) -> tuple[Location, str, str] | None:
 
 
 def _read_svg(path: Path, problems: Problems | None) -> Drawing | None:
+    """The symbol's drawing, read once per version of its file (the watcher and `pnp serve`
+    build again and again: a symbol is read again only when its file changed), with what
+    reading it found reported each time."""
+    stat = path.stat()
+    drawing, found = _svg(path, display_path(path), stat.st_mtime_ns, stat.st_size)
+    if problems is not None:
+        problems.extend(found.items)
+    return drawing
+
+
+@lru_cache(maxsize=512)
+def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[Drawing | None, Problems]:
     from svglib.svglib import svg2rlg  # imported here: svglib pulls in lxml, slow to import
 
-    loc = Location(display_path(path))
-    if path.stat().st_size > MAX_SVG_BYTES:
-        if problems is not None:
-            problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
-        return None
+    problems = Problems()
+    loc = Location(shown)
+    if size > MAX_SVG_BYTES:
+        problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
+        return None, problems
     refused = _check_svg(path, loc)
     if refused is not None:
-        if problems is not None:
-            problems.error(*refused)
-        return None
+        problems.error(*refused)
+        return None, problems
     handler = _Collect()
     logger = logging.getLogger("svglib")
     logger.addHandler(handler)
@@ -245,9 +257,8 @@ def _read_svg(path: Path, problems: Problems | None) -> Drawing | None:
     finally:
         logger.removeHandler(handler)
     usable = drawing is not None and all(math.isfinite(side) and 0 < side <= MAX_SVG_SIDE for side in (float(drawing.width), float(drawing.height)))
-    if problems is not None:
-        for message in handler.messages:
-            problems.warn(loc, "symbol-svg", f"svglib: {message}")
-        if not usable:
-            problems.error(loc, "symbol-unreadable", f"cannot read this SVG; expected an SVG file with a width and height (at most {MAX_SVG_SIDE} px)")
-    return drawing if usable else None
+    for message in handler.messages:
+        problems.warn(loc, "symbol-svg", f"svglib: {message}")
+    if not usable:
+        problems.error(loc, "symbol-unreadable", f"cannot read this SVG; expected an SVG file with a width and height (at most {MAX_SVG_SIDE} px)")
+    return (drawing if usable else None), problems

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+import svglib.svglib
 from conftest import edit, make_small_game, run
 from pdfread import MM, fonts, operations, placed_text, reader
 from PIL import Image
 
-from pnp.paths import FONTS_DIR
+from pnp.paths import CARDS_DIR, FONTS_DIR
 
 
 @pytest.fixture
@@ -92,3 +94,25 @@ def test_a_font_file_replaced_is_embedded_as_it_is_now(tmp_path):
         min(x for _, x, _ in placed_text(reader(tmp_path / "fresh" / "hra" / "cards-sk-a4-fronts.pdf").pages[0]))
     )
     assert starts["SourceSerifPro-Bold"] < starts["SourceSerifPro-Regular"] - 0.5  # bold is wider: laid out with its own widths
+
+
+def test_a_symbol_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):
+    """The watcher builds again and again: an SVG symbol is read again only when it changed."""
+    game = tmp_path / "ages"
+    shutil.copytree(CARDS_DIR / "ages", game)
+    reads: list[str] = []
+    real = svglib.svglib.svg2rlg
+    monkeypatch.setattr(svglib.svglib, "svg2rlg", lambda path, *a, **k: reads.append(Path(path).name) or real(path, *a, **k))
+    pdf = tmp_path / "out" / "ages" / "civil-en-a4-fronts.pdf"
+
+    def build() -> bytes:
+        result = run("build", game, "--out", tmp_path / "out", "--sides", "fronts", "--deck", "civil")
+        assert result.exit_code == 0, result.output
+        return pdf.read_bytes()
+
+    first = build()
+    reads.clear()
+    assert build() == first and reads == []  # nothing changed: nothing read again
+    edit(game / "symbols" / "food.svg", 'fill="#e3b23c"', 'fill="#3c7be3"')
+    again = build()
+    assert reads == ["food.svg"] and again != first  # the edited one only, drawn as it is now
