@@ -10,6 +10,7 @@ does not change with the last bits of a float."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 from dataclasses import dataclass, field, fields
@@ -29,9 +30,10 @@ from .text import TextLayout
 FORMAT = 1  # the manifest's format, raised when its meaning changes
 Key = tuple[str, str]  # deck id, card id
 Sides = dict[str, str]  # side ("front", "back") -> hash of the face drawn
+_JSON: dict[str, Any] = {"sort_keys": True, "indent": 1, "ensure_ascii": False}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One card of a manifest: how many copies are printed, its title (for the user to
     find it in the printed deck) and the hash of each side drawn."""
@@ -55,12 +57,33 @@ class Manifest:
     entries: dict[Key, Entry] = field(default_factory=dict)
 
     def to_bytes(self) -> bytes:
-        """Sorted keys and nothing that changes between builds: same input, same bytes."""
-        cards: dict[str, dict[str, Any]] = {}
-        for (deck, card), entry in self.entries.items():
-            cards.setdefault(deck, {})[card] = {"copies": entry.copies, "title": entry.title, **entry.sides}
-        data = {"format": FORMAT, "game": self.game, "lang": self.lang, "paper": self.paper, "cards": cards}
-        return (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+        """Sorted keys and nothing that changes between builds: same input, same bytes. The
+        JSON of json.dumps(sort_keys=True, indent=1), written card by card: a 10,000-card
+        manifest is never held twice as objects, nor as a list of pieces."""
+        head = json.dumps({"cards": 0, "format": FORMAT, "game": self.game, "lang": self.lang, "paper": self.paper}, **_JSON)
+        before, after = head.split('"cards": 0', 1)  # "cards" sorts first
+        out = io.BytesIO()
+
+        def write(text: str) -> None:
+            out.write(text.encode("utf-8"))
+
+        write(before + '"cards": {')
+        deck = None
+        for key in sorted(self.entries):
+            entry = self.entries[key]
+            if key[0] != deck:
+                write(("\n  }," if deck is not None else "") + f"\n  {_string(key[0])}: {{\n")
+                deck = key[0]
+            else:
+                write(",\n")
+            row = json.dumps({"copies": entry.copies, "title": entry.title, **entry.sides}, **_JSON)
+            write(f"   {_string(key[1])}: " + row.replace("\n", "\n   "))  # indented as the third level
+        write(("\n  }\n }" if deck is not None else "}") + after + "\n")
+        return out.getvalue()
+
+
+def _string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def manifest_path(out: Path, game: Game, lang: str, paper: str, deal: str | None = None) -> Path:
@@ -106,14 +129,18 @@ def title_of(fields_: dict[str, Any]) -> str | None:
 
 
 def make_manifest(game: Game, lang: str, paper: str, drawn: dict[tuple[str, str, str], str]) -> Manifest:
-    """The manifest of the faces a build drew: `drawn` maps (deck, card, side) to a hash."""
+    """The manifest of the faces a build drew: `drawn` maps (deck, card, side) to a hash.
+    The cards are read one at a time, in the decks drawn: a packed deck (cardstore.py)
+    is never unpacked whole."""
     manifest = Manifest(game.name, lang, paper)
-    cards = {(card.deck, card.id): card for deck in game.decks.values() for card in deck.cards}
+    sides: dict[Key, Sides] = {}
     for (deck, card_id, side), digest in drawn.items():
-        card = cards[deck, card_id]
-        entry = manifest.entries.get((deck, card_id)) or Entry(deck, card_id, card.copies, title_of(card.fields), {})
-        entry.sides[side] = digest
-        manifest.entries[deck, card_id] = entry
+        sides.setdefault((deck, card_id), {})[side] = digest
+    for deck_id in dict.fromkeys(deck for deck, _ in sides):
+        for card in game.decks[deck_id].cards:
+            found = sides.get((deck_id, card.id))
+            if found is not None:
+                manifest.entries[deck_id, card.id] = Entry(deck_id, card.id, card.copies, title_of(card.fields), found)
     return manifest
 
 

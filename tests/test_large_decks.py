@@ -4,6 +4,8 @@ is, read YAML as YAML (anchors, merges), and give back the cards exactly as load
 
 from __future__ import annotations
 
+import weakref
+
 from conftest import SMALL_CARDS, line_of, make_small_game, run
 
 from pnp.cardstore import PackedCards
@@ -79,3 +81,25 @@ def test_a_translated_game_packs_its_own_enumeration_values():
     rim = next(card for card in english.decks["cities"].cards if card.id == "rim")
     assert rim.fields["empire"] is english.enums["empire"]["rim"]
     assert rim.fields["empire"].name == english.enums["empire"]["rim"].attrs["name"]
+
+
+def test_a_build_holds_a_few_cards_at_a_time_whatever_the_size_of_the_deck(tmp_path, monkeypatch):
+    """Memory flat with the deck: every stage of a build, the manifest of its faces
+    included, reads a packed deck's cards one at a time and lets each go."""
+    alive, most = [0], [0]
+    unpack = PackedCards._unpack
+
+    def counted(self, data):
+        card = unpack(self, data)
+        alive[0] += 1
+        most[0] = max(most[0], alive[0])
+        weakref.finalize(card, lambda: alive.__setitem__(0, alive[0] - 1))
+        return card
+
+    monkeypatch.setattr(PackedCards, "_unpack", counted)
+    cards = "".join(f"- {{id: c{i}, title: Karta {i}, text: Hráč získa mesto.}}\n" for i in range(400))
+    game = make_small_game(tmp_path / "g", cards=cards)
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert '"c399"' in (tmp_path / "out" / "g" / "manifest-sk-a4.json").read_text(encoding="utf-8")
+    assert most[0] < 40, most  # of 400: a sheet's faces at most
