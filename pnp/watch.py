@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 INTERVAL = 0.5  # seconds between two looks at the folder, when polling
-SETTLE = 0.08  # seconds without an event after which a burst of them is over
+SETTLE = 0.03  # seconds without an event after which a burst of them is over (an editor saves in a few ms)
 MAX_FILES = 20_000  # a game folder is small; beyond this, stop looking deeper
 _WRITES = {"created", "modified", "deleted", "moved", "closed"}  # not "opened" or "closed_no_write": pnp's own reading
 
