@@ -33,7 +33,7 @@ from .pieces import write_pieces
 from .progress import BuildProgress, expected_cards
 from .project import Project, prepare
 from .render import Renderer
-from .rulebook.settled import SettledPages, settled_pages
+from .rulebook.settled import SettledPages
 from .rules import deal_members
 from .session import Session
 from .tuckbox import BLEED
@@ -122,7 +122,7 @@ def build(
     drawn: dict[str, dict[tuple[str, str, str], str]] = {edition.lang: {} for edition in editions}
     changes: list[Changes] = []
     with transaction(options.out) as txn:
-        rulebooks = start_rulebooks(editions, options, txn, settled_pages(session)) if wanted else []
+        rulebooks = start_rulebooks(editions, options, txn, session.rulebook_pages if session is not None else SettledPages()) if wanted else []
         try:
             problems.extend(check_game(project))
             if problems.errors and not options.force:

@@ -47,6 +47,7 @@ from .i18n import locale_dir
 from .model import Card, Game
 from .options import BuildOptions
 from .project import Project
+from .rulebook.settled import SettledPages
 from .watch import snapshot
 
 
@@ -138,6 +139,7 @@ class Session:
         self.rebuilt: list[tuple[Path, int | None]] = []  # the last build's files written, with the cards set again
         self.kept: list[Path] = []  # the last build's files left as they were
         self.builds = 0  # builds that succeeded
+        self.rulebook_pages = SettledPages()  # where each rulebook's pages last settled: a rebuild starts from them
 
     # --- a build ---
 

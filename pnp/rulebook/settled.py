@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from ..files import Written
 
@@ -34,13 +33,3 @@ class SettledPages:
         for _, slot, book in set_:
             self.books[slot] = book
         return [written for written, _, _ in set_]
-
-
-_WATCHED: WeakKeyDictionary = WeakKeyDictionary()  # a watcher's session -> its SettledPages
-
-
-def settled_pages(session: object | None) -> SettledPages:
-    """The pages kept for the watcher's `session`, or none kept (a single build)."""
-    if session is None:
-        return SettledPages()
-    return _WATCHED.setdefault(session, SettledPages())
