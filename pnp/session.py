@@ -39,6 +39,7 @@ from typing import Any
 from .cardstore import PackedCards
 from .edition import Edition
 from .elements.base import Layout
+from .errata import Drawn
 from .errors import Problem, Problems
 from .expressions import Decks
 from .faces import Face
@@ -82,7 +83,7 @@ class _Face:
     reads: dict[str, bytes]  # deck id -> its digest, for the decks the face's templates read
     face: Face
     problems: list[Problem]
-    hash: str | None = None  # errata.face_hash, for the manifest
+    hash: bytes | None = None  # errata.face_hash, for the manifest
 
 
 @dataclass
@@ -93,7 +94,7 @@ class _File:
     key: bytes
     reads: dict[str, bytes]
     written: Written | None
-    drawn: dict[tuple[str, str, str], str]  # the manifest's entries of its faces
+    drawn: Drawn  # the manifest's entries of its faces
     problems: list[Problem]
 
 
@@ -215,7 +216,7 @@ class Session:
         `decks` are its templates' decks, whose reads are recorded."""
         return _Setter(self, self.language(edition), renderer, decks)
 
-    def face_hash(self, lang: str, deck: str, card: str, side: str, face: Face, make: Any) -> str:
+    def face_hash(self, lang: str, deck: str, card: str, side: str, face: Face, make: Any) -> bytes:
         """The manifest's hash of a face, computed once for a kept face."""
         kept = self._faces.get((lang, deck, card, side))
         if kept is None or kept.face is not face:
@@ -260,7 +261,7 @@ class Session:
         decks.read = set()
         self._drawing = _Drawing(decks)
 
-    def end(self, edition: Edition, target: Path, key: bytes, written: Written | None, drawn: dict, problems: list[Problem]) -> None:
+    def end(self, edition: Edition, target: Path, key: bytes, written: Written | None, drawn: Drawn, problems: list[Problem]) -> None:
         """The PDF (or nothing, when there was nothing to print) is drawn: record it, to be kept once the build succeeds."""
         drawing = self._drawing
         assert drawing is not None
