@@ -85,14 +85,18 @@ class Drawn:
         digest = packed[i * DIGEST : (i + 1) * DIGEST] if packed is not None else _NONE
         return digest if digest != _NONE else None
 
-    def add(self, deck: str, card: str, side: str, digest: bytes) -> None:
-        cards = self.decks.setdefault(deck, {})
-        packed, i = cards.get(card, _NONE * len(SIDES)), SIDES.index(side)
-        cards[card] = packed[: i * DIGEST] + digest + packed[(i + 1) * DIGEST :]
+    def add(self, deck: str, card: str, side: str, digest: str) -> None:
+        """Note the hash of a face (face_hash)."""
+        self._put(deck, card, side, bytes.fromhex(digest))
 
     def update(self, other: Drawn) -> None:
         for deck, card, side in other:
-            self.add(deck, card, side, other.get(deck, card, side) or _NONE)
+            self._put(deck, card, side, other.get(deck, card, side) or _NONE)
+
+    def _put(self, deck: str, card: str, side: str, digest: bytes) -> None:
+        cards = self.decks.setdefault(deck, {})
+        packed, i = cards.get(card, _NONE * len(SIDES)), SIDES.index(side)
+        cards[card] = packed[: i * DIGEST] + digest + packed[(i + 1) * DIGEST :]
 
     def sides(self, deck: str, card: str) -> Sides | None:
         """The manifest's hashes of a card's sides drawn; None for a card not drawn."""
@@ -260,14 +264,14 @@ def compare(old: Manifest, now: Manifest, since: Path, game: Game, decks: set[st
 # --- the hash of a face ---
 
 
-def face_hash(face: Face, symbols: Any) -> bytes:
+def face_hash(face: Face, symbols: Any) -> str:
     """A hash of what `face` draws (not of its name: a card is known by its id).
 
     Why not JSON: a face is serialised into one string directly (numbers formatted to
     0.001 pt, strings by repr, so no two faces give the same string), about four times
     cheaper, and a build hashes every face it draws."""
     data = _face(face, symbols.files)
-    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).digest()[:DIGEST]
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
 
 
 def _face(face: Face, symbols: dict[str, Path]) -> str:

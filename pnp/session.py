@@ -83,7 +83,7 @@ class _Face:
     reads: dict[str, bytes]  # deck id -> its digest, for the decks the face's templates read
     face: Face
     problems: list[Problem]
-    hash: bytes | None = None  # errata.face_hash, for the manifest
+    hash: str | None = None  # errata.face_hash, for the manifest
 
 
 @dataclass
@@ -216,7 +216,7 @@ class Session:
         `decks` are its templates' decks, whose reads are recorded."""
         return _Setter(self, self.language(edition), renderer, decks)
 
-    def face_hash(self, lang: str, deck: str, card: str, side: str, face: Face, make: Any) -> bytes:
+    def face_hash(self, lang: str, deck: str, card: str, side: str, face: Face, make: Any) -> str:
         """The manifest's hash of a face, computed once for a kept face."""
         kept = self._faces.get((lang, deck, card, side))
         if kept is None or kept.face is not face:
