@@ -8,6 +8,7 @@ one way: no stage reaches back into an earlier one.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from itertools import product
@@ -20,7 +21,7 @@ from .aside import Aside, join_all
 from .check import check_game
 from .cutfile import cut_files
 from .edition import Edition, make_editions, resolve_languages
-from .errata import Changes, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, merge, read_manifest
+from .errata import Changes, Drawn, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, read_manifest, write_manifest
 from .errors import Location, PnpError, Problem, Problems, fail
 from .faces import Face
 from .files import Transaction, Written, shown, transaction
@@ -75,16 +76,15 @@ class Sheets:
     problems: Problems  # where the problems found while laying out go
     txn: Transaction | _Given  # gives each PDF its temporary file
     cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
-    drawn: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (deck, card, side) -> hash of the face: the manifest
+    drawn: Drawn = field(default_factory=Drawn)  # the hashes of the faces drawn: the manifest
     session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
 
     def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
         """Note the hash of a face drawn, for the manifest (errata.py)."""
         if (deck_id, card_id, side) not in self.drawn:
             make = partial(face_hash, face, self.edition.project.symbols)
-            self.drawn[deck_id, card_id, side] = (
-                make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
-            )
+            digest = make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
+            self.drawn.add(deck_id, card_id, side, digest)
         return face
 
 
@@ -119,7 +119,7 @@ def build(
     since = _since(editions, options, changed_since, since_last)
     progress = progress or BuildProgress(bar=False)
     problems, files, cuts = Problems(), [], []
-    drawn: dict[str, dict[tuple[str, str, str], str]] = {edition.lang: {} for edition in editions}
+    drawn = {edition.lang: Drawn() for edition in editions}
     changes: list[Changes] = []
     with transaction(options.out) as txn:
         rulebooks = start_rulebooks(editions, options, txn, session.rulebook_pages if session is not None else SettledPages()) if wanted else []
@@ -141,10 +141,12 @@ def build(
             for edition in editions:
                 files += write_tuckboxes(Sheets(edition, _renderer(edition, None, session), options, members, problems, txn, session=session))
             for edition in editions:
-                manifest = _write_manifest(edition, options, drawn[edition.lang], txn, problems, session)
+                _write_manifest(edition, options, drawn[edition.lang], txn, problems, session)
                 if edition.lang in since:
                     path, old = since[edition.lang]
-                    change = compare(old, manifest, path, edition.game, set(project.layouts))
+                    now = make_manifest(edition.game, edition.lang, options.sheet.paper, drawn[edition.lang])
+                    now.entries = dict(sorted(now.entries.items()))  # the errata lists the cards in the manifest's order
+                    change = compare(old, now, path, edition.game, set(project.layouts))
                     changes.append(change)
                     files += _write_errata(edition, options, members, change, problems, txn, cuts)
         except Interrupted:  # the rulebooks stop too, and hand over their files to be removed
@@ -196,10 +198,11 @@ def _since(editions: list[Edition], options: BuildOptions, changed_since: Path |
     return found
 
 
-def _write_manifest(edition: Edition, options: BuildOptions, drawn: dict, txn: Transaction, problems: Problems, session: Session | None = None) -> Manifest:
+def _write_manifest(edition: Edition, options: BuildOptions, drawn: Drawn, txn: Transaction, problems: Problems, session: Session | None = None) -> None:
     """Record the faces drawn in one language beside the PDFs, in the build's
     transaction; a build of some decks keeps the last build's record of the others. The
-    watcher leaves a manifest that would not change as it is."""
+    watcher leaves a manifest that would not change as it is; a build streams it to the
+    file (a 10,000-card manifest is never held whole)."""
     game, paper = edition.game, options.sheet.paper
     path = manifest_path(options.out, game, edition.lang, paper, options.deal)
     last = None
@@ -208,11 +211,15 @@ def _write_manifest(edition: Edition, options: BuildOptions, drawn: dict, txn: T
             last = read_manifest(path)
         except PnpError as err:
             problems.warn(err.problems.items[0].location, "manifest-replaced", f"{err.problems.items[0].message}; it is replaced by one of the decks built now")
-    manifest = merge(make_manifest(game, edition.lang, paper, drawn), last, game, set(edition.project.layouts))
-    data = manifest.to_bytes()
-    if session is None or not path.is_file() or path.read_bytes() != data:
-        txn.path_for(path).write_bytes(data)
-    return manifest
+    built = set(edition.project.layouts)
+    if session is None:
+        with txn.path_for(path).open("wb") as file:
+            write_manifest(file, game, edition.lang, paper, drawn, last, built)
+        return
+    data = io.BytesIO()
+    write_manifest(data, game, edition.lang, paper, drawn, last, built)
+    if not path.is_file() or path.read_bytes() != data.getvalue():
+        txn.path_for(path).write_bytes(data.getvalue())
 
 
 def _write_errata(
@@ -264,10 +271,12 @@ def _draw_unit(sheets: Sheets, unit: Unit) -> Written | None:
         sheets.drawn.update(kept.drawn)
         sheets.problems.extend(kept.problems)
         return None
-    drawn, found = len(sheets.drawn), len(sheets.problems.items)
+    found = len(sheets.problems.items)
     session.begin(sheets.renderer.names.decks)
-    written = write_unit(sheets, unit)
-    session.end(edition, target, key, written, dict(list(sheets.drawn.items())[drawn:]), sheets.problems.items[found:])
+    drawing = replace(sheets, drawn=Drawn())  # the faces of this PDF, recorded with it
+    written = write_unit(drawing, unit)
+    sheets.drawn.update(drawing.drawn)
+    session.end(edition, target, key, written, drawing.drawn, sheets.problems.items[found:])
     return written
 
 
@@ -351,7 +360,7 @@ def _write_cut_files(files: list[tuple[Path, bytes]], txn: Transaction) -> list[
 
 
 def _build_parallel(
-    editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction, cuts: list[Path], drawn: dict[str, dict]
+    editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction, cuts: list[Path], drawn: dict[str, Drawn]
 ) -> list:
     """Build every (language, deck) in its own process; the parent owns the transaction
     and sends each the translations it read."""
@@ -377,7 +386,7 @@ def _build_parallel(
     return files
 
 
-def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]], dict]:
+def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]], Drawn]:
     folder, options, lang, strings, unit, members, target, tmp = task
     project = prepare(folder, unit[1])
     problems = Problems()
@@ -386,7 +395,7 @@ def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[P
         sheets = Sheets(edition, edition.renderer(), options, members, problems, _Given(tmp))
         written = write_unit(sheets, unit)
     except PnpError as err:
-        return None, err.problems.items, [], {}
+        return None, err.problems.items, [], Drawn()
     return (written and written._replace(path=target)), problems.items, sheets.cut_files, sheets.drawn
 
 

@@ -10,13 +10,13 @@ does not change with the last bits of a float."""
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
@@ -30,6 +30,9 @@ from .text import TextLayout
 FORMAT = 1  # the manifest's format, raised when its meaning changes
 Key = tuple[str, str]  # deck id, card id
 Sides = dict[str, str]  # side ("front", "back") -> hash of the face drawn
+SIDES = ("front", "back")
+DIGEST = 10  # bytes of a face's hash (20 hex digits in the manifest)
+_NONE = bytes(DIGEST)  # a side not drawn (a hash of zeros is as likely as two faces with one hash)
 _JSON: dict[str, Any] = {"sort_keys": True, "indent": 1, "ensure_ascii": False}
 
 
@@ -56,30 +59,86 @@ class Manifest:
     paper: str
     entries: dict[Key, Entry] = field(default_factory=dict)
 
-    def to_bytes(self) -> bytes:
-        """Sorted keys and nothing that changes between builds: same input, same bytes. The
-        JSON of json.dumps(sort_keys=True, indent=1), written card by card: a 10,000-card
-        manifest is never held twice as objects, nor as a list of pieces."""
-        head = json.dumps({"cards": 0, "format": FORMAT, "game": self.game, "lang": self.lang, "paper": self.paper}, **_JSON)
-        before, after = head.split('"cards": 0', 1)  # "cards" sorts first
-        out = io.BytesIO()
 
-        def write(text: str) -> None:
-            out.write(text.encode("utf-8"))
+@dataclass
+class Drawn:
+    """The faces a build drew, for its manifest: per deck, per card id, the hashes of the
+    card's sides packed into one bytes (the front's, then the back's; zeros for a side not
+    drawn). A 10,000-card build holds it whole until the manifest is written: packed, it is
+    a third of a dict of (deck, card, side) to hex strings."""
 
-        write(before + '"cards": {')
-        deck = None
-        for key in sorted(self.entries):
-            entry = self.entries[key]
-            if key[0] != deck:
-                write(("\n  }," if deck is not None else "") + f"\n  {_string(key[0])}: {{\n")
-                deck = key[0]
-            else:
-                write(",\n")
-            row = json.dumps({"copies": entry.copies, "title": entry.title, **entry.sides}, **_JSON)
-            write(f"   {_string(key[1])}: " + row.replace("\n", "\n   "))  # indented as the third level
-        write(("\n  }\n }" if deck is not None else "}") + after + "\n")
-        return out.getvalue()
+    decks: dict[str, dict[str, bytes]] = field(default_factory=dict)
+
+    def __contains__(self, face: tuple[str, str, str]) -> bool:
+        deck, card, side = face
+        return self.get(deck, card, side) is not None
+
+    def __iter__(self) -> Iterator[tuple[str, str, str]]:
+        """Every face drawn, as (deck, card, side)."""
+        for deck, cards in self.decks.items():
+            for card, packed in cards.items():
+                yield from ((deck, card, side) for i, side in enumerate(SIDES) if packed[i * DIGEST : (i + 1) * DIGEST] != _NONE)
+
+    def get(self, deck: str, card: str, side: str) -> bytes | None:
+        packed = self.decks.get(deck, {}).get(card)
+        i = SIDES.index(side)
+        digest = packed[i * DIGEST : (i + 1) * DIGEST] if packed is not None else _NONE
+        return digest if digest != _NONE else None
+
+    def add(self, deck: str, card: str, side: str, digest: str) -> None:
+        """Note the hash of a face (face_hash)."""
+        self._put(deck, card, side, bytes.fromhex(digest))
+
+    def update(self, other: Drawn) -> None:
+        for deck, card, side in other:
+            self._put(deck, card, side, other.get(deck, card, side) or _NONE)
+
+    def _put(self, deck: str, card: str, side: str, digest: bytes) -> None:
+        cards = self.decks.setdefault(deck, {})
+        packed, i = cards.get(card, _NONE * len(SIDES)), SIDES.index(side)
+        cards[card] = packed[: i * DIGEST] + digest + packed[(i + 1) * DIGEST :]
+
+    def sides(self, deck: str, card: str) -> Sides | None:
+        """The manifest's hashes of a card's sides drawn; None for a card not drawn."""
+        packed = self.decks.get(deck, {}).get(card)
+        if packed is None:
+            return None
+        return {side: digest.hex() for i, side in enumerate(SIDES) if (digest := packed[i * DIGEST : (i + 1) * DIGEST]) != _NONE}
+
+
+def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Drawn, last: Manifest | None, built: set[str]) -> None:
+    """The manifest of the faces a build drew, written to `file`; a build of some decks
+    (`built`, with --deck) keeps what `last` recorded of the others the game still prints.
+
+    Sorted keys and nothing that changes between builds: same input, same bytes. The JSON
+    of json.dumps(sort_keys=True, indent=1), written deck by deck with no object per card:
+    the cards are read one at a time (a packed deck, cardstore.py, is never unpacked
+    whole) and only one deck's rows are held, to be sorted."""
+    kept: dict[str, dict[str, str]] = {}
+    for (deck, card), entry in last.entries.items() if last is not None else ():
+        if deck not in built and deck in game.decks:
+            kept.setdefault(deck, {})[card] = _row(entry.copies, entry.title, entry.sides)
+    head = json.dumps({"cards": 0, "format": FORMAT, "game": game.name, "lang": lang, "paper": paper}, **_JSON)
+    before, after = head.split('"cards": 0', 1)  # "cards" sorts first
+    file.write((before + '"cards": {').encode("utf-8"))
+    written = False
+    for deck in sorted(drawn.decks.keys() | kept.keys()):
+        rows = kept.get(deck, {})
+        if deck in drawn.decks:
+            for card in game.decks[deck].cards:
+                sides = drawn.sides(deck, card.id)
+                if sides is not None:
+                    rows[card.id] = _row(card.copies, title_of(card.fields), sides)
+        for i, card in enumerate(sorted(rows)):
+            opening = ("\n  },\n  " if written else "\n  ") + f"{_string(deck)}: {{\n" if i == 0 else ",\n"
+            file.write(f"{opening}   {_string(card)}: {rows[card]}".encode())
+            written = True
+    file.write((("\n  }\n }" if written else "}") + after + "\n").encode())
+
+
+def _row(copies: int, title: str | None, sides: Sides) -> str:
+    """A card's row of the manifest, indented as the third level."""
+    return json.dumps({"copies": copies, "title": title, **sides}, **_JSON).replace("\n", "\n   ")
 
 
 def _string(value: str) -> str:
@@ -128,31 +187,17 @@ def title_of(fields_: dict[str, Any]) -> str | None:
     return None
 
 
-def make_manifest(game: Game, lang: str, paper: str, drawn: dict[tuple[str, str, str], str]) -> Manifest:
-    """The manifest of the faces a build drew: `drawn` maps (deck, card, side) to a hash.
-    The cards are read one at a time, in the decks drawn: a packed deck (cardstore.py)
-    is never unpacked whole."""
+def make_manifest(game: Game, lang: str, paper: str, drawn: Drawn) -> Manifest:
+    """The manifest of the faces a build drew, as entries to compare with another. The
+    cards are read one at a time, in the decks drawn: a packed deck (cardstore.py) is
+    never unpacked whole."""
     manifest = Manifest(game.name, lang, paper)
-    sides: dict[Key, Sides] = {}
-    for (deck, card_id, side), digest in drawn.items():
-        sides.setdefault((deck, card_id), {})[side] = digest
-    for deck_id in dict.fromkeys(deck for deck, _ in sides):
+    for deck_id in drawn.decks:
         for card in game.decks[deck_id].cards:
-            found = sides.get((deck_id, card.id))
+            found = drawn.sides(deck_id, card.id)
             if found is not None:
                 manifest.entries[deck_id, card.id] = Entry(deck_id, card.id, card.copies, title_of(card.fields), found)
     return manifest
-
-
-def merge(new: Manifest, old: Manifest | None, game: Game, built: set[str]) -> Manifest:
-    """A build of some decks (--deck) keeps what the last build recorded of the others that
-    the game still prints."""
-    if old is not None:
-        for key, entry in old.entries.items():
-            if key[0] not in built and key[0] in game.decks and key not in new.entries:
-                new.entries[key] = entry
-    new.entries = dict(sorted(new.entries.items()))
-    return new
 
 
 @dataclass
@@ -226,7 +271,7 @@ def face_hash(face: Face, symbols: Any) -> str:
     0.001 pt, strings by repr, so no two faces give the same string), about four times
     cheaper, and a build hashes every face it draws."""
     data = _face(face, symbols.files)
-    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
 
 
 def _face(face: Face, symbols: dict[str, Path]) -> str:
@@ -311,11 +356,11 @@ def _file_hash(path: str, mtime: int, size: int) -> str:
 # --- the faces now, without building (pnp list --changed-since) ---
 
 
-def faces_now(edition: Any, decks: list[str] | None = None) -> dict[tuple[str, str, str], str]:
+def faces_now(edition: Any, decks: list[str] | None = None) -> Drawn:
     """Lay out every face of the printed decks of an edition and hash it, as a build does."""
     project, problems = edition.project, Problems()
     renderer = edition.renderer()
-    drawn: dict[tuple[str, str, str], str] = {}
+    drawn = Drawn()
     for deck_id in project.layouts:
         if decks is not None and deck_id not in decks:
             continue
@@ -323,7 +368,7 @@ def faces_now(edition: Any, decks: list[str] | None = None) -> dict[tuple[str, s
             front, back = project.card_layouts(deck_id, index)
             for side, layout in (("front", front), ("back", back)):
                 if layout is not None:
-                    drawn[deck_id, card.id, side] = face_hash(renderer.face(card, layout, side, problems), project.symbols)
+                    drawn.add(deck_id, card.id, side, face_hash(renderer.face(card, layout, side, problems), project.symbols))
     problems.extend(edition.problems)
     if problems.errors:
         raise PnpError(problems)

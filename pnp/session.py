@@ -39,6 +39,7 @@ from typing import Any
 from .cardstore import PackedCards
 from .edition import Edition
 from .elements.base import Layout
+from .errata import Drawn
 from .errors import Problem, Problems
 from .expressions import Decks
 from .faces import Face
@@ -93,7 +94,7 @@ class _File:
     key: bytes
     reads: dict[str, bytes]
     written: Written | None
-    drawn: dict[tuple[str, str, str], str]  # the manifest's entries of its faces
+    drawn: Drawn  # the manifest's entries of its faces
     problems: list[Problem]
 
 
@@ -260,7 +261,7 @@ class Session:
         decks.read = set()
         self._drawing = _Drawing(decks)
 
-    def end(self, edition: Edition, target: Path, key: bytes, written: Written | None, drawn: dict, problems: list[Problem]) -> None:
+    def end(self, edition: Edition, target: Path, key: bytes, written: Written | None, drawn: Drawn, problems: list[Problem]) -> None:
         """The PDF (or nothing, when there was nothing to print) is drawn: record it, to be kept once the build succeeds."""
         drawing = self._drawing
         assert drawing is not None

@@ -85,6 +85,7 @@ def test_the_manifest_is_deterministic_and_not_written_by_a_failed_build(mesta: 
     assert data["lang"] == "sk" and data["paper"] == "a4"
     assert len(data["cards"]["events"]) == 53 and sum(c["copies"] for c in data["cards"]["events"].values()) == 75
     assert set(data["cards"]["events"]["leonidas"]) == {"copies", "title", "front", "back"}
+    assert manifest == (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")  # written card by card, read by any JSON tool
     edit(mesta / "events.yaml", *TWO_EDITS[1])
     edit(mesta / "events.yaml", "title: Hannibal", "title: Hanibal")  # the rules count events by title: an error
     result = run("build", mesta, "--out", first)

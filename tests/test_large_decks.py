@@ -4,6 +4,7 @@ is, read YAML as YAML (anchors, merges), and give back the cards exactly as load
 
 from __future__ import annotations
 
+import json
 import weakref
 
 from conftest import SMALL_CARDS, line_of, make_small_game, run
@@ -101,5 +102,7 @@ def test_a_build_holds_a_few_cards_at_a_time_whatever_the_size_of_the_deck(tmp_p
     game = make_small_game(tmp_path / "g", cards=cards)
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    assert '"c399"' in (tmp_path / "out" / "g" / "manifest-sk-a4.json").read_text(encoding="utf-8")
+    manifest = json.loads((tmp_path / "out" / "g" / "manifest-sk-a4.json").read_text(encoding="utf-8"))
+    assert list(manifest["cards"]["cards"]) == sorted(f"c{i}" for i in range(400))  # every card, by id, each with both sides
+    assert all(set(row) == {"copies", "title", "front", "back"} for row in manifest["cards"]["cards"].values())
     assert most[0] < 40, most  # of 400: a sheet's faces at most
