@@ -262,7 +262,7 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
 SYMBOLS = {"Sm", "So", "Sc", "Sk", "No"}  # what the fallback font gives: symbols, not letters (a letter in another typeface would show)
 
 
-@lru_cache(maxsize=4096)  # words repeat across cards; keyed by content (a FontSet is equal to another of the same files)
+@lru_cache(maxsize=2048)  # words repeat across cards; keyed by content (a FontSet is equal to another of the same files)
 def _with_fallback(piece: str, font: str, fonts: FontSet) -> Word:
     """A word's runs: in `font`, and in the fallback symbol font for the symbols `font`
     lacks and the fallback has (a '★' in 'Gain ★2'). What neither has, and letters, stay
@@ -332,7 +332,7 @@ class Measured(NamedTuple):
     symbols: tuple[str, ...]  # the ids of its symbols
 
 
-@lru_cache(maxsize=4096)  # the words of a deck repeat: each is measured once (the 4096 most recent)
+@lru_cache(maxsize=2048)  # the words of a deck repeat: each is measured once (the 2048 most recent)
 def _measure(word: Word) -> Measured:
     widths = tuple(_width(text, font) if font else SYMBOL_EM for text, font in word)
     first_font = next((f for _, f in word if f), None)
