@@ -525,10 +525,10 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
     concern. Serves on 127.0.0.1 only, reads only GAME, until Ctrl-C."""
 
     def action():
+        from .load import game_yaml  # YAML and the model: only when a command runs (pnp --help stays fast)
         from .serve import serve as run_server  # the server and the drawing: only for this command
 
-        if not game.is_dir():
-            raise click.BadParameter(f"'{game}' is not a folder; expected a game folder", param_hint="GAME")
+        game_yaml(game)  # a folder that is no game at all ends here; a game with mistakes is shown with them
         run_server(game, out, lang, port, not no_browser, click.echo)
 
     _run(ctx, action, Output(out))

@@ -27,16 +27,22 @@ ID_EXPECTED = "expected letters, digits, '-', '_' or '.', starting with a letter
 RESERVED = {"id", "copies"}
 
 
+def game_yaml(folder: Path) -> Path:
+    """The game.yaml of a game folder; a located error (the game unreadable) if there is none."""
+    game_file = folder / "game.yaml"
+    if not game_file.is_file():
+        problems = Problems()
+        problems.error(Location(display_path(folder)), "game-missing", "no game.yaml in this folder; expected a game folder such as cards/mesta")
+        problems.unreadable = True
+        raise PnpError(problems)
+    return game_file
+
+
 def load_game(folder: Path) -> tuple[Game, Problems]:
     """Load a game folder. Raises PnpError when errors make the game unusable; returns
     the game and the warnings otherwise."""
     problems = Problems()
-    folder = Path(folder)
-    game_file = folder / "game.yaml"
-    if not game_file.is_file():
-        problems.error(Location(display_path(folder)), "game-missing", "no game.yaml in this folder; expected a game folder such as cards/mesta")
-        problems.unreadable = True
-        raise PnpError(problems)
+    game_file = game_yaml(Path(folder))
     raw = load_yaml(game_file, problems)
     meta = _build(GameFile, raw, problems, "game.yaml", Location(display_path(game_file)))
     if meta is MISSING:

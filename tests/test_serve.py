@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import edit, line_of
+from conftest import edit, line_of, run
 from PIL import Image
 
 from pnp.check import check_all
@@ -272,3 +272,10 @@ def test_the_command_prints_its_address_and_stops_on_ctrl_c(mesta: Path, tmp_pat
         if process.poll() is None:
             process.kill()
     assert process.returncode == 0 and out.strip() == "stopped serving" and "Traceback" not in err, (out, err)
+
+
+def test_a_folder_without_a_game_is_refused_before_serving(tmp_path):
+    result = run("serve", tmp_path, "--no-browser", "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert f"{tmp_path}: no game.yaml in this folder; expected a game folder such as cards/mesta [game-missing]" in result.output
+    assert "internal error" not in result.output and "serving" not in result.output
