@@ -50,11 +50,16 @@ def _language(ctx: click.Context, param: click.Parameter, value):
     return value
 
 
+def out_folder(help: str, default: Path = Path("output")):
+    """Every command's --out: a folder, `output/` unless the command says otherwise."""
+    return click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=default, show_default=True, help=help)
+
+
 # Sheet options shared by every command that prints sheets (build, impose).
 paper_option = click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="Paper size (portrait).")
-out_option = click.option(
-    "--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDFs."
-)
+
+
+out_option = out_folder("Folder for the PDFs.")
 sides_option = click.option(
     "--sides",
     type=click.Choice(["duplex", "fronts", "backs", "fold"]),
@@ -352,7 +357,7 @@ def build(
 @main.command()
 @click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="Paper size (portrait).")
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over.")
-@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the PDF.")
+@out_folder("Folder for the PDF.")
 @click.pass_obj
 def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
     """Write a calibration sheet: rulers to check 100 % printing and crosshairs on both
@@ -481,7 +486,7 @@ def i18n_status(ctx: Context, game: Path) -> None:
 
 @main.command()
 @click.argument("name", type=click.Path(path_type=Path))
-@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("."), show_default=True, help="Folder to create the game in.")
+@out_folder("Folder to create the game in.", Path("."))
 @click.option("--title", default=None, help="The game's title (default: from NAME).")
 @click.option("--lang", default="en", show_default=True, help="The language the game is written in.")
 @click.option(
@@ -510,14 +515,7 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="The port to serve on, on 127.0.0.1 (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; only print the address.")
 @click.option("--lang", "lang", default=None, callback=_language, help="The language shown first (default: the game's source language).")
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=Path("output"),
-    show_default=True,
-    help="Where the sheet view draws its PDFs, each removed as soon as it is shown; nothing is left there.",
-)
+@out_folder("Where the sheet view draws its PDFs, each removed as soon as it is shown; nothing is left there.")
 @click.pass_obj
 def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | None, out: Path) -> None:
     """Preview GAME in the browser, updated on every save: every face as a picture, deck
@@ -538,14 +536,7 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
 @game_argument
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
 @changed_since_option
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=Path("output"),
-    show_default=True,
-    help="With --changed-since: the build's folder.",
-)
+@out_folder("With --changed-since: the build's folder.")
 @click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="With --changed-since: the build's paper.")
 @click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
 @click.pass_obj
@@ -571,9 +562,7 @@ def export() -> None:
     """Images of GAME: PNGs of every card, Tabletop Simulator deck sheets, or the files a print shop takes."""
 
 
-images_out_option = click.option(
-    "--out", "out", type=click.Path(path_type=Path, file_okay=False), default=Path("output"), show_default=True, help="Folder for the images."
-)
+images_out_option = out_folder("Folder for the images.")
 deck_option = click.option("--deck", "decks", multiple=True, help="Export only this deck (repeatable).")
 lang_option = click.option("--lang", default=None, callback=_language, help="Language to export (default: the game's source language).")
 untranslated_option = click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
