@@ -69,15 +69,7 @@ def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symb
     """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed;
     `turned`: upside down in the same box (a back on a page turned over its short side);
     `lead`: a form (Forms) that draws the face's first operations, and how many."""
-    canvas.saveState()
-    clip = canvas.beginPath()
-    clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
-    canvas.clipPath(clip, stroke=0, fill=0)
-    if turned:
-        canvas.translate(x + face.width, y + face.height)
-        canvas.rotate(180)
-    else:
-        canvas.translate(x, y)
+    _enter_box(canvas, face, x, y, bleed, turned)
     ops = face.ops
     if lead is not None:
         canvas.doForm(lead[0])
@@ -111,6 +103,20 @@ def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symb
         elif isinstance(op, FaceOp):
             _draw_inner(canvas, op, symbols)
     canvas.restoreState()
+
+
+def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, turned: bool) -> None:
+    """Save the state, clip to the face's trim plus its bleed with the trim origin at x, y,
+    and move the origin there (`turned`: upside down in the same box); the caller restores."""
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    if turned:
+        canvas.translate(x + face.width, y + face.height)
+        canvas.rotate(180)
+    else:
+        canvas.translate(x, y)
 
 
 def _symbols_of(face: Face) -> set[str]:
@@ -165,17 +171,9 @@ class Forms:
             self._remember(key, name)
         else:
             self._faces.move_to_end(key)
-        canvas = self.canvas
-        canvas.saveState()
-        clip = canvas.beginPath()  # the form's bounding box clips too; this marks the card's place on the page, as draw_face does
-        clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
-        canvas.clipPath(clip, stroke=0, fill=0)
-        if turned:
-            canvas.transform(-1, 0, 0, -1, x + face.width, y + face.height)
-        else:
-            canvas.transform(1, 0, 0, 1, x, y)
-        canvas.doForm(name)
-        canvas.restoreState()
+        _enter_box(self.canvas, face, x, y, bleed, turned)  # the form's bounding box clips too; the clip marks the card's place on the page
+        self.canvas.doForm(name)
+        self.canvas.restoreState()
 
     def _lead(self, face: Face, bleed: float) -> tuple[str, int] | None:
         """The form of the operations `face` begins with in common with the last face drawn
