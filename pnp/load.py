@@ -444,7 +444,7 @@ def _record(
     for name, fdef in fields.items():
         if name in values or name in row:
             continue
-        required = fdef.required if fdef.required is not None else fdef.default is None and fdef.type != "bool"
+        required = fdef.needed
         if required:
             if name not in absent:  # an empty cell is reported at itself, a YAML card at its start
                 problems.error(row.loc_of(name), "card-missing-field", f"{owner} has no '{name}'; expected {_expect(fdef, enums)}")

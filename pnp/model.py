@@ -59,6 +59,12 @@ class FieldDef:
     fields: dict[str, FieldDef] | None = None  # for table: what each row holds, checked like a card's fields
     doc: str = ""
 
+    @property
+    def needed(self) -> bool:
+        """Whether a card must give the field: as declared, else when there is no default
+        to take (a bool without one is false)."""
+        return self.required if self.required is not None else self.default is None and self.type != "bool"
+
 
 @dataclass
 class TypeDef:

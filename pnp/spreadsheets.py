@@ -23,6 +23,7 @@ import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 from xml.parsers import expat
@@ -68,15 +69,19 @@ def read_sheet(
         if sheet is not None:
             problems.error(sheet_loc or Location(shown), "sheet-name", f"'sheet: {sheet}' is only for XLSX workbooks; a CSV file has one table")
 
+        counted: list[Any] = [None, [0]]  # the record last asked about, and the line breaks before each of its cells
+
         def at_line(start: Any, col: int, cells: list[Any]) -> Location:
             """A CSV cell's physical line: its record's first line plus the line breaks
-            inside the quoted cells before it."""
+            inside the quoted cells before it (counted once per record, not per cell)."""
             if start is None:
                 return Location(shown, 1, 1)
             if col < 1:
                 return Location(shown, start)
-            line = start + sum(str(c).count("\n") for c in cells[: col - 1])
-            return Location(shown, line, col)
+            if counted[0] is not cells:
+                counted[:] = [cells, list(accumulate((str(c).count("\n") for c in cells), initial=0))]
+            before = counted[1]
+            return Location(shown, start + before[min(col - 1, len(before) - 1)], col)
 
         return _rows(_csv_cells(path, shown), at_line, tdef, columns, problems)
     name, cells = _xlsx_cells(path, shown, sheet, sheet_loc)
@@ -299,7 +304,7 @@ def _rows(
         return rows
     named, absent = header
     rows.absent = absent
-    required = {name for name, fdef in tdef.fields.items() if _required(fdef)} | {"id"}
+    required = {name for name, fdef in tdef.fields.items() if fdef.needed} | {"id"}
     for number, (record, cells) in enumerate(records, start=2):
         if number - 1 > MAX_ROWS:
             raise _unreadable(at(record, 0, []), "sheet-limit", f"more than {MAX_ROWS} rows; expected at most {MAX_ROWS} cards in one file")
@@ -351,10 +356,6 @@ def _rows(
         rows.append(row)
         rows.locs.append(row.loc)
     return rows
-
-
-def _required(fdef: Any) -> bool:
-    return fdef.required if fdef.required is not None else fdef.default is None and fdef.type != "bool"
 
 
 def _header(
@@ -447,7 +448,7 @@ def _header(
             "(or 'ids: COLUMN' in the deck, to make ids from a column such as the cards' names)",
         )
         return None
-    missing = [name for name, fdef in tdef.fields.items() if _required(fdef) and name not in seen]
+    missing = [name for name, fdef in tdef.fields.items() if fdef.needed and name not in seen]
     absent = []
     for name in missing:
         absent.append(name)
