@@ -28,13 +28,13 @@ from .files import Written, atomic_path
 from .fonts import bundled_fonts
 from .images import MAX_PIXELS
 from .impose import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
+from .shops import MANIFEST  # written by `pnp export shop` (shopexport.py)
 
 SUFFIXES = {".png", ".jpg", ".jpeg"}
 POKER = (63.0, 88.0)
 SHORT_SIDE = 63.0  # mm: the default width of a card that is not of poker proportions
 MIN_DPI = 150  # below this a printed card looks blurred
 MAX_IMAGES = 10_000
-MANIFEST = "manifest.csv"  # written by `pnp export shop` (shopexport.py)
 MANIFEST_COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm")
 
 

@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .errors import Location, PnpError, Problems
+from .errors import Location, fail
 
 ICC_CANDIDATES = (  # Ghostscript's own SWOP profile, where Debian and others install it
     "/usr/share/color/icc/ghostscript/default_cmyk.icc",
@@ -70,23 +70,20 @@ def _prefix(icc: Path, version: str, title: str, condition: str) -> str:
 def convert(source: Path, target: Path, icc: Path | None, version: str, title: str, where: Location) -> Path:
     """Write `target`, the PDF/X version of `source`; returns the ICC profile used. Raises
     PnpError when Ghostscript or a CMYK profile is missing, or Ghostscript fails."""
-    problems = Problems()
     gs = ghostscript()
     profile = icc or default_icc()
     if gs is None:
-        problems.error(
+        raise fail(
             where,
             "pdfx-ghostscript",
             f"{version} needs Ghostscript (gs) to turn the colours into CMYK, and it is not installed; expected `apt-get install ghostscript` (or your system's package), or --no-pdfx for a plain RGB PDF",
         )
-        raise PnpError(problems)
     if profile is None or not profile.is_file():
-        problems.error(
+        raise fail(
             where,
             "pdfx-icc",
             f"no CMYK ICC profile {'at ' + str(profile) if profile else 'found'}; expected --icc FILE (e.g. the shop's recommended profile) or Ghostscript's default_cmyk.icc",
         )
-        raise PnpError(problems)
     condition = SWOP if icc is None else profile.stem
     with tempfile.TemporaryDirectory(prefix="pnp-pdfx-") as tmp:
         prefix = Path(tmp) / "pdfx.ps"
@@ -114,12 +111,11 @@ def convert(source: Path, target: Path, icc: Path | None, version: str, title: s
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     if result.returncode != 0 or not target.is_file():
         detail = (result.stderr or result.stdout).strip().splitlines()[-3:]
-        problems.error(
+        raise fail(
             where,
             "pdfx-failed",
             f"Ghostscript could not write {version} ({' '.join(detail) or 'exit ' + str(result.returncode)}); expected a PDF Ghostscript reads",
         )
-        raise PnpError(problems)
     _fixed_id(target)
     return profile
 

@@ -27,9 +27,8 @@ from .export import DeckFaces, Exported, _digest, _save, game_faces, rasterise_t
 from .files import atomic_path
 from .pdfx import convert
 from .preflight import FaceParts, cards_text, preflight
-from .shops import SHOPS, CardSize, Shop
+from .shops import MANIFEST, SHOPS, TOLERANCE_MM, CardSize, Shop
 
-MANIFEST = "manifest.csv"
 PREFLIGHT = "preflight.txt"
 COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm", "pixels", "pages")
 _WRITTEN = re.compile(r"^\d{2,}x-.*\.(png|pdf)$")  # the names this export writes (stale ones are removed)
@@ -77,7 +76,7 @@ def export_shop(
                 deck.locs.get("front", deck.loc),
                 "shop-size",
                 f"deck '{deck.id}' is {trim_mm[0]:g} x {trim_mm[1]:g} mm, a size {shop.name} does not make; expected one of: {shop.sizes_text()} "
-                f"(within {1:g} mm), or --deck to export the other decks",
+                f"(within {TOLERANCE_MM:g} mm), or --deck to export the other decks",
             )
             continue
         size, turned = found
@@ -106,7 +105,7 @@ def export_shop(
         files = sorted({where / row[0] for row in written})
         result.files.extend([*files, manifest, report])
         _remove_stale(where, files)
-        cards = sum(card.copies for card in deck.cards)
+        cards = deck.count
         shown = f"{plan.size.name} {plan.size.width_in:g} x {plan.size.height_in:g} in"
         px = "" if shop.output == "pdf" else ", {} x {} px".format(*shop.pixels(plan.size))
         result.notes.append(f"{deck.id}: {cards} cards ({len(deck.cards)} distinct) as {shop.name}'s {shown}{px}: {display_path(where)}")
@@ -159,7 +158,7 @@ def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, prob
     backs = [rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi) for face in plan.faces.backs]
     short["back"] = [card.id for card, image in zip(deck.cards, backs) if short_of_bleed(image, shop.bleed_px)]
     if backs and len({_digest(image) for image in backs}) == 1:
-        total = sum(card.copies for card in deck.cards)
+        total = deck.count
         name = quantity_name(total, "back.png")
         _save(backs[0], where / name, shop.dpi, files)
         rows.append((name, deck.id, "", "back", total, size, bleed, pixels, ""))
@@ -191,7 +190,7 @@ def _write_pdf(shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: b
     bleed = shop.bleed_in * inch
     tw, th = plan.trim_pt
     page = (tw + 2 * bleed, th + 2 * bleed)
-    name = quantity_name(sum(card.copies for card in deck.cards), f"{deck.id}.pdf")
+    name = quantity_name(deck.count, f"{deck.id}.pdf")
     target = where / name
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=page, invariant=1, initialFontName=font, pageCompression=1)

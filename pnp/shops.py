@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 MM_PER_INCH = 25.4
+MANIFEST = "manifest.csv"  # what `pnp export shop` writes beside the files, and `pnp impose` reads back
 TOLERANCE_MM = 1.0  # a deck of 63 x 88 mm is printed as a 2.5 x 3.5 in poker card (scaled by less than 1.1 %)
 
 
