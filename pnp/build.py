@@ -30,6 +30,7 @@ from .interrupt import Interrupted
 from .model import Deck, Game
 from .options import BuildOptions
 from .pdf import DocInfo, ruler_caption, write_sheets
+from .pdfstream import KeptCode
 from .pieces import write_pieces
 from .progress import BuildProgress, expected_cards
 from .project import Project, prepare
@@ -86,6 +87,10 @@ class Sheets:
             digest = make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
             self.drawn.add(deck_id, card_id, side, digest)
         return face
+
+    def kept_code(self, target: Path) -> KeptCode | None:
+        """The watcher's record of what the faces of `target` wrote in its last build."""
+        return None if self.session is None else self.session.kept_code(target)
 
 
 def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
@@ -492,7 +497,9 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
     info = _doc_info(sheets, names, f"{len(entries)} components", spec.sides, duplex)
     caption = ruler_caption(f"{game.meta.title} · {group}", total_sheets)
     pages = _keep_cuts(shared.pages, sheets, target, shared)
-    count = write_sheets(sheets.txn.path_for(target), pages, shared, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm)
+    count = write_sheets(
+        sheets.txn.path_for(target), pages, shared, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
+    )
     return Written(target, len(entries), count, spec.flip if duplex else None)
 
 
@@ -523,7 +530,8 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
     @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
     def face(index: int, side: str) -> Face:
         layout = front if side == "front" else back
-        return sheets.record(deck.id, deck.cards[index].id, side, sheets.renderer.face(deck.cards[index], layout, side, sheets.problems))
+        card = deck.cards[index]
+        return sheets.record(deck.id, card.id, side, sheets.renderer.face(card, layout, side, sheets.problems))
 
     def face_of(side, item):
         return face(items[item], side)
@@ -542,7 +550,9 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
     info = _doc_info(sheets, deck.name, f"{len(items)} cards", "folded" if fold else sides, duplex)
     caption = ruler_caption(f"{game.meta.title} · {deck.name}", total_sheets)
     pages = _keep_cuts(pages, sheets, target, grid)
-    count = write_sheets(sheets.txn.path_for(target), pages, grid, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm)
+    count = write_sheets(
+        sheets.txn.path_for(target), pages, grid, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
+    )
     return Written(target, len(items), count, spec.flip if duplex else "fold" if fold else None)
 
 
@@ -606,9 +616,8 @@ def _write_sizes(sheets: Sheets, deck: Deck) -> Written | None:
     @lru_cache(maxsize=2 * max(g.per_sheet for g in grids) + 2)
     def face(index: int, side: str) -> Face:
         front, back = pairs[index]
-        return sheets.record(
-            deck.id, deck.cards[index].id, side, sheets.renderer.face(deck.cards[index], front if side == "front" else back, side, sheets.problems)
-        )
+        card = deck.cards[index]
+        return sheets.record(deck.id, card.id, side, sheets.renderer.face(card, front if side == "front" else back, side, sheets.problems))
 
     def face_of(side, item):
         return face(items[item], side)
@@ -619,7 +628,7 @@ def _write_sizes(sheets: Sheets, deck: Deck) -> Written | None:
     duplex = sides == "duplex"
     info = _doc_info(sheets, deck.name, f"{len(items)} cards", sides, duplex)
     caption = ruler_caption(f"{game.meta.title} · {deck.name}", total_sheets)
-    count = write_sheets(sheets.txn.path_for(target), pages, grids[0], info, face_of, project.symbols, caption, spec.bleed * mm)
+    count = write_sheets(sheets.txn.path_for(target), pages, grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, sheets.kept_code(target))
     return Written(target, len(items), count, spec.flip if duplex else None)
 
 

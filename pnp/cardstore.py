@@ -25,6 +25,7 @@ from .model import Card, EnumValue
 
 _FIELDS = tuple(f.name for f in fields(Card))
 _LOC, _FIELD_LOCS = _FIELDS.index("loc"), _FIELDS.index("field_locs")
+_RECENT = 24  # cards kept unpacked: a sheet of poker or mini cards (its fronts are read again for its backs)
 _WBITS = -11  # raw deflate, a 2 kB window: a card and the dictionary; small to set up per card
 _PLAIN, _REFS = b"P", b"E"  # the first byte of a packed card: does it refer to enumeration values?
 
@@ -55,8 +56,8 @@ class _Unpickler(pickle.Unpickler):
 
 
 class PackedCards(Sequence[Card]):
-    """A list of cards that unpacks a card each time one is read: a new object every
-    time, so compare cards by id, never by identity, and do not change them in place."""
+    """A list of cards that unpacks a card when it is read (the last few read by index are
+    kept): compare cards by id, never by identity, and do not change them in place."""
 
     def __init__(self, enums: dict[str, dict[str, EnumValue]], cards: Iterable[Card] = ()):
         self.enums = enums
@@ -64,6 +65,7 @@ class PackedCards(Sequence[Card]):
         self.dictionary = b""  # the first card, pickled: what the others are compressed against
         self.packed: list[bytes] = []
         self.copies = 0  # printed copies of all the cards
+        self._recent: dict[int, Card] = {}  # the cards last read by index: a sheet's fronts are read again for its backs
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, {id(value): (name, key) for name, values in enums.items() for key, value in values.items()})
         for card in cards:
@@ -100,7 +102,15 @@ class PackedCards(Sequence[Card]):
     def __getitem__(self, index: int | slice) -> Card | list[Card]:
         if isinstance(index, slice):
             return [self._unpack(data) for data in self.packed[index]]
-        return self._unpack(self.packed[index])
+        if index < 0:
+            index += len(self.packed)
+        card = self._recent.get(index)
+        if card is None:
+            card = self._unpack(self.packed[index])
+            if len(self._recent) >= _RECENT:
+                del self._recent[next(iter(self._recent))]
+            self._recent[index] = card
+        return card
 
     def __iter__(self) -> Iterator[Card]:
         return (self._unpack(data) for data in self.packed)

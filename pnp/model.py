@@ -205,7 +205,9 @@ class Deck:
 
     @property
     def count(self) -> int:
-        return sum(card.copies for card in self.cards)
+        """Copies printed of all the cards (a packed deck has counted them: not unpacked here)."""
+        counted = getattr(self.cards, "copies", None)  # cardstore.PackedCards
+        return counted if isinstance(counted, int) else sum(card.copies for card in self.cards)
 
 
 @dataclass

@@ -17,10 +17,10 @@ from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, RectOp, ShapeOp, SymbolOp, TextOp
+from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
 from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
-from .pdfstream import StreamingCanvas, draw_text
+from .pdfstream import KeptCode, StreamingCanvas, draw_text
 from .text import SYMBOL_EM
 
 rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
@@ -65,15 +65,39 @@ def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Can
     return canvas
 
 
-def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symbols, turned: bool = False, lead: tuple[str, int] | None = None) -> None:
+def draw_face(
+    canvas: Canvas,
+    face: Face,
+    x: float,
+    y: float,
+    bleed: float,
+    symbols,
+    turned: bool = False,
+    lead: tuple[str, int] | None = None,
+    kept: KeptCode | None = None,
+) -> None:
     """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed;
     `turned`: upside down in the same box (a back on a page turned over its short side);
-    `lead`: a form (Forms) that draws the face's first operations, and how many."""
+    `lead`: a form (Forms) that draws the face's first operations, and how many;
+    `kept`: what the faces wrote in the watcher's last build of this PDF, written again
+    where it is still exact, and what this one writes kept."""
     _enter_box(canvas, face, x, y, bleed, turned)
     ops = face.ops
     if lead is not None:
         canvas.doForm(lead[0])
         ops = ops[lead[1] :]
+    if kept is None:
+        _draw_ops(canvas, ops, symbols)
+    else:
+        key = (id(face), bleed, len(face.ops) - len(ops))
+        if not kept.replay(canvas, key, face):
+            mark = kept.mark(canvas)
+            _draw_ops(canvas, ops, symbols)
+            kept.keep(canvas, key, face, mark, _texts(ops))
+    canvas.restoreState()
+
+
+def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
     for op in ops:
         if isinstance(op, TextOp):
             _draw_text(canvas, op, symbols)
@@ -102,7 +126,21 @@ def draw_face(canvas: Canvas, face: Face, x: float, y: float, bleed: float, symb
             _draw_image(canvas, op)
         elif isinstance(op, FaceOp):
             _draw_inner(canvas, op, symbols)
-    canvas.restoreState()
+
+
+def _texts(ops: tuple[Op, ...]) -> dict[str, str]:
+    """The characters set in each font by `ops` (inner faces too)."""
+    found: dict[str, set[str]] = {}
+    for op in ops:
+        if isinstance(op, TextOp):
+            for line in op.text.lines:
+                for piece in line:
+                    if piece.font:
+                        found.setdefault(piece.font, set()).update(piece.text)
+        elif isinstance(op, FaceOp):
+            for font, chars in _texts(op.face.ops).items():
+                found.setdefault(font, set()).update(chars)
+    return {font: "".join(sorted(chars)) for font, chars in found.items()}
 
 
 def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, turned: bool) -> None:
@@ -145,9 +183,10 @@ class Forms:
     repeat. Both tables are bounded: memory stays flat however long the deck (a face
     pushed out is drawn anew, correctly)."""
 
-    def __init__(self, canvas: Canvas, symbols, recent: int = 64):
+    def __init__(self, canvas: Canvas, symbols, recent: int = 64, kept: KeptCode | None = None):
         self.canvas = canvas
         self.symbols = symbols
+        self.kept = kept
         self.recent = recent
         self._faces: OrderedDict[tuple, str | None] = OrderedDict()  # face key -> its form, None: seen once
         self._other: dict[tuple, str] = {}  # marks and rulers: one per page layout, few
@@ -163,7 +202,7 @@ class Forms:
         key = (face.width, face.height, bleed, face.ops)
         name = self._faces.get(key, "")
         if name == "":  # never seen (or forgotten): drawn as it is
-            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed))
+            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed), self.kept)
             self._remember(key, None)
             return
         if name is None:
@@ -448,12 +487,16 @@ def write_sheets(
     symbols,
     caption: Callable[[Page, int], str],
     bleed: float,
+    kept: KeptCode | None = None,
 ) -> int:
     """Draw every page into `target` (a temporary file of the build); returns the page count.
-    `face_of(side, item)` gives the face of a component's front or back."""
+    `face_of(side, item)` gives the face of a component's front or back; `kept`: the
+    watcher's record of what the faces wrote in its last build of this PDF."""
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
-    forms = Forms(canvas, symbols)
+    if kept is not None:
+        kept.begin()
+    forms = Forms(canvas, symbols, kept=kept)
     try:
         for page in pages:
             sizes = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -226,6 +227,82 @@ def _encoding(doc: PDFDocument, font: str) -> _Encoding:
     if found is None:
         found = encodings[font] = _Encoding(font, doc)
     return found
+
+
+@dataclass
+class _Drawn:
+    """The operators one face wrote into a page, and what they refer to in the document."""
+
+    face: object  # the face drawn: kept, so that its id is not another's while the entry lives
+    code: list[str]
+    forms: list[str]  # forms and images placed (the page's resources must name them)
+    fonts: tuple[tuple[str, str, str, str], ...]  # (font, its first subset's name, the characters drawn, their codes)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where a page (or form) stood when a face began to be drawn into it."""
+
+    code: int
+    forms: int
+
+
+class KeptCode:
+    """What faces wrote into the pages of one PDF, kept by the watcher for the next build
+    of that PDF, keyed by the face object (the watcher's session keeps an unchanged face).
+
+    Why: a save that changes one card of a thousand still writes the whole PDF, and
+    turning every face into operators again was most of that. A face's operators are
+    written again only where they are exactly what drawing it would write now: its
+    characters are already coded in this document with the same codes in the same
+    subsets (codes are given in the order characters are first drawn, so an edit can
+    move them), the forms and images it places are already defined, and it names no
+    graphics state (those are named per page). Anything else is drawn, and kept anew."""
+
+    def __init__(self) -> None:
+        self._last: dict[tuple, _Drawn] = {}
+        self._now: dict[tuple, _Drawn] = {}
+
+    def begin(self) -> None:
+        """A build of the PDF starts: what the last one kept is what this one may reuse."""
+        if self._now:
+            self._last, self._now = self._now, {}
+
+    def replay(self, canvas: Canvas, key: tuple, face: object) -> bool:
+        """Write what `face` drew under `key` (its bleed, its lead) again, if still exact."""
+        kept = self._now.get(key) or self._last.get(key)
+        if kept is None or kept.face is not face:
+            return False
+        doc = canvas._doc
+        if not all(doc.hasForm(name) for name in kept.forms):
+            return False
+        for font, first, chars, codes in kept.fonts:
+            encoding = _encoding(doc, font)
+            if encoding.first != first or not encoding.known.issuperset(chars) or chars.translate(encoding.table) != codes:
+                return False
+        canvas._code.extend(kept.code)
+        canvas._formsinuse.extend(kept.forms)
+        self._now[key] = kept
+        return True
+
+    @staticmethod
+    def mark(canvas: Canvas) -> Mark:
+        return Mark(len(canvas._code), len(canvas._formsinuse))
+
+    def keep(self, canvas: Canvas, key: tuple, face: object, mark: Mark, texts: dict[str, str]) -> None:
+        """`face` was drawn since `mark`, setting `texts` (font -> its characters): keep
+        what it wrote, unless it cannot be written again as it is."""
+        code = canvas._code[mark.code :]
+        if any(line.endswith(" gs") for line in code):  # a graphics state is named per page
+            return
+        doc = canvas._doc
+        fonts = []
+        for font, chars in texts.items():
+            encoding = _encoding(doc, font)
+            if not encoding.known.issuperset(chars):  # a character beyond the first subset: drawn every time
+                return
+            fonts.append((font, encoding.first, chars, chars.translate(encoding.table)))
+        self._now[key] = _Drawn(face, code, canvas._formsinuse[mark.forms :], tuple(fonts))
 
 
 def register_font(font: TTFont) -> None:

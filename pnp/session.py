@@ -47,6 +47,7 @@ from .files import Written
 from .i18n import locale_dir
 from .model import Card, Game
 from .options import BuildOptions
+from .pdfstream import KeptCode
 from .project import Project
 from .rulebook.settled import SettledPages
 from .watch import snapshot
@@ -136,6 +137,7 @@ class Session:
         self._languages: dict[str, Language] = {}
         self._layout_files: dict[str, tuple[Path, ...]] = {}
         self._pending: dict[Path, _File] = {}
+        self._code: dict[Path, KeptCode] = {}  # what the faces of each PDF wrote when it was last drawn
         self._drawing: _Drawing | None = None
         self.rebuilt: list[tuple[Path, int | None]] = []  # the last build's files written, with the cards set again
         self.kept: list[Path] = []  # the last build's files left as they were
@@ -256,6 +258,13 @@ class Session:
         self.kept.append(target)
         return kept
 
+    def kept_code(self, target: Path) -> KeptCode:
+        """What the faces of `target` wrote when it was last drawn (pdf.draw_face)."""
+        found = self._code.get(target)
+        if found is None:
+            found = self._code[target] = KeptCode()
+        return found
+
     def begin(self, decks: Decks) -> None:
         """A PDF is about to be drawn with the renderer whose templates' decks are `decks`."""
         decks.read = set()
@@ -285,6 +294,7 @@ class Session:
             self.kept += self._book_files
         live = {(kept.lang, *entry) for kept in self._files.values() for entry in kept.drawn}  # faces of cards gone or not printed are let go
         self._faces = {slot: face for slot, face in self._faces.items() if slot in live}
+        self._code = {path: code for path, code in self._code.items() if path in self._files}
         self.builds += 1
 
     def summary(self) -> str:
@@ -302,11 +312,12 @@ class _Setter:
         self._lang = lang
         self._renderer = renderer
         self._decks = decks
+        self._recent: dict[int, tuple[Card, bytes]] = {}  # id(card) -> the card and its digest
 
     def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
         lang, session = self._lang, self._session
         slot = (lang.lang, card.deck, card.id, side)
-        key = _digest(lang.base, card.deck, _card_digest(card), layout.name, lang.layouts.get(layout.name, b"?"), side)
+        key = _digest(lang.base, card.deck, self._card_digest(card), layout.name, lang.layouts.get(layout.name, b"?"), side)
         kept = session._faces.get(slot)
         if kept is not None and kept.key == key and lang.current(kept.reads):
             problems.extend(kept.problems)
@@ -323,6 +334,18 @@ class _Setter:
         if session._drawing is not None:
             session._drawing.fresh.add((card.deck, card.id))
         return face
+
+    def _card_digest(self, card: Card) -> bytes:
+        """The card's digest, once for its front and back (a deck's cards are read as the
+        same object for both: cardstore.PackedCards keeps the last few)."""
+        found = self._recent.get(id(card))
+        if found is not None and found[0] is card:
+            return found[1]
+        digest = _card_digest(card)
+        if len(self._recent) >= 64:
+            del self._recent[next(iter(self._recent))]
+        self._recent[id(card)] = (card, digest)
+        return digest
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._renderer, name)

@@ -15,6 +15,7 @@ from pnp.build import build
 from pnp.errors import PnpError
 from pnp.files import Output, writing_under
 from pnp.options import BuildOptions
+from pnp.pdfstream import KeptCode
 from pnp.session import Session
 from pnp.watch import Changes
 
@@ -190,3 +191,31 @@ def test_changes_sees_a_save_and_not_hidden_files_backups_or_the_output(tmp_path
         assert changes.wait(timeout=0.5) == []
     finally:
         changes.close()
+
+
+def test_kept_operators_are_written_again_only_while_the_letters_keep_their_codes(game, tmp_path, monkeypatch):
+    """A face the save did not change is written as the operators it wrote last time
+    (pdfstream.KeptCode), unless the save gave its letters other codes: a letter new in the
+    first card moves the code of every letter first drawn after it, so every face after it
+    is drawn again; either way the file is exactly a fresh build's."""
+    with (game / "cards.yaml").open("a", encoding="utf-8") as cards:
+        cards.write("\n- id: late\n  title: Dan\n  suit: moon\n  value: 3\n  text: Draw a card.\n")  # only letters drawn before it
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    watcher.build()
+    drawn: list[str] = []
+    keep = KeptCode.keep
+
+    def counted(kept, canvas, key, face, mark, texts):
+        drawn.append(face.name)
+        keep(kept, canvas, key, face, mark, texts)
+
+    monkeypatch.setattr(KeptCode, "keep", counted)
+    edit(game / "cards.yaml", "Every other player discards a card.", "Every other player discards a noon card.")
+    watcher.build()
+    assert "dusk (front)" in drawn and "late (front)" not in drawn  # the card edited is drawn, the last card written as kept
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+    drawn.clear()
+    edit(game / "cards.yaml", "text: Draw a card.\n\n- id: noon", "text: Ždraw a card.\n\n- id: noon")
+    watcher.build()
+    assert drawn.count("late (front)") == 2  # in English and in German
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
