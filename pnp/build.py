@@ -522,7 +522,10 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
     if spec.sides == "backs" and back is None:
         return None
     members = sheets.members
-    items = [i for i, card in enumerate(deck.cards) if members is None or card.id in members for _ in range(card.copies)]
+    if members is None:
+        items = [i for i, copies in enumerate(deck.copies()) for _ in range(copies)]
+    else:
+        items = [i for i, card in enumerate(deck.cards) if card.id in members for _ in range(card.copies)]
     if grid is None:
         return _write_split(sheets, deck, items)
     total_sheets = -(-len(items) // grid.per_sheet)

@@ -137,11 +137,14 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
 
 
 def _row(copies: int, title: str | None, sides: Sides) -> str:
-    """A card's row of the manifest, indented as the third level."""
-    return json.dumps({"copies": copies, "title": title, **sides}, **_JSON).replace("\n", "\n   ")
+    """A card's row of the manifest, indented as the third level: what json.dumps with
+    _JSON writes, its values encoded one by one (an indented dump is encoded in Python,
+    slowly: a thousand rows took a tenth of the watcher's rebuild)."""
+    values = {"copies": copies, "title": title, **sides}
+    return "{\n" + ",\n".join(f"    {_string(key)}: {_string(values[key])}" for key in sorted(values)) + "\n   }"
 
 
-def _string(value: str) -> str:
+def _string(value: str | int | None) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 

@@ -205,9 +205,13 @@ class Deck:
 
     @property
     def count(self) -> int:
-        """Copies printed of all the cards (a packed deck has counted them: not unpacked here)."""
-        counted = getattr(self.cards, "copies", None)  # cardstore.PackedCards
-        return counted if isinstance(counted, int) else sum(card.copies for card in self.cards)
+        """Copies printed of all the cards."""
+        return sum(self.copies())
+
+    def copies(self) -> list[int]:
+        """Copies printed of each card (a packed deck has counted them: not unpacked here)."""
+        counts = getattr(self.cards, "counts", None)  # cardstore.PackedCards
+        return list(counts) if counts is not None else [card.copies for card in self.cards]
 
 
 @dataclass

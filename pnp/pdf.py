@@ -89,11 +89,11 @@ def draw_face(
     if kept is None:
         _draw_ops(canvas, ops, symbols)
     else:
-        key = (id(face), bleed, len(face.ops) - len(ops))
-        if not kept.replay(canvas, key, face):
+        key = ("face", id(face), bleed, len(face.ops) - len(ops))
+        if kept.replay(canvas, key, (face,)) is None:
             mark = kept.mark(canvas)
             _draw_ops(canvas, ops, symbols)
-            kept.keep(canvas, key, face, mark, _texts(ops))
+            kept.keep(canvas, key, (face,), mark, _texts(ops))
     canvas.restoreState()
 
 
@@ -170,6 +170,23 @@ def _symbols_of(face: Face) -> set[str]:
     return found
 
 
+class _Key:
+    """A key of Forms' table of faces, hashed once: a face's operations are deep, and the
+    watcher copies the table at every page (Forms.state)."""
+
+    __slots__ = ("hash", "parts")
+
+    def __init__(self, *parts: object):
+        self.parts = parts
+        self.hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self.hash == other.hash and (self.parts is other.parts or self.parts == other.parts)
+
+
 class Forms:
     """What repeats in one PDF, drawn once as a PDF form and placed where it repeats: a
     face drawn more than once (a deck's back, the copies of a card), the crop marks of a
@@ -188,10 +205,21 @@ class Forms:
         self.symbols = symbols
         self.kept = kept
         self.recent = recent
-        self._faces: OrderedDict[tuple, str | None] = OrderedDict()  # face key -> its form, None: seen once
+        self._faces: OrderedDict[_Key, str | None] = OrderedDict()  # face key -> its form, None: seen once
         self._other: dict[tuple, str] = {}  # marks and rulers: one per page layout, few
         self._count = 0
         self._last: tuple[Face, float] | None = None  # the last face drawn as it is, with its bleed
+
+    def state(self) -> tuple:
+        """All that what these tables draw next depends on (for KeptCode: a page drawn
+        from the same state draws the same)."""
+        return tuple(self._faces.items()), self._last, self._count, tuple(self._other.items())
+
+    def restore(self, state: tuple) -> None:
+        """The state a page left them in, when it is written again instead of drawn."""
+        faces, self._last, self._count, other = state
+        self._faces = OrderedDict(faces)
+        self._other = dict(other)
 
     def _name(self, kind: str) -> str:
         self._count += 1
@@ -199,7 +227,7 @@ class Forms:
 
     def face(self, face: Face, x: float, y: float, bleed: float, turned: bool = False) -> None:
         """Draw `face` as draw_face does, from its form when it repeats."""
-        key = (face.width, face.height, bleed, face.ops)
+        key = _Key(face.width, face.height, bleed, face.ops)
         name = self._faces.get(key, "")
         if name == "":  # never seen (or forgotten): drawn as it is
             draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed), self.kept)
@@ -226,7 +254,7 @@ class Forms:
             count += 1  # never the whole face: that repeats as the face's own form
         if not count:
             return None
-        key = ("lead", face.width, face.height, bleed, ops[:count])
+        key = _Key("lead", face.width, face.height, bleed, ops[:count])
         name = self._faces.get(key)
         if name is None:
             name = self._define_face(Face(face.name, face.width, face.height, ops[:count]), bleed)
@@ -235,7 +263,7 @@ class Forms:
             self._faces.move_to_end(key)
         return name, count
 
-    def _remember(self, key: tuple, name: str | None) -> None:
+    def _remember(self, key: _Key, name: str | None) -> None:
         self._faces[key] = name
         self._faces.move_to_end(key)
         if len(self._faces) > self.recent:
@@ -478,6 +506,30 @@ def _draw_scale(canvas: Canvas, length: float, compact: bool) -> None:
         canvas.line(i * mm, 0, i * mm, tick)
 
 
+def _draw_page(canvas: Canvas, forms: Forms, page: Page, faces: tuple[Face, ...], boxes, bleed: float, caption, font: str) -> None:
+    for placement, face in zip(page.placements, faces):
+        forms.face(face, placement.x, placement.y, bleed, placement.turned)
+    set_boxes(canvas, boxes)
+    forms.marks(page.marks)
+    draw_outlines(canvas, page.cuts)
+    draw_registration(canvas, page.registration)
+    draw_fold(canvas, page.fold, font)
+    draw_ruler(canvas, page, caption, font, forms)
+
+
+def _caption(page: Page, caption: Callable[[Page, int], str]) -> str:
+    return caption(page, round(page.ruler[2] / mm)) if page.ruler is not None else ""
+
+
+def _page_texts(page: Page, faces: tuple[Face, ...], caption: str, font: str) -> dict[str, str]:
+    """The characters a sheet's page sets in each font: its faces', its ruler's caption, its fold's word."""
+    found: dict[str, set[str]] = {font: set(caption) | (set("fold") if page.fold is not None else set())}
+    for face in faces:
+        for name, chars in _texts(face.ops).items():
+            found.setdefault(name, set()).update(chars)
+    return {name: "".join(sorted(chars)) for name, chars in found.items() if chars}
+
+
 def write_sheets(
     target: Path,
     pages: Iterable[Page],
@@ -498,18 +550,21 @@ def write_sheets(
         kept.begin()
     forms = Forms(canvas, symbols, kept=kept)
     try:
-        for page in pages:
-            sizes = []
-            for placement in page.placements:
-                face = face_of("back" if placement.back else page.side, placement.item)
-                forms.face(face, placement.x, placement.y, bleed, placement.turned)
-                sizes.append((face.width, face.height))
-            set_boxes(canvas, page_boxes(page, sizes, bleed))
-            forms.marks(page.marks)
-            draw_outlines(canvas, page.cuts)
-            draw_registration(canvas, page.registration)
-            draw_fold(canvas, page.fold, info.initial_font)
-            draw_ruler(canvas, page, caption, info.initial_font, forms)
+        for number, page in enumerate(pages):
+            faces = tuple(face_of("back" if placement.back else page.side, placement.item) for placement in page.placements)
+            boxes = page_boxes(page, [(face.width, face.height) for face in faces], bleed)
+            if kept is None:
+                _draw_page(canvas, forms, page, faces, boxes, bleed, caption, info.initial_font)
+            else:
+                key, inputs, before = ("page", number), (page, boxes, _caption(page, caption)), forms.state()
+                found = kept.replay(canvas, key, faces, inputs, before)
+                if found is not None:
+                    forms.restore(found.after)
+                    set_boxes(canvas, boxes)
+                else:
+                    mark = kept.mark(canvas)
+                    _draw_page(canvas, forms, page, faces, boxes, bleed, caption, info.initial_font)
+                    kept.keep(canvas, key, faces, mark, _page_texts(page, faces, inputs[2], info.initial_font), inputs, before, forms.state())
             canvas.showPage()  # the page is written to the file here
             count += 1
         canvas.save()

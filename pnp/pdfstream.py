@@ -231,78 +231,114 @@ def _encoding(doc: PDFDocument, font: str) -> _Encoding:
 
 @dataclass
 class _Drawn:
-    """The operators one face wrote into a page, and what they refer to in the document."""
+    """What one drawing (a face, a page) wrote, with what it was drawn from and what it
+    refers to in the document."""
 
-    face: object  # the face drawn: kept, so that its id is not another's while the entry lives
+    owners: tuple  # the faces drawn, compared by identity (the watcher keeps an unchanged face) and kept alive by this
+    inputs: object  # the rest of what was drawn, compared by value
+    before: object  # the drawer's own state when it began (pdf.Forms), compared by value
+    after: object  # and when it ended: restored when the code is written again
     code: list[str]
     forms: list[str]  # forms and images placed (the page's resources must name them)
-    fonts: tuple[tuple[str, str, str, str], ...]  # (font, its first subset's name, the characters drawn, their codes)
+    fonts: tuple[tuple[str, tuple[int, ...], str, tuple[int, ...]], ...]  # font, the characters drawn, the font's name in the document, their codes
+    parts: tuple[tuple, ...]  # the keys of the drawings inside this one (a page's faces)
 
 
 @dataclass(frozen=True)
 class Mark:
-    """Where a page (or form) stood when a face began to be drawn into it."""
+    """Where a page (or form) stood when a drawing began."""
 
     code: int
     forms: int
+    parts: int
 
 
 class KeptCode:
-    """What faces wrote into the pages of one PDF, kept by the watcher for the next build
-    of that PDF, keyed by the face object (the watcher's session keeps an unchanged face).
+    """What faces and pages wrote into one PDF, kept by the watcher for the next build of
+    that PDF, each under a key (a face: its object, bleed and lead; a page: its number).
 
     Why: a save that changes one card of a thousand still writes the whole PDF, and
-    turning every face into operators again was most of that. A face's operators are
-    written again only where they are exactly what drawing it would write now: its
-    characters are already coded in this document with the same codes in the same
-    subsets (codes are given in the order characters are first drawn, so an edit can
-    move them), the forms and images it places are already defined, and it names no
-    graphics state (those are named per page). Anything else is drawn, and kept anew."""
+    turning every face into operators again was most of that. A drawing is written again
+    as it was only where that is exactly what drawing it would write now: the same faces
+    (the same objects) and inputs, the drawer in the same state, its characters already
+    coded in this document with the same codes (codes are given in the order characters
+    are first drawn, so an edit can move them), the forms and images it places already
+    defined, and it names no graphics state or colour space (those are named per page).
+    Anything else is drawn, and kept anew."""
 
     def __init__(self) -> None:
         self._last: dict[tuple, _Drawn] = {}
         self._now: dict[tuple, _Drawn] = {}
+        self._parts: list[tuple] = []  # the keys written or kept since the PDF began, in order
 
     def begin(self) -> None:
         """A build of the PDF starts: what the last one kept is what this one may reuse."""
         if self._now:
             self._last, self._now = self._now, {}
+        self._parts = []
 
-    def replay(self, canvas: Canvas, key: tuple, face: object) -> bool:
-        """Write what `face` drew under `key` (its bleed, its lead) again, if still exact."""
+    def replay(self, canvas: Canvas, key: tuple, owners: tuple, inputs: object = None, before: object = None) -> _Drawn | None:
+        """Write what was drawn under `key` again, if it is still exact; returns what was kept."""
         kept = self._now.get(key) or self._last.get(key)
-        if kept is None or kept.face is not face:
-            return False
+        if kept is None or len(kept.owners) != len(owners) or not all(a is b for a, b in zip(kept.owners, owners)):
+            return None
+        if kept.inputs != inputs or kept.before != before:
+            return None
         doc = canvas._doc
-        if not all(doc.hasForm(name) for name in kept.forms):
-            return False
-        for font, first, chars, codes in kept.fonts:
-            encoding = _encoding(doc, font)
-            if encoding.first != first or not encoding.known.issuperset(chars) or chars.translate(encoding.table) != codes:
-                return False
+        if not all(doc.hasForm(name) for name in kept.forms) or not _still_coded(doc, kept.fonts):
+            return None
         canvas._code.extend(kept.code)
         canvas._formsinuse.extend(kept.forms)
         self._now[key] = kept
-        return True
+        for part in kept.parts:  # the faces of a page written again: kept for the next build too
+            found = self._last.get(part)
+            if found is not None:
+                self._now.setdefault(part, found)
+        self._parts.append(key)
+        return kept
 
-    @staticmethod
-    def mark(canvas: Canvas) -> Mark:
-        return Mark(len(canvas._code), len(canvas._formsinuse))
+    def mark(self, canvas: Canvas) -> Mark:
+        return Mark(len(canvas._code), len(canvas._formsinuse), len(self._parts))
 
-    def keep(self, canvas: Canvas, key: tuple, face: object, mark: Mark, texts: dict[str, str]) -> None:
-        """`face` was drawn since `mark`, setting `texts` (font -> its characters): keep
-        what it wrote, unless it cannot be written again as it is."""
+    def keep(
+        self, canvas: Canvas, key: tuple, owners: tuple, mark: Mark, texts: dict[str, str], inputs: object = None, before: object = None, after: object = None
+    ) -> None:
+        """What was drawn since `mark`, setting `texts` (font -> its characters), is kept
+        under `key`, unless it cannot be written again as it is."""
+        parts = tuple(self._parts[mark.parts :])
+        self._parts.append(key)
         code = canvas._code[mark.code :]
-        if any(line.endswith(" gs") for line in code):  # a graphics state is named per page
+        if canvas._colorsUsed or canvas._shadingUsed or any(line.endswith(" gs") for line in code):  # named per page
             return
-        doc = canvas._doc
-        fonts = []
-        for font, chars in texts.items():
-            encoding = _encoding(doc, font)
-            if not encoding.known.issuperset(chars):  # a character beyond the first subset: drawn every time
-                return
-            fonts.append((font, encoding.first, chars, chars.translate(encoding.table)))
-        self._now[key] = _Drawn(face, code, canvas._formsinuse[mark.forms :], tuple(fonts))
+        fonts = _coded(canvas._doc, texts)
+        if fonts is not None:
+            self._now[key] = _Drawn(owners, inputs, before, after, code, canvas._formsinuse[mark.forms :], fonts, parts)
+
+
+def _coded(doc: PDFDocument, texts: dict[str, str]) -> tuple | None:
+    """Each font's characters with the codes the document gave them (reportlab's subset
+    assignments); None when one has none yet."""
+    found = []
+    for name, chars in texts.items():
+        font = pdfmetrics.getFont(name)
+        state = getattr(font, "state", {}).get(doc)
+        if state is None or state.internalName is None:
+            return None
+        glyphs = font.face.charToGlyph
+        codes = tuple(sorted({32 if c == 0xA0 else c for c in map(ord, chars)} & glyphs.keys()))  # as splitString: a missing glyph is always code 0
+        assigned = tuple(map(state.assignments.get, codes))
+        if None in assigned:
+            return None
+        found.append((name, codes, state.internalName, assigned))
+    return tuple(found)
+
+
+def _still_coded(doc: PDFDocument, fonts: tuple) -> bool:
+    for name, codes, internal, assigned in fonts:
+        state = pdfmetrics.getFont(name).state.get(doc)
+        if state is None or state.internalName != internal or tuple(map(state.assignments.get, codes)) != assigned:
+            return False
+    return True
 
 
 def register_font(font: TTFont) -> None:

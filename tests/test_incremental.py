@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import edit, run
 from pdfread import text
+from pypdf import PdfReader
 
 import pnp.render
 from pnp.build import build
@@ -194,20 +195,22 @@ def test_changes_sees_a_save_and_not_hidden_files_backups_or_the_output(tmp_path
 
 
 def test_kept_operators_are_written_again_only_while_the_letters_keep_their_codes(game, tmp_path, monkeypatch):
-    """A face the save did not change is written as the operators it wrote last time
-    (pdfstream.KeptCode), unless the save gave its letters other codes: a letter new in the
-    first card moves the code of every letter first drawn after it, so every face after it
-    is drawn again; either way the file is exactly a fresh build's."""
-    with (game / "cards.yaml").open("a", encoding="utf-8") as cards:
-        cards.write("\n- id: late\n  title: Dan\n  suit: moon\n  value: 3\n  text: Draw a card.\n")  # only letters drawn before it
+    """A face (and a page) the save did not change is written as the operators it wrote
+    last time (pdfstream.KeptCode), unless the save gave its letters other codes: a letter
+    new in the first card moves the code of every letter first drawn after it, so every
+    face after it is drawn again; either way the file is exactly a fresh build's."""
+    with (game / "cards.yaml").open("a", encoding="utf-8") as cards:  # ASCII letters have codes of their own; the others are coded as first drawn
+        cards.write("\n- id: early\n  title: Eve\n  suit: sun\n  value: 1\n  text: Ďalšia karta, že.\n")
+        cards.write("\n- id: late\n  title: Dan\n  suit: moon\n  value: 3\n  text: Ďalšia karta.\n")  # only letters drawn before it
     watcher = Watcher(game, tmp_path / "out", monkeypatch)
     watcher.build()
     drawn: list[str] = []
     keep = KeptCode.keep
 
-    def counted(kept, canvas, key, face, mark, texts):
-        drawn.append(face.name)
-        keep(kept, canvas, key, face, mark, texts)
+    def counted(kept, canvas, key, owners, mark, texts, *state):
+        if key[0] == "face":
+            drawn.append(owners[0].name)
+        keep(kept, canvas, key, owners, mark, texts, *state)
 
     monkeypatch.setattr(KeptCode, "keep", counted)
     edit(game / "cards.yaml", "Every other player discards a card.", "Every other player discards a noon card.")
@@ -215,7 +218,31 @@ def test_kept_operators_are_written_again_only_while_the_letters_keep_their_code
     assert "dusk (front)" in drawn and "late (front)" not in drawn  # the card edited is drawn, the last card written as kept
     assert_as_fresh_build(game, tmp_path / "out", tmp_path)
     drawn.clear()
-    edit(game / "cards.yaml", "text: Draw a card.\n\n- id: noon", "text: Ždraw a card.\n\n- id: noon")
+    edit(game / "cards.yaml", "text: Draw a card.", "text: Řdraw a card.")  # in the first card: Ď and š are coded one later
     watcher.build()
     assert drawn.count("late (front)") == 2  # in English and in German
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+def test_pages_far_from_the_edit_are_written_as_they_were(game, tmp_path, monkeypatch):
+    """In a long deck, a page the save did not reach, drawn from the same state (the
+    forms of the faces before it, the letters' codes), is written as it was, whole."""
+    with (game / "cards.yaml").open("a", encoding="utf-8") as cards:
+        cards.writelines(f"\n- id: c{i}\n  title: Card {i}\n  suit: sun\n  value: {i % 9 + 1}\n  text: Ďalšia karta číslo {i}.\n" for i in range(120))
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    watcher.build()
+    written: list[int] = []
+    replay = KeptCode.replay
+
+    def counted(kept, canvas, key, owners, *state):
+        found = replay(kept, canvas, key, owners, *state)
+        if found is not None and key[0] == "page":
+            written.append(key[1])
+        return found
+
+    monkeypatch.setattr(KeptCode, "replay", counted)
+    edit(game / "cards.yaml", "text: Ďalšia karta číslo 3.", "text: Ďalšia karta číslo tri.")
+    watcher.build()
+    pages = len(PdfReader(tmp_path / "out" / "g" / "cards-en-a4.pdf").pages)
+    assert written and 0 not in written and pages - 1 in written  # the first page holds the card edited; the last is far from it
     assert_as_fresh_build(game, tmp_path / "out", tmp_path)
