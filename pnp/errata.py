@@ -280,7 +280,7 @@ def _face(face: Face, symbols: dict[str, Path]) -> str:
 
 def _op(op: Any, symbols: dict[str, Path]) -> str:
     if isinstance(op, TextOp):
-        return f"TextOp {_nums(op.x, op.baseline)}{_value(op.color)}|{_text(op.text, symbols)}"
+        return f"TextOp {_nums(op.x, op.baseline)}{_values(op.color)}|{_text(op.text, symbols)}"
     if isinstance(op, SymbolOp):
         return f"SymbolOp {_symbol(op.symbol, symbols)!r} {_nums(op.x, op.y, op.size)}"
     if isinstance(op, FaceOp):
