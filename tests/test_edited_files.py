@@ -148,3 +148,9 @@ def test_an_image_replaced_by_one_of_the_same_size_makes_its_cards_changed(small
     saved(Image.new("RGB", (200, 100), "blue"), small / "art.png")
     result = run("list", small, "--out", tmp_path / "out", "--changed-since")
     assert result.exit_code == 0 and "(sk): none" not in result.output and "changed" in result.output, result.output
+
+
+def test_an_image_that_is_a_link_to_itself_is_reported_not_a_crash(small, tmp_path):
+    (small / "art.png").symlink_to(small / "art.png")
+    result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code == 1 and "image 'art.png' does not exist" in result.output and "internal error" not in result.output, result.output
