@@ -22,7 +22,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 
 from .errors import Location, PnpError, Problems, display_path, fail
-from .faces import Face, FaceOp, SymbolOp, TextOp
+from .faces import Face, FaceOp, ImageOp, SymbolOp, TextOp
 from .files import shown
 from .model import Game
 from .text import TextLayout
@@ -283,13 +283,27 @@ def _face(face: Face, symbols: dict[str, Path]) -> str:
 
 def _op(op: Any, symbols: dict[str, Path]) -> str:
     if isinstance(op, TextOp):
-        return f"TextOp {_nums(op.x, op.baseline)}{_value(op.color)}|{_text(op.text, symbols)}"
+        return f"TextOp {_nums(op.x, op.baseline)}{_values(op.color)}|{_text(op.text, symbols)}"
     if isinstance(op, SymbolOp):
         return f"SymbolOp {_symbol(op.symbol, symbols)!r} {_nums(op.x, op.y, op.size)}"
     if isinstance(op, FaceOp):
         return f"FaceOp {_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, symbols)}"
-    values = (repr(file_hash(value)) if f.name == "path" else _value(value) for f in fields(op) for value in (getattr(op, f.name),))  # an ImageOp's file
-    return f"{type(op).__name__} {' '.join(values)}"
+    values = [getattr(op, name) for name in _names(type(op))]
+    if isinstance(op, ImageOp):  # its file as it is now (an ImageOp's first field is its path)
+        return f"ImageOp {file_hash(op.path)!r} {_values(*values[1:])}"
+    return f"{type(op).__name__} {_values(*values)}"
+
+
+@lru_cache(maxsize=64)
+def _names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(kind))
+
+
+@lru_cache(maxsize=1024, typed=True)  # typed: True and 1, 1 and 1.0 are told apart, as _value formats them
+def _values(*values: Any) -> str:
+    """An operation's fields, formatted once per distinct value: a layout's frame and art
+    are the same on every card (a build hashes every face it draws)."""
+    return " ".join(_value(v) for v in values)
 
 
 def _text(layout: TextLayout, symbols: dict[str, Path]) -> str:

@@ -32,7 +32,7 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
     """A path, or (code, reason): resolved every time (a file may be added, removed or
     replaced while the watcher runs), checked once per version of the file."""
     try:
-        path = resolve_inside(name, game_root, [game_root, LAYOUTS_DIR], Location("?"), "image")
+        path = resolve_inside(name, game_root, [game_root, LAYOUTS_DIR], Location("?"), "image", real=True)
     except PnpError:
         return "path-outside", "points outside the game folder or is absolute; expected an image file inside the game folder"
     try:
@@ -41,7 +41,7 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
         stat = None
     if stat is None or not S_ISREG(stat.st_mode):
         return "image-missing", "does not exist; expected an image file inside the game folder"
-    return _check(path.resolve(), stat.st_mtime_ns, stat.st_size)
+    return _check(path, stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=1024)

@@ -135,10 +135,7 @@ def _compatible(opener: int, closer: int) -> bool:
 def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[str, None, None]], list[MarkupIssue]]:
     """One line's text as (text, bold, italic) segments and (symbol id, None, None), plus
     what could not be read. Runs of asterisks pair like brackets: a closing run closes
-    the nearest open run it is compatible with; runs left open inside are reported. A
-    line with symbols but neither asterisks nor escapes is split at its symbols."""
-    if "*" not in raw and "\\" not in raw:
-        return [(piece, False, False) if i % 2 == 0 else (piece, None, None) for i, piece in enumerate(_SYMBOL.split(raw)) if piece], []
+    the nearest open run it is compatible with; runs left open inside are reported."""
     tokens: list[str | tuple[str] | _Run] = []
     pos = 0
     for m in _TOKEN.finditer(raw):
@@ -225,21 +222,21 @@ def _issue(run: _Run, line: int) -> MarkupIssue:
 
 
 Word = tuple[tuple[str, str], ...]  # a word's runs: (text, registered font name) or (symbol id, '')
-_MARKUP = re.compile(r"[*:\\]")  # what a line without markup lacks
 
 
-def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[Word]]:
-    """Split marked-up text into paragraphs (hard line breaks) of words; what cannot be
-    read goes to `issues`. A line without a markup character skips the markup parser:
-    its words are its pieces between spaces, in the family's own font."""
+def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[Measured]]:
+    """Split marked-up text into paragraphs (hard line breaks) of measured words; what
+    cannot be read goes to `issues`. A line without asterisks and escapes skips the markup
+    parser: its words are its pieces between spaces, in the family's own font, split at
+    their symbols (a symbol's id holds no space)."""
     paragraphs = []
     clinging = _CLINGING if glue else frozenset()
     plain: str | None = None  # the family's registered font, looked up for the first plain line
     for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
-        if _MARKUP.search(raw) is None:
+        if "*" not in raw and "\\" not in raw:
             if plain is None:
                 plain = fonts.get(family).registered
-            paragraphs.append(_glue([_with_fallback(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], clinging))
+            paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], clinging))
             continue
         segments, found = _segments(raw, n)
         if issues is not None:
@@ -255,8 +252,16 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
                     words.append([])
                 if piece:
                     words[-1].extend(_with_fallback(piece, font, fonts))
-        paragraphs.append(_glue([tuple(w) for w in words if w], clinging))
+        paragraphs.append(_glue([_measure(tuple(w)) for w in words if w], clinging))
     return paragraphs
+
+
+def _plain_word(piece: str, font: str, fonts: FontSet) -> Measured:
+    """A word without markup, measured: its text runs in `font` (and the fallback), its
+    `:symbol:`s between them."""
+    if ":" not in piece or len(split := _SYMBOL.split(piece)) == 1:
+        return _measured(piece, font, fonts)
+    return _measure(tuple(run for i, part in enumerate(split) if part for run in (_with_fallback(part, font, fonts) if i % 2 == 0 else ((part, ""),))))
 
 
 SYMBOLS = {"Sm", "So", "Sc", "Sk", "No"}  # what the fallback font gives: symbols, not letters (a letter in another typeface would show)
@@ -290,28 +295,27 @@ def escape(text: str) -> str:
     return re.sub(r"([*:\\])", r"\\\1", text)
 
 
-def _glue(words: list[Word], clinging: Collection[str]) -> list[Word]:
+def _glue(words: list[Measured], clinging: Collection[str]) -> list[Measured]:
     """Keep a short number with the word it counts ('2 cities'), and in Czech and Slovak
     the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
     with the next word: typography never leaves them at the end of a line."""
-    out: list[Word] = []
+    out: list[Measured] = []
     carry: Word | None = None
-    for word in words:
+    for m in words:
         if carry is not None:
+            word = m.word
             (text, font), (first, first_font) = carry[-1], word[0]
             if font == first_font:
-                word = (*carry[:-1], (text + " " + first, font), *word[1:])
+                m = _measure((*carry[:-1], (text + " " + first, font), *word[1:]))
             else:  # the space stays, in the font of the word before it
-                word = (*carry[:-1], (text + " ", font), *word)
+                m = _measure((*carry[:-1], (text + " ", font), *word))
             carry = None
-        if len(word) == 1:
-            text, font = word[0]
-            if font and len(text) <= 3 and (text in clinging or _NUMBER.fullmatch(text)):  # at most three digits, or one letter
-                carry = word
-                continue
-        out.append(word)
+        if m.short and (m.short in clinging or _NUMBER.fullmatch(m.short)):  # at most three digits, or one letter
+            carry = m.word
+            continue
+        out.append(m)
     if carry is not None:
-        out.append(carry)
+        out.append(_measure(carry))
     return out
 
 
@@ -330,6 +334,7 @@ class Measured(NamedTuple):
     space: float  # the width of a space before it
     missing: str  # the characters its fonts lack
     symbols: tuple[str, ...]  # the ids of its symbols
+    short: str  # the word when it is one run of text of at most three characters (it may cling to the next)
 
 
 @lru_cache(maxsize=2048)  # the words of a deck repeat: each is measured once (the 2048 most recent)
@@ -338,7 +343,14 @@ def _measure(word: Word) -> Measured:
     first_font = next((f for _, f in word if f), None)
     missing = "".join(missing_glyphs(f, t) for t, f in word if f)
     symbols = tuple(t for t, f in word if not f)
-    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols)
+    short = word[0][0] if len(word) == 1 and word[0][1] and len(word[0][0]) <= 3 else ""
+    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols, short)
+
+
+@lru_cache(maxsize=2048)  # keyed by content (a FontSet is equal to another of the same files)
+def _measured(piece: str, font: str, fonts: FontSet) -> Measured:
+    """A word of plain text in `font`, measured: one look-up for most words of a text."""
+    return _measure(_with_fallback(piece, font, fonts))
 
 
 @lru_cache(maxsize=4096)
@@ -348,7 +360,7 @@ def _width(text: str, registered: str) -> float:
     return stringWidth(text, registered, 1)
 
 
-BY_NAME.extend((_measure, _width))  # a font file edited while the watcher runs is measured anew
+BY_NAME.extend((_measure, _measured, _width))  # a font file edited while the watcher runs is measured anew
 
 
 def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None = None) -> TextLayout:
@@ -360,7 +372,7 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
     glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
     issues: list[MarkupIssue] = []
-    paragraphs = [[_measure(w) for w in para] for para in parse(text, style.font, fonts, glue, issues)]
+    paragraphs = parse(text, style.font, fonts, glue, issues)
     missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
     unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
     hyph = _hyphenator(lang) if style.hyphenate else None
@@ -480,20 +492,18 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     run_x = run_w = run_ws = 0.0
     run_font: str | None = None  # None: no run yet; '' a symbol (never extended)
     run_spaced = False  # the run's text holds a space
-    for parts, gap in line:
-        x += gap + (stretch if gap else 0.0)
-        spaced = gap > 0  # a word space comes before the first run
-        for text, font, w in parts:
-            fits = font and run_font == font and abs(run_x + run_w + (gap + stretch if spaced else 0.0) - x) < 1e-6
-            if fits and stretch and (" " in text or (run_spaced and not run_ws)):
-                fits = False  # a glued word's own space must not stretch
-            if fits:
-                if spaced:
+    for parts, gap in line:  # a word space (gap) comes before a word's first part only
+        if gap:
+            x += gap + stretch
+        for text, font, w in parts:  # each part starts where the run ends: only the font and spaces decide
+            if font and font == run_font and not (stretch and (" " in text or (run_spaced and not run_ws))):  # a glued word's own space must not stretch
+                if gap:
                     texts.append(" ")
                     run_ws = stretch
                     run_spaced = True
                 texts.append(text)
-                run_spaced = run_spaced or " " in text
+                if not run_spaced and " " in text:
+                    run_spaced = True
                 run_w = x + w - run_x
             else:
                 if run_font is not None:
@@ -501,7 +511,7 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
                 texts = [text]
                 run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text
             x += w
-            spaced = False
+            gap = 0.0
     if run_font is not None:
         pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
     return tuple(pieces)

@@ -116,3 +116,41 @@ def test_a_symbol_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):
     edit(game / "symbols" / "food.svg", 'fill="#e3b23c"', 'fill="#3c7be3"')
     again = build()
     assert reads == ["food.svg"] and again != first  # the edited one only, drawn as it is now
+
+
+def test_an_image_that_links_out_of_the_game_folder_is_refused_and_one_that_links_inside_is_drawn(small, tmp_path):
+    saved(Image.new("RGB", (200, 100), "red"), tmp_path / "secret.png")
+    (small / "art.png").symlink_to(tmp_path / "secret.png")
+    result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code == 1 and "image 'art.png' points outside the game folder" in result.output, result.output
+    (small / "art.png").unlink()
+    (small / "pictures").mkdir()
+    saved(Image.new("RGB", (200, 100), "red"), small / "pictures" / "red.png")
+    (small / "art.png").symlink_to(small / "pictures" / "red.png")
+    result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code == 0, result.output
+    assert drawn_size(tmp_path / "out") == (80.0, 40.0)
+
+
+def test_a_game_folder_reached_through_a_link_draws_its_images(small, tmp_path):
+    saved(Image.new("RGB", (200, 100), "red"), small / "art.png")
+    (tmp_path / "link").symlink_to(small)
+    result = run("build", tmp_path / "link", "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code == 0, result.output
+    assert drawn_size(tmp_path / "out") == (80.0, 40.0)
+
+
+def test_an_image_replaced_by_one_of_the_same_size_makes_its_cards_changed(small, tmp_path):
+    """The errata compare what each face draws: the same box with another picture is another face."""
+    saved(Image.new("RGB", (200, 100), "red"), small / "art.png")
+    assert run("build", small, "--out", tmp_path / "out").exit_code == 0
+    assert "(sk): none" in run("list", small, "--out", tmp_path / "out", "--changed-since").output
+    saved(Image.new("RGB", (200, 100), "blue"), small / "art.png")
+    result = run("list", small, "--out", tmp_path / "out", "--changed-since")
+    assert result.exit_code == 0 and "(sk): none" not in result.output and "changed" in result.output, result.output
+
+
+def test_an_image_that_is_a_link_to_itself_is_reported_not_a_crash(small, tmp_path):
+    (small / "art.png").symlink_to(small / "art.png")
+    result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code == 1 and "image 'art.png' does not exist" in result.output and "internal error" not in result.output, result.output

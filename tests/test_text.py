@@ -325,3 +325,11 @@ def test_a_component_of_a_deck_that_has_none_says_so(tmp_path):
     edit(game / "layouts" / "card.yaml", '  - text: "{{ title }}"', "  - text: \"{{ component('cards', 'twilight').title }}\"")
     output = run("check", game).output
     assert "deck 'cards' has no component 'twilight' (did you mean 'midnight'?); expected one of: dawn, noon, dusk, midnight [template]" in output
+
+
+def test_a_plain_line_with_a_colon_and_symbols_inside_words_prints_what_it_says():
+    """A colon that opens no symbol prints; a symbol written against a word stays part of it."""
+    out = typeset("Cena: 2:sun: za 3:moon:: každý", TextStyle(size=10), 120 * MM, 20 * MM, FONTS, "sk", frozenset({"sun", "moon"}))
+    (line,) = out.lines
+    assert [(p.text, bool(p.font)) for p in line] == [("Cena: 2", True), ("sun", False), ("za 3", True), ("moon", False), (": každý", True)]
+    assert not out.unknown_symbols and not out.markup
