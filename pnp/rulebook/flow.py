@@ -144,7 +144,12 @@ def line_width(layout: TextLayout) -> float:
 
 def line_letters(layout: TextLayout) -> list[int]:
     """Letters and digits on each line: where an index term falls is counted in these."""
-    return [sum(ch.isalnum() for piece in line if piece.font for ch in piece.text) for line in layout.lines]
+    return [sum(letters(piece.text) for piece in line if piece.font) for line in layout.lines]
+
+
+def letters(text: str) -> int:
+    """How many letters and digits `text` has (what marks in set text are counted in)."""
+    return sum(map(str.isalnum, text))
 
 
 @dataclass(frozen=True)
@@ -196,9 +201,10 @@ class TextBlock(Flowable):
         return self.setting.typeset(self.markup, self.style, width, self.loc)
 
     def wrap(self, aw, ah):
-        self.layout = self._set(aw)
-        self.width = aw
-        self.height = len(self.layout.lines) * self.layout.leading
+        if self.layout is None or aw != self.width:  # platypus asks again and again at the same width
+            self.layout = self._set(aw)
+            self.width = aw
+            self.height = len(self.layout.lines) * self.layout.leading
         return aw, self.height
 
     def ascent(self) -> float:
@@ -487,8 +493,11 @@ class Leader(Flowable):
         style = setting.styles.toc
         self.style = replace(style, font="sans-bold") if bold else style
         self.spaceBefore = style.size * (0.5 if bold else 0.1)
+        self._text: TextLayout | None = None
 
     def wrap(self, aw, ah):
+        if self._text is not None and aw == self.width:  # platypus asks again and again at the same width
+            return aw, self.height
         style = self.style
         self.width = aw
         self._num_w = self.number_width + style.size * 0.6 if self.number else 0.0

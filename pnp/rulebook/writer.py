@@ -70,6 +70,7 @@ from .flow import (
     Stack,
     Styles,
     TextBlock,
+    letters,
     line_width,
 )
 from .labels import Labels
@@ -284,7 +285,7 @@ class Story:
             numbered = f"{block.number}\u00a0\u00a0{text}" if block.number else text
             chapter = f"{block.number} {title}" if block.level == 1 else ""
             heading = HeadingBlock(self.setting, numbered, block.level, self.keys[id(block)], f"{block.number} {title}".strip(), block.loc, chapter)
-            shift = sum(ch.isalnum() for ch in block.number)  # the number is set before the text
+            shift = letters(block.number)  # the number is set before the text
             heading.marks = [LinkMark(m.key, m.start + shift, m.end + shift) if isinstance(m, LinkMark) else (m[0], m[1] + shift) for m in marks]
             return [heading]
         if isinstance(block, Para):
@@ -338,27 +339,27 @@ class Story:
         (counted in letters and digits, which setting the text does not change)."""
         out = _Emphasis()
         marks: list = []
-        letters = 0
+        count = 0
         for span in spans:
             if isinstance(span, Text):
                 out.text(span.text.replace("\n", " "), span.bold, span.italic)
-                letters += sum(ch.isalnum() for ch in span.text)
+                count += letters(span.text)
             elif isinstance(span, Sym):
                 out.markup += f":{span.id}:"  # a symbol may sit inside bold: it keeps the marks open
             elif isinstance(span, Break):
                 out.close()  # markup does not run across a line break
                 out.markup += "\n"
             elif isinstance(span, IndexMark):
-                marks.append((span.term, letters))
+                marks.append((span.term, count))
             elif isinstance(span, Ref):
                 text = self.reference(span)
                 out.close()
                 out.markup += text
-                start = letters
-                letters += sum(ch.isalnum() for ch in text if ch not in "*")
+                start = count
+                count += letters(text)
                 target = self.by_id.get(span.target)
-                if target is not None and letters > start:
-                    marks.append(LinkMark(self.keys[id(target)], start, letters))
+                if target is not None and count > start:
+                    marks.append(LinkMark(self.keys[id(target)], start, count))
         out.close()
         return out.markup, marks
 
@@ -450,25 +451,29 @@ class FitTable(Flowable):
         rows = [table.header] + table.rows if table.header else table.rows
         columns = max((len(r) for r in rows), default=0)
         natural = [0.0] * columns
-        least = [0.0] * columns
         texts: list[list[tuple[str, TextStyle, list]]] = []
+        styles: dict[tuple[str, bool], tuple[TextStyle, TextStyle]] = {}  # (align, bold) -> the cells' style, and it set flush left
+        measured: list[tuple[float, int, str, TextStyle]] = []  # (its width on one line, column, text, style set flush left: a line's width is where it ends)
         for r, row in enumerate(rows):
             line = []
             for c in range(columns):
                 spans = row[c] if c < len(row) else []
                 text, marks = story.markup(spans)
                 align = table.aligns[c] if c < len(table.aligns) else "left"
-                style = replace(s.small, align=align, font="sans-bold" if r == 0 and table.header else s.small.font)
-                measure = replace(style, hyphenate=False, align="left")  # set flush left, a line's width is where it ends
-                natural[c] = max(natural[c], line_width(setting.typeset(text, measure, BIG, None)) + 2 * pad + 1)
-                words = setting.typeset(text, measure, 1, None)
-                least[c] = max(least[c], line_width(words) + 2 * pad + 1)
+                bold = r == 0 and bool(table.header)
+                if (align, bold) not in styles:
+                    style = replace(s.small, align=align, font="sans-bold" if bold else s.small.font)
+                    styles[align, bold] = style, replace(style, hyphenate=False, align="left")
+                style, measure = styles[align, bold]
+                width = line_width(setting.typeset(text, measure, BIG, None))
+                natural[c] = max(natural[c], width + 2 * pad + 1)
+                measured.append((width, c, text, measure))
                 line.append((text, style, marks))
             texts.append(line)
         loc: Location | None = table.loc
         if sum(natural) <= aw:
             widths = natural
-        elif sum(least) <= aw:
+        elif sum(least := self._least(measured, columns, pad)) <= aw:  # its longest words fit side by side
             wish = sum(n - m for n, m in zip(natural, least)) or 1.0
             widths = [m + (aw - sum(least)) * (n - m) / wish for n, m in zip(natural, least)]
         else:  # its longest words do not fit side by side: reported, and set narrower so that setting ends
@@ -499,6 +504,16 @@ class FitTable(Flowable):
         self._built = PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
         self._width = aw
         return self._built
+
+    def _least(self, measured: list[tuple[float, int, str, TextStyle]], columns: int, pad: float) -> list[float]:
+        """How wide each column must be for its longest word. A cell's longest word is no
+        wider than the cell on one line, so the cells are set a word a line from the widest
+        on one line down, and only until one on one line is no wider than a word found."""
+        widest = [0.0] * columns
+        for width, c, text, measure in sorted(measured, key=lambda cell: -cell[0]):
+            if width > widest[c]:
+                widest[c] = max(widest[c], line_width(self.story.setting.typeset(text, measure, 1, None)))
+        return [w + 2 * pad + 1 for w in widest]
 
     def wrap(self, aw, ah):
         self.width, self.height = self._build(aw).wrap(aw, ah)
