@@ -96,6 +96,17 @@ class Book:
 
 
 @dataclass
+class Memo:
+    """What one pass works out that the next would work out the same, by what determines
+    it: set texts (each reported once), the markup of inline content that prints no page
+    number, and the column widths of tables."""
+
+    layouts: dict[tuple, TextLayout] = field(default_factory=dict)  # (markup, style, width, loc)
+    markups: dict[tuple, tuple[str, tuple]] = field(default_factory=dict)  # spans -> markup, marks
+    widths: dict[tuple, tuple[list[float], float, bool]] = field(default_factory=dict)  # cells, width -> columns, padding, whether too wide
+
+
+@dataclass
 class Setting:
     """Everything a flowable needs to set and draw text in one pass."""
 
@@ -106,13 +117,13 @@ class Setting:
     problems: Problems
     book: Book
     drawing: bool = True  # False: a pass that only finds the pages (nothing it draws is kept)
-    layouts: dict[tuple, TextLayout] = field(default_factory=dict)  # set texts, shared by the passes of a book (each reported once)
+    memo: Memo = field(default_factory=Memo)  # shared by the passes of a book
 
     def typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         key = (markup, style, width, loc)
-        layout = self.layouts.get(key)
+        layout = self.memo.layouts.get(key)
         if layout is None:
-            layout = self.layouts[key] = self._typeset(markup, style, width, loc)
+            layout = self.memo.layouts[key] = self._typeset(markup, style, width, loc)
         return layout
 
     def _typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:

@@ -65,6 +65,7 @@ from .flow import (
     KeepWithNext,
     Leader,
     LinkMark,
+    Memo,
     RuleLine,
     Setting,
     Stack,
@@ -101,10 +102,10 @@ def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Bookle
     they are still right, it is the only one); without them it knows no page numbers and
     only finds the pages: it draws nothing."""
     previous = known
-    layouts: dict = {}  # a text set in one pass is the same in the next
+    memo = Memo()  # what a pass works out the same as the one before
     for _ in range(MAX_PASSES):
         book = Book()
-        data, pages = _one_pass(doc, page, inputs, book, previous, layouts, booklet)
+        data, pages = _one_pass(doc, page, inputs, book, previous, memo, booklet)
         if previous is not None and book.state() == previous.state():
             return data, pages, book
         previous = book
@@ -114,12 +115,10 @@ def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Bookle
     return data, pages, book
 
 
-def _one_pass(
-    doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, layouts: dict, booklet: Booklet | None
-) -> tuple[bytes, int]:
+def _one_pass(doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, booklet: Booklet | None) -> tuple[bytes, int]:
     styles = Styles.for_size(page.body)
     drawing = previous is not None  # the first pass is never kept
-    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, drawing, layouts)
+    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, drawing, memo)
     buffer = io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
     subject = f"rulebook, {page.paper.name.upper()}"
@@ -337,6 +336,16 @@ class Story:
     def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list]:
         """pnp.text markup of inline content, and where its index terms and references are
         (counted in letters and digits, which setting the text does not change)."""
+        if any(isinstance(span, Ref) for span in spans):  # prints page numbers: made anew in each pass
+            return self._markup(spans)
+        key = tuple(spans)
+        made = self.setting.memo.markups.get(key)
+        if made is None:
+            text, marks = self._markup(spans)
+            made = self.setting.memo.markups[key] = (text, tuple(marks))
+        return made[0], list(made[1])
+
+    def _markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list]:
         out = _Emphasis()
         marks: list = []
         count = 0
@@ -447,43 +456,18 @@ class FitTable(Flowable):
             return self._built
         story, table = self.story, self.table
         setting, s = story.setting, story.styles
-        pad = 4.0
-        rows = [table.header] + table.rows if table.header else table.rows
-        columns = max((len(r) for r in rows), default=0)
-        natural = [0.0] * columns
-        texts: list[list[tuple[str, TextStyle, list]]] = []
-        styles: dict[tuple[str, bool], tuple[TextStyle, TextStyle]] = {}  # (align, bold) -> the cells' style, and it set flush left
-        measured: list[tuple[float, int, str, TextStyle]] = []  # (its width on one line, column, text, style set flush left: a line's width is where it ends)
-        for r, row in enumerate(rows):
-            line = []
-            for c in range(columns):
-                spans = row[c] if c < len(row) else []
-                text, marks = story.markup(spans)
-                align = table.aligns[c] if c < len(table.aligns) else "left"
-                bold = r == 0 and bool(table.header)
-                if (align, bold) not in styles:
-                    style = replace(s.small, align=align, font="sans-bold" if bold else s.small.font)
-                    styles[align, bold] = style, replace(style, hyphenate=False, align="left")
-                style, measure = styles[align, bold]
-                width = line_width(setting.typeset(text, measure, BIG, None))
-                natural[c] = max(natural[c], width + 2 * pad + 1)
-                measured.append((width, c, text, measure))
-                line.append((text, style, marks))
-            texts.append(line)
+        texts = self._texts()
+        key = (tuple(tuple((text, style) for text, style, _ in line) for line in texts), aw)
+        if key not in setting.memo.widths:
+            setting.memo.widths[key] = self._widths(texts, aw)
+        widths, pad, wide = setting.memo.widths[key]
         loc: Location | None = table.loc
-        if sum(natural) <= aw:
-            widths = natural
-        elif sum(least := self._least(measured, columns, pad)) <= aw:  # its longest words fit side by side
-            wish = sum(n - m for n, m in zip(natural, least)) or 1.0
-            widths = [m + (aw - sum(least)) * (n - m) / wish for n, m in zip(natural, least)]
-        else:  # its longest words do not fit side by side: reported, and set narrower so that setting ends
+        if wide:  # its longest words do not fit side by side: reported, and set narrower so that setting ends
             setting.problems.error(
                 table.loc,
                 "rulebook-table-wide",
-                f"table of {columns} columns is wider than the page: its longest words do not fit side by side; expected fewer columns or shorter cells",
+                f"table of {len(widths)} columns is wider than the page: its longest words do not fit side by side; expected fewer columns or shorter cells",
             )
-            widths = [m * aw / sum(least) for m in least]
-            pad = min(pad, min(widths) / 4)
             loc = None  # each cell's words would overflow too: said once, above
         cells: list[list[Flowable]] = []
         for line in texts:
@@ -501,9 +485,54 @@ class FitTable(Flowable):
         ]
         if table.header:
             commands.append(("BACKGROUND", (0, 0), (-1, 0), s.colors["head"]))
-        self._built = PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+        self._built = PdfTable(cells, colWidths=list(widths), repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
         self._width = aw
         return self._built
+
+    def _texts(self) -> list[list[tuple[str, TextStyle, list]]]:
+        """The markup, style and marks of each cell, row by row."""
+        story, table, s = self.story, self.table, self.story.styles
+        rows = [table.header] + table.rows if table.header else table.rows
+        columns = max((len(r) for r in rows), default=0)
+        styles: dict[tuple[str, bool], TextStyle] = {}
+        texts = []
+        for r, row in enumerate(rows):
+            line = []
+            for c in range(columns):
+                text, marks = story.markup(row[c] if c < len(row) else [])
+                align = table.aligns[c] if c < len(table.aligns) else "left"
+                bold = r == 0 and bool(table.header)
+                if (align, bold) not in styles:
+                    styles[align, bold] = replace(s.small, align=align, font="sans-bold" if bold else s.small.font)
+                line.append((text, styles[align, bold], marks))
+            texts.append(line)
+        return texts
+
+    def _widths(self, texts: list[list[tuple[str, TextStyle, list]]], aw: float) -> tuple[list[float], float, bool]:
+        """The columns' widths as wide as their text needs, narrowed to `aw`; the cells'
+        padding; and whether the longest words do not fit side by side (then narrower still)."""
+        setting = self.story.setting
+        pad = 4.0
+        columns = len(texts[0]) if texts else 0
+        natural = [0.0] * columns
+        flush: dict[TextStyle, TextStyle] = {}  # a style set flush left: a line's width is where it ends
+        measured: list[tuple[float, int, str, TextStyle]] = []  # (its width on one line, column, text, style set flush left)
+        for line in texts:
+            for c, (text, style, _) in enumerate(line):
+                if style not in flush:
+                    flush[style] = replace(style, hyphenate=False, align="left")
+                measure = flush[style]
+                width = line_width(setting.typeset(text, measure, BIG, None))
+                natural[c] = max(natural[c], width + 2 * pad + 1)
+                measured.append((width, c, text, measure))
+        if sum(natural) <= aw:
+            return natural, pad, False
+        least = self._least(measured, columns, pad)
+        if sum(least) <= aw:  # its longest words fit side by side
+            wish = sum(n - m for n, m in zip(natural, least)) or 1.0
+            return [m + (aw - sum(least)) * (n - m) / wish for n, m in zip(natural, least)], pad, False
+        widths = [m * aw / sum(least) for m in least]
+        return widths, min(pad, min(widths) / 4), True
 
     def _least(self, measured: list[tuple[float, int, str, TextStyle]], columns: int, pad: float) -> list[float]:
         """How wide each column must be for its longest word. A cell's longest word is no
