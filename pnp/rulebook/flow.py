@@ -34,6 +34,7 @@ class Styles:
     h: dict[int, TextStyle]  # by heading level
     small: TextStyle  # table cells, code
     label: TextStyle  # the label of an example or a note
+    marker: TextStyle  # the number or bullet of a list item
     toc: TextStyle
     header: TextStyle
     title: TextStyle
@@ -51,6 +52,7 @@ class Styles:
             h={1: replace(head, size=size * 1.6), 2: replace(head, size=size * 1.3), 3: replace(head, size=size * 1.1), 4: head, 5: head, 6: head},
             small=TextStyle(font="sans", size=size * 0.9, leading=1.25, color="#1a1a1a", align="left", hyphenate=True),
             label=TextStyle(font="sans-bold", size=size * 0.85, leading=1.2, align="left", hyphenate=False),
+            marker=replace(body, align="right"),
             toc=TextStyle(font="sans", size=size, leading=1.3, color="#1a1a1a", align="left", hyphenate=False),
             header=TextStyle(font="sans", size=size * 0.8, leading=1.2, color="#555555", align="left", hyphenate=False),
             title=TextStyle(font="serif-bold", size=size * 2.8, leading=1.1, color="#1f3c66", align="center", hyphenate=False),
@@ -419,8 +421,8 @@ class Stack(Flowable):
             top -= h + gap
 
     def _draw_marker(self, child: Flowable, x: float, top: float) -> None:
-        style = self.setting.styles.body
-        layout = self.setting.typeset(self.marker, replace(style, align="right"), self.indent * 0.8, None)
+        style = self.setting.styles.marker
+        layout = self.setting.typeset(self.marker, style, self.indent * 0.8, None)
         ascent = child.ascent() if isinstance(child, TextBlock) else layout.ascent
         draw_layout(self.canv, self.setting, layout, x - self.indent, top - (ascent - layout.ascent), self.indent * 0.8, HexColor(style.color))
 
