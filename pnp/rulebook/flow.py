@@ -34,6 +34,7 @@ class Styles:
     h: dict[int, TextStyle]  # by heading level
     small: TextStyle  # table cells, code
     label: TextStyle  # the label of an example or a note
+    marker: TextStyle  # the number or bullet of a list item
     toc: TextStyle
     header: TextStyle
     title: TextStyle
@@ -51,6 +52,7 @@ class Styles:
             h={1: replace(head, size=size * 1.6), 2: replace(head, size=size * 1.3), 3: replace(head, size=size * 1.1), 4: head, 5: head, 6: head},
             small=TextStyle(font="sans", size=size * 0.9, leading=1.25, color="#1a1a1a", align="left", hyphenate=True),
             label=TextStyle(font="sans-bold", size=size * 0.85, leading=1.2, align="left", hyphenate=False),
+            marker=replace(body, align="right"),
             toc=TextStyle(font="sans", size=size, leading=1.3, color="#1a1a1a", align="left", hyphenate=False),
             header=TextStyle(font="sans", size=size * 0.8, leading=1.2, color="#555555", align="left", hyphenate=False),
             title=TextStyle(font="serif-bold", size=size * 2.8, leading=1.1, color="#1f3c66", align="center", hyphenate=False),
@@ -96,6 +98,17 @@ class Book:
 
 
 @dataclass
+class Memo:
+    """What one pass works out that the next would work out the same, by what determines
+    it: set texts (each reported once), the markup of inline content that prints no page
+    number, and the column widths of tables."""
+
+    layouts: dict[tuple, TextLayout] = field(default_factory=dict)  # (markup, style, width, loc)
+    markups: dict[tuple, tuple[str, tuple]] = field(default_factory=dict)  # spans -> markup, marks
+    widths: dict[tuple, tuple[list[float], float, bool]] = field(default_factory=dict)  # cells, width -> columns, padding, whether too wide
+
+
+@dataclass
 class Setting:
     """Everything a flowable needs to set and draw text in one pass."""
 
@@ -106,13 +119,13 @@ class Setting:
     problems: Problems
     book: Book
     drawing: bool = True  # False: a pass that only finds the pages (nothing it draws is kept)
-    layouts: dict[tuple, TextLayout] = field(default_factory=dict)  # set texts, shared by the passes of a book (each reported once)
+    memo: Memo = field(default_factory=Memo)  # shared by the passes of a book
 
     def typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         key = (markup, style, width, loc)
-        layout = self.layouts.get(key)
+        layout = self.memo.layouts.get(key)
         if layout is None:
-            layout = self.layouts[key] = self._typeset(markup, style, width, loc)
+            layout = self.memo.layouts[key] = self._typeset(markup, style, width, loc)
         return layout
 
     def _typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
@@ -144,7 +157,12 @@ def line_width(layout: TextLayout) -> float:
 
 def line_letters(layout: TextLayout) -> list[int]:
     """Letters and digits on each line: where an index term falls is counted in these."""
-    return [sum(ch.isalnum() for piece in line if piece.font for ch in piece.text) for line in layout.lines]
+    return [sum(letters(piece.text) for piece in line if piece.font) for line in layout.lines]
+
+
+def letters(text: str) -> int:
+    """How many letters and digits `text` has (what marks in set text are counted in)."""
+    return sum(map(str.isalnum, text))
 
 
 @dataclass(frozen=True)
@@ -196,9 +214,10 @@ class TextBlock(Flowable):
         return self.setting.typeset(self.markup, self.style, width, self.loc)
 
     def wrap(self, aw, ah):
-        self.layout = self._set(aw)
-        self.width = aw
-        self.height = len(self.layout.lines) * self.layout.leading
+        if self.layout is None or aw != self.width:  # platypus asks again and again at the same width
+            self.layout = self._set(aw)
+            self.width = aw
+            self.height = len(self.layout.lines) * self.layout.leading
         return aw, self.height
 
     def ascent(self) -> float:
@@ -402,8 +421,8 @@ class Stack(Flowable):
             top -= h + gap
 
     def _draw_marker(self, child: Flowable, x: float, top: float) -> None:
-        style = self.setting.styles.body
-        layout = self.setting.typeset(self.marker, replace(style, align="right"), self.indent * 0.8, None)
+        style = self.setting.styles.marker
+        layout = self.setting.typeset(self.marker, style, self.indent * 0.8, None)
         ascent = child.ascent() if isinstance(child, TextBlock) else layout.ascent
         draw_layout(self.canv, self.setting, layout, x - self.indent, top - (ascent - layout.ascent), self.indent * 0.8, HexColor(style.color))
 
@@ -487,8 +506,11 @@ class Leader(Flowable):
         style = setting.styles.toc
         self.style = replace(style, font="sans-bold") if bold else style
         self.spaceBefore = style.size * (0.5 if bold else 0.1)
+        self._text: TextLayout | None = None
 
     def wrap(self, aw, ah):
+        if self._text is not None and aw == self.width:  # platypus asks again and again at the same width
+            return aw, self.height
         style = self.style
         self.width = aw
         self._num_w = self.number_width + style.size * 0.6 if self.number else 0.0

@@ -65,11 +65,13 @@ from .flow import (
     KeepWithNext,
     Leader,
     LinkMark,
+    Memo,
     RuleLine,
     Setting,
     Stack,
     Styles,
     TextBlock,
+    letters,
     line_width,
 )
 from .labels import Labels
@@ -100,10 +102,10 @@ def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Bookle
     they are still right, it is the only one); without them it knows no page numbers and
     only finds the pages: it draws nothing."""
     previous = known
-    layouts: dict = {}  # a text set in one pass is the same in the next
+    memo = Memo()  # what a pass works out the same as the one before
     for _ in range(MAX_PASSES):
         book = Book()
-        data, pages = _one_pass(doc, page, inputs, book, previous, layouts, booklet)
+        data, pages = _one_pass(doc, page, inputs, book, previous, memo, booklet)
         if previous is not None and book.state() == previous.state():
             return data, pages, book
         previous = book
@@ -113,12 +115,10 @@ def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Bookle
     return data, pages, book
 
 
-def _one_pass(
-    doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, layouts: dict, booklet: Booklet | None
-) -> tuple[bytes, int]:
+def _one_pass(doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, booklet: Booklet | None) -> tuple[bytes, int]:
     styles = Styles.for_size(page.body)
     drawing = previous is not None  # the first pass is never kept
-    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, drawing, layouts)
+    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, drawing, memo)
     buffer = io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
     subject = f"rulebook, {page.paper.name.upper()}"
@@ -284,7 +284,7 @@ class Story:
             numbered = f"{block.number}\u00a0\u00a0{text}" if block.number else text
             chapter = f"{block.number} {title}" if block.level == 1 else ""
             heading = HeadingBlock(self.setting, numbered, block.level, self.keys[id(block)], f"{block.number} {title}".strip(), block.loc, chapter)
-            shift = sum(ch.isalnum() for ch in block.number)  # the number is set before the text
+            shift = letters(block.number)  # the number is set before the text
             heading.marks = [LinkMark(m.key, m.start + shift, m.end + shift) if isinstance(m, LinkMark) else (m[0], m[1] + shift) for m in marks]
             return [heading]
         if isinstance(block, Para):
@@ -336,29 +336,39 @@ class Story:
     def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list]:
         """pnp.text markup of inline content, and where its index terms and references are
         (counted in letters and digits, which setting the text does not change)."""
+        if any(isinstance(span, Ref) for span in spans):  # prints page numbers: made anew in each pass
+            return self._markup(spans)
+        key = tuple(spans)
+        made = self.setting.memo.markups.get(key)
+        if made is None:
+            text, marks = self._markup(spans)
+            made = self.setting.memo.markups[key] = (text, tuple(marks))
+        return made[0], list(made[1])
+
+    def _markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list]:
         out = _Emphasis()
         marks: list = []
-        letters = 0
+        count = 0
         for span in spans:
             if isinstance(span, Text):
                 out.text(span.text.replace("\n", " "), span.bold, span.italic)
-                letters += sum(ch.isalnum() for ch in span.text)
+                count += letters(span.text)
             elif isinstance(span, Sym):
                 out.markup += f":{span.id}:"  # a symbol may sit inside bold: it keeps the marks open
             elif isinstance(span, Break):
                 out.close()  # markup does not run across a line break
                 out.markup += "\n"
             elif isinstance(span, IndexMark):
-                marks.append((span.term, letters))
+                marks.append((span.term, count))
             elif isinstance(span, Ref):
                 text = self.reference(span)
                 out.close()
                 out.markup += text
-                start = letters
-                letters += sum(ch.isalnum() for ch in text if ch not in "*")
+                start = count
+                count += letters(text)
                 target = self.by_id.get(span.target)
-                if target is not None and letters > start:
-                    marks.append(LinkMark(self.keys[id(target)], start, letters))
+                if target is not None and count > start:
+                    marks.append(LinkMark(self.keys[id(target)], start, count))
         out.close()
         return out.markup, marks
 
@@ -446,39 +456,18 @@ class FitTable(Flowable):
             return self._built
         story, table = self.story, self.table
         setting, s = story.setting, story.styles
-        pad = 4.0
-        rows = [table.header] + table.rows if table.header else table.rows
-        columns = max((len(r) for r in rows), default=0)
-        natural = [0.0] * columns
-        least = [0.0] * columns
-        texts: list[list[tuple[str, TextStyle, list]]] = []
-        for r, row in enumerate(rows):
-            line = []
-            for c in range(columns):
-                spans = row[c] if c < len(row) else []
-                text, marks = story.markup(spans)
-                align = table.aligns[c] if c < len(table.aligns) else "left"
-                style = replace(s.small, align=align, font="sans-bold" if r == 0 and table.header else s.small.font)
-                measure = replace(style, hyphenate=False, align="left")  # set flush left, a line's width is where it ends
-                natural[c] = max(natural[c], line_width(setting.typeset(text, measure, BIG, None)) + 2 * pad + 1)
-                words = setting.typeset(text, measure, 1, None)
-                least[c] = max(least[c], line_width(words) + 2 * pad + 1)
-                line.append((text, style, marks))
-            texts.append(line)
+        texts = self._texts()
+        key = (tuple(tuple((text, style) for text, style, _ in line) for line in texts), aw)
+        if key not in setting.memo.widths:
+            setting.memo.widths[key] = self._widths(texts, aw)
+        widths, pad, wide = setting.memo.widths[key]
         loc: Location | None = table.loc
-        if sum(natural) <= aw:
-            widths = natural
-        elif sum(least) <= aw:
-            wish = sum(n - m for n, m in zip(natural, least)) or 1.0
-            widths = [m + (aw - sum(least)) * (n - m) / wish for n, m in zip(natural, least)]
-        else:  # its longest words do not fit side by side: reported, and set narrower so that setting ends
+        if wide:  # its longest words do not fit side by side: reported, and set narrower so that setting ends
             setting.problems.error(
                 table.loc,
                 "rulebook-table-wide",
-                f"table of {columns} columns is wider than the page: its longest words do not fit side by side; expected fewer columns or shorter cells",
+                f"table of {len(widths)} columns is wider than the page: its longest words do not fit side by side; expected fewer columns or shorter cells",
             )
-            widths = [m * aw / sum(least) for m in least]
-            pad = min(pad, min(widths) / 4)
             loc = None  # each cell's words would overflow too: said once, above
         cells: list[list[Flowable]] = []
         for line in texts:
@@ -496,9 +485,64 @@ class FitTable(Flowable):
         ]
         if table.header:
             commands.append(("BACKGROUND", (0, 0), (-1, 0), s.colors["head"]))
-        self._built = PdfTable(cells, colWidths=widths, repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
+        self._built = PdfTable(cells, colWidths=list(widths), repeatRows=1 if table.header else 0, style=TableStyle(commands), hAlign="LEFT")
         self._width = aw
         return self._built
+
+    def _texts(self) -> list[list[tuple[str, TextStyle, list]]]:
+        """The markup, style and marks of each cell, row by row."""
+        story, table, s = self.story, self.table, self.story.styles
+        rows = [table.header] + table.rows if table.header else table.rows
+        columns = max((len(r) for r in rows), default=0)
+        styles: dict[tuple[str, bool], TextStyle] = {}
+        texts = []
+        for r, row in enumerate(rows):
+            line = []
+            for c in range(columns):
+                text, marks = story.markup(row[c] if c < len(row) else [])
+                align = table.aligns[c] if c < len(table.aligns) else "left"
+                bold = r == 0 and bool(table.header)
+                if (align, bold) not in styles:
+                    styles[align, bold] = replace(s.small, align=align, font="sans-bold" if bold else s.small.font)
+                line.append((text, styles[align, bold], marks))
+            texts.append(line)
+        return texts
+
+    def _widths(self, texts: list[list[tuple[str, TextStyle, list]]], aw: float) -> tuple[list[float], float, bool]:
+        """The columns' widths as wide as their text needs, narrowed to `aw`; the cells'
+        padding; and whether the longest words do not fit side by side (then narrower still)."""
+        setting = self.story.setting
+        pad = 4.0
+        columns = len(texts[0]) if texts else 0
+        natural = [0.0] * columns
+        flush: dict[TextStyle, TextStyle] = {}  # a style set flush left: a line's width is where it ends
+        measured: list[tuple[float, int, str, TextStyle]] = []  # (its width on one line, column, text, style set flush left)
+        for line in texts:
+            for c, (text, style, _) in enumerate(line):
+                if style not in flush:
+                    flush[style] = replace(style, hyphenate=False, align="left")
+                measure = flush[style]
+                width = line_width(setting.typeset(text, measure, BIG, None))
+                natural[c] = max(natural[c], width + 2 * pad + 1)
+                measured.append((width, c, text, measure))
+        if sum(natural) <= aw:
+            return natural, pad, False
+        least = self._least(measured, columns, pad)
+        if sum(least) <= aw:  # its longest words fit side by side
+            wish = sum(n - m for n, m in zip(natural, least)) or 1.0
+            return [m + (aw - sum(least)) * (n - m) / wish for n, m in zip(natural, least)], pad, False
+        widths = [m * aw / sum(least) for m in least]
+        return widths, min(pad, min(widths) / 4), True
+
+    def _least(self, measured: list[tuple[float, int, str, TextStyle]], columns: int, pad: float) -> list[float]:
+        """How wide each column must be for its longest word. A cell's longest word is no
+        wider than the cell on one line, so the cells are set a word a line from the widest
+        on one line down, and only until one on one line is no wider than a word found."""
+        widest = [0.0] * columns
+        for width, c, text, measure in sorted(measured, key=lambda cell: -cell[0]):
+            if width > widest[c]:
+                widest[c] = max(widest[c], line_width(self.story.setting.typeset(text, measure, 1, None)))
+        return [w + 2 * pad + 1 for w in widest]
 
     def wrap(self, aw, ah):
         self.width, self.height = self._build(aw).wrap(aw, ah)
