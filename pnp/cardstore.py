@@ -66,6 +66,7 @@ class PackedCards(Sequence[Card]):
         self.packed: list[bytes] = []
         self.copies = 0  # printed copies of all the cards
         self.counts: list[int] = []  # printed copies of each card
+        self.ids: list[str] = []  # each card's id
         self._recent: dict[int, Card] = {}  # the cards last read by index: a sheet's fronts are read again for its backs
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, {id(value): (name, key) for name, values in enums.items() for key, value in values.items()})
@@ -75,6 +76,7 @@ class PackedCards(Sequence[Card]):
     def append(self, card: Card) -> None:
         self.copies += card.copies
         self.counts.append(card.copies)
+        self.ids.append(card.id)
         values = [getattr(card, name) for name in _FIELDS]
         if self.file is None:
             self.file = card.loc.file

@@ -547,7 +547,7 @@ def write_sheets(
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
     if kept is not None:
-        kept.begin()
+        kept.begin(canvas)
     forms = Forms(canvas, symbols, kept=kept)
     try:
         for number, page in enumerate(pages):

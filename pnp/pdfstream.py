@@ -18,6 +18,7 @@ breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds 
 
 from __future__ import annotations
 
+import zlib
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -103,6 +104,10 @@ class StreamingDocument(PDFDocument):
 
     def addPage(self, page: PDFPage) -> None:
         """Register the page as reportlab does, then write it and its content stream now."""
+        flate = getattr(self, "flate", None)  # the watcher's: compressed streams kept from its last build of this PDF
+        if flate is not None and not page.Contents and page.stream and page.compression:  # as PDFPage.check_format makes it
+            page.Contents = PDFStream(content=page.stream, filters=[flate])
+            page.Contents.__Comment__ = "page stream"
         super().addPage(page)
         name = page.__InternalName__
         try:
@@ -270,12 +275,15 @@ class KeptCode:
         self._last: dict[tuple, _Drawn] = {}
         self._now: dict[tuple, _Drawn] = {}
         self._parts: list[tuple] = []  # the keys written or kept since the PDF began, in order
+        self.flate = _KeptFlate()
 
-    def begin(self) -> None:
-        """A build of the PDF starts: what the last one kept is what this one may reuse."""
+    def begin(self, canvas: Canvas) -> None:
+        """A build of the PDF starts on `canvas`: what the last one kept is what this one may reuse."""
         if self._now:
             self._last, self._now = self._now, {}
+            self.flate.begin()
         self._parts = []
+        canvas._doc.flate = self.flate
 
     def replay(self, canvas: Canvas, key: tuple, owners: tuple, inputs: object = None, before: object = None) -> _Drawn | None:
         """Write what was drawn under `key` again, if it is still exact; returns what was kept."""
@@ -313,6 +321,27 @@ class KeptCode:
         fonts = _coded(canvas._doc, texts)
         if fonts is not None:
             self._now[key] = _Drawn(owners, inputs, before, after, code, canvas._formsinuse[mark.forms :], fonts, parts)
+
+
+class _KeptFlate:
+    """reportlab's page stream compression (PDFZCompress), remembering what it compressed
+    in the last build of the PDF: a page written again as it was is not compressed again."""
+
+    pdfname = "FlateDecode"
+
+    def __init__(self) -> None:
+        self._last: dict[str, bytes] = {}
+        self._now: dict[str, bytes] = {}
+
+    def begin(self) -> None:
+        self._last, self._now = self._now, {}
+
+    def encode(self, text: str) -> bytes:
+        found = self._last.get(text)
+        if found is None:
+            found = zlib.compress(text.encode("utf8"))
+        self._now[text] = found
+        return found
 
 
 def _coded(doc: PDFDocument, texts: dict[str, str]) -> tuple | None:

@@ -70,7 +70,7 @@ def _cards(cards: Any) -> Iterable[tuple[str, bytes]]:
     """Each card's id and digest; a packed deck's without unpacking the cards' values."""
     if isinstance(cards, PackedCards):
         for index in range(len(cards)):
-            yield "", _digest(cards.file or "", cards.raw(index))
+            yield cards.ids[index], _digest(cards.file or "", cards.raw(index))
     else:
         for card in cards:
             yield card.id, _card_digest(card)
@@ -106,6 +106,7 @@ class Language:
     lang: str
     base: bytes  # the common digest with the language's catalogue and the options
     decks: dict[str, bytes]  # deck id -> digest of its cards, in this language
+    cards: dict[tuple[str, str], bytes]  # (deck id, card id) -> the card's digest
     layouts: dict[str, bytes]  # layout name -> digest of its files
     every_layout: bytes  # of every layout file (tuck boxes read theirs by name)
 
@@ -194,10 +195,15 @@ class Session:
         game = edition.game
         catalogue = os.path.relpath(locale_dir(game) / f"{edition.lang}.po", game.root)
         po = self._stats.get(catalogue, ((0, 0), b""))[1] if edition.strings is not None else b"source"
-        decks = {deck_id: _digest(deck_id, *(card for _, card in _cards(deck.cards))) for deck_id, deck in game.decks.items()}
+        decks, cards = {}, {}
+        for deck_id, deck in game.decks.items():
+            digests = list(_cards(deck.cards))
+            decks[deck_id] = _digest(deck_id, *(digest for _, digest in digests))
+            if len({card_id for card_id, _ in digests}) == len(digests):  # ids repeated (a mistake, under --force): each face pickles its card
+                cards.update(((deck_id, card_id), digest) for card_id, digest in digests)
         layouts = {name: self._layout_digest(files) for name, files in self._layout_files.items()}
         every = _digest(*(f"{name}\0".encode() + digest for name, (_, digest) in sorted(self._stats.items()) if Path(name).parts[:1] == ("layouts",)))
-        found = self._languages[edition.lang] = Language(edition.lang, _digest(self._common, edition.lang, po, self._options), decks, layouts, every)
+        found = self._languages[edition.lang] = Language(edition.lang, _digest(self._common, edition.lang, po, self._options), decks, cards, layouts, every)
         return found
 
     def _layout_digest(self, files: tuple[Path, ...]) -> bytes:
@@ -312,7 +318,6 @@ class _Setter:
         self._lang = lang
         self._renderer = renderer
         self._decks = decks
-        self._recent: dict[int, tuple[Card, bytes]] = {}  # id(card) -> the card and its digest
 
     def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
         lang, session = self._lang, self._session
@@ -336,16 +341,9 @@ class _Setter:
         return face
 
     def _card_digest(self, card: Card) -> bytes:
-        """The card's digest, once for its front and back (a deck's cards are read as the
-        same object for both: cardstore.PackedCards keeps the last few)."""
-        found = self._recent.get(id(card))
-        if found is not None and found[0] is card:
-            return found[1]
-        digest = _card_digest(card)
-        if len(self._recent) >= 64:
-            del self._recent[next(iter(self._recent))]
-        self._recent[id(card)] = (card, digest)
-        return digest
+        """The card's digest, as the deck's was taken (Session.language)."""
+        found = self._lang.cards.get((card.deck, card.id))
+        return found if found is not None else _card_digest(card)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._renderer, name)

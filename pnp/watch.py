@@ -79,6 +79,7 @@ class Changes:
         self._root = folder.resolve()
         self.seen = snapshot(folder, self.ignore)  # before the first build: a change made meanwhile is seen next time
         self._event = threading.Event()
+        self._latest = 0.0  # when the last event concerning the folder came (time.monotonic)
         self._observer: Any = None if poll else self._observe()
 
     @property
@@ -106,6 +107,7 @@ class Changes:
             return
         for path in (event.src_path, getattr(event, "dest_path", "")):
             if path and self._concerns(os.fsdecode(path)):
+                self._latest = time.monotonic()
                 self._event.set()
 
     def _concerns(self, path: str) -> bool:
@@ -129,9 +131,9 @@ class Changes:
                     if end is not None and time.monotonic() >= end:
                         return []
                     continue
-                while self._event.is_set():  # until no event has come for `settle` seconds
-                    self._event.clear()
-                    time.sleep(self.settle)
+                self._event.clear()
+                while (quiet := self._latest + self.settle - time.monotonic()) > 0:  # until no event has come for `settle` seconds
+                    time.sleep(quiet)
             else:
                 time.sleep(self.interval if left is None else min(self.interval, left))
             now = snapshot(self.folder, self.ignore)
