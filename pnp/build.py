@@ -21,6 +21,7 @@ from .aside import Aside, join_all
 from .check import check_game
 from .cutfile import cut_files
 from .edition import Edition, make_editions, resolve_languages
+from .elements.base import Layout
 from .errata import Changes, Drawn, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, read_manifest, write_manifest
 from .errors import Location, PnpError, Problem, Problems, fail
 from .faces import Face
@@ -87,6 +88,16 @@ class Sheets:
             digest = make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
             self.drawn.add(deck_id, card_id, side, digest)
         return face
+
+    def face(self, deck: Deck, index: int, layout: Layout, side: str, problems: Problems | None = None) -> Face:
+        """Card `index` of `deck` set in `layout`, its hash recorded; the watcher's face
+        kept from its last build is found without unpacking the card."""
+        problems = self.problems if problems is None else problems
+        card_id = deck.card_id(index)
+        found = self.renderer.kept(deck.id, card_id, layout, side, problems) if self.session is not None else None
+        if found is None:
+            found = self.renderer.face(deck.cards[index], layout, side, problems)
+        return self.record(deck.id, card_id, side, found)
 
     def kept_code(self, target: Path) -> KeptCode | None:
         """The watcher's record of what the faces of `target` wrote in its last build."""
@@ -485,8 +496,7 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
     def face(item: int, side: str) -> Face:
         deck_id, index = entries[item]
         front, back = project.card_layouts(deck_id, index)
-        card = game.decks[deck_id].cards[index]
-        return sheets.record(deck_id, card.id, side, sheets.renderer.face(card, front if side == "front" else back, side, problems))
+        return sheets.face(game.decks[deck_id], index, front if side == "front" else back, side, problems)
 
     def face_of(side, item):
         return face(item, side)
@@ -532,9 +542,7 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
 
     @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
     def face(index: int, side: str) -> Face:
-        layout = front if side == "front" else back
-        card = deck.cards[index]
-        return sheets.record(deck.id, card.id, side, sheets.renderer.face(card, layout, side, sheets.problems))
+        return sheets.face(deck, index, front if side == "front" else back, side)
 
     def face_of(side, item):
         return face(items[item], side)
@@ -619,8 +627,7 @@ def _write_sizes(sheets: Sheets, deck: Deck) -> Written | None:
     @lru_cache(maxsize=2 * max(g.per_sheet for g in grids) + 2)
     def face(index: int, side: str) -> Face:
         front, back = pairs[index]
-        card = deck.cards[index]
-        return sheets.record(deck.id, card.id, side, sheets.renderer.face(card, front if side == "front" else back, side, sheets.problems))
+        return sheets.face(deck, index, front if side == "front" else back, side)
 
     def face_of(side, item):
         return face(items[item], side)

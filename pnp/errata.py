@@ -137,10 +137,15 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
 
 
 def _row(copies: int, title: str | None, sides: Sides) -> str:
-    """A card's row of the manifest, indented as the third level: what json.dumps with
-    _JSON writes, its values encoded one by one (an indented dump is encoded in Python,
-    slowly: a thousand rows took a tenth of the watcher's rebuild)."""
-    values = {"copies": copies, "title": title, **sides}
+    """A card's row of the manifest, indented as the third level."""
+    return _encoded(copies, title, tuple(sorted(sides.items())))
+
+
+@lru_cache(maxsize=4096)  # the watcher writes the manifest again at every save: its unchanged rows are not encoded again
+def _encoded(copies: int, title: str | None, sides: tuple[tuple[str, str], ...]) -> str:
+    """What json.dumps with _JSON writes, its values encoded one by one (an indented dump
+    is encoded in Python, slowly: a thousand rows took a tenth of the watcher's rebuild)."""
+    values = {"copies": copies, "title": title, **dict(sides)}
     return "{\n" + ",\n".join(f"    {_string(key)}: {_string(values[key])}" for key in sorted(values)) + "\n   }"
 
 

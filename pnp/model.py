@@ -208,6 +208,11 @@ class Deck:
         """Copies printed of all the cards."""
         return sum(self.copies())
 
+    def card_id(self, index: int) -> str:
+        """The id of card `index` (a packed deck keeps them: not unpacked here)."""
+        ids = getattr(self.cards, "ids", None)  # cardstore.PackedCards
+        return ids[index] if ids is not None else self.cards[index].id
+
     def copies(self) -> list[int]:
         """Copies printed of each card (a packed deck has counted them: not unpacked here)."""
         counts = getattr(self.cards, "counts", None)  # cardstore.PackedCards

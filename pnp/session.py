@@ -319,15 +319,31 @@ class _Setter:
         self._renderer = renderer
         self._decks = decks
 
+    def _key(self, deck: str, digest: bytes, layout: Layout, side: str) -> bytes:
+        lang = self._lang
+        return _digest(lang.base, deck, digest, layout.name, lang.layouts.get(layout.name, b"?"), side)
+
+    def kept(self, deck: str, card_id: str, layout: Layout, side: str, problems: Problems) -> Face | None:
+        """The face of card `card_id` set before, if it is still what setting it would give
+        (found without the card: its digest was taken with its deck's)."""
+        digest = self._lang.cards.get((deck, card_id))
+        return None if digest is None else self._kept((self._lang.lang, deck, card_id, side), self._key(deck, digest, layout, side), problems)
+
+    def _kept(self, slot: tuple[str, str, str, str], key: bytes, problems: Problems) -> Face | None:
+        kept = self._session._faces.get(slot)
+        if kept is None or kept.key != key or not self._lang.current(kept.reads):
+            return None
+        problems.extend(kept.problems)
+        self._decks.read |= kept.reads.keys()
+        return kept.face
+
     def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
         lang, session = self._lang, self._session
         slot = (lang.lang, card.deck, card.id, side)
-        key = _digest(lang.base, card.deck, self._card_digest(card), layout.name, lang.layouts.get(layout.name, b"?"), side)
-        kept = session._faces.get(slot)
-        if kept is not None and kept.key == key and lang.current(kept.reads):
-            problems.extend(kept.problems)
-            self._decks.read |= kept.reads.keys()
-            return kept.face
+        key = self._key(card.deck, self._card_digest(card), layout, side)
+        found = self._kept(slot, key, problems)
+        if found is not None:
+            return found
         outer, self._decks.read = self._decks.read, set()
         found = Problems()
         try:
