@@ -63,6 +63,22 @@ def largest_dpi(width_pt: float, height_pt: float, dpi: int, limit: int) -> int:
     return fit
 
 
+def one_size(faces: DeckFaces, what: str, problems: Problems) -> bool:
+    """Whether every card of the deck is one size; when its cards choose layouts of several
+    sizes, says so, for `what` (an export that takes one size per deck)."""
+    sizes = sorted({(round(face.width / mm, 2), round(face.height / mm, 2)) for face in faces.fronts})
+    if len(sizes) <= 1:
+        return True
+    deck = faces.deck
+    problems.error(
+        deck.locs.get("front", deck.loc),
+        "export-sizes",
+        f"deck '{deck.id}' has cards of {len(sizes)} sizes ({', '.join(f'{w:g} x {h:g} mm' for w, h in sizes)}), chosen per card; "
+        f"{what} takes one size per deck: expected one size, or --deck to export the other decks",
+    )
+    return False
+
+
 def check_pixels(all_faces: list[DeckFaces], dpi: int, bleed_pt: float, problems: Problems) -> None:
     """Refuses, before anything is rasterised, a face that would be more than MAX_MEGAPIXELS
     at `dpi`; says the largest dpi that fits that component. Raises PnpError."""
@@ -148,12 +164,14 @@ def game_faces(
     problems.extend(edition.problems)
     renderer = edition.renderer()
     result = []
-    for deck_id, (front, back) in project.layouts.items():
+    for deck_id in project.layouts:
         deck = edition.game.decks[deck_id]
+        pairs = [project.card_layouts(deck_id, i) for i in range(len(deck.cards))]  # each card's own, as the build prints it
+        backed = any(back for _, back in pairs)
         front_parts: list[list] = [[] for _ in deck.cards] if parts else []
-        back_parts: list[list] = [[] for _ in deck.cards] if parts and back else []
-        fronts = [renderer.face(card, front, "front", problems, front_parts[i] if parts else None) for i, card in enumerate(deck.cards)]
-        backs = [renderer.face(card, back, "back", problems, back_parts[i] if parts else None) for i, card in enumerate(deck.cards)] if back else []
+        back_parts: list[list] = [[] for _ in deck.cards] if parts and backed else []
+        fronts = [renderer.face(card, pairs[i][0], "front", problems, front_parts[i] if parts else None) for i, card in enumerate(deck.cards)]
+        backs = [renderer.face(card, pairs[i][1], "back", problems, back_parts[i] if parts else None) for i, card in enumerate(deck.cards)] if backed else []
         result.append(DeckFaces(deck, fronts, backs, front_parts, back_parts))
     if problems.errors and not force:
         raise PnpError(problems)

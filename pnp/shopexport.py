@@ -23,7 +23,7 @@ from reportlab.lib.units import inch, mm
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, PnpError, Problems, display_path
-from .export import DeckFaces, Exported, _digest, _save, game_faces, rasterise_to
+from .export import DeckFaces, Exported, _digest, _save, game_faces, one_size, rasterise_to
 from .files import atomic_path
 from .pdfx import convert
 from .preflight import FaceParts, cards_text, preflight
@@ -65,7 +65,7 @@ def export_shop(
     result = Exported(problems=problems)
     plans = []
     for faces in all_faces:
-        if not faces.fronts:
+        if not faces.fronts or not one_size(faces, shop.name, problems):
             continue
         deck = faces.deck
         face = faces.fronts[0]

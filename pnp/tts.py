@@ -23,7 +23,7 @@ from urllib.parse import quote
 from PIL import Image
 
 from .errors import Location, PnpError, Problems, display_path
-from .export import Exported, _digest, _save, check_pixels, game_faces, pixels, rasterise
+from .export import Exported, _digest, _save, check_pixels, game_faces, one_size, pixels, rasterise
 from .files import atomic_path
 
 MAX_COLS, MAX_ROWS = 10, 7  # the largest card sheet TTS cuts
@@ -142,6 +142,9 @@ def export_tts(
     suffix = "jpg" if fmt == "jpg" else "png"
     check_pixels(all_faces, dpi, 0.0, problems)
     chosen = []
+    mixed = [faces for faces in all_faces if not one_size(faces, "Tabletop Simulator", problems)]
+    if mixed:
+        raise PnpError(problems)
     for faces in all_faces:
         front_layout = edition.project.layouts[faces.deck.id][0]
         keep = [i for i, card in enumerate(faces.deck.cards) if members is None or card.id in members]

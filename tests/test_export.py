@@ -94,3 +94,32 @@ def truncated_png(path, size=(200, 200)):
     Image.effect_noise(size, 60).convert("RGB").save(path)
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
+
+
+def test_png_draws_each_card_in_the_layout_it_chooses(tmp_path):
+    """A deck that chooses its layout per card is exported in each card's own layout, as
+    `pnp build` prints it, not all in the first card's."""
+    game = new_game(tmp_path)
+    wide = (game / "layouts" / "card.yaml").read_text(encoding="utf-8").replace("size: [63, 88]", "size: [88, 63]", 1)
+    (game / "layouts" / "wide.yaml").write_text(wide.replace("[6, 30, 51, 50]", "[6, 20, 76, 30]"), encoding="utf-8")
+    back = (game / "layouts" / "back.yaml").read_text(encoding="utf-8").replace("size: [63, 88]", "size: [88, 63]", 1)
+    (game / "layouts" / "wide-back.yaml").write_text(back, encoding="utf-8")
+    edit(game / "game.yaml", "front: card ", "front: \"{{ 'wide' if value > 4 else 'card' }}\" ")
+    edit(game / "game.yaml", "back: back ", "back: \"{{ 'wide-back' if value > 4 else 'back' }}\" ")
+    result = run("export", "png", game, "--out", tmp_path / "out", "--dpi", 100)
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "g" / "png-en" / "cards"
+    sizes = {}
+    for card in ("dawn", "noon", "dusk", "midnight"):
+        with Image.open(folder / f"{card}-front.png") as image:
+            sizes[card] = image.size
+    assert sizes == {
+        "dawn": (px(63, 100), px(88, 100)),
+        "dusk": (px(63, 100), px(88, 100)),
+        "noon": (px(88, 100), px(63, 100)),
+        "midnight": (px(88, 100), px(63, 100)),
+    }
+    result = run("export", "tts", game, "--out", tmp_path / "tts")
+    assert result.exit_code == 1
+    assert "deck 'cards' has cards of 2 sizes (63 x 88 mm, 88 x 63 mm), chosen per card; Tabletop Simulator takes one size per deck" in result.output
+    assert not (tmp_path / "tts").exists()
