@@ -186,8 +186,16 @@ def _reporting(ctx: Context, action):
 
 def _count(problems: Problems) -> str:
     """The closing line: how many problems, every one counted (grouped lines are many)."""
-    errors, warnings = len(problems.errors), len(problems.warnings)
-    return f"{errors:,} error{'s' if errors != 1 else ''}, {warnings:,} warning{'s' if warnings != 1 else ''}"
+    return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}"
+
+
+def _many(count: int, thing: str) -> str:
+    """`count` things, in the singular for one."""
+    return f"{count:,} {thing}{'s' if count != 1 else ''}"
+
+
+def _wrote(path: Path, cards: int, pages: int, timing: str = "") -> str:
+    return f"wrote {path} ({_many(cards, 'card') + ', ' if cards else ''}{_many(pages, 'page')}{timing})"
 
 
 WRITE_ERRNOS = {errno.EROFS, errno.ENOSPC, errno.EDQUOT}  # only a write fails so
@@ -334,7 +342,7 @@ def build(
         for path, cards, pages, _ in result.files:
             seconds = progress.timings.get(path)
             timing = f", {seconds:.2f} s" if ctx.verbose and seconds is not None else ""
-            ctx.say(f"wrote {path} ({f'{cards} cards, ' if cards else ''}{pages} pages{timing})")
+            ctx.say(_wrote(path, cards, pages, timing))
         if ctx.verbose:
             ctx.say(f"built in {progress.total:.2f} s")
         if result.cut_files:
@@ -347,6 +355,9 @@ def build(
     session = None
     if watch:
         from .session import Session  # the renderer and reportlab: only for --watch (the build imports them when it runs)
+
+        if jobs > 1:
+            ctx.say(f"--jobs {jobs} is not used with --watch: the watcher keeps what it drew in one process, and redraws only what a save changes")
 
         session = Session(game, [out])
         watch_folder(game, lambda names: _attempt(ctx, action, Output(out)), ctx.say, Changes(game, [out]))
@@ -748,7 +759,7 @@ def impose_images(
         spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
         written, problems, cuts = run_impose(folder, back, size, spec, out, title)
         _report(problems.items)
-        ctx.say(f"wrote {written.path} ({written.cards} cards, {written.pages} pages)")
+        ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:
             ctx.say(cut_files_line(cuts))
         if written.pages:

@@ -55,3 +55,13 @@ def test_no_bar_when_not_a_terminal_or_the_build_is_short(tmp_path):
     terminal = Terminal()
     build(game, BuildOptions(out=tmp_path / "out"), BuildProgress(stream=terminal))
     assert terminal.getvalue() == ""
+
+
+def test_one_card_is_one_card(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    cards = tmp_path / "g" / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text[: text.index("- id: noon")], encoding="utf-8")
+    result = run("build", tmp_path / "g", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "cards-en-a4.pdf (1 card, 2 pages)" in result.output

@@ -67,3 +67,15 @@ def test_snapshot_ignores_hidden_files_and_the_output_folder(tmp_path):
     (tmp_path / "layouts" / "card.yaml").unlink()
     (tmp_path / "rules.yaml").write_text("r", encoding="utf-8")
     assert changed(before, snapshot(tmp_path, [tmp_path / "output"])) == [os.path.join("layouts", "card.yaml"), "rules.yaml"]
+
+
+def test_watch_says_that_it_builds_in_one_process(tmp_path, monkeypatch):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+
+    def stop():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pnp.cli, "Changes", lambda folder, ignore: FakeChanges([stop]))
+    result = run("build", tmp_path / "g", "--out", tmp_path / "out", "--watch", "--jobs", 2)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("--jobs 2 is not used with --watch: the watcher keeps what it drew in one process")
