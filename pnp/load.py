@@ -12,6 +12,7 @@ from typing import Any
 
 from .cardstore import PackedCards
 from .errors import Location, PnpError, Problems, display_path
+from .expressions import one_of
 from .glossary import load_glossary
 from .i18n import known_language
 from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
@@ -79,7 +80,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             problems.error(
                 raw["symbol_names"].key_locs.get(sid, raw.loc_of("symbol_names")),
                 "symbol-name-unknown",
-                f"symbol_names names '{sid}', which is not a symbol{suggest(sid, symbols)}; expected one of: {', '.join(symbols)}",
+                f"symbol_names names '{sid}', which is not a symbol{suggest(sid, symbols)}; expected {one_of(symbols, 'nothing: the game has no symbols (SVG files in symbols/)')}",
             )
 
     _check_names(meta, raw, problems)
@@ -91,7 +92,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             problems.error(
                 raw["decks"][deck_id].loc_of("type"),
                 "deck-type",
-                f"deck '{deck_id}' has type '{deck_def.type}', which rules.yaml does not declare{suggest(deck_def.type, rules.types)}; expected one of: {', '.join(rules.types)}",
+                f"deck '{deck_id}' has type '{deck_def.type}', which rules.yaml does not declare{suggest(deck_def.type, rules.types)}; expected {one_of(rules.types, 'a type declared under types: in rules.yaml, which declares none')}",
             )
             continue
         deck_raw = raw["decks"][deck_id]
@@ -192,7 +193,7 @@ def _check_tuckboxes(meta: GameFile, raw: LMap, problems: Problems) -> None:
             problems.error(
                 where.loc_of("deck"),
                 "tuckbox-deck",
-                f"tuck box '{box_id}' is for deck '{box.deck}', which does not exist{suggest(box.deck, meta.decks)}; expected one of: {', '.join(meta.decks)}",
+                f"tuck box '{box_id}' is for deck '{box.deck}', which does not exist{suggest(box.deck, meta.decks)}; expected {one_of(meta.decks, 'a deck: game.yaml declares none')}",
             )
         elif deck.front is None:
             problems.error(
@@ -311,7 +312,7 @@ def _check_fields(fields: dict[str, FieldDef], fields_raw: Any, enums: dict, pro
             problems.error(
                 loc,
                 "type-enum",
-                f"field '{field_name}' names enumeration '{fdef.enum}', which is not declared{suggest(str(fdef.enum), enums)}; expected one of: {', '.join(enums)}",
+                f"field '{field_name}' names enumeration '{fdef.enum}', which is not declared{suggest(str(fdef.enum), enums)}; expected {one_of(enums, 'an enumeration declared under enums: in rules.yaml, which declares none')}",
             )
         if fdef.type == "list" and fdef.item is None:
             problems.error(loc, "type-list", f"list field '{field_name}' has no 'item'; expected the type of its items")
@@ -541,13 +542,21 @@ def coerce(value: Any, fdef: FieldDef, what: str, loc: Location, enums: dict, sy
         key = str(value)
         if key in values:
             return values[key]
-        problems.error(loc, "card-enum", f"{what} is '{key}', which is not in '{fdef.enum}'{suggest(key, values)}; expected one of: {', '.join(values)}")
+        problems.error(
+            loc,
+            "card-enum",
+            f"{what} is '{key}', which is not in '{fdef.enum}'{suggest(key, values)}; expected {one_of(values, f'a value of {fdef.enum}, which has none')}",
+        )
         return MISSING
     elif kind == "symbol":
         key = str(value)
         if key in symbols:
             return key
-        problems.error(loc, "card-symbol", f"{what} names symbol '{key}', which does not exist{suggest(key, symbols)}; expected one of: {', '.join(symbols)}")
+        problems.error(
+            loc,
+            "card-symbol",
+            f"{what} names symbol '{key}', which does not exist{suggest(key, symbols)}; expected {one_of(symbols, 'nothing: the game has no symbols (SVG files in symbols/)')}",
+        )
         return MISSING
     problems.error(loc, "card-type", f"{what} is {value!r}; expected {_expect(fdef, enums)}")
     return MISSING

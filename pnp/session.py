@@ -138,7 +138,7 @@ class Session:
         self._languages: dict[str, Language] = {}
         self._layout_files: dict[str, tuple[Path, ...]] = {}
         self._pending: dict[Path, _File] = {}
-        self._code: dict[Path, KeptCode] = {}  # what the faces of each PDF wrote when it was last drawn
+        self._written: dict[Path, KeptCode] = {}  # what the faces of each PDF wrote when it was last drawn
         self._drawing: _Drawing | None = None
         self.rebuilt: list[tuple[Path, int | None]] = []  # the last build's files written, with the cards set again
         self.kept: list[Path] = []  # the last build's files left as they were
@@ -266,9 +266,9 @@ class Session:
 
     def kept_code(self, target: Path) -> KeptCode:
         """What the faces of `target` wrote when it was last drawn (pdf.draw_face)."""
-        found = self._code.get(target)
+        found = self._written.get(target)
         if found is None:
-            found = self._code[target] = KeptCode()
+            found = self._written[target] = KeptCode()
         return found
 
     def begin(self, decks: Decks) -> None:
@@ -300,7 +300,7 @@ class Session:
             self.kept += self._book_files
         live = {(kept.lang, *entry) for kept in self._files.values() for entry in kept.drawn}  # faces of cards gone or not printed are let go
         self._faces = {slot: face for slot, face in self._faces.items() if slot in live}
-        self._code = {path: code for path, code in self._code.items() if path in self._files}
+        self._written = {path: code for path, code in self._written.items() if path in self._files}
         self.builds += 1
 
     def summary(self) -> str:

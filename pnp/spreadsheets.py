@@ -29,6 +29,7 @@ from typing import Any
 from xml.parsers import expat
 
 from .errors import Location, PnpError, Problems, display_path
+from .expressions import one_of
 from .model import TypeDef
 from .schema import suggest
 from .yamlfile import CONTROL, LList, LMap
@@ -174,7 +175,9 @@ def _xlsx_cells(path: Path, shown: str, sheet: str | None, sheet_loc: Location |
         book.close()
         formulas.close()
         raise _unreadable(
-            sheet_loc or Location(shown), "sheet-name", f"the workbook has no sheet '{sheet}'{suggest(sheet, names)}; expected one of: {', '.join(names)}"
+            sheet_loc or Location(shown),
+            "sheet-name",
+            f"the workbook has no sheet '{sheet}'{suggest(sheet, names)}; expected {one_of(names, 'a workbook with at least one sheet')}",
         )
 
     def cells() -> Iterator[tuple[int, list[Any]]]:
@@ -394,7 +397,7 @@ def _header(
             problems.error(
                 loc,
                 "sheet-unknown-column",
-                f"unknown column '{text}'{suggest(text, known)}; expected one of: {', '.join(known)} "
+                f"unknown column '{text}'{suggest(text, known)}; expected {one_of(known, 'a field of the deck type')} "
                 f"(or 'columns: {{{text}: FIELD}}' in the deck to map it, 'columns: {{{text}: ignore}}' to leave it out)",
             )
             named[col] = _Column(IGNORE)
@@ -421,13 +424,13 @@ def _header(
             problems.error(
                 where,
                 "sheet-columns",
-                f"columns: names '{name}', which is not a header of the sheet{suggest(name, headers)}; expected one of: {', '.join(headers)}",
+                f"columns: names '{name}', which is not a header of the sheet{suggest(name, headers)}; expected {one_of(headers, 'a header: the sheet has no header row')}",
             )
         if target != IGNORE and target not in known:
             problems.error(
                 where,
                 "sheet-columns",
-                f"columns: maps '{name}' to '{target}', which is not a field{suggest(target, known)}; expected one of: {', '.join(known)}, or ignore",
+                f"columns: maps '{name}' to '{target}', which is not a field{suggest(target, known)}; expected {one_of([*known, 'ignore'], 'ignore')}",
             )
     if ids is not None and ids_col is None and ids in seen:  # `ids:` names the field a column holds (title), not the header
         ids_col = seen[ids]
@@ -437,7 +440,7 @@ def _header(
         problems.error(
             columns.ids_loc or at(head, 1, cells),
             "sheet-ids",
-            f"ids: names column '{columns.ids}', which is neither a header of the sheet nor a field one holds{suggest(columns.ids, headers + list(seen))}; expected one of: {', '.join(headers)}",
+            f"ids: names column '{columns.ids}', which is neither a header of the sheet nor a field one holds{suggest(columns.ids, headers + list(seen))}; expected {one_of(headers, 'a header: the sheet has no header row')}",
         )
         return None
     if "id" not in seen and ids_col is None:
