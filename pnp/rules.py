@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import Location, PnpError, Problem, Problems
-from .expressions import CODE, FAILED, Names, evaluate_at, explain, template
+from .expressions import CODE, FAILED, Names, evaluate_at, explain, rendered, template
 from .model import Card, Game
 from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap, load_yaml
@@ -173,7 +173,7 @@ class Checker:
         message = c.message
         if "{" in message:
             try:
-                message = template(message).render(ctx)
+                message = rendered(template(message), ctx)
             except Exception as exc:  # reported once; a broken message must not hide the violation
                 if c.id not in self._message_failed:
                     self._message_failed.add(c.id)

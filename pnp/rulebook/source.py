@@ -26,7 +26,7 @@ from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 
 from ..errors import Location, PnpError, Problems, display_path
-from ..expressions import CODE, Names, UndefinedName, explain, markdown_template
+from ..expressions import CODE, Names, UndefinedName, explain, markdown_template, rendered
 from ..i18n import Entry, Translated, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
@@ -357,7 +357,7 @@ def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool
     if not _JINJA.search(text):
         return text
     try:
-        return _template(text).render(ctx)
+        return rendered(_template(text), ctx)
     except TemplateSyntaxError as exc:
         where = _at(text, loc, exc.lineno or 1, None, exact)
         problems.error(where, CODE, f"cannot read the template: {exc.message}; expected Jinja such as {{{{ cities | length }}}}")
