@@ -561,11 +561,19 @@ def rendered(template: Template, ctx: dict[str, Any]) -> str:
         template.environment.handle_exception()
 
 
+# What a lone name can look like, and more: a source that does not match is no lone name
+# and is not parsed to find out (compiling it parses it again).
+_NAME_EXPRESSION = re.compile(r"[\s()]*\w+[\s()]*")
+_NAME_TEMPLATE = re.compile(r"\s*\{\{[-+]?[\s()]*\w+[\s()]*[-+]?\}\}\s*")
+
+
 @lru_cache(maxsize=4096)
 def _lone_name(source: str, expression: bool) -> str | None:
     """The name a template (`{{ title }}`) or an expression (`army`) is and nothing more, as
     Jinja reads it, or None: its value is looked up in the context directly, without the
     Jinja context that rendering makes (most of a card's templates are such names)."""
+    if not (_NAME_EXPRESSION if expression else _NAME_TEMPLATE).fullmatch(source):
+        return None
     try:
         if expression:  # read as compile_expression reads it
             parser = Parser(ENV, source, state="variable")
