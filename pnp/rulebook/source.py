@@ -347,7 +347,7 @@ def _keep_newlines_in_text(text: str) -> str:
     return "\n".join(lines)
 
 
-_JINJA = re.compile(r"\{[{%#]|\r")  # a tag, an expression or a comment; or a line end Jinja would change
+_JINJA = re.compile(r"\{[{%]|\{##|\r")  # a tag, an expression or a comment ({## ##}: {#id} names a heading); or a line end Jinja would change
 
 
 def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool = True) -> str | None:
