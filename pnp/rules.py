@@ -546,10 +546,11 @@ def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[
     raw = load_yaml(game.root / "game.yaml").get("deals")
     loc = raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
     names = Names(game)
+    cards = game.cards()  # unpacked from the card store once, not once per deal
     members: dict[str, set[str]] = {}
     for deal in deals:
         chosen = members[deal.id] = set()
-        for card in game.cards():
+        for card in cards:
             ok = evaluate_at(source, names.of(card, deal=names.view(deal)), loc, "deals: include", problems)
             if ok is FAILED:
                 return members
