@@ -24,10 +24,11 @@ reach Python internals, and a misspelt name never quietly means "nothing".
 
 from __future__ import annotations
 
+import gettext
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
 from jinja2 import StrictUndefined, Template, TemplateError, TemplateSyntaxError, UndefinedError, nodes, pass_context
@@ -451,19 +452,30 @@ class Plurals:
     (by its first source form)."""
 
     def __init__(self, lang: str, forms: dict[str, tuple[str, ...]] | None = None, source: Plurals | None = None):
-        import gettext
-
-        from babel.messages.plurals import get_plural
-
-        try:
-            rule = get_plural(lang)
-            expr, count = rule.plural_expr, rule.num_plurals
-        except (ValueError, TypeError):
-            expr, count = "(n != 1)", 2
-        self.lang, self.expr, self.count = lang, expr, count
-        self.index = gettext.c2py(expr)
+        self.lang = lang
         self.forms = forms  # None: the source language, whose forms are written in the tag; else by first source form (None: untranslated)
         self.source = source  # the source language's rule: an untranslated plural falls back to the source forms
+
+    @cached_property
+    def _rule(self) -> tuple[str, int]:
+        """The gettext plural expression and the number of forms, read when a plural is
+        first chosen: every game has a Plurals, few write a plural."""
+        from babel.messages.plurals import get_plural  # here for speed: babel's catalogues come with it
+
+        try:
+            rule = get_plural(self.lang)
+            return rule.plural_expr, rule.num_plurals
+        except (ValueError, TypeError):
+            return "(n != 1)", 2
+
+    @property
+    def count(self) -> int:
+        return self._rule[1]
+
+    @cached_property
+    def index(self) -> Callable[[int], int]:
+        """The form for a number, by the plural expression."""
+        return gettext.c2py(self._rule[0])
 
     def examples(self) -> list[str]:
         """Which numbers each form is for: '1', '2, 3, 4', '0, 5, 6, ...'."""
