@@ -531,7 +531,9 @@ def _finalize(context: Context, value: Any) -> str:
     return context.budget.write("" if value is None else str(_text(value)))
 
 
-ENV = _Environment(undefined=_Undefined, finalize=_finalize, autoescape=False, extensions=[PluralExtension])
+# Not optimized: Jinja's optimizer folds constant expressions, of which a game's templates
+# have next to none, and costs a seventh of compiling one; a template is compiled once.
+ENV = _Environment(undefined=_Undefined, finalize=_finalize, autoescape=False, extensions=[PluralExtension], optimized=False)
 ENV.globals["_pnp_plural"] = _pnp_plural
 # Rulebooks: Jinja comments are {## ... ##} there ({#id} names a heading, as in Pandoc), and
 # a block tag on its own line leaves no blank line behind.
