@@ -71,8 +71,10 @@ _PARSER_NESTING = 4 * MAX_NESTING  # markdown-it's own limit, in its levels (a l
 
 
 def _raw_parser() -> MarkdownIt:
-    """Finds the blocks: every `:::` fence is a container, whatever its name (checked later)."""
-    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table")
+    """Finds the blocks: every `:::` fence is a container, whatever its name (checked later).
+    Their inline markup is not parsed here: it is when each block is filled in and parsed
+    (`render`), which is also where inline markup nested too deep is reported."""
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table").disable("inline")
     md.use(container_plugin, name="block", validate=lambda params, markup: True)
     return md
 
