@@ -553,7 +553,8 @@ def markdown_template(source: str):
 @lru_cache(maxsize=1024)
 def _expression(source: str) -> Template:
     """The template that evaluates an expression (into its variable `result`), as Jinja
-    compiles it; run with `_context`, not through Jinja's expression object."""
+    compiles it (the one inside its TemplateExpression), run with `_context` rather than
+    through that object."""
     return ENV.compile_expression(source, undefined_to_none=False)._template
 
 
@@ -561,8 +562,8 @@ def _context(template: Template, ctx: dict[str, Any]) -> Context:
     """A context for `template` (made by this module without globals of its own: its
     globals are its environment's) with the names of `ctx`. The two are merged as plain
     dicts: Jinja's own way (`Template.render`, an expression's call) merges them key by
-    key through a ChainMap, which costs twice what evaluating a typical rule or layout
-    expression does, and a build evaluates thousands."""
+    key through a ChainMap, which costs more than the rest of evaluating a typical rule or
+    layout expression, and a build evaluates thousands."""
     return template.new_context({**template.environment.globals, **ctx}, shared=True)
 
 
