@@ -11,7 +11,6 @@ joined."""
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import signal
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +36,8 @@ class Aside:
         self.output, self.owner = txn.output, txn.owner
         self.process = None
         self.stopped = False  # asked to stop: the parent is being interrupted
+        import multiprocessing  # here for speed: only a game with rulebooks works aside
+
         if "fork" not in multiprocessing.get_all_start_methods():
             return
         context = multiprocessing.get_context("fork")

@@ -47,7 +47,7 @@ def read_originals(game: Game, rulebooks: bool = True, translated: bool = True) 
         from .rulebook.source import read_sources, rulebook_entries  # Markdown and Jinja: only for a game with rulebooks
 
         sources = read_sources(game, problems)
-        rulebook = rulebook_entries(sources)
+        rulebook = rulebook_entries(sources) if translated else []
     return Originals(sources, problems, extract(game, rulebook) if translated else [])
 
 

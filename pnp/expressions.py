@@ -24,19 +24,20 @@ reach Python internals, and a misspelt name never quietly means "nothing".
 
 from __future__ import annotations
 
+import gettext
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError, UndefinedError, nodes, pass_context
+from jinja2 import StrictUndefined, Template, TemplateError, TemplateSyntaxError, UndefinedError, nodes, pass_context
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.ext import Extension
 from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
-from jinja2.utils import _PassArg, missing
+from jinja2.utils import _PassArg, consume, missing
 
 from .errors import Location, Problems
 from .model import Card, EnumValue, Game, game_info
@@ -451,19 +452,30 @@ class Plurals:
     (by its first source form)."""
 
     def __init__(self, lang: str, forms: dict[str, tuple[str, ...]] | None = None, source: Plurals | None = None):
-        import gettext
-
-        from babel.messages.plurals import get_plural
-
-        try:
-            rule = get_plural(lang)
-            expr, count = rule.plural_expr, rule.num_plurals
-        except (ValueError, TypeError):
-            expr, count = "(n != 1)", 2
-        self.lang, self.expr, self.count = lang, expr, count
-        self.index = gettext.c2py(expr)
+        self.lang = lang
         self.forms = forms  # None: the source language, whose forms are written in the tag; else by first source form (None: untranslated)
         self.source = source  # the source language's rule: an untranslated plural falls back to the source forms
+
+    @cached_property
+    def _rule(self) -> tuple[str, int]:
+        """The gettext plural expression and the number of forms, read when a plural is
+        first chosen: every game has a Plurals, few write a plural."""
+        from babel.messages.plurals import get_plural  # here for speed: babel's catalogues come with it
+
+        try:
+            rule = get_plural(self.lang)
+            return rule.plural_expr, rule.num_plurals
+        except (ValueError, TypeError):
+            return "(n != 1)", 2
+
+    @property
+    def count(self) -> int:
+        return self._rule[1]
+
+    @cached_property
+    def index(self) -> Callable[[int], int]:
+        """The form for a number, by the plural expression."""
+        return gettext.c2py(self._rule[0])
 
     def examples(self) -> list[str]:
         """Which numbers each form is for: '1', '2, 3, 4', '0, 5, 6, ...'."""
@@ -508,7 +520,7 @@ def _pnp_plural(context: Context, n: Any, *written: str) -> str:
         plurals = Plurals("en")
     form = plurals.choose(n, written)
     template = _form_template(context.environment, form)
-    inner = template.new_context({**context.get_all(), "n": n})
+    inner = _context(template, {**context.get_all(), "n": n})
     inner.budget = context.budget
     return "".join(template.root_render_func(inner))
 
@@ -519,7 +531,9 @@ def _finalize(context: Context, value: Any) -> str:
     return context.budget.write("" if value is None else str(_text(value)))
 
 
-ENV = _Environment(undefined=_Undefined, finalize=_finalize, autoescape=False, extensions=[PluralExtension])
+# Not optimized: Jinja's optimizer folds constant expressions, of which a game's templates
+# have next to none, and costs a seventh of compiling one; a template is compiled once.
+ENV = _Environment(undefined=_Undefined, finalize=_finalize, autoescape=False, extensions=[PluralExtension], optimized=False)
 ENV.globals["_pnp_plural"] = _pnp_plural
 # Rulebooks: Jinja comments are {## ... ##} there ({#id} names a heading, as in Pandoc), and
 # a block tag on its own line leaves no blank line behind.
@@ -537,8 +551,35 @@ def markdown_template(source: str):
 
 
 @lru_cache(maxsize=1024)
-def _expression(source: str):
-    return ENV.compile_expression(source, undefined_to_none=False)
+def _expression(source: str) -> Template:
+    """The template that evaluates an expression (into its variable `result`), as Jinja
+    compiles it (the one inside its TemplateExpression), run with `_context` rather than
+    through that object."""
+    return ENV.compile_expression(source, undefined_to_none=False)._template
+
+
+def _context(template: Template, ctx: dict[str, Any]) -> Context:
+    """A context for `template` (made by this module without globals of its own: its
+    globals are its environment's) with the names of `ctx`. The two are merged as plain
+    dicts: Jinja's own way (`Template.render`, an expression's call) merges them key by
+    key through a ChainMap, which costs more than the rest of evaluating a typical rule or
+    layout expression, and a build evaluates thousands."""
+    return template.new_context({**template.environment.globals, **ctx}, shared=True)
+
+
+def rendered(template: Template, ctx: dict[str, Any]) -> str:
+    """`template.render(ctx)`, with the context made by `_context`; an error is raised as
+    `render` raises it (its traceback in the template's lines)."""
+    try:
+        return template.environment.concat(template.root_render_func(_context(template, ctx)))
+    except Exception:
+        template.environment.handle_exception()
+
+
+# What a lone name can look like, and more: a source that does not match is no lone name
+# and is not parsed to find out (compiling it parses it again).
+_NAME_EXPRESSION = re.compile(r"[\s()]*\w+[\s()]*")
+_NAME_TEMPLATE = re.compile(r"\s*\{\{[-+]?[\s()]*\w+[\s()]*[-+]?\}\}\s*")
 
 
 @lru_cache(maxsize=4096)
@@ -546,6 +587,8 @@ def _lone_name(source: str, expression: bool) -> str | None:
     """The name a template (`{{ title }}`) or an expression (`army`) is and nothing more, as
     Jinja reads it, or None: its value is looked up in the context directly, without the
     Jinja context that rendering makes (most of a card's templates are such names)."""
+    if not (_NAME_EXPRESSION if expression else _NAME_TEMPLATE).fullmatch(source):
+        return None
     try:
         if expression:  # read as compile_expression reads it
             parser = Parser(ENV, source, state="variable")
@@ -566,7 +609,13 @@ def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     """The value of an expression; raises on any failure, an undefined result included
     (`where: kidn` must not quietly select nothing)."""
     name = _lone_name(source, True)
-    value = ctx[name] if name in ctx else _expression(source)(**ctx)  # a name of the context is its value
+    if name in ctx:  # a name of the context is its value
+        value = ctx[name]
+    else:
+        expression = _expression(source)
+        context = _context(expression, ctx)
+        consume(expression.root_render_func(context))
+        value = context.vars["result"]
     if isinstance(value, StrictUndefined):
         value._fail_with_undefined_error()
     return value
@@ -594,7 +643,7 @@ def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems
     if type(value) is str and len(value) <= MAX_LENGTH:
         return value
     try:
-        return template(source).render(ctx)
+        return rendered(template(source), ctx)
     except Exception as exc:
         _report(exc, ctx, loc, what, problems, once)
     return None
@@ -802,7 +851,7 @@ class Strings(dict):
             return value
         if key not in self._done:
             try:
-                self._done[key] = template(value).render(self._ctx)
+                self._done[key] = rendered(template(value), self._ctx)
             except Exception as exc:
                 where = f" ({value.loc})" if isinstance(getattr(value, "loc", None), Location) else ""
                 raise TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None

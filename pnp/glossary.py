@@ -71,12 +71,15 @@ def check_glossary(game: Game, terms: list[Term]) -> Problems:
     checked = [(term, term.stem.lower(), term.accepted()) for term in terms if term.stem]
     if not checked:
         return problems
+    stems = tuple(stem for _, stem, _ in checked)  # most words begin with none: one test of all the stems at once
     for card in (card for deck in game.decks.values() for card in deck.cards):  # one at a time
         for path, text, note in texts(card.fields, game.types[card.type].fields, "glossary"):
             if not text:
                 continue
             for word in _WORD.findall(_SYMBOL.sub(" ", str(text))):
                 low = word.lower()
+                if not low.startswith(stems):
+                    continue
                 for term, stem, accepted in checked:
                     if low.startswith(stem) and low not in accepted:
                         problems.warn(

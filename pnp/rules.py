@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import Location, PnpError, Problem, Problems
-from .expressions import CODE, FAILED, Names, evaluate_at, explain, template
+from .expressions import CODE, FAILED, Names, evaluate_at, explain, rendered, template
 from .model import Card, Game
 from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap, load_yaml
@@ -173,7 +173,7 @@ class Checker:
         message = c.message
         if "{" in message:
             try:
-                message = template(message).render(ctx)
+                message = rendered(template(message), ctx)
             except Exception as exc:  # reported once; a broken message must not hide the violation
                 if c.id not in self._message_failed:
                     self._message_failed.add(c.id)
@@ -546,10 +546,11 @@ def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[
     raw = load_yaml(game.root / "game.yaml").get("deals")
     loc = raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
     names = Names(game)
+    cards = game.cards()  # unpacked from the card store once, not once per deal
     members: dict[str, set[str]] = {}
     for deal in deals:
         chosen = members[deal.id] = set()
-        for card in game.cards():
+        for card in cards:
             ok = evaluate_at(source, names.of(card, deal=names.view(deal)), loc, "deals: include", problems)
             if ok is FAILED:
                 return members

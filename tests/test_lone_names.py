@@ -45,3 +45,26 @@ def test_a_name_the_component_lacks_is_an_error_naming_it(source, evaluate):
     assert got is (FAILED if evaluate else None)
     (problem,) = problems.items
     assert "'titel' is undefined" in str(problem) and "'title'" in str(problem)
+
+
+HIDING = {**CTX, "range": "a field named range"}
+
+
+@pytest.mark.parametrize(
+    ("source", "ctx"),
+    [
+        ("{{ range(3) | join(',') }}", CTX),
+        ("{{ dict(a=cost) }}", CTX),
+        ("{% set ns = namespace(n=cost) %}{{ ns.n + 1 }}", CTX),
+        ("{{ range ~ '!' }}", HIDING),
+    ],
+)
+def test_jinja_names_are_seen_and_a_field_hides_one_as_in_jinja(source, ctx):
+    """Templates see Jinja's own names (range, dict, namespace), and a field of the same
+    name hides one, as when Jinja renders the template itself."""
+    assert fill_in(source, ctx, WHERE, "text", Problems()) == template(source).render(ctx)
+
+
+@pytest.mark.parametrize(("source", "ctx", "value"), [("range(3) | list", CTX, [0, 1, 2]), ("range is string", HIDING, True)])
+def test_an_expression_sees_jinja_names_unless_a_field_hides_one(source, ctx, value):
+    assert evaluate_at(source, ctx, WHERE, "when", Problems()) == value

@@ -178,14 +178,15 @@ def test_the_watcher_sets_the_rulebooks_from_their_last_pages_and_writes_a_fresh
     edit of an event's text that moves no page needs one pass per book, one that moves
     them goes on until they settle; either way the rulebooks are byte for byte those of a
     fresh build of the same folder."""
-    import pnp.aside
+    import multiprocessing
+
     from pnp.build import build
     from pnp.files import Output, writing_under
     from pnp.options import BuildOptions
     from pnp.rulebook import writer
     from pnp.session import Session
 
-    monkeypatch.setattr(pnp.aside.multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # set in this process, to count the passes
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # set in this process, to count the passes
     passes = []
     one_pass = writer._one_pass
     monkeypatch.setattr(writer, "_one_pass", lambda *args: passes.append(args[0].id) or one_pass(*args))

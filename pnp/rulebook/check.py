@@ -35,6 +35,7 @@ def check_document(doc: Document, game: Game, symbols: frozenset[str], problems:
                 f"a level {heading.level} heading follows a level {level} heading, so it is numbered {heading.number}; expected {'#' * (level + 1)}",
             )
         level = heading.level
+    card_ids: dict[str, list[str]] = {}  # of each deck a card is shown from: its cards unpacked once, not once per card shown
     for block in walk(doc.blocks):
         for spans in spans_of(block):
             for span in inlines(spans):
@@ -50,7 +51,7 @@ def check_document(doc: Document, game: Game, symbols: frozenset[str], problems:
                         f"symbol ':{span.id}:' does not exist{suggest(span.id, symbols)}; expected one of: {', '.join(sorted(symbols)) or 'none (the game has no symbols/)'}",
                     )
                 elif isinstance(span, CardRef):
-                    _check_card(span, game, problems)
+                    _check_card(span, game, card_ids, problems)
                 elif isinstance(span, Picture):
                     try:
                         find_image(span.path, game.root, span.loc, "image")
@@ -58,12 +59,14 @@ def check_document(doc: Document, game: Game, symbols: frozenset[str], problems:
                         problems.extend(err.problems)
 
 
-def _check_card(ref: CardRef, game: Game, problems: Problems) -> None:
+def _check_card(ref: CardRef, game: Game, card_ids: dict[str, list[str]], problems: Problems) -> None:
     deck = game.decks.get(ref.deck)
     if deck is None:
         problems.error(ref.loc, "rulebook-card", f"there is no deck '{ref.deck}'{suggest(ref.deck, game.decks)}; expected one of: {', '.join(game.decks)}")
         return
-    ids = [card.id for card in deck.cards]
+    ids = card_ids.get(ref.deck)
+    if ids is None:
+        ids = card_ids[ref.deck] = [card.id for card in deck.cards]
     if ref.id not in ids:
         problems.error(
             ref.loc, "rulebook-card", f"deck '{ref.deck}' has no card '{ref.id}'{suggest(ref.id, ids)}; expected the id of a card of deck '{ref.deck}'"

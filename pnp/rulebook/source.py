@@ -26,7 +26,7 @@ from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 
 from ..errors import Location, PnpError, Problems, display_path
-from ..expressions import CODE, Names, UndefinedName, explain, markdown_template
+from ..expressions import CODE, Names, UndefinedName, explain, markdown_template, rendered
 from ..i18n import Entry, Translated, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
@@ -71,8 +71,10 @@ _PARSER_NESTING = 4 * MAX_NESTING  # markdown-it's own limit, in its levels (a l
 
 
 def _raw_parser() -> MarkdownIt:
-    """Finds the blocks: every `:::` fence is a container, whatever its name (checked later)."""
-    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table")
+    """Finds the blocks: every `:::` fence is a container, whatever its name (checked later).
+    Their inline markup is not parsed here: it is when each block is filled in and parsed
+    (`render`), which is also where inline markup nested too deep is reported."""
+    md = MarkdownIt("commonmark", {"html": False, "maxNesting": _PARSER_NESTING}).enable("table").disable("inline")
     md.use(container_plugin, name="block", validate=lambda params, markup: True)
     return md
 
@@ -347,7 +349,7 @@ def _keep_newlines_in_text(text: str) -> str:
     return "\n".join(lines)
 
 
-_JINJA = re.compile(r"\{[{%#]|\r")  # a tag, an expression or a comment; or a line end Jinja would change
+_JINJA = re.compile(r"\{[{%]|\{##|\r")  # a tag, an expression or a comment ({## ##}: {#id} names a heading); or a line end Jinja would change
 
 
 def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool = True) -> str | None:
@@ -357,7 +359,7 @@ def fill_in(text: str, ctx: dict, loc: Location, problems: Problems, exact: bool
     if not _JINJA.search(text):
         return text
     try:
-        return _template(text).render(ctx)
+        return rendered(_template(text), ctx)
     except TemplateSyntaxError as exc:
         where = _at(text, loc, exc.lineno or 1, None, exact)
         problems.error(where, CODE, f"cannot read the template: {exc.message}; expected Jinja such as {{{{ cities | length }}}}")
