@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import pickle
 import zlib
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields
 from typing import Any, overload
@@ -66,7 +67,8 @@ class PackedCards(Sequence[Card]):
         self.packed: list[bytes] = []
         self.copies = 0  # printed copies of all the cards
         self.counts: list[int] = []  # printed copies of each card
-        self.ids: list[str] = []  # each card's id
+        self._ids = bytearray()  # each card's id, in UTF-8, one after the other (a list of strings is ten times the size)
+        self._id_ends = array("L")
         self._recent: dict[int, Card] = {}  # the cards last read by index: a sheet's fronts are read again for its backs
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, {id(value): (name, key) for name, values in enums.items() for key, value in values.items()})
@@ -76,7 +78,8 @@ class PackedCards(Sequence[Card]):
     def append(self, card: Card) -> None:
         self.copies += card.copies
         self.counts.append(card.copies)
-        self.ids.append(card.id)
+        self._ids += card.id.encode("utf-8")
+        self._id_ends.append(len(self._ids))
         values = [getattr(card, name) for name in _FIELDS]
         if self.file is None:
             self.file = card.loc.file
@@ -124,6 +127,11 @@ class PackedCards(Sequence[Card]):
 
     def __repr__(self) -> str:
         return f"PackedCards({list(self)!r})"
+
+    def card_id(self, index: int) -> str:
+        """The id of card `index`, without unpacking the card."""
+        start = self._id_ends[index - 1] if index else 0
+        return self._ids[start : self._id_ends[index]].decode("utf-8")
 
     def raw(self, index: int) -> bytes:
         """Card `index` as pickled, not unpacked: equal for equal cards of the same data file,

@@ -141,7 +141,7 @@ def _row(copies: int, title: str | None, sides: Sides) -> str:
     return _encoded(copies, title, tuple(sorted(sides.items())))
 
 
-@lru_cache(maxsize=4096)  # the watcher writes the manifest again at every save: its unchanged rows are not encoded again
+@lru_cache(maxsize=1024)  # the watcher writes the manifest again at every save: its unchanged rows are not encoded again
 def _encoded(copies: int, title: str | None, sides: tuple[tuple[str, str], ...]) -> str:
     """What json.dumps with _JSON writes, its values encoded one by one (an indented dump
     is encoded in Python, slowly: a thousand rows took a tenth of the watcher's rebuild)."""

@@ -210,8 +210,8 @@ class Deck:
 
     def card_id(self, index: int) -> str:
         """The id of card `index` (a packed deck keeps them: not unpacked here)."""
-        ids = getattr(self.cards, "ids", None)  # cardstore.PackedCards
-        return ids[index] if ids is not None else self.cards[index].id
+        packed = getattr(self.cards, "card_id", None)  # cardstore.PackedCards
+        return packed(index) if packed is not None else self.cards[index].id
 
     def copies(self) -> list[int]:
         """Copies printed of each card (a packed deck has counted them: not unpacked here)."""

@@ -10,7 +10,8 @@ object order: the same input still gives the same bytes.
 
 This is the one module that uses reportlab's internals (pdfdoc objects, underscore
 names): the streaming document above, set text written straight into a page's content
-(`draw_text`), a font registered again when its file changed (`register_font`), and at
+(`draw_text`), what the watcher's faces and pages wrote written again (`KeptCode`), a
+font registered again when its file changed (`register_font`), and at
 the end the few things the rest of pnp needs that reportlab has no public way to ask (a
 canvas's font, a flowable's frame, a table's row heights, a KeepTogether's flowables). A reportlab upgrade that moves them
 breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.

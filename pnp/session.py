@@ -2,8 +2,10 @@
 
 Every build still loads and checks the whole game (a mistake anywhere is reported, and
 what the check needs is cheap); what is kept is the expensive part, the faces and the
-PDFs. Each is kept with a digest of what determined it, compared by content, never by
-objects a build makes anew:
+PDFs, and what the faces and pages of each PDF wrote (pdfstream.KeptCode: a PDF written
+again draws only the pages a save reached). Each is kept with a digest of what
+determined it, compared by content, never by objects a build makes anew (a kept face
+is found by its deck and card id and the card's digest, without unpacking the card):
 
 - the game folder's files, split by what reads them: layout files (a layout's digest is
   its file's and its parents'), each language's catalogue (LANG.po, only that language
@@ -70,7 +72,7 @@ def _cards(cards: Any) -> Iterable[tuple[str, bytes]]:
     """Each card's id and digest; a packed deck's without unpacking the cards' values."""
     if isinstance(cards, PackedCards):
         for index in range(len(cards)):
-            yield cards.ids[index], _digest(cards.file or "", cards.raw(index))
+            yield cards.card_id(index), _digest(cards.file or "", cards.raw(index))
     else:
         for card in cards:
             yield card.id, _card_digest(card)
