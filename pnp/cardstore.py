@@ -56,6 +56,22 @@ class _Unpickler(pickle.Unpickler):
         return self.enums[name][key]
 
 
+_PACKED: dict[tuple[bytes, bytes], bytes] = {}  # (dictionary, pickled card) -> compressed: the last _KEPT cards packed
+_KEPT = 1024  # the watcher loads a deck again at every save; its unchanged cards are not compressed again
+
+
+def _compressed(dictionary: bytes, raw: bytes) -> bytes:
+    key = (dictionary, raw)
+    found = _PACKED.get(key)
+    if found is None:
+        packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=dictionary)
+        found = packer.compress(raw) + packer.flush()
+        if len(_PACKED) >= _KEPT:
+            del _PACKED[next(iter(_PACKED))]
+        _PACKED[key] = found
+    return found
+
+
 class PackedCards(Sequence[Card]):
     """A list of cards that unpacks a card when it is read (the last few read by index are
     kept): compare cards by id, never by identity, and do not change them in place."""
@@ -96,8 +112,7 @@ class PackedCards(Sequence[Card]):
         raw = buffer.getvalue()
         if not self.dictionary:
             self.dictionary = raw
-        packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=self.dictionary)
-        self.packed.append((_REFS if pickler.used else _PLAIN) + packer.compress(raw) + packer.flush())
+        self.packed.append((_REFS if pickler.used else _PLAIN) + _compressed(self.dictionary, raw))
 
     def __len__(self) -> int:
         return len(self.packed)
