@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from PIL import Image
 
+from .errata import title_of
 from .errors import Location, PnpError, Problems, display_path
 from .export import Exported, _digest, _save, check_pixels, game_faces, one_size, pixels, rasterise
 from .files import atomic_path
@@ -328,12 +329,10 @@ def _pieces(deck, kind, shape, keep, fronts, backs, where, suffix, dpi, urls: Ur
 
 
 def _name(card) -> str:
-    """A card's name as TTS shows it: its `name` or `title` field, else its id."""
-    for key in ("name", "title"):
-        value = card.fields.get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-    return card.id
+    """A card's name as TTS shows it: its title as errata and the preview show it (its
+    `title`, else its `name` field), else its id."""
+    title = title_of(card.fields)
+    return title if title is not None and title.strip() else card.id
 
 
 def _sheet(cards: list[Image.Image], grid: Grid, cell: tuple[int, int]) -> Image.Image:

@@ -236,3 +236,13 @@ def test_tts_with_a_truncated_picture_names_the_file_and_writes_nothing(tmp_path
     assert "layouts/aid.yaml:18:5: image 'art.png' is damaged (" in result.output
     assert result.output.count("[image-damaged]") == 1  # one image, one error, however many cards show it
     assert "internal error" not in result.output and not (tmp_path / "out").exists()
+
+
+def test_a_card_is_named_by_its_title_as_errata_and_the_preview_name_it():
+    from types import SimpleNamespace
+
+    from pnp.tts import _name
+
+    assert _name(SimpleNamespace(id="c1", fields={"name": "Rome", "title": "Roma"})) == "Roma"
+    assert _name(SimpleNamespace(id="c1", fields={"name": "Rome"})) == "Rome"
+    assert _name(SimpleNamespace(id="c1", fields={"title": " "})) == "c1"
