@@ -15,6 +15,7 @@ import pnp.render
 from pnp.build import build
 from pnp.errors import PnpError
 from pnp.files import Output, writing_under
+from pnp.impose import SheetSpec
 from pnp.options import BuildOptions
 from pnp.pdfstream import KeptCode
 from pnp.session import Session
@@ -246,3 +247,34 @@ def test_pages_far_from_the_edit_are_written_as_they_were(game, tmp_path, monkey
     pages = len(PdfReader(tmp_path / "out" / "g" / "cards-en-a4.pdf").pages)
     assert written and 0 not in written and pages - 1 in written  # the first page holds the card edited; the last is far from it
     assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("spec", "flags"),
+    [
+        (SheetSpec(flip="short", bleed=3.0), ["--flip", "short", "--bleed", 3]),
+        (SheetSpec(sides="fold"), ["--sides", "fold"]),
+        (SheetSpec(cutter="silhouette"), ["--cutter", "silhouette"]),
+        (SheetSpec(sides="fronts", paper="letter"), ["--sides", "fronts", "--paper", "letter"]),
+    ],
+)
+def test_what_pages_wrote_is_written_again_exactly_on_every_route_to_paper(game, tmp_path, monkeypatch, spec, flags):
+    """Backs turned over the short edge, bleed, folded sheets, a cutting machine's
+    registration marks, fronts on Letter: after an edit, the watcher's PDFs are a fresh
+    build's, byte for byte."""
+    with (game / "cards.yaml").open("a", encoding="utf-8") as cards:
+        cards.writelines(f"\n- id: c{i}\n  title: Card {i}\n  suit: moon\n  value: {i % 9 + 1}\n  text: Ďalšia karta číslo {i}.\n" for i in range(100))
+    out = tmp_path / "out"
+    session = Session(game, [out])
+    options = BuildOptions(sheet=spec, out=out)
+    with writing_under(Output(out)):
+        build(game, options, session=session)
+    edit(game / "cards.yaml", "text: Ďalšia karta číslo 7.", "text: Ďalšia karta číslo sedem.")
+    with writing_under(Output(out)):
+        build(game, options, session=session)
+    fresh = tmp_path / "fresh"
+    assert run("build", game, "--out", fresh, *flags).exit_code == 0
+    names = sorted(p.name for p in (fresh / "g").iterdir())
+    assert names == sorted(p.name for p in (out / "g").iterdir())
+    for name in names:
+        assert (fresh / "g" / name).read_bytes() == (out / "g" / name).read_bytes(), name
