@@ -15,3 +15,9 @@ def test_a_tag_ending_a_line_of_text_keeps_the_space_to_the_next_line(tmp_path: 
     text = squash(" ".join(pages_text(build(make_game(tmp_path / "hra", goal=goal)) / "rules-basic-sk-a4.pdf")))
     assert "Balíček je veľký a stačí na hru." in text  # not 'veľkýa'
     assert "| Karta 1 |" not in text and "Karta 5" in text  # a loop's own lines still leave no blank lines: the table holds
+
+
+def test_a_percent_brace_that_closes_no_tag_is_text(tmp_path: Path) -> None:
+    goal = GOAL.replace("Zamiešaj všetkých", "Balíček má {{ cards | length }} kariet, zľava 50 %}\na nič viac.\n\nZamiešaj všetkých")
+    text = squash(" ".join(pages_text(build(make_game(tmp_path / "hra", goal=goal)) / "rules-basic-sk-a4.pdf")))
+    assert "zľava 50 %} a nič viac." in text  # not '50 +%}'

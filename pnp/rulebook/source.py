@@ -341,11 +341,18 @@ _TAGS = re.compile(r"\{%.*?%\}")
 def _keep_newlines_in_text(text: str) -> str:
     """A block tag alone on its line takes its newline with it (trim_blocks: no blank
     lines between the rows a loop writes), but one ending a line of text keeps it ('+%}'),
-    or 'text {% endif %}' and the next line would run together into one word."""
+    or 'text {% endif %}' and the next line would run together into one word. A '%}' that
+    closes no tag ('50 %}' in a sentence) is text, and left as it is."""
     lines = text.split("\n")
+    start = 0  # where the line begins in `text`
     for n, line in enumerate(lines):
-        if "%}" in line and _TAGS.sub("", line).strip() and _TAG_AT_END.search(line):
-            lines[n] = _TAG_AT_END.sub("+%}", line)
+        end = _TAG_AT_END.search(line) if "%}" in line else None
+        if end is not None and _TAGS.sub("", line).strip():
+            before = text[: start + end.start()]
+            opened = before.rfind("{%")
+            if opened >= 0 and "%}" not in before[opened + 2 :]:  # the '%}' closes a tag
+                lines[n] = line[: end.start()] + "+%}"
+        start += len(line) + 1
     return "\n".join(lines)
 
 
