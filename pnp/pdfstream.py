@@ -166,6 +166,13 @@ class StreamingCanvas(Canvas):
         self._file.close()
 
 
+def place_form(canvas: Canvas, name: str, matrix: tuple[float, float, float, float, float, float]) -> None:
+    """Form `name` placed through `matrix`: the operators saveState, transform, doForm and
+    restoreState write, without their bookkeeping (a symbol is placed thousands of times)."""
+    canvas._code.extend(("q", f"{fp_str(*matrix)} cm", f"/{canvas._doc.getXObjectName(name)} Do", "Q"))
+    canvas._formsinuse.append(name)
+
+
 def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str]]) -> None:
     """Set text, written as PDF text operators straight into the page (or form) being
     drawn: each piece is (registered TrueType font, size, word space, x, y, text).

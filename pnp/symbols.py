@@ -15,7 +15,7 @@ from xml.parsers import expat
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, Problems, display_path
-from .pdfstream import current_font
+from .pdfstream import current_font, place_form
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
     from reportlab.graphics.shapes import Drawing
@@ -98,10 +98,7 @@ class SymbolSet:
         scale = size / max(symbol.width, symbol.height)
         dx = (size - symbol.width * scale) / 2
         dy = (size - symbol.height * scale) / 2
-        canvas.saveState()
-        canvas.transform(scale, 0, 0, scale, x + dx, y + dy)
-        canvas.doForm(name)
-        canvas.restoreState()
+        place_form(canvas, name, (scale, 0, 0, scale, x + dx, y + dy))
 
 
 class _Collect(logging.Handler):
