@@ -212,13 +212,14 @@ class Forms:
 
     def state(self) -> tuple:
         """All that what these tables draw next depends on (for KeptCode: a page drawn
-        from the same state draws the same)."""
-        return tuple(self._faces.items()), self._last, self._count, tuple(self._other.items())
+        from the same state draws the same), as compact as it can be: the watcher keeps
+        one for every page."""
+        return tuple(self._faces), tuple(self._faces.values()), self._last, self._count, tuple(self._other.items())
 
     def restore(self, state: tuple) -> None:
         """The state a page left them in, when it is written again instead of drawn."""
-        faces, self._last, self._count, other = state
-        self._faces = OrderedDict(faces)
+        keys, names, self._last, self._count, other = state
+        self._faces = OrderedDict(zip(keys, names))
         self._other = dict(other)
 
     def _name(self, kind: str) -> str:
@@ -549,6 +550,7 @@ def write_sheets(
     if kept is not None:
         kept.begin(canvas)
     forms = Forms(canvas, symbols, kept=kept)
+    state = forms.state() if kept is not None else None  # the forms' state between pages: one page's end is the next one's start
     try:
         for number, page in enumerate(pages):
             faces = tuple(face_of("back" if placement.back else page.side, placement.item) for placement in page.placements)
@@ -556,15 +558,17 @@ def write_sheets(
             if kept is None:
                 _draw_page(canvas, forms, page, faces, boxes, bleed, caption, info.initial_font)
             else:
-                key, inputs, before = ("page", number), (page, boxes, _caption(page, caption)), forms.state()
+                key, inputs, before = ("page", number), (page, boxes, _caption(page, caption)), state
                 found = kept.replay(canvas, key, faces, inputs, before)
                 if found is not None:
                     forms.restore(found.after)
                     set_boxes(canvas, boxes)
+                    state = found.after
                 else:
                     mark = kept.mark(canvas)
                     _draw_page(canvas, forms, page, faces, boxes, bleed, caption, info.initial_font)
-                    kept.keep(canvas, key, faces, mark, _page_texts(page, faces, inputs[2], info.initial_font), inputs, before, forms.state())
+                    state = forms.state()
+                    kept.keep(canvas, key, faces, mark, _page_texts(page, faces, inputs[2], info.initial_font), inputs, before, state)
             canvas.showPage()  # the page is written to the file here
             count += 1
         canvas.save()

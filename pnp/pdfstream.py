@@ -19,6 +19,7 @@ breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds 
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 from array import array
 from collections.abc import Callable, Iterable
@@ -242,7 +243,7 @@ def _encoding(doc: PDFDocument, font: str) -> _Encoding:
     return found
 
 
-@dataclass
+@dataclass(slots=True)
 class _Drawn:
     """What one drawing (a face, a page) wrote, with what it was drawn from and what it
     refers to in the document."""
@@ -253,7 +254,7 @@ class _Drawn:
     after: object  # and when it ended: restored when the code is written again
     code: list[str]
     forms: list[str]  # forms and images placed (the page's resources must name them)
-    fonts: tuple[tuple[str, tuple[int, ...], str, tuple[int, ...]], ...]  # font, the characters drawn, the font's name in the document, their codes
+    fonts: tuple[tuple[str, array, str, array], ...]  # font, the characters drawn, the font's name in the document, their codes
     parts: tuple[tuple, ...]  # the keys of the drawings inside this one (a page's faces)
 
 
@@ -338,17 +339,19 @@ class _KeptFlate:
     pdfname = "FlateDecode"
 
     def __init__(self) -> None:
-        self._last: dict[str, bytes] = {}
-        self._now: dict[str, bytes] = {}
+        self._last: dict[bytes, bytes] = {}  # digest of the stream -> the stream compressed
+        self._now: dict[bytes, bytes] = {}
 
     def begin(self) -> None:
         self._last, self._now = self._now, {}
 
     def encode(self, text: str) -> bytes:
-        found = self._last.get(text)
+        data = text.encode("utf8")
+        key = hashlib.blake2b(data, digest_size=16).digest()
+        found = self._last.get(key)
         if found is None:
-            found = zlib.compress(text.encode("utf8"))
-        self._now[text] = found
+            found = zlib.compress(data)
+        self._now[key] = found
         return found
 
 
@@ -362,18 +365,26 @@ def _coded(doc: PDFDocument, texts: dict[str, str]) -> tuple | None:
         if state is None or state.internalName is None:
             return None
         glyphs = font.face.charToGlyph
-        codes = tuple(sorted({32 if c == 0xA0 else c for c in map(ord, chars)} & glyphs.keys()))  # as splitString: a missing glyph is always code 0
-        assigned = tuple(map(state.assignments.get, codes))
-        if None in assigned:
+        codes = sorted({32 if c == 0xA0 else c for c in map(ord, chars)} & glyphs.keys())  # as splitString: a missing glyph is always code 0
+        assigned = _assigned(state, codes)
+        if assigned is None:
             return None
-        found.append((name, codes, state.internalName, assigned))
+        found.append((name, array("L", codes), state.internalName, assigned))
     return tuple(found)
+
+
+def _assigned(state: TTFont.State, codes) -> array | None:
+    """The codes reportlab's subsets give these characters; None if one has none yet."""
+    try:
+        return array("L", map(state.assignments.__getitem__, codes))
+    except KeyError:
+        return None
 
 
 def _still_coded(doc: PDFDocument, fonts: tuple) -> bool:
     for name, codes, internal, assigned in fonts:
         state = pdfmetrics.getFont(name).state.get(doc)
-        if state is None or state.internalName != internal or tuple(map(state.assignments.get, codes)) != assigned:
+        if state is None or state.internalName != internal or _assigned(state, codes) != assigned:
             return False
     return True
 
