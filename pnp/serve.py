@@ -247,16 +247,19 @@ def start(folder: Path, out: Path, lang: str | None = None, port: int = 0) -> tu
 
 
 def serve(folder: Path, out: Path, lang: str | None, port: int, browser: bool, say: Callable[[str], None]) -> None:
-    """Serve until Ctrl-C (or SIGTERM), then stop cleanly: event streams closed, the port freed."""
-    server, _ = start(folder, out, lang, port)
-    say(f"serving {folder} at {server.url} (Ctrl-C to stop)")
-    if browser:
-        webbrowser.open(server.url)
+    """Serve until Ctrl-C (or SIGTERM), then stop cleanly: event streams closed, the port
+    freed; Ctrl-C while the game is first loaded stops it too (nothing was written)."""
+    server = None
     try:
+        server, _ = start(folder, out, lang, port)
+        say(f"serving {folder} at {server.url} (Ctrl-C to stop)")
+        if browser:
+            webbrowser.open(server.url)
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass
     finally:
-        server.preview.close()
-        server.server_close()
+        if server is not None:
+            server.preview.close()
+            server.server_close()
     say("stopped serving")

@@ -20,7 +20,9 @@ import pytest
 from conftest import edit, line_of, run
 from PIL import Image
 
+import pnp.serve
 from pnp.check import check_all
+from pnp.interrupt import Interrupted
 from pnp.project import prepare
 from pnp.serve import PreviewServer, start
 
@@ -279,3 +281,16 @@ def test_a_folder_without_a_game_is_refused_before_serving(tmp_path):
     assert result.exit_code == 2, result.output
     assert f"{tmp_path}: no game.yaml in this folder; expected a game folder such as cards/mesta [game-missing]" in result.output
     assert "internal error" not in result.output and "serving" not in result.output
+
+
+def test_ctrl_c_while_the_game_is_first_loaded_stops_serving(mesta: Path, tmp_path: Path, monkeypatch):
+    """The first load of a large game takes a while: Ctrl-C then stops the server as it
+    would later, not as a build interrupted while writing files."""
+
+    def interrupted(self, internal=None):
+        raise Interrupted("SIGINT")
+
+    monkeypatch.setattr(pnp.serve.Preview, "refresh", interrupted)
+    result = run("serve", mesta, "--no-browser", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "stopped serving"
