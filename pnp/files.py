@@ -126,6 +126,10 @@ class Transaction:
         for made in reversed(missing):
             try:
                 made.mkdir()
+            except FileExistsError as exc:
+                if made.is_dir():  # made meanwhile by the other process of the build (the rulebooks'): not this one's to remove
+                    continue
+                raise self.problem(exc, made) from None
             except OSError as exc:
                 raise self.problem(exc, made) from None
             self.made.insert(0, made)

@@ -326,3 +326,28 @@ def test_i18n_update_writes_nothing_through_a_link_that_leaves_the_game(mesta, t
     assert result.exit_code in (1, 2), result.output
     assert "Traceback" not in result.output and "internal error" not in result.output
     assert {p.name: p.read_bytes() for p in elsewhere.iterdir()} == before
+
+
+def test_a_folder_made_meanwhile_by_the_other_process_of_the_build_is_written_into(tmp_path, monkeypatch):
+    """The decks and the rulebooks (set in a forked process) may make the same new output
+    folder at the same moment: the one that comes second writes into it, and an aborted
+    build does not remove it (it is the other's)."""
+    out = tmp_path / "out"
+    make = Path.mkdir
+
+    def raced(folder, *args, **kwargs):
+        make(folder)  # the other process, a moment earlier
+        make(folder, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", raced)
+    with pnp.files.transaction(out) as txn:
+        txn.path_for(out / "g" / "cards-en-a4.pdf").write_bytes(b"%PDF")
+    with pytest.raises(RuntimeError), pnp.files.transaction(out) as txn:
+        txn.path_for(out / "h" / "cards-en-a4.pdf")
+        raise RuntimeError("the build fails")
+    monkeypatch.undo()
+    assert (out / "h").is_dir() and not list((out / "h").iterdir())  # the other process's folder, left to it
+    assert (out / "g" / "cards-en-a4.pdf").read_bytes() == b"%PDF"
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(pnp.files.PnpError, match="is a file where a folder must be"), pnp.files.transaction(tmp_path / "file" / "out") as txn:
+        txn.path_for(tmp_path / "file" / "out" / "g" / "cards.pdf")
