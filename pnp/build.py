@@ -89,14 +89,13 @@ class Sheets:
             self.drawn.add(deck_id, card_id, side, digest)
         return face
 
-    def face(self, deck: Deck, index: int, layout: Layout, side: str, problems: Problems | None = None) -> Face:
+    def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:
         """Card `index` of `deck` set in `layout`, its hash recorded; the watcher's face
         kept from its last build is found without unpacking the card."""
-        problems = self.problems if problems is None else problems
         card_id = deck.card_id(index)
-        found = self.renderer.kept(deck.id, card_id, layout, side, problems) if self.session is not None else None
+        found = self.renderer.kept(deck.id, card_id, layout, side, self.problems) if self.session is not None else None
         if found is None:
-            found = self.renderer.face(deck.cards[index], layout, side, problems)
+            found = self.renderer.face(deck.cards[index], layout, side, self.problems)
         return self.record(deck.id, card_id, side, found)
 
     def kept_code(self, target: Path) -> KeptCode | None:
@@ -496,7 +495,7 @@ def write_group(sheets: Sheets, unit: Unit) -> Written | None:
     def face(item: int, side: str) -> Face:
         deck_id, index = entries[item]
         front, back = project.card_layouts(deck_id, index)
-        return sheets.face(game.decks[deck_id], index, front if side == "front" else back, side, problems)
+        return sheets.face(game.decks[deck_id], index, front if side == "front" else back, side)
 
     def face_of(side, item):
         return face(item, side)

@@ -128,19 +128,28 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
             _draw_inner(canvas, op, symbols)
 
 
-def _texts(ops: tuple[Op, ...]) -> dict[str, str]:
-    """The characters set in each font by `ops` (inner faces too)."""
-    found: dict[str, set[str]] = {}
+def _contents(ops: tuple[Op, ...], chars: dict[str, set[str]], symbols: set[str]) -> None:
+    """Add to `chars` the characters `ops` set in each font, and to `symbols` the symbols
+    they draw (inline in texts, and in inner faces too)."""
     for op in ops:
         if isinstance(op, TextOp):
             for line in op.text.lines:
                 for piece in line:
                     if piece.font:
-                        found.setdefault(piece.font, set()).update(piece.text)
+                        chars.setdefault(piece.font, set()).update(piece.text)
+                    else:
+                        symbols.add(piece.text)
+        elif isinstance(op, SymbolOp):
+            symbols.add(op.symbol)
         elif isinstance(op, FaceOp):
-            for font, chars in _texts(op.face.ops).items():
-                found.setdefault(font, set()).update(chars)
-    return {font: "".join(sorted(chars)) for font, chars in found.items()}
+            _contents(op.face.ops, chars, symbols)
+
+
+def _texts(ops: tuple[Op, ...]) -> dict[str, str]:
+    """The characters set in each font by `ops` (inner faces too)."""
+    chars: dict[str, set[str]] = {}
+    _contents(ops, chars, set())
+    return {font: "".join(sorted(found)) for font, found in chars.items()}
 
 
 def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, turned: bool) -> None:
@@ -159,15 +168,9 @@ def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, tur
 
 def _symbols_of(face: Face) -> set[str]:
     """The symbols a face draws (in texts and inner faces too)."""
-    found: set[str] = set()
-    for op in face.ops:
-        if isinstance(op, SymbolOp):
-            found.add(op.symbol)
-        elif isinstance(op, TextOp):
-            found.update(piece.text for line in op.text.lines for piece in line if not piece.font)
-        elif isinstance(op, FaceOp):
-            found |= _symbols_of(op.face)
-    return found
+    symbols: set[str] = set()
+    _contents(face.ops, {}, symbols)
+    return symbols
 
 
 class _Key:
@@ -526,8 +529,7 @@ def _page_texts(page: Page, faces: tuple[Face, ...], caption: str, font: str) ->
     """The characters a sheet's page sets in each font: its faces', its ruler's caption, its fold's word."""
     found: dict[str, set[str]] = {font: set(caption) | (set("fold") if page.fold is not None else set())}
     for face in faces:
-        for name, chars in _texts(face.ops).items():
-            found.setdefault(name, set()).update(chars)
+        _contents(face.ops, found, set())
     return {name: "".join(sorted(chars)) for name, chars in found.items() if chars}
 
 

@@ -11,6 +11,7 @@ from pypdf import PageObject, PdfReader
 from pypdf.generic import ContentStream, DictionaryObject, NameObject
 
 MM = 72 / 25.4
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # a transformation matrix that moves nothing
 
 
 def reader(path: Path) -> PdfReader:
@@ -88,7 +89,7 @@ def placed_text(page) -> list[tuple[str, float, float]]:
     matrix of each form it is drawn in (pypdf reads a form's text in the form's own space,
     so each form is read on its own and its runs moved to where it is placed)."""
     runs: list[tuple[str, float, float]] = []
-    for contents, resources, (a, b, c, d, e, f) in _drawings(page, page["/Contents"], page["/Resources"], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)):
+    for contents, resources, (a, b, c, d, e, f) in _drawings(page, page["/Contents"], page["/Resources"], IDENTITY):
         alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
         alone[NameObject("/Resources")] = _without_forms(resources)  # their text is read with their own placement
         alone[NameObject("/Contents")] = contents  # as written: rewriting a stream would re-encode its strings
@@ -117,12 +118,11 @@ def _without_forms(resources) -> DictionaryObject:
     return kept
 
 
-def _drawings(page, contents, resources, matrix):
-    """A page's (or form's) contents, its resources and the matrix that places it on the
-    page, then the same for each form it places, each where it is placed."""
-    resources = resources.get_object()
-    stack, forms = [matrix], []
-    for operands, op in ContentStream(contents.get_object(), page.pdf).operations:
+def _with_matrix(ops, matrix=IDENTITY):
+    """Each operation with the current transformation matrix it is drawn under (through
+    q, Q and cm), starting from `matrix`."""
+    stack = [matrix]
+    for operands, op in ops:
         if op == b"q":
             stack.append(stack[-1])
         elif op == b"Q":
@@ -138,10 +138,19 @@ def _drawings(page, contents, resources, matrix):
                 e * m[0] + f * m[2] + m[4],
                 e * m[1] + f * m[3] + m[5],
             )
-        elif op == b"Do":
+        yield operands, op, stack[-1]
+
+
+def _drawings(page, contents, resources, matrix):
+    """A page's (or form's) contents, its resources and the matrix that places it on the
+    page, then the same for each form it places, each where it is placed."""
+    resources = resources.get_object()
+    forms = []
+    for operands, op, placed in _with_matrix(ContentStream(contents.get_object(), page.pdf).operations, matrix):
+        if op == b"Do":
             xobject = resources["/XObject"][operands[0]]
             if xobject.get_object().get("/Subtype") == "/Form":
-                forms.append((xobject, xobject.get_object().get("/Resources", resources), stack[-1]))
+                forms.append((xobject, xobject.get_object().get("/Resources", resources), placed))
     yield contents, resources, matrix
     for form, inner, placed in forms:
         yield from _drawings(page, form, inner, placed)
@@ -211,19 +220,7 @@ def circles(page, radius: float | None = None) -> list[tuple[float, float, float
 def placements(page) -> list[tuple[float, float, float]]:
     """Where each form (a drawing placed whole, e.g. a component split into pieces) is
     drawn: the x, y translation and the scale of the `cm` before its `Do`."""
-    found, matrix = [], [(0.0, 0.0, 1.0)]
-    for operands, op in operations(page):
-        if op == b"q":
-            matrix.append(matrix[-1])
-        elif op == b"Q":
-            matrix.pop()
-        elif op == b"cm":
-            a, _, _, _, e, f = (float(v) for v in operands)
-            x, y, s = matrix[-1]
-            matrix[-1] = (x + e * s, y + f * s, s * a)
-        elif op == b"Do":
-            found.append(matrix[-1])
-    return found
+    return [(m[4], m[5], m[0]) for _, op, m in _with_matrix(operations(page)) if op == b"Do"]
 
 
 CHECK_PAGE = "the sheets' margins have no room for a ruler"
