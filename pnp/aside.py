@@ -28,7 +28,7 @@ class Aside:
     `then`, run in this process on what the work returned, keeps here what the child
     learnt (the pages the rulebooks settled on) and gives the files it wrote."""
 
-    def __init__(self, work: Work, txn: Transaction, what: str, where: Location, then: Callable[[list[Any]], list[Any]] = list):
+    def __init__(self, work: Work, txn: Transaction, what: str, where: Location, then: Callable[[list[Any]], list[Any]]):
         self.work = work
         self.then = then
         self.what = what

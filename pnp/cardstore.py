@@ -81,7 +81,6 @@ class PackedCards(Sequence[Card]):
         self.file: str | None = None  # the data file: its name is stored once
         self.dictionary = b""  # the first card, pickled: what the others are compressed against
         self.packed: list[bytes] = []
-        self.copies = 0  # printed copies of all the cards
         self.counts: list[int] = []  # printed copies of each card
         self._ids = bytearray()  # each card's id, in UTF-8, one after the other (a list of strings is ten times the size)
         self._id_ends = array("L")
@@ -92,7 +91,6 @@ class PackedCards(Sequence[Card]):
             self.append(card)
 
     def append(self, card: Card) -> None:
-        self.copies += card.copies
         self.counts.append(card.copies)
         self._ids += card.id.encode("utf-8")
         self._id_ends.append(len(self._ids))
@@ -142,6 +140,11 @@ class PackedCards(Sequence[Card]):
 
     def __repr__(self) -> str:
         return f"PackedCards({list(self)!r})"
+
+    @property
+    def copies(self) -> int:
+        """Printed copies of all the cards."""
+        return sum(self.counts)
 
     def card_id(self, index: int) -> str:
         """The id of card `index`, without unpacking the card."""

@@ -56,7 +56,12 @@ def out_folder(help: str, default: Path = Path("output")):
 
 
 # Sheet options shared by every command that prints sheets (build, impose).
-paper_option = click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="Paper size (portrait).")
+def paper_choice(help_text: str):
+    """The --paper option of a command, with its own help."""
+    return click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help=help_text)
+
+
+paper_option = paper_choice("Paper size (portrait).")
 
 
 out_option = out_folder("Folder for the PDFs.")
@@ -170,8 +175,7 @@ def _reporting(ctx: Context, action):
         return action()
     except PnpError as err:
         _report(err.problems.items)
-        errors = len(err.problems.errors)
-        click.echo(f"{errors:,} error{'s' if errors != 1 else ''}; nothing was written.", err=True)
+        click.echo(f"{_many(len(err.problems.errors), 'error')}; nothing was written.", err=True)
         sys.exit(err.exit_code)
     except BrokenPipeError:
         raise
@@ -360,13 +364,13 @@ def build(
             ctx.say(f"--jobs {jobs} is not used with --watch: the watcher keeps what it drew in one process, and redraws only what a save changes")
 
         session = Session(game, [out])
-        watch_folder(game, lambda names: _attempt(ctx, action, Output(out)), ctx.say, Changes(game, [out]))
+        watch_folder(game, lambda: _attempt(ctx, action, Output(out)), ctx.say, Changes(game, [out]))
     else:
         _run(ctx, action, Output(out))
 
 
 @main.command()
-@click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="Paper size (portrait).")
+@paper_option
 @click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over.")
 @out_folder("Folder for the PDF.")
 @click.pass_obj
@@ -417,19 +421,7 @@ def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untr
                 raise
             problems = err.problems
         if fmt == "json":
-            rows = [
-                {
-                    "file": p.location.file,
-                    "line": p.location.line,
-                    "col": p.location.col,
-                    **({"cell": p.location.cell} if p.location.sheet else {}),
-                    "code": p.code,
-                    "severity": p.severity,
-                    "message": p.message,
-                }
-                for p in problems.items
-            ]
-            click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+            click.echo(json.dumps([p.as_json() for p in problems.items], ensure_ascii=False, indent=1))
         else:
             _report(problems.items)
             ctx.say(_count(problems) if problems.items else "no problems found")
@@ -548,7 +540,7 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
 @changed_since_option
 @out_folder("With --changed-since: the build's folder.")
-@click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help="With --changed-since: the build's paper.")
+@paper_choice("With --changed-since: the build's paper.")
 @click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
 @click.pass_obj
 def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out: Path, paper: str, lang: str | None) -> None:

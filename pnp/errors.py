@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # Exit codes of the CLI (documented in the README).
 EXIT_OK = 0
@@ -71,6 +72,12 @@ class Problem:
     def __str__(self) -> str:
         tag = "" if self.severity == ERROR else "warning: "
         return f"{self.location}: {tag}{self.message} [{self.code}]"
+
+    def as_json(self) -> dict[str, Any]:
+        """The problem as `pnp check --format json` lists it (and the preview shows it)."""
+        loc = self.location
+        cell = {"cell": loc.cell} if loc.sheet else {}
+        return {"file": loc.file, "line": loc.line, "col": loc.col, **cell, "code": self.code, "severity": self.severity, "message": self.message}
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,24 +200,6 @@ def _tie(sections: dict[str, Section], problems: list[Problem]) -> None:
             item.problems = sorted([*item.problems, number])
 
 
-def changes(folder: Path, ignore: list[Path], stop: threading.Event) -> Iterator[list[str]]:
-    """The files changed under `folder`, each save's, until `stop` is set: the watcher of
-    `pnp build --watch` (notifications, or polling where there are none). The folder is
-    looked at now, so a change made from here on is seen."""
-    watcher = Changes(folder, ignore)
-
-    def follow() -> Iterator[list[str]]:
-        try:
-            while not stop.is_set():
-                names = watcher.wait(POLL)
-                if names:
-                    yield names
-        finally:
-            watcher.close()
-
-    return follow()
-
-
 class Preview:
     """The state of one game folder, kept up to date, in the languages asked for so far.
 
@@ -290,12 +272,18 @@ class Preview:
             self._changed.notify_all()
 
     def follow(self, internal: Callable[[Exception], list[Problem]]) -> threading.Thread:
-        """Rebuild after every change of a file of the game (the output folder left out), in a thread of its own."""
-        feed = changes(self.folder, [self.out], self.stop)
+        """Rebuild after every change of a file of the game (the output folder left out), in
+        a thread of its own, until the preview stops. The folder is looked at now, so a
+        change made from here on is seen."""
+        watcher = Changes(self.folder, [self.out])
 
         def run() -> None:
-            for _ in feed:
-                self.refresh(internal)
+            try:
+                while not self.stop.is_set():
+                    if watcher.wait(POLL):
+                        self.refresh(internal)
+            finally:
+                watcher.close()
 
         thread = threading.Thread(target=run, name="pnp-serve-watch", daemon=True)
         thread.start()

@@ -173,16 +173,7 @@ def _unit(state: State, unit: str) -> int:
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
-    loc = problem.location
-    return {
-        "where": str(loc),
-        "file": loc.file,
-        "line": loc.line,
-        "col": loc.col,
-        "severity": problem.severity,
-        "code": problem.code,
-        "message": problem.message,
-    }
+    return {"where": str(problem.location), **problem.as_json()}
 
 
 def _state_json(preview: Preview, state: State | None, lang: str) -> dict[str, Any]:

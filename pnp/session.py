@@ -96,7 +96,6 @@ class _File:
     lang: str
     key: bytes
     reads: dict[str, bytes]
-    written: Written | None
     drawn: Drawn  # the manifest's entries of its faces
     problems: list[Problem]
 
@@ -139,6 +138,8 @@ class Session:
         self._options = ""
         self._languages: dict[str, Language] = {}
         self._layout_files: dict[str, tuple[Path, ...]] = {}
+        self._layouts: dict[str, bytes] = {}  # layout name -> digest of its files, in this build
+        self._every_layout = b""
         self._pending: dict[Path, _File] = {}
         self._written: dict[Path, KeptCode] = {}  # what the faces of each PDF wrote when it was last drawn
         self._drawing: _Drawing | None = None
@@ -169,6 +170,8 @@ class Session:
         self._languages = {}
         self._pending = {}
         self._layout_files = project.layout_files
+        self._layouts = {name: self._layout_digest(files) for name, files in self._layout_files.items()}
+        self._every_layout = _digest(*(f"{name}\0".encode() + digest for name, (_, digest) in sorted(stats.items()) if Path(name).parts[:1] == ("layouts",)))
         self.rebuilt, self.kept = [], []
 
     def _owned(self, game: Game) -> set[str]:
@@ -203,9 +206,9 @@ class Session:
             decks[deck_id] = _digest(deck_id, *(digest for _, digest in digests))
             if len({card_id for card_id, _ in digests}) == len(digests):  # ids repeated (a mistake, under --force): each face pickles its card
                 cards.update(((deck_id, card_id), digest) for card_id, digest in digests)
-        layouts = {name: self._layout_digest(files) for name, files in self._layout_files.items()}
-        every = _digest(*(f"{name}\0".encode() + digest for name, (_, digest) in sorted(self._stats.items()) if Path(name).parts[:1] == ("layouts",)))
-        found = self._languages[edition.lang] = Language(edition.lang, _digest(self._common, edition.lang, po, self._options), decks, cards, layouts, every)
+        found = self._languages[edition.lang] = Language(
+            edition.lang, _digest(self._common, edition.lang, po, self._options), decks, cards, self._layouts, self._every_layout
+        )
         return found
 
     def _layout_digest(self, files: tuple[Path, ...]) -> bytes:
@@ -284,7 +287,7 @@ class Session:
         assert drawing is not None
         lang = self.language(edition)
         reads = {deck: lang.decks[deck] for deck in drawing.decks.read if deck in lang.decks}
-        self._pending[target] = _File(edition.lang, key, reads, written, drawn, problems)
+        self._pending[target] = _File(edition.lang, key, reads, drawn, problems)
         if written is not None:
             self.rebuilt.append((written.path, len(drawing.fresh)))
         self._drawing = None

@@ -137,10 +137,11 @@ class Changes:
             else:
                 time.sleep(self.interval if left is None else min(self.interval, left))
             now = snapshot(self.folder, self.ignore)
-            if changed(self.seen, now) and self._observer is None:  # polling: let a save in progress finish
+            names = changed(self.seen, now)
+            if names and self._observer is None:  # polling: let a save in progress finish
                 time.sleep(self.settle)
                 now = snapshot(self.folder, self.ignore)
-            names = changed(self.seen, now)
+                names = changed(self.seen, now)
             self.seen = now
             if names:
                 return names
@@ -154,18 +155,17 @@ class Changes:
             self._observer = None
 
 
-def watch(folder: Path, rebuild: Callable[[list[str]], None], say: Callable[[str], None], changes: Changes) -> None:
-    """Build once, then again after every change, until Ctrl-C. `rebuild` is given the
-    files changed ([] the first time); it reports its own errors and must not raise for
-    mistakes in the game."""
+def watch(folder: Path, rebuild: Callable[[], None], say: Callable[[str], None], changes: Changes) -> None:
+    """Build once, then again after every change, until Ctrl-C. `rebuild` reports its own
+    errors and must not raise for mistakes in the game."""
     try:
-        rebuild([])
+        rebuild()
         say(f"watching {folder} for changes (Ctrl-C to stop)")
         while True:
             names = changes.wait()
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
             say(f"changed: {shown}; rebuilding")
-            rebuild(names)
+            rebuild()
     except KeyboardInterrupt:
         say("stopped watching")
     finally:

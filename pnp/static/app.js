@@ -39,7 +39,6 @@ function render(state) {
   const scroll = window.scrollY;
   $("content").replaceChildren(...(view.mode === "cards" ? renderCards(state) : renderSheets(state)));
   window.scrollTo(0, scroll);
-  document.body.dataset.generation = state.generation;
   $("status").textContent = `updated ${new Date().toLocaleTimeString()}`;
 }
 
@@ -105,7 +104,7 @@ function renderSheets(state) {
     fetch(`/api/sheets/${enc(state.lang)}/${sheet.index}`).then((r) => r.json()).then(({ pages: count }) => {
       pages.replaceChildren(...Array.from({ length: count }, (_, i) =>
         el("img", { src: `/sheet/${enc(state.lang)}/${sheet.index}/${i + 1}.png?g=${state.generation}`, alt: `${sheet.name}, page ${i + 1}`,
-          style: `width:${Math.round(210 / 25.4 * CSS_DPI * 0.5 * view.zoom)}px` })));
+          style: `width:${px(105)}px` })));  // half an A4 page's width
     });
     return el("section", { class: "sheet" }, el("h2", { class: "deck" }, sheet.name), pages);
   });
