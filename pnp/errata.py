@@ -77,12 +77,11 @@ class Drawn:
         """Every face drawn, as (deck, card, side)."""
         for deck, cards in self.decks.items():
             for card, packed in cards.items():
-                yield from ((deck, card, side) for i, side in enumerate(SIDES) if packed[i * DIGEST : (i + 1) * DIGEST] != _NONE)
+                yield from ((deck, card, side) for i, side in enumerate(SIDES) if _side(packed, i) != _NONE)
 
     def get(self, deck: str, card: str, side: str) -> bytes | None:
         packed = self.decks.get(deck, {}).get(card)
-        i = SIDES.index(side)
-        digest = packed[i * DIGEST : (i + 1) * DIGEST] if packed is not None else _NONE
+        digest = _side(packed, SIDES.index(side)) if packed is not None else _NONE
         return digest if digest != _NONE else None
 
     def add(self, deck: str, card: str, side: str, digest: str) -> None:
@@ -103,7 +102,12 @@ class Drawn:
         packed = self.decks.get(deck, {}).get(card)
         if packed is None:
             return None
-        return {side: digest.hex() for i, side in enumerate(SIDES) if (digest := packed[i * DIGEST : (i + 1) * DIGEST]) != _NONE}
+        return {side: digest.hex() for i, side in enumerate(SIDES) if (digest := _side(packed, i)) != _NONE}
+
+
+def _side(packed: bytes, i: int) -> bytes:
+    """The hash of side `i` (of SIDES) in a card's packed hashes."""
+    return packed[i * DIGEST : (i + 1) * DIGEST]
 
 
 def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Drawn, last: Manifest | None, built: set[str]) -> None:

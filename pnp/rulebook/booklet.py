@@ -10,7 +10,7 @@ the sheets when the book is saved: vector, fonts and all, in the one file being 
 from __future__ import annotations
 
 from ..paper import Booklet
-from ..pdfstream import FormPagesCanvas, page_form
+from ..pdfstream import FormPagesCanvas, page_form, place_form
 
 
 def saddle_order(pages: int) -> list[tuple[int, int]]:
@@ -40,10 +40,7 @@ def impose(booklet: Booklet, canvas: FormPagesCanvas, pages: int) -> None:
         for slot, number in enumerate(pair):
             if number > pages:
                 continue  # a blank page of the padding
-            canvas.saveState()
-            canvas.translate(slot * width / 2 + (width / 2 - w) / 2, (height - h) / 2)
-            canvas.doForm(page_form(number))
-            canvas.restoreState()
+            place_form(canvas, page_form(number), (1, 0, 0, 1, slot * width / 2 + (width / 2 - w) / 2, (height - h) / 2))
         canvas.sheet()
     canvas.setViewerPreference("Duplex", "DuplexFlipShortEdge")
     canvas.setViewerPreference("PrintScaling", "None")

@@ -348,9 +348,9 @@ def _keep_newlines_in_text(text: str) -> str:
     for n, line in enumerate(lines):
         end = _TAG_AT_END.search(line) if "%}" in line else None
         if end is not None and _TAGS.sub("", line).strip():
-            before = text[: start + end.start()]
-            opened = before.rfind("{%")
-            if opened >= 0 and "%}" not in before[opened + 2 :]:  # the '%}' closes a tag
+            at = start + end.start()
+            opened = text.rfind("{%", 0, at)
+            if opened >= 0 and text.find("%}", opened + 2, at) < 0:  # the '%}' closes a tag
                 lines[n] = line[: end.start()] + "+%}"
         start += len(line) + 1
     return "\n".join(lines)
