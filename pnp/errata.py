@@ -24,7 +24,7 @@ from reportlab.pdfbase import pdfmetrics
 from .errors import Location, PnpError, Problems, display_path, fail
 from .faces import Face, FaceOp, ImageOp, SymbolOp, TextOp
 from .files import shown
-from .model import Game
+from .model import Card, Game
 from .text import TextLayout
 
 FORMAT = 1  # the manifest's format, raised when its meaning changes
@@ -129,10 +129,8 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
     for deck in sorted(drawn.decks.keys() | kept.keys()):
         rows = kept.get(deck, {})
         if deck in drawn.decks:
-            for card in game.decks[deck].cards:
-                sides = drawn.sides(deck, card.id)
-                if sides is not None:
-                    rows[card.id] = _row(card.copies, title_of(card.fields), sides)
+            for card, sides in _drawn_cards(game, drawn, deck):
+                rows[card.id] = _row(card.copies, title_of(card.fields), sides)
         for i, card in enumerate(sorted(rows)):
             opening = ("\n  },\n  " if written else "\n  ") + f"{_string(deck)}: {{\n" if i == 0 else ",\n"
             file.write(f"{opening}   {_string(card)}: {rows[card]}".encode())
@@ -205,11 +203,17 @@ def make_manifest(game: Game, lang: str, paper: str, drawn: Drawn) -> Manifest:
     never unpacked whole."""
     manifest = Manifest(game.name, lang, paper)
     for deck_id in drawn.decks:
-        for card in game.decks[deck_id].cards:
-            found = drawn.sides(deck_id, card.id)
-            if found is not None:
-                manifest.entries[deck_id, card.id] = Entry(deck_id, card.id, card.copies, title_of(card.fields), found)
+        for card, sides in _drawn_cards(game, drawn, deck_id):
+            manifest.entries[deck_id, card.id] = Entry(deck_id, card.id, card.copies, title_of(card.fields), sides)
     return manifest
+
+
+def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[Card, Sides]]:
+    """The cards of a deck the build drew, one at a time, with the hashes of their sides."""
+    for card in game.decks[deck_id].cards:
+        sides = drawn.sides(deck_id, card.id)
+        if sides is not None:
+            yield card, sides
 
 
 @dataclass
