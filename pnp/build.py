@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,8 +44,6 @@ from .tuckboxlayout import Tuckbox
 
 if TYPE_CHECKING:
     from .rulebook.books import Rulebooks
-
-RULEBOOK_KINDS = ("paper", "booklet")  # both set in one process aside while the decks are drawn
 
 
 @dataclass
@@ -310,7 +307,7 @@ def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -
 
 def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transaction, settled: SettledPages) -> list[Aside]:
     """The rulebooks of every language, filled in, parsed and checked here, then set aside
-    in one forked process (both formats), which inherits them, the fonts they are set in
+    in one forked process (set once for both formats), which inherits them, the fonts they are set in
     and the imports, while this one draws the decks; each is set from the pages it last
     settled on (`settled`, which keeps the new ones). Join the returned Asides for their
     files."""
@@ -326,10 +323,10 @@ def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transac
 
 
 def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: SettledPages, problems: Problems, txn: Transaction) -> list[tuple]:
-    """Every rulebook in every language asked for, of each kind (on the paper, and the
-    booklet), with the pages each settled on. The editions' translation problems are reported with the decks. Each
-    rulebook of each kind is set on its own, so that one pnp cannot set is named, with its
-    language and kind, where it is defined, and the others are still tried."""
+    """Every rulebook in every language asked for, set once and written on the paper and as
+    the booklet, with the pages each settled on. The editions' translation problems are
+    reported with the decks. Each rulebook is set on its own, so that one pnp cannot set
+    is named, with its language, where it is defined, and the others are still tried."""
     from .rulebook.books import write_rulebook  # with platypus and pypdf: only for a game that has rulebooks
 
     files, failed = [], False
@@ -337,9 +334,9 @@ def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: Set
         problems.extend(book.problems)
         if book.problems.errors and not options.force:
             continue
-        for (source, doc), kind in product(book.documents, RULEBOOK_KINDS):
+        for source, doc in book.documents:
             try:
-                files.append(write_rulebook(book, source, doc, kind, options, problems, txn, settled))
+                files.append(write_rulebook(book, source, doc, options, problems, txn, settled))
             except Interrupted:
                 raise
             except PnpError as err:
@@ -348,10 +345,10 @@ def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: Set
             except OSError as exc:
                 if txn.writes(exc):
                     raise txn.problem(exc) from None
-                problems.extend(_unset(source.id, book.edition.lang, kind, source.loc, exc).problems)
+                problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
                 failed = True
             except Exception as exc:  # noqa: BLE001 - a bug met on this rulebook: named, not a traceback from another process
-                problems.extend(_unset(source.id, book.edition.lang, kind, source.loc, exc).problems)
+                problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
                 failed = True
         problems.extend(book.problems)  # what laying out the cards they show found
     if failed:
@@ -359,11 +356,11 @@ def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: Set
     return files
 
 
-def _unset(rulebook: str, lang: str, kind: str, where: Location, exc: BaseException) -> PnpError:
+def _unset(rulebook: str, lang: str, where: Location, exc: BaseException) -> PnpError:
     return fail(
         where,
         "rulebook-failed",
-        f"rulebook '{rulebook}' in '{lang}' could not be set ({'A5 booklet' if kind == 'booklet' else 'on the paper'}): {type(exc).__name__}: {exc}; "
+        f"rulebook '{rulebook}' in '{lang}' could not be set: {type(exc).__name__}: {exc}; "
         "expected it set (simplify what it fails on, and report this as a bug in pnp)",
     )
 

@@ -2,10 +2,10 @@
 how much of a sheet pnp keeps clear, and how a rulebook page is laid out on each paper.
 
 Sheets (decks, boards, calibration, `pnp impose`) go on any paper of PAPERS, which is
-what `--paper` accepts. A rulebook is set on A4 or Letter (A3 and Legal print the A4 and
-Letter book: a rulebook is read at hand size), and its booklet on pages half that size
-(A5, half-letter), imposed two to a side of a landscape sheet of the same paper, so a
-US printer gets Letter sheets.
+what `--paper` accepts. A rulebook is set once on pages half the size of A4 or Letter
+(A5, half-letter; A3 and Legal print the A4 and Letter book: a rulebook is read at hand
+size) and printed from that one setting on the paper, its pages enlarged, and as a
+booklet, two pages to a side of a landscape sheet, so a US printer gets Letter sheets.
 """
 
 from __future__ import annotations
@@ -50,33 +50,32 @@ class RulebookPage:
 
 
 @dataclass(frozen=True)
-class Booklet:
-    """A booklet: its pages, set as a book of their own, go two to a side of `sheet`
-    turned to landscape, folded once and stapled."""
+class RulebookFormats:
+    """How a rulebook is printed for sheets of one size. It is set once, on `page` (half the
+    `paper`), and written twice from that setting: as the paper book, each page enlarged to
+    fill a sheet of `paper` (the same lines, pages and numbers, larger), and as the
+    booklet, two pages to a side of `paper` turned to landscape, folded once and stapled."""
 
     page: RulebookPage
-    sheet: Paper
+    paper: Paper
+
+    def enlarged(self) -> tuple[float, float, float]:
+        """The paper book's page: (scale, x, y) that fit a set page to the paper, centred
+        (A5 to A4 is exactly x1.414; half-letter to Letter x1.294, wider side margins)."""
+        (w, h), (width, height) = self.page.paper.size(), self.paper.size()
+        scale = min(width / w, height / h)
+        return scale, (width - w * scale) / 2, (height - h * scale) / 2
 
 
-_FULL_MARGINS = (24 * mm, 24 * mm, 22 * mm, 20 * mm)
-_BOOKLET_MARGINS = (15 * mm, 15 * mm, 17 * mm, 16 * mm)
-RULEBOOK_PAGES: dict[str, RulebookPage] = {
-    "a4": RulebookPage(A4, _FULL_MARGINS, 10.0),
-    "letter": RulebookPage(LETTER, _FULL_MARGINS, 10.0),
+_MARGINS = (15 * mm, 15 * mm, 17 * mm, 16 * mm)
+_FORMATS: dict[str, RulebookFormats] = {  # by the paper of the paper book
+    "a4": RulebookFormats(RulebookPage(Paper("a5", 148.0, 210.0), _MARGINS, 9.0), A4),
+    "letter": RulebookFormats(RulebookPage(Paper("half-letter", 139.7, 215.9), _MARGINS, 9.0), LETTER),
 }
-BOOKLETS: dict[str, Booklet] = {  # by the paper of the full-size book
-    "a4": Booklet(RulebookPage(Paper("a5", 148.0, 210.0), _BOOKLET_MARGINS, 9.0), A4),
-    "letter": Booklet(RulebookPage(Paper("half-letter", 139.7, 215.9), _BOOKLET_MARGINS, 9.0), LETTER),
-}
-_RULEBOOK_ON = {"a3": "a4", "legal": "letter"}  # a rulebook on larger paper is set at the size it is read at
+_RULEBOOK_ON = {"a3": "a4", "legal": "letter"}  # a rulebook on larger paper is printed at the size it is read at
 
 
-def rulebook_page(paper: str) -> RulebookPage:
-    """The rulebook page for sheets on `paper` (a name of PAPERS)."""
-    return RULEBOOK_PAGES[_RULEBOOK_ON.get(paper, paper)]
-
-
-def booklet_for(paper: str) -> Booklet:
-    """The booklet for sheets on `paper`: A5 on A4 (for A4 and A3), half-letter on Letter
-    (for Letter and Legal)."""
-    return BOOKLETS[rulebook_page(paper).paper.name]
+def rulebook_formats(paper: str) -> RulebookFormats:
+    """The rulebook's formats for sheets on `paper` (a name of PAPERS): A5 pages, on A4 for
+    A4 and A3; half-letter pages, on Letter for Letter and Legal."""
+    return _FORMATS[_RULEBOOK_ON.get(paper, paper)]

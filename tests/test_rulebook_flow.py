@@ -14,7 +14,7 @@ ROWS = "".join(f"| R{n:03d} | {n} bodov za kartu |\n" for n in range(1, 91))
 TABLE_TURN = f"""\
 # Priebeh hry
 
-{(FILLER * 3 + chr(10) + chr(10)) * 3}
+{(FILLER * 3 + chr(10) + chr(10)) * 2}
 ## Bodovanie {{#score}}
 
 | Riadok | Body |
@@ -25,7 +25,7 @@ Koniec tabuľky.
 EXAMPLE_TURN = f"""\
 # Priebeh hry
 
-{(FILLER * 3 + chr(10) + chr(10)) * 3}
+{(FILLER * 3 + chr(10) + chr(10)) * 2}
 ## Ukážka {{#show}}
 
 ::: example

@@ -1,4 +1,4 @@
-"""A booklet: the rulebook set on pages half the size of the paper (A5 for A4, half-letter
+"""A booklet: the rulebook's pages, set half the size of the paper (A5 for A4, half-letter
 for Letter), imposed two to a side of a landscape sheet in saddle-stitch order, so that the printed stack, folded once in the middle and
 stapled on the fold, reads 1, 2, 3, ... Print it double-sided, flipping on the short edge.
 
@@ -9,7 +9,7 @@ the sheets when the book is saved: vector, fonts and all, in the one file being 
 
 from __future__ import annotations
 
-from ..paper import Booklet
+from ..paper import RulebookFormats
 from ..pdfstream import FormPagesCanvas, page_form, place_form
 
 
@@ -29,12 +29,12 @@ def sheet_sides(pages: int) -> int:
     return len(saddle_order(-(-pages // 4) * 4))
 
 
-def impose(booklet: Booklet, canvas: FormPagesCanvas, pages: int) -> None:
+def impose(formats: RulebookFormats, canvas: FormPagesCanvas, pages: int) -> None:
     """Place the `pages` forms of the canvas on the booklet's sheets in saddle order, each
     page centred on its half, and ask viewers to print it on both sides, flipped on the
     short edge, not scaled."""
-    width, height = booklet.sheet.size(landscape=True)
-    w, h = booklet.page.paper.size()
+    width, height = formats.paper.size(landscape=True)
+    w, h = formats.page.paper.size()
     canvas.setPageSize((width, height))
     for pair in saddle_order(-(-pages // 4) * 4):
         for slot, number in enumerate(pair):

@@ -11,24 +11,21 @@ against the game's data, and written as a PDF on the build's paper or as a bookl
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..edition import Edition
-from ..errata import face_hash, file_hash
-from ..errors import PnpError, Problems
+from ..errors import Problems
 from ..faces import Face
 from ..files import Written
-from ..images import find_image
 from ..options import BuildOptions
-from ..paper import booklet_for, rulebook_page
+from ..paper import rulebook_formats
 from ..render import Renderer
 from .booklet import sheet_sides
 from .check import check_document, check_facts
-from .document import CardRef, Document, Picture, spans_of, walk
+from .document import CardRef, Document
 from .labels import labels
 from .settled import SettledPages, Slot
 from .source import Source, render
@@ -117,34 +114,6 @@ class Rulebooks:
     def renderer(self) -> Renderer:
         return self.edition.renderer()
 
-    def key(self, paper: str) -> str:
-        """What the rulebooks of this language printed for sheets on `paper` depend on, as a
-        short hash: the documents (after translation and Jinja), the faces of the cards and
-        the pictures they show, the symbol and font files, the labels and titles, and the
-        page formats. Equal keys mean equal PDFs, so a watcher that kept the last key may
-        skip setting them again. Lays out the cards shown (once: setting them reuses them)."""
-        edition, project = self.edition, self.edition.project
-        parts: list = [paper, rulebook_page(paper), booklet_for(paper), edition.lang, edition.game.meta.title, edition.game.meta.author]
-        parts.append(labels(edition.lang, edition.game.meta.strings))
-        for _, doc in self.documents:
-            parts.append(repr(doc))
-            for span in (span for block in walk(doc.blocks) for spans in spans_of(block) for span in spans):
-                if isinstance(span, CardRef):
-                    face = self.face(span)
-                    parts.append(face_hash(face, project.symbols) if face is not None else None)
-                elif isinstance(span, Picture):
-                    parts.append(_picture_hash(span, edition.game.root))
-        parts += [(sid, file_hash(str(path))) for sid, path in sorted(project.symbols.files.items())]
-        parts += [(name, file_hash(str(project.fonts.get(name).path))) for name in project.fonts.names()]
-        return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:20]
-
-
-def _picture_hash(picture: Picture, root: Path) -> str | None:
-    try:
-        return file_hash(str(find_image(picture.path, root, picture.loc, "image")))
-    except PnpError:
-        return None  # reported by the check
-
 
 def prepare_rulebooks(edition: Edition) -> Rulebooks:
     """The rulebooks of `edition`, filled in, parsed and checked (not yet set: setting them
@@ -154,27 +123,27 @@ def prepare_rulebooks(edition: Edition) -> Rulebooks:
 
 
 def write_rulebook(
-    books: Rulebooks, source: Source, doc: Document, kind: str, options: BuildOptions, problems: Problems, txn, settled: SettledPages
-) -> tuple[Written, Slot, Book]:
-    """One rulebook in one mode, of one `kind`: "paper" (the PDF on the build's paper) or
-    "booklet" (A5 pages on A4, half-letter on Letter), written as a temporary file of the
-    build's transaction `txn`, and the pages it settled on (set from those in `settled`);
-    what setting it finds goes to `problems`."""
-    from .writer import write_pdf
+    books: Rulebooks, source: Source, doc: Document, options: BuildOptions, problems: Problems, txn, settled: SettledPages
+) -> tuple[list[Written], Slot, Book]:
+    """One rulebook in one mode, set once and written as the paper book (on the build's
+    paper) and as the booklet (A5 pages on A4, half-letter on Letter), each a temporary
+    file of the build's transaction `txn`, and the pages it settled on (set from those in
+    `settled`); what setting it finds goes to `problems`."""
+    from .writer import write_pdfs
 
     game, lang = books.edition.game, books.edition.lang
-    inputs = _inputs(books.edition, problems, books.face)
-    name = source.id + (f"-{doc.mode}" if doc.mode else "")
-    out = options.out / game.name
-    slot = (lang, source.id, doc.mode, kind)
-    if kind == "paper":
-        page = rulebook_page(options.sheet.paper)
-        data, pages, book = write_pdf(doc, page, inputs, known=settled.books.get(slot))
-        target = out / f"{name}-{lang}-{page.paper.name}.pdf"
-        txn.path_for(target).write_bytes(data)
-        return Written(target, 0, pages, "either"), slot, book  # no backs to line up
-    booklet = booklet_for(options.sheet.paper)
-    data, pages, book = write_pdf(doc, booklet.page, inputs, booklet, settled.books.get(slot))
-    target = out / f"{name}-{lang}-{booklet.page.paper.name}-booklet.pdf"
-    txn.path_for(target).write_bytes(data)
-    return Written(target, 0, sheet_sides(pages), "short"), slot, book  # folded: turned over its short edge
+    formats = rulebook_formats(options.sheet.paper)
+    slot = (lang, source.id, doc.mode)
+    paper, booklet, pages, book = write_pdfs(doc, formats, _inputs(books.edition, problems, books.face), settled.books.get(slot))
+    stem = options.out / game.name / f"{source.id}{f'-{doc.mode}' if doc.mode else ''}-{lang}"
+    on_paper, folded = Path(f"{stem}-{formats.paper.name}.pdf"), Path(f"{stem}-{formats.page.paper.name}-booklet.pdf")
+    txn.path_for(on_paper).write_bytes(paper)
+    txn.path_for(folded).write_bytes(booklet)
+    return (
+        [
+            Written(on_paper, 0, pages, "either"),  # no backs to line up
+            Written(folded, 0, sheet_sides(pages), "short"),  # folded: turned over its short edge
+        ],
+        slot,
+        book,
+    )

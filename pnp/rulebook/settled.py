@@ -1,7 +1,7 @@
 """The pages each rulebook settled on, kept between the watcher's builds.
 
 A rulebook is set again until its page numbers settle (writer.py): a cold build needs two
-passes at least. The watcher keeps, per language, rulebook, mode and format, where the
+passes at least. The watcher keeps, per language, rulebook and mode, where the
 headings and index terms of the last book set landed; the next build starts from them,
 so an edit that moves no page needs one pass, and one that does goes on until they settle
 again. A pass depends only on the page numbers it starts from, so the file is the one a
@@ -19,7 +19,7 @@ from ..files import Written
 if TYPE_CHECKING:  # platypus: only where rulebooks are set
     from .flow import Book
 
-Slot = tuple[str, str, str | None, str]  # language, rulebook, mode, kind ("paper" or "booklet")
+Slot = tuple[str, str, str | None]  # language, rulebook, mode
 
 
 @dataclass
@@ -28,8 +28,8 @@ class SettledPages:
 
     books: dict[Slot, Book] = field(default_factory=dict)
 
-    def keep(self, set_: list[tuple[Written, Slot, Book]]) -> list[Written]:
+    def keep(self, set_: list[tuple[list[Written], Slot, Book]]) -> list[Written]:
         """Keep the pages of the books just set; their files."""
         for _, slot, book in set_:
             self.books[slot] = book
-        return [written for written, _, _ in set_]
+        return [written for files, _, _ in set_ for written in files]

@@ -4,7 +4,9 @@ a running header and page numbers, the index at the end.
 Page numbers are known only once the pages exist, but the contents, the cross-references
 ("2.1, s. 4") and the index print them, and printing them can move text. So the book is
 set again with the pages the previous pass found until nothing moves (two or three
-passes); the last pass is the file. Same input, same bytes: reportlab's invariant mode.
+passes); the last pass is the paper book, and the booklet is drawn from the same pages.
+Both come from one setting, on the booklet's page: the paper book enlarges its pages to
+the sheet. Same input, same bytes: reportlab's invariant mode.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ..errors import Location, PnpError, Problems
 from ..faces import Face, ImageOp
 from ..fonts import FontSet
 from ..images import find_image, image_size
-from ..paper import RULEBOOK_PAGES, Booklet, RulebookPage
+from ..paper import RulebookFormats, rulebook_formats
 from ..pdfstream import FormPagesCanvas, at_top_of_frame, row_heights
 from ..symbols import SymbolSet
 from ..text import TextStyle, escape
@@ -95,52 +97,66 @@ class Inputs:
     root: Path  # the game folder, where pictures are
 
 
-def write_pdf(doc: Document, page: RulebookPage, inputs: Inputs, booklet: Booklet | None = None, known: Book | None = None) -> tuple[bytes, int, Book]:
-    """The rulebook's PDF bytes, its page count and the pages it settled on, set until
-    they settle; with a `booklet`, set on its pages and imposed on its sheets. The first
-    pass starts from the `known` pages (those a watcher kept from the last build: when
-    they are still right, it is the only one); without them it knows no page numbers and
-    only finds the pages: it draws nothing."""
-    previous = known
+def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: Book | None = None) -> tuple[bytes, bytes, int, Book]:
+    """The rulebook set once, on the formats' page, until its page numbers settle, and
+    written from that setting twice: the paper book's PDF and the booklet's, the number of
+    pages and the pages it settled on. A pass starts from the pages the one before found;
+    the first from the `known` pages (those a watcher kept from the last build: when they
+    are still right, the paper book's pass is the only one), or, without them, it only
+    finds the pages and draws nothing. The booklet is drawn from the settled pages, with
+    what the passes worked out (the Memo): the same lines on the same pages."""
     memo = Memo()  # what a pass works out the same as the one before
-    for _ in range(MAX_PASSES):
-        book = Book()
-        data, pages = _one_pass(doc, page, inputs, book, previous, memo, booklet)
-        if previous is not None and book.state() == previous.state():
-            return data, pages, book
+    previous = known
+    if previous is None:
+        previous = Book()
+        _one_pass(doc, formats, inputs, previous, None, memo, None)
+    for _ in range(MAX_PASSES - 1):
+        book, start = Book(), previous
+        paper, pages = _one_pass(doc, formats, inputs, book, start, memo, "paper")
+        if book.state() == start.state():
+            break
         previous = book
-    inputs.problems.warn(
-        Location(doc.id), "rulebook-pages", f"the page numbers of rulebook '{doc.id}' did not settle after {MAX_PASSES} passes; check its contents"
-    )
-    return data, pages, book
+    else:
+        inputs.problems.warn(
+            Location(doc.id), "rulebook-pages", f"the page numbers of rulebook '{doc.id}' did not settle after {MAX_PASSES} passes; check its contents"
+        )
+    booklet, _ = _one_pass(doc, formats, inputs, Book(), start, memo, "booklet")
+    return paper, booklet, pages, book
 
 
-def _one_pass(doc: Document, page: RulebookPage, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, booklet: Booklet | None) -> tuple[bytes, int]:
+def _one_pass(doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, kind: str | None) -> tuple[bytes, int]:
+    """One pass over the book, on the formats' page: drawn as the "paper" book or the
+    "booklet", or (None) only finding the pages."""
+    page = formats.page
     styles = Styles.for_size(page.body)
-    drawing = previous is not None  # the first pass is never kept
-    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, drawing, memo)
+    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, kind is not None, memo)
     buffer = io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
-    subject = f"rulebook, {page.paper.name.upper()}"
-    if booklet is not None:
-        subject = f"{page.paper.title} booklet on {booklet.sheet.title}: print double-sided, flip on the short edge, fold, staple"
-    template = _Template(buffer, page, inputs, setting, header, subject)
+    if kind == "booklet":
+        subject = f"{page.paper.title} booklet on {formats.paper.title}: print double-sided, flip on the short edge, fold, staple"
+        canvasmaker: Callable = partial(FormPagesCanvas, place=partial(impose, formats))
+    else:
+        subject, canvasmaker = f"rulebook, {formats.paper.name.upper()}", Canvas
+    template = _Template(buffer, formats, inputs, setting, header, subject, enlarged=kind == "paper")
     story = Story(doc, setting, inputs, previous or Book()).flowables()
-    template.build(story, canvasmaker=Canvas if booklet is None else partial(FormPagesCanvas, place=partial(impose, booklet)))
+    template.build(story, canvasmaker=canvasmaker)
     return buffer.getvalue(), template.page
 
 
 def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Location]) -> None:
     """Set every text of the book once, as wide as it likes and without pages, so that
     `pnp check` reports characters the fonts lack at their block, as the build would."""
-    styles = Styles.for_size(RULEBOOK_PAGES["a4"].body)
+    styles = Styles.for_size(rulebook_formats("a4").page.body)
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, Book())
     for flowable in Story(doc, setting, inputs, Book(), title_locs).flowables():
         flowable.wrap(BIG, BIG)
 
 
 class _Template(BaseDocTemplate):
-    def __init__(self, buffer, page: RulebookPage, inputs: Inputs, setting: Setting, header: str, subject: str):
+    def __init__(self, buffer, formats: RulebookFormats, inputs: Inputs, setting: Setting, header: str, subject: str, enlarged: bool):
+        """`enlarged`: every page is drawn enlarged to fill a sheet of the formats' paper
+        (the paper book); otherwise at the size it is set (the booklet's pages)."""
+        page = formats.page
         left, right, top, bottom = page.margins
         width, height = page.paper.size()
         super().__init__(
@@ -164,7 +180,10 @@ class _Template(BaseDocTemplate):
         self.setting, self.header, self.book_page = setting, header, page
         self.running = ""  # the chapter in effect at the top of the next page
         frame = Frame(left, bottom, width - left - right, height - top - bottom, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
-        self.addPageTemplates([PageTemplate("first", [frame], onPageEnd=self._first), PageTemplate("body", [frame], onPageEnd=self._decorate)])
+        sheet = {"pagesize": formats.paper.size(), "onPage": partial(_enlarge, formats.enlarged())} if enlarged else {}
+        self.addPageTemplates(
+            [PageTemplate("first", [frame], onPageEnd=self._first, **sheet), PageTemplate("body", [frame], onPageEnd=self._decorate, **sheet)]
+        )
 
     def _first(self, canv, doc) -> None:
         self.running = self.setting.book.chapter
@@ -195,6 +214,13 @@ class _Template(BaseDocTemplate):
         canv.setFont(font, size * 1.15)
         canv.drawCentredString(width / 2, bottom - 9 * mm, str(page))
         canv.restoreState()
+
+
+def _enlarge(enlarged: tuple[float, float, float], canv, doc) -> None:
+    """A page of the paper book begins: what it draws is enlarged from the set page to
+    the sheet (links and bookmarks too: reportlab places them through the transform)."""
+    scale, x, y = enlarged
+    canv.transform(scale, 0, 0, scale, x, y)
 
 
 def _fit(canv, text: str, font: str, size: float, room: float) -> str:
