@@ -33,6 +33,7 @@ class Symbol:
     drawing: Drawing
     width: float
     height: float
+    code: list[str] | None = None  # the operators its form draws, once one is made: the same in every PDF (see SymbolSet.form)
 
 
 class SymbolSet:
@@ -73,18 +74,11 @@ class SymbolSet:
         forms = canvas.__dict__.setdefault("_pnp_forms", set())
         name = f"pnpsym_{sid}"
         if name not in forms:
-            from reportlab.graphics import renderPDF  # here for speed: reportlab.graphics brings in platypus
-            from reportlab.graphics.shapes import STATE_DEFAULTS
-
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
-            # renderPDF selects its default font (Helvetica, never embedded) before drawing;
-            # point it at the canvas's embedded font so no unembedded font is referenced.
-            default_font = STATE_DEFAULTS["fontName"]
-            STATE_DEFAULTS["fontName"] = current_font(canvas)
-            try:
-                renderPDF.draw(symbol.drawing, canvas, 0, 0)
-            finally:
-                STATE_DEFAULTS["fontName"] = default_font
+            if symbol.code is not None:
+                canvas._code.extend(symbol.code)
+            else:
+                _render(symbol, canvas)
             canvas.endForm()
             forms.add(name)
         return name
@@ -99,6 +93,27 @@ class SymbolSet:
         dx = (size - symbol.width * scale) / 2
         dy = (size - symbol.height * scale) / 2
         place_form(canvas, name, (scale, 0, 0, scale, x + dx, y + dy))
+
+
+def _render(symbol: Symbol, canvas: Canvas) -> None:
+    """Draw the symbol into the form being defined, and keep the operators it drew when
+    they name nothing of the document (no font, transparency, image or shading): renderPDF
+    walks the drawing's shapes slowly, and a build writes the same symbol into every deck's
+    PDF and both rulebooks, so the next form is those operators again (the same bytes)."""
+    from reportlab.graphics import renderPDF  # here for speed: reportlab.graphics brings in platypus
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+
+    # renderPDF selects its default font (Helvetica, never embedded) before drawing;
+    # point it at the canvas's embedded font so no unembedded font is referenced.
+    default_font = STATE_DEFAULTS["fontName"]
+    STATE_DEFAULTS["fontName"] = current_font(canvas)
+    try:
+        renderPDF.draw(symbol.drawing, canvas, 0, 0)
+    finally:
+        STATE_DEFAULTS["fontName"] = default_font
+    named = canvas._formsinuse or canvas._colorsUsed or canvas._shadingUsed
+    if not named and not any(op.endswith((" Tf", " gs", " Do", " sh")) or op.startswith("BT") for op in canvas._code):
+        symbol.code = list(canvas._code)
 
 
 class _Collect(logging.Handler):
