@@ -19,9 +19,16 @@ from .paths import LAYOUTS_DIR, resolve_inside
 MAX_PIXELS = 50_000_000  # about 7000 x 7000: more than any card needs at 600 dpi
 
 
-def find_image(name: str, game_root: Path, loc: Location, what: str) -> Path:
-    """The image file `name` (relative to the game folder), checked; raises PnpError."""
-    found = _locate(name, game_root)
+def find_image(name: str, game_root: Path, loc: Location, what: str, known: dict[str, Path | tuple[str, str]] | None = None) -> Path:
+    """The image file `name` (relative to the game folder), checked; raises PnpError.
+    `known`: what one build found already, by name: a build draws an image on every card,
+    and resolving its path (every symlink, against the game folder) cost more than the rest
+    of drawing it; the next build starts with none known and resolves it anew."""
+    found = known.get(name) if known is not None else None
+    if found is None:
+        found = _locate(name, game_root)
+        if known is not None:
+            known[name] = found
     if isinstance(found, Path):
         return found
     code, message = found

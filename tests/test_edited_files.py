@@ -154,3 +154,14 @@ def test_an_image_that_is_a_link_to_itself_is_reported_not_a_crash(small, tmp_pa
     (small / "art.png").symlink_to(small / "art.png")
     result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
     assert result.exit_code == 1 and "image 'art.png' does not exist" in result.output and "internal error" not in result.output, result.output
+
+
+def test_an_image_removed_between_two_builds_is_reported_by_the_second(small, tmp_path):
+    """A build finds each image once for all its cards; the next build looks again."""
+    saved(Image.new("RGB", (200, 100), "red"), small / "art.png")
+    assert run("build", small, "--out", tmp_path / "out", "--sides", "fronts").exit_code == 0
+    (small / "art.png").unlink()
+    result = run("build", small, "--out", tmp_path / "out", "--sides", "fronts")
+    assert result.exit_code != 0
+    assert "image 'art.png' does not exist" in result.output
+    assert "[image-missing]" in result.output

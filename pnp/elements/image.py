@@ -26,7 +26,8 @@ class Image(ElementKind):
         if not name:
             return []
         try:
-            path = find_image(name, f.game.root, self._loc, f"{f.where}: image" if "{" in self.image else "image")  # the same file for every card: one error
+            what = f"{f.where}: image" if "{" in self.image else "image"  # the same file for every card: one error
+            path = find_image(name, f.game.root, self._loc, what, f.services.memo.setdefault("images", {}))
         except PnpError as err:
             f.problems.extend(err.problems)
             return []
