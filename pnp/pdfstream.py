@@ -19,6 +19,7 @@ breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import zlib
 from array import array
@@ -48,7 +49,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 if TYPE_CHECKING:  # platypus is for rulebooks only: sheets need not import it
-    from reportlab.platypus import Flowable, KeepTogether
+    from reportlab.platypus import BaseDocTemplate, Flowable, KeepTogether
     from reportlab.platypus.tables import Table
 
 
@@ -172,6 +173,22 @@ def place_form(canvas: Canvas, name: str, matrix: tuple[float, float, float, flo
     restoreState write, without their bookkeeping (a symbol is placed thousands of times)."""
     canvas._code.extend(("q", f"{fp_str(*matrix)} cm", f"/{canvas._doc.getXObjectName(name)} Do", "Q"))
     canvas._formsinuse.append(name)
+
+
+def portable_code(canvas: Canvas) -> list[str] | None:
+    """The operators drawn so far into the form being defined on `canvas`, if they name
+    nothing of its document (no font, graphics state, form, image, colour space or
+    shading), so that another document's form can be given them as they are; else None."""
+    if canvas._formsinuse or canvas._colorsUsed or canvas._shadingUsed:
+        return None
+    if any(op.endswith((" Tf", " gs", " Do", " sh")) or op.startswith("BT") for op in canvas._code):
+        return None
+    return list(canvas._code)
+
+
+def write_code(canvas: Canvas, code: list[str]) -> None:
+    """Operators (from `portable_code`) written into the page or form being drawn."""
+    canvas._code.extend(code)
 
 
 def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str]]) -> None:
@@ -476,6 +493,68 @@ class FormPagesCanvas(Canvas):
 
     def addOutlineEntry(self, *args, **kwargs) -> None:  # noqa: N802 - reportlab's name
         pass
+
+
+class KeptPagesCanvas(Canvas):
+    """A canvas that keeps each page as it was set (its operators from `begin_page` on,
+    and the forms and images it placed), so that `copy_pages` can write the same pages into
+    another PDF without setting them again (the rulebook's booklet, from its paper book);
+    `then(canvas)` is called just before the PDF is saved, while its fonts' codes are open."""
+
+    def __init__(self, *args, then: Callable[[KeptPagesCanvas], None], **kwargs):
+        super().__init__(*args, **kwargs)
+        self._then = then
+        self._page_from = 0
+        self.kept: list[tuple[list[str], list[str], bool]] = []  # operators, forms placed, whether it named a colour space or shading
+
+    def begin_page(self, matrix: tuple[float, float, float, float, float, float]) -> None:
+        """A page begins: `matrix` (drawn on this PDF's page, not kept) places what it draws
+        from here on, which is the page kept. Links and bookmarks are placed through it too."""
+        self.transform(*matrix)
+        self._page_from = len(self._code)
+
+    def showPage(self) -> None:  # noqa: N802 - reportlab's name
+        self.kept.append((self._code[self._page_from :], list(self._formsinuse), bool(self._colorsUsed or self._shadingUsed)))
+        self._page_from = 0
+        super().showPage()
+
+    def save(self) -> None:
+        self._then(self)
+        super().save()
+
+
+def canvas_like(template: BaseDocTemplate, buffer: BinaryIO, canvasmaker: Callable[..., Canvas]) -> Canvas:
+    """A canvas for another PDF made as `template` makes its own (page size, fonts,
+    compression, metadata): platypus's own maker, which it has no public name for."""
+    return template._makeCanvas(buffer, canvasmaker)
+
+
+def copy_pages(source: KeptPagesCanvas, target: FormPagesCanvas) -> None:
+    """Write the pages `source` kept into `target` as its page forms, as setting them there
+    would: the same operators, the characters coded as the source coded them (its fonts'
+    subsets, copied), its forms, images and graphics states under the same names. Raises
+    ValueError for what pnp never draws and this does not copy: a page naming a colour
+    space or shading, a font other than an embedded TrueType one, a font named otherwise."""
+    src, dst = source._doc, target._doc
+    if any(named for _, _, named in source.kept):
+        raise ValueError("a page names a colour space or shading, which pages are not copied with")
+    for name, internal in src.fontMapping.items():
+        if not getattr(pdfmetrics.getFont(name), "_dynamicFont", False) or dst.fontMapping.get(name, internal) != internal:
+            raise ValueError(f"font {name} cannot be copied into another PDF")
+    for name, internal in src.fontMapping.items():
+        font = pdfmetrics.getFont(name)
+        font.state[dst] = copy.deepcopy(font.state[src])
+        dst.fontMapping[name] = internal
+    dst.delayedFonts = list(src.delayedFonts)
+    for name, obj in list(src.idToObject.items()):
+        if name.startswith("FormXob.") and name not in dst.idToObject:  # forms and images, by the names pages place them by
+            twin = copy.copy(obj)
+            twin.__dict__.pop("__InternalName__", None)  # reportlab's mark of the document that numbered it
+            dst.Reference(twin, name)
+    target._extgstate = source._extgstate
+    for code, forms, _ in source.kept:
+        target._code, target._formsinuse = list(code), list(forms)
+        target.showPage()
 
 
 def page_form(number: int) -> str:

@@ -15,7 +15,7 @@ from xml.parsers import expat
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, Problems, display_path
-from .pdfstream import current_font, place_form
+from .pdfstream import current_font, place_form, portable_code, write_code
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
     from reportlab.graphics.shapes import Drawing
@@ -76,7 +76,7 @@ class SymbolSet:
         if name not in forms:
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
             if symbol.code is not None:
-                canvas._code.extend(symbol.code)
+                write_code(canvas, symbol.code)
             else:
                 _render(symbol, canvas)
             canvas.endForm()
@@ -99,7 +99,7 @@ def _render(symbol: Symbol, canvas: Canvas) -> None:
     """Draw the symbol into the form being defined, and keep the operators it drew when
     they name nothing of the document (no font, transparency, image or shading): renderPDF
     walks the drawing's shapes slowly, and a build writes the same symbol into every deck's
-    PDF and both rulebooks, so the next form is those operators again (the same bytes)."""
+    PDF and the rulebook, so the next form is those operators again (the same bytes)."""
     from reportlab.graphics import renderPDF  # here for speed: reportlab.graphics brings in platypus
     from reportlab.graphics.shapes import STATE_DEFAULTS
 
@@ -111,9 +111,7 @@ def _render(symbol: Symbol, canvas: Canvas) -> None:
         renderPDF.draw(symbol.drawing, canvas, 0, 0)
     finally:
         STATE_DEFAULTS["fontName"] = default_font
-    named = canvas._formsinuse or canvas._colorsUsed or canvas._shadingUsed
-    if not named and not any(op.endswith((" Tf", " gs", " Do", " sh")) or op.startswith("BT") for op in canvas._code):
-        symbol.code = list(canvas._code)
+    symbol.code = portable_code(canvas)
 
 
 class _Collect(logging.Handler):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,42 @@ def test_an_image_removed_between_two_builds_is_reported_by_the_second(small, tm
     assert result.exit_code != 0
     assert "image 'art.png' does not exist" in result.output
     assert "[image-missing]" in result.output
+
+
+def _symbol_form(pdf: Path, sid: str) -> bytes | None:
+    """The content of the form that draws symbol `sid` in the PDF (None if it has none)."""
+    for page in reader(pdf).pages:
+        for name, form in (page["/Resources"].get("/XObject") or {}).items():
+            form = form.get_object()
+            if name == f"/FormXob.pnpsym_{sid}":
+                return form.get_data()
+            for inner, placed in (form.get("/Resources", {}).get("/XObject") or {}).items():
+                if inner == f"/FormXob.pnpsym_{sid}":
+                    return placed.get_object().get_data()
+    return None
+
+
+def test_a_symbol_is_walked_once_per_build_and_drawn_the_same_in_every_pdf(mesta, tmp_path, monkeypatch):
+    """renderPDF turns a symbol's drawing into operators once per build; every PDF of the
+    build draws the same operators. A translucent symbol names its PDF's graphics state,
+    so it is drawn anew into each PDF, translucent in every one."""
+    import multiprocessing
+
+    from reportlab.graphics import renderPDF
+
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # the rulebook set in this process, counted too
+    walked: list[int] = []
+    real = renderPDF.draw
+    monkeypatch.setattr(renderPDF, "draw", lambda drawing, *a, **k: walked.append(id(drawing)) or real(drawing, *a, **k))
+    edit(mesta / "symbols" / "kultura.svg", '<circle cx="50" cy="50" r="47" fill="#6a2c8a"', '<circle cx="50" cy="50" r="47" fill="#6a2c8a" fill-opacity="0.5"')
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "out" / "mesta"
+    pdfs = [out / "cities-sk-a4.pdf", out / "events-sk-a4.pdf", out / "rules-sk-a4.pdf"]
+    armada = [_symbol_form(pdf, "armada") for pdf in pdfs]
+    kultura = [_symbol_form(pdf, "kultura") for pdf in pdfs]
+    assert armada[0] is not None and armada.count(armada[0]) == len(pdfs)  # the same operators in every PDF
+    assert all(form is not None and b" gs" in form for form in kultura)  # translucent in each
+    with_kultura = sum(_symbol_form(pdf, "kultura") is not None for pdf in out.glob("*.pdf") if not pdf.name.endswith("booklet.pdf"))
+    assert _symbol_form(out / "rules-sk-a5-booklet.pdf", "kultura") == kultura[2]  # the booklet: the paper book's pages, copied
+    assert sorted(Counter(walked).values()) == [1] * (len(set(walked)) - 1) + [with_kultura]  # kultura once per PDF, the rest once

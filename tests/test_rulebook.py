@@ -350,6 +350,27 @@ def test_on_letter_the_booklet_is_half_letter_pages_on_letter_sheets(game: Path)
     assert printed == [tuple(str(n) if 1 < n <= numbered else None for n in pair) for pair in saddle_order(total)]
 
 
+def test_the_booklet_and_the_paper_book_are_one_setting(game: Path) -> None:
+    """Set once: every page of the booklet is the paper book's page of that number, the same
+    words in the same places, at its own size (A5) where the paper book enlarges it to A4."""
+    import pypdfium2 as pdfium
+
+    out = build(game)
+    paper = pdfium.PdfDocument(str(out / "rules-basic-sk-a4.pdf"))
+    booklet = pdfium.PdfDocument(str(out / "rules-basic-sk-a5-booklet.pdf"))
+    a4_width, a4_height = paper[0].get_size()
+    sheet_width, sheet_height = booklet[0].get_size()
+    scale = a4_width / (sheet_width / 2)
+    assert abs(scale - 2**0.5) < 1e-3 and abs(a4_height / sheet_height - 2**0.5) < 1e-3  # A5 to A4
+    where = {number: (side, half) for side, pair in enumerate(saddle_order(len(booklet) * 2)) for half, number in enumerate(pair)}
+    for number in range(1, len(paper) + 1):
+        side, half = where[number]
+        enlarged = paper[number - 1].get_textpage().get_text_bounded()
+        small = booklet[side].get_textpage().get_text_bounded(left=half * sheet_width / 2, bottom=0, right=(half + 1) * sheet_width / 2, top=sheet_height)
+        assert squash(enlarged) == squash(small) != "", number
+    assert len(paper) >= 4
+
+
 def test_saddle_order() -> None:
     assert saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
 

@@ -4,9 +4,9 @@ a running header and page numbers, the index at the end.
 Page numbers are known only once the pages exist, but the contents, the cross-references
 ("2.1, s. 4") and the index print them, and printing them can move text. So the book is
 set again with the pages the previous pass found until nothing moves (two or three
-passes); the last pass is the paper book, and the booklet is drawn from the same pages.
-Both come from one setting, on the booklet's page: the paper book enlarges its pages to
-the sheet. Same input, same bytes: reportlab's invariant mode.
+passes); the last pass is the paper book, and its pages, copied as they were drawn, are
+the booklet's. Both come from one setting, on the booklet's page: the paper book enlarges
+its pages to the sheet. Same input, same bytes: reportlab's invariant mode.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from functools import partial
 from pathlib import Path
 
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
@@ -31,7 +30,7 @@ from ..faces import Face, ImageOp
 from ..fonts import FontSet
 from ..images import find_image, image_size
 from ..paper import RulebookFormats, rulebook_formats
-from ..pdfstream import FormPagesCanvas, at_top_of_frame, row_heights
+from ..pdfstream import FormPagesCanvas, KeptPagesCanvas, at_top_of_frame, canvas_like, copy_pages, row_heights
 from ..symbols import SymbolSet
 from ..text import TextStyle, escape
 from .booklet import impose
@@ -103,16 +102,16 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
     pages and the pages it settled on. A pass starts from the pages the one before found;
     the first from the `known` pages (those a watcher kept from the last build: when they
     are still right, the paper book's pass is the only one), or, without them, it only
-    finds the pages and draws nothing. The booklet is drawn from the settled pages, with
-    what the passes worked out (the Memo): the same lines on the same pages."""
+    finds the pages and draws nothing. The booklet is the last pass's pages, copied as they
+    were drawn (pdfstream.copy_pages), not set again."""
     memo = Memo()  # what a pass works out the same as the one before
     previous = known
     if previous is None:
         previous = Book()
-        _one_pass(doc, formats, inputs, previous, None, memo, None)
+        _one_pass(doc, formats, inputs, previous, None, memo, drawing=False)
     for _ in range(MAX_PASSES - 1):
         book, start = Book(), previous
-        paper, pages = _one_pass(doc, formats, inputs, book, start, memo, "paper")
+        paper, booklet, pages = _one_pass(doc, formats, inputs, book, start, memo, drawing=True)
         if book.state() == start.state():
             break
         previous = book
@@ -120,27 +119,30 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
         inputs.problems.warn(
             Location(doc.id), "rulebook-pages", f"the page numbers of rulebook '{doc.id}' did not settle after {MAX_PASSES} passes; check its contents"
         )
-    booklet, _ = _one_pass(doc, formats, inputs, Book(), start, memo, "booklet")
     return paper, booklet, pages, book
 
 
-def _one_pass(doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, kind: str | None) -> tuple[bytes, int]:
-    """One pass over the book, on the formats' page: drawn as the "paper" book or the
-    "booklet", or (None) only finding the pages."""
-    page = formats.page
-    styles = Styles.for_size(page.body)
-    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, book, kind is not None, memo)
-    buffer = io.BytesIO()
+def _one_pass(
+    doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, drawing: bool
+) -> tuple[bytes, bytes, int]:
+    """One pass over the book, on the formats' page: the paper book's bytes, the
+    booklet's (its pages copied from the paper book's) and the page count; a pass that is
+    not `drawing` only finds the pages (and writes nothing)."""
+    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, Styles.for_size(formats.page.body), inputs.problems, book, drawing, memo)
+    paper, booklet = io.BytesIO(), io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
-    if kind == "booklet":
-        subject = f"{page.paper.title} booklet on {formats.paper.title}: print double-sided, flip on the short edge, fold, staple"
-        canvasmaker: Callable = partial(FormPagesCanvas, place=partial(impose, formats))
-    else:
-        subject, canvasmaker = f"rulebook, {formats.paper.name.upper()}", Canvas
-    template = _Template(buffer, formats, inputs, setting, header, subject, enlarged=kind == "paper")
+    template = _Template(paper, formats, inputs, setting, header, f"rulebook, {formats.paper.name.upper()}")
+    subject = f"{formats.page.paper.title} booklet on {formats.paper.title}: print double-sided, flip on the short edge, fold, staple"
+
+    def fold(kept: KeptPagesCanvas) -> None:  # the pages drawn, before the paper book is saved
+        folded = canvas_like(template, booklet, partial(FormPagesCanvas, place=partial(impose, formats)))
+        folded.setSubject(subject)
+        copy_pages(kept, folded)
+        folded.save()
+
     story = Story(doc, setting, inputs, previous or Book()).flowables()
-    template.build(story, canvasmaker=canvasmaker)
-    return buffer.getvalue(), template.page
+    template.build(story, canvasmaker=partial(KeptPagesCanvas, then=fold))
+    return paper.getvalue(), booklet.getvalue(), template.page
 
 
 def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Location]) -> None:
@@ -153,9 +155,9 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
 
 
 class _Template(BaseDocTemplate):
-    def __init__(self, buffer, formats: RulebookFormats, inputs: Inputs, setting: Setting, header: str, subject: str, enlarged: bool):
-        """`enlarged`: every page is drawn enlarged to fill a sheet of the formats' paper
-        (the paper book); otherwise at the size it is set (the booklet's pages)."""
+    def __init__(self, buffer, formats: RulebookFormats, inputs: Inputs, setting: Setting, header: str, subject: str):
+        """Pages set at the size of the formats' page, each drawn enlarged to fill a sheet
+        of its paper (the paper book; the booklet copies them as set)."""
         page = formats.page
         left, right, top, bottom = page.margins
         width, height = page.paper.size()
@@ -180,7 +182,8 @@ class _Template(BaseDocTemplate):
         self.setting, self.header, self.book_page = setting, header, page
         self.running = ""  # the chapter in effect at the top of the next page
         frame = Frame(left, bottom, width - left - right, height - top - bottom, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
-        sheet = {"pagesize": formats.paper.size(), "onPage": partial(_enlarge, formats.enlarged())} if enlarged else {}
+        scale, x, y = formats.enlarged()
+        sheet = {"pagesize": formats.paper.size(), "onPage": lambda canv, doc: canv.begin_page((scale, 0, 0, scale, x, y))}
         self.addPageTemplates(
             [PageTemplate("first", [frame], onPageEnd=self._first, **sheet), PageTemplate("body", [frame], onPageEnd=self._decorate, **sheet)]
         )
@@ -214,13 +217,6 @@ class _Template(BaseDocTemplate):
         canv.setFont(font, size * 1.15)
         canv.drawCentredString(width / 2, bottom - 9 * mm, str(page))
         canv.restoreState()
-
-
-def _enlarge(enlarged: tuple[float, float, float], canv, doc) -> None:
-    """A page of the paper book begins: what it draws is enlarged from the set page to
-    the sheet (links and bookmarks too: reportlab places them through the transform)."""
-    scale, x, y = enlarged
-    canv.transform(scale, 0, 0, scale, x, y)
 
 
 def _fit(canv, text: str, font: str, size: float, room: float) -> str:
