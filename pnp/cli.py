@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -760,5 +762,33 @@ def impose_images(
     _run(ctx, action, Output(out))
 
 
+def run() -> None:
+    """The `pnp` command (and `python -m pnp`): `main`, with the cycle collector run less
+    often, then the process ends at once. Why, measured on Mestá's build (0.7 s of CPU):
+    a build makes millions of objects and almost no cycles, and Python's default (a
+    collection every 700 new objects) spends 20 ms looking for them; and exiting normally,
+    Python frees every object it made, one by one, another 50 ms. Every file pnp writes is
+    written, closed and moved into place (or removed) before `main` returns; where a thread
+    or a child process may still be running (the watcher, `pnp serve`), Python's own exit
+    waits for them as usual."""
+    gc.set_threshold(10_000, 10, 10)
+    try:
+        main()
+        code: int | str | None = 0
+    except SystemExit as stop:
+        code = stop.code
+    if isinstance(code, str):  # as Python prints it
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone away: as Python's exit ignores it
+            pass
+    if threading.active_count() > 1 or ("multiprocessing" in sys.modules and sys.modules["multiprocessing"].active_children()):
+        sys.exit(code)
+    os._exit(code or 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

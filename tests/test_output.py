@@ -351,3 +351,17 @@ def test_a_folder_made_meanwhile_by_the_other_process_of_the_build_is_written_in
     (tmp_path / "file").write_text("x", encoding="utf-8")
     with pytest.raises(pnp.files.PnpError, match="is a file where a folder must be"), pnp.files.transaction(tmp_path / "file" / "out") as txn:
         txn.path_for(tmp_path / "file" / "out" / "g" / "cards.pdf")
+
+
+def test_the_command_ends_with_its_exit_code_and_all_it_printed(small, tmp_path):
+    """`pnp` ends its process at once after a command: what it printed to a file or a
+    pipe is all there, and the exit code is the command's."""
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.files.__file__).parents[1])}
+    pnp_ = [sys.executable, "-m", "pnp"]
+    listed = subprocess.run([*pnp_, "list", str(small)], env=env, capture_output=True, text=True)
+    assert listed.returncode == 0 and listed.stdout == run("list", small).output and listed.stdout.count("\n") > 3
+    edit(small / "cards.yaml", "title:", "titel:")
+    broken = subprocess.run([*pnp_, "check", str(small)], env=env, capture_output=True, text=True)
+    in_process = run("check", small)
+    assert broken.returncode == in_process.exit_code != 0
+    assert broken.stdout + broken.stderr == in_process.output and "cards.yaml:" in broken.stderr
