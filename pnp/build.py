@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 RULEBOOK_KINDS = ("paper", "booklet")  # both set in one process aside while the decks are drawn
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class BuildResult:
     files: list[Written]  # path, cards, pages, and the edge to flip for the double-sided ones
     problems: Problems
@@ -67,7 +67,7 @@ class _Given:
         return self.path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Sheets:
     """What drawing the sheet PDFs of one language of a build takes besides the deck."""
 
