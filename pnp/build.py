@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from .rulebook.books import Rulebooks
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class BuildResult:
     files: list[Written]  # path, cards, pages, and the edge to flip for the double-sided ones
     problems: Problems
@@ -64,7 +64,7 @@ class _Given:
         return self.path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Sheets:
     """What drawing the sheet PDFs of one language of a build takes besides the deck."""
 

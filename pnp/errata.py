@@ -36,7 +36,7 @@ _NONE = bytes(DIGEST)  # a side not drawn (a hash of zeros is as likely as two f
 _JSON: dict[str, Any] = {"sort_keys": True, "indent": 1, "ensure_ascii": False}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Entry:
     """One card of a manifest: how many copies are printed, its title (for the user to
     find it in the printed deck) and the hash of each side drawn."""
@@ -52,7 +52,7 @@ class Entry:
         return f"{self.deck}/{self.id}{title} ({self.copies} cop{'y' if self.copies == 1 else 'ies'})"
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Manifest:
     game: str
     lang: str
@@ -60,7 +60,7 @@ class Manifest:
     entries: dict[Key, Entry] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Drawn:
     """The faces a build drew, for its manifest: per deck, per card id, the hashes of the
     card's sides packed into one bytes (the front's, then the back's; zeros for a side not
@@ -216,7 +216,7 @@ def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[Card,
             yield card, sides
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Changes:
     """What changed between a manifest (`since`) and now, in the decks compared."""
 

@@ -60,7 +60,7 @@ def column_letters(col: int) -> str:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Problem:
     """A single located mistake. `code` is stable, so tools can filter on it."""
 
@@ -80,7 +80,7 @@ class Problem:
         return {"file": loc.file, "line": loc.line, "col": loc.col, **cell, "code": self.code, "severity": self.severity, "message": self.message}
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Problems:
     """An accumulator passed through a stage; `raise_if_errors` ends the stage. Each
     problem is kept once, in the order found: the same mistake found again (a face laid

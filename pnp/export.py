@@ -32,7 +32,7 @@ BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far
 MAX_MEGAPIXELS = 100  # per image: a board at 1200 dpi would take gigabytes to rasterise
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class DeckFaces:
     """The faces of one deck in one language: one per distinct card."""
 
@@ -43,7 +43,7 @@ class DeckFaces:
     back_parts: list[list] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Exported:
     files: list[Path] = field(default_factory=list)
     problems: Problems = field(default_factory=Problems)

@@ -15,7 +15,7 @@ from .text import TextLayout
 Box = tuple[float, float, float, float]  # x, y, width, height in mm from the top left of a face
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RectOp:
     x: float
     y: float
@@ -27,7 +27,7 @@ class RectOp:
     radius: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class LineOp:
     x1: float
     y1: float
@@ -38,7 +38,7 @@ class LineOp:
     dash: tuple[float, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TextOp:
     x: float  # left edge of the box
     baseline: float  # baseline of the first line
@@ -46,7 +46,7 @@ class TextOp:
     color: Color
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SymbolOp:
     symbol: str
     x: float
@@ -54,7 +54,7 @@ class SymbolOp:
     size: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ImageOp:
     path: str
     x: float
@@ -64,7 +64,7 @@ class ImageOp:
     fit: str = "contain"  # contain: whole image, centred; cover: fill the box, cropped; stretch
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ShapeOp:
     """A polygon (closed) or polyline through points in points, origin bottom left."""
 
@@ -76,7 +76,7 @@ class ShapeOp:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class EllipseOp:
     cx: float
     cy: float
@@ -88,7 +88,7 @@ class EllipseOp:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Face:
     """One side of one component, ready to draw: size in points, origin bottom left."""
 
@@ -98,7 +98,7 @@ class Face:
     ops: tuple[Op, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FaceOp:
     """A face drawn inside another (a panel of a tuck box): turned `angle` degrees
     counterclockwise (0, 90, 180, 270), its trim's bottom-left corner then at x, y; its

@@ -26,7 +26,7 @@ from .yamlfile import load_yaml
 PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Font:
     name: str  # the name styles use, e.g. "sans-bold"
     registered: str  # the name reportlab knows

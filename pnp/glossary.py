@@ -20,7 +20,7 @@ _WORD = re.compile(r"\w+")
 _SYMBOL = re.compile(r":[a-z0-9][a-z0-9_-]*:")
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Term:
     term: str
     ref: str | None = None  # enum.value the term names
@@ -34,7 +34,7 @@ class Term:
         return words | {form.lower() for form in [self.term, *self.forms]}
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class GlossaryFile:
     terms: list[Term] = field(default_factory=list)
 

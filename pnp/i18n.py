@@ -58,7 +58,7 @@ class Translated(str):
         return (Translated, (str(self), self.loc))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Entry:
     id: str  # stable: derived from the data, never from a position (the msgctxt)
     text: str  # in the game's source language
@@ -369,7 +369,7 @@ def check_po(text: str, shown: str, problems: Problems) -> None:
     finish()
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class UpdateReport:
     lang: str
     new: int
@@ -504,7 +504,7 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
 # --- status and lookup -------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Status:
     lang: str
     total: int

@@ -25,7 +25,7 @@ MARK_GAP = 1.0 * mm  # crop marks stop this far from the art (cards and their bl
 MARK_WIDTH = 0.5  # points: thinner vanishes in print
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SheetSpec:
     """How the user wants sheets made; all lengths in mm."""
 
@@ -50,7 +50,7 @@ class SheetSpec:
         return CUTTER_RADIUS * mm if self.cutter else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Grid:
     """A grid of equal cells centred on the page. A cell is a trim box plus its bleed."""
 
@@ -180,7 +180,7 @@ CUTTER_AREA = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Registration:
     """What a cutting machine's optical sensor looks for on the page, as filled
     rectangles, and where components must not go."""
@@ -238,7 +238,7 @@ def fit_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid | None:
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Placement:
     item: int  # index into the list of components being imposed
     x: float  # trim box origin on the page
@@ -247,7 +247,7 @@ class Placement:
     back: bool = False  # the component's back, on a page of fronts (folded sheets)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Cut:
     """The outline of a component, drawn on the sheet to cut along: round and hex ones,
     and every one on shared sheets."""
@@ -265,7 +265,7 @@ class Cut:
         return ((x, y + h / 2), (x + w / 4, y + h), (x + 3 * w / 4, y + h), (x + w, y + h / 2), (x + 3 * w / 4, y), (x + w / 4, y))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Page:
     side: Literal["front", "back"]
     sheet: int  # 1-based sheet number
@@ -399,7 +399,7 @@ FOLD_LABEL_ROOM = 3.5 * mm  # the band beside the art that holds the word "fold"
 FOLD_LABEL_INSET = 6.0 * mm  # from the margin to the middle of the word, when it goes in the gutter
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FoldLine:
     """The fold of a folded sheet: the line from paper edge to paper edge (solid within
     the printer margin, like a crop mark, dashed between) and where the word "fold" goes."""
@@ -409,7 +409,7 @@ class FoldLine:
     labels: tuple[tuple[float, float, float], ...]  # x, y (the middle of the word), angle in degrees
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Fold:
     """Fronts in one half of the page (the left, or the top), their backs in the other,
     mirrored across the fold line: folded along it, blank sides together, each back lies
@@ -549,7 +549,7 @@ def _even(length: float, count: int, overlap: float) -> float:
     return (length + (count - 1) * overlap) / count
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Piece:
     """One sheet of a split component. Component coordinates are points from the trim's
     bottom-left corner (as in a Face); `origin` is where that corner lies on the page."""
@@ -564,7 +564,7 @@ class Piece:
         return x + self.origin[0], y + self.origin[1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Tiling:
     """A component cut into rows x cols pieces of one size (at most the printable area of
     a sheet, centred on it), each overlapping its right and lower neighbours by `overlap`.
@@ -698,7 +698,7 @@ def piece_marks(tiling: Tiling, piece: Piece) -> tuple[tuple[float, float, float
 # --- several decks on shared sheets (a deck `group`) -------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Member:
     """One component to place on shared sheets: its trim size, its outline, whether it
     has a back, and the deck it comes from (each deck starts a new row)."""
@@ -710,7 +710,7 @@ class Member:
     deck: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class SharedSheets:
     page_w: float
     page_h: float

@@ -38,7 +38,7 @@ MAX_IMAGES = 10_000
 MANIFEST_COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm")
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Artwork:
     fronts: list[Path]
     backs: list[Path]  # empty, one for every card, or one per front

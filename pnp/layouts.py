@@ -30,7 +30,7 @@ from .yamlfile import LMap, load_yaml
 HEX_RATIO = math.sqrt(3) / 2  # a regular flat-top hexagon is this much as high as it is wide
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class StyleDef:
     """A named text style; unset keys inherit from `base`, then from the defaults."""
 
@@ -45,7 +45,7 @@ class StyleDef:
     hyphenate: bool | None = None
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class LayoutFile:
     size: tuple[float, float] | None = None  # trim width, height in mm
     shape: Shape | None = None  # rect (default), round (the ellipse in the trim) or hex (flat-top)
@@ -58,7 +58,7 @@ class LayoutFile:
     doc: str = ""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Named:
     """A layout's elements as read (each merged with what overrode it) and their names:
     what a layout extending it can override."""

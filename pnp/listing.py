@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .errata import Changes
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class DeckRow:
     id: str
     name: str
@@ -27,7 +27,7 @@ class DeckRow:
     size_mm: tuple[float, float] | None
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class DealRow:
     id: str
     name: str
@@ -35,7 +35,7 @@ class DealRow:
     copies: int
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class RulebookRow:
     id: str
     title: str
@@ -44,7 +44,7 @@ class RulebookRow:
     missing: list[str]  # the files that do not exist
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class LanguageRow:
     lang: str
     source: bool
@@ -58,7 +58,7 @@ class LanguageRow:
         return 100.0 * self.translated / self.total if self.total else 100.0
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Listing:
     title: str
     folder: str

@@ -42,7 +42,7 @@ class EnumValue(str):
 # --- the tool's own file formats, read by schema.build --------------------------------
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class FieldDef:
     """One field of a component type, as declared in rules.yaml."""
 
@@ -66,13 +66,13 @@ class FieldDef:
         return self.required if self.required is not None else self.default is None and self.type != "bool"
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class TypeDef:
     fields: dict[str, FieldDef]
     doc: str = ""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class RulesFile:
     """rules.yaml: the game's types and enumerations (constraints come with `pnp check`)."""
 
@@ -82,7 +82,7 @@ class RulesFile:
     translate: list[str] = field(default_factory=lambda: ["name"])  # enum attributes that are texts
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class DeckDef:
     type: str  # a type from rules.yaml
     data: str  # the data file (YAML, CSV or XLSX), relative to the game folder
@@ -96,7 +96,7 @@ class DeckDef:
     markup: bool = True  # false: the cards' texts print as written, '*' and ':' included
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class DealsDef:
     """Game set-ups: which components a deal uses (`include`, an expression evaluated
     per component with `deal` bound), and the deals themselves as data of a type."""
@@ -106,7 +106,7 @@ class DealsDef:
     include: str = "true"
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class FactDef:
     """A hand-written number a rulebook may state: a number directly before one of
     `words` (a regular expression alternation) must equal `value` (a template)."""
@@ -115,7 +115,7 @@ class FactDef:
     value: str
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class RulebookDef:
     """A rulebook: Markdown files in order (pnp/rulebook/, docs/rulebook.md)."""
 
@@ -126,7 +126,7 @@ class RulebookDef:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class TuckboxDef:
     """A tuck box for a deck (pnp/tuckbox.py): sized from the deck's card size, its number
     of cards (copies counted) and a card's thickness; its faces drawn by a tuck box layout."""
@@ -139,7 +139,7 @@ class TuckboxDef:
     _locs: dict[str, Location] = field(default_factory=dict, repr=False)  # of each key given (load.py)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class GameFile:
     """game.yaml: metadata and the components the game is made of."""
 
@@ -171,7 +171,7 @@ def game_info(meta: GameFile) -> dict[str, str]:
 # --- the loaded game -------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class Card:
     """One distinct card (or other component); `copies` says how many are printed."""
 
@@ -191,7 +191,7 @@ class Card:
         return self.field_locs.get(name, self.loc)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Deck:
     id: str
     name: str
@@ -219,7 +219,7 @@ class Deck:
         return list(counts) if counts is not None else [card.copies for card in self.cards]
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Game:
     root: Path  # the game folder
     meta: GameFile

@@ -9,7 +9,7 @@ from pathlib import Path
 from .impose import SheetSpec
 
 
-@dataclass
+@dataclass(eq=False)
 class BuildOptions:
     sheet: SheetSpec = field(default_factory=SheetSpec)
     out: Path = Path("output")

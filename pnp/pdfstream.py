@@ -260,7 +260,7 @@ def _encoding(doc: PDFDocument, font: str) -> _Encoding:
     return found
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False, eq=False)
 class _Drawn:
     """What one drawing (a face, a page) wrote, with what it was drawn from and what it
     refers to in the document."""
@@ -275,7 +275,7 @@ class _Drawn:
     parts: tuple[tuple, ...]  # the keys of the drawings inside this one (a page's faces)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Mark:
     """Where a page (or form) stood when a drawing began."""
 

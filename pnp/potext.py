@@ -27,7 +27,7 @@ OWNED_IF_MISSING = ("Plural-Forms", "POT-Creation-Date")  # a translator may cor
 WIDTH = 0  # entries pnp writes are not wrapped (a line per source line)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Block:
     """One entry of a .po file as written: its lines, the blank lines after it, what it says."""
 

@@ -26,7 +26,7 @@ from .shops import Shop
 DESCENT = 0.25  # of the font size below the last baseline, for text without a box
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class FaceParts:
     """One drawn face and what each layout element drew on it."""
 
@@ -36,7 +36,7 @@ class FaceParts:
     parts: list[tuple[object, list[Op]]]
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Finding:
     loc: Location
     what: str  # "text 'title'" or "image 'art/x.png'"

@@ -46,7 +46,7 @@ BOXES = ":boxes"  # the section of the tuck boxes (a deck id has no colon)
 Box = tuple[float, float, float, float]  # x, y, width, height as fractions of a face, from its top left
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Mark:
     """A problem shown on a face: on the box of the element that found it, else on the whole face."""
 
@@ -54,14 +54,14 @@ class Mark:
     box: Box | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Side:
     face: Face
     digest: str  # errata.face_hash: what the picture is kept by
     marks: tuple[Mark, ...]
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Item:
     """A card of a deck, or a tuck box, with its faces."""
 
@@ -74,14 +74,14 @@ class Item:
     problems: list[int] = field(default_factory=list)  # every problem that concerns it, by index
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Section:
     id: str
     name: str
     items: dict[str, Item]
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class State:
     """The game in one language, checked and set."""
 

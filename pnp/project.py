@@ -25,7 +25,7 @@ from .tuckboxlayout import Tuckbox, load_tuckboxes
 Pair = tuple[Layout, Layout | None]  # a front and its back
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Project:
     """A loaded game with everything needed to draw it."""
 

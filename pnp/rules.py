@@ -32,7 +32,7 @@ from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap, load_yaml
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class CountSpec:
     equals: int | None = None
     min: int | None = None
@@ -43,7 +43,7 @@ class CountSpec:
     copies: bool = True  # count printed copies, not distinct cards
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Source:
     """Where values come from: a field, optionally searched with a regular expression."""
 
@@ -52,24 +52,24 @@ class Source:
     split: str | None = None  # a regular expression that splits each match into names
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class ReferenceSpec(Source):
     to: str = ""  # "event.kind" (a field of components of a type), "enum discipline", "enum event_kind.name", "symbol"
     allow: list[str] = field(default_factory=list)  # values accepted without a target
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class PartitionSpec(Source):
     covers: str = ""  # the same target forms as ReferenceSpec.to
     per_card: bool = False  # each card on its own covers the target (else all cards together)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class ValuesSpec(Source):
     equals: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class GraphSpec:
     """A map held together by a field that lists each component's neighbours by id."""
 
@@ -79,7 +79,7 @@ class GraphSpec:
     some: str | None = None  # an expression at least one neighbour satisfies (in its own context)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Constraint:
     id: str
     message: str

@@ -78,7 +78,7 @@ def _cards(cards: Any) -> Iterable[tuple[str, bytes]]:
             yield card.id, _card_digest(card)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Face:
     """A face set in an earlier build, with what it was set from."""
 
@@ -89,7 +89,7 @@ class _Face:
     hash: str | None = None  # errata.face_hash, for the manifest
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _File:
     """A PDF written by an earlier build and what the build learnt drawing it."""
 
@@ -100,7 +100,7 @@ class _File:
     problems: list[Problem]
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Language:
     """What one build compares in one language."""
 
@@ -115,7 +115,7 @@ class Language:
         return all(self.decks.get(deck) == digest for deck, digest in reads.items())
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Drawing:
     """What the PDF being drawn has set so far."""
 

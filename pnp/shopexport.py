@@ -34,7 +34,7 @@ COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm", "pixe
 _WRITTEN = re.compile(r"^\d{2,}x-.*\.(png|pdf)$")  # the names this export writes (stale ones are removed)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Plan:
     """One deck at one of the shop's sizes."""
 

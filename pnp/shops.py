@@ -32,7 +32,7 @@ MANIFEST = "manifest.csv"  # what `pnp export shop` writes beside the files, and
 TOLERANCE_MM = 1.0  # a deck of 63 x 88 mm is printed as a 2.5 x 3.5 in poker card (scaled by less than 1.1 %)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class CardSize:
     """A card size a shop makes: its trim in inches."""
 
@@ -45,7 +45,7 @@ class CardSize:
         return self.width_in * MM_PER_INCH, self.height_in * MM_PER_INCH
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Shop:
     key: str  # the --profile name
     name: str

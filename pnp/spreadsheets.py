@@ -258,7 +258,7 @@ def slug(text: str) -> str:
     return _NOT_SLUG.sub("-", plain.lower()).strip("-")
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Columns:
     """What the deck says about its spreadsheet's columns: `columns:` (header -> field,
     copies, id or ignore) and `ids:` (a column whose values, slugged, are the ids); each
@@ -278,7 +278,7 @@ class SheetRows(LList):
     refused: bool = False  # the header was refused (reported): no row was read, which is no further mistake
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Column:
     name: str  # the field, 'id', 'copies', or IGNORE
     slugged: bool = False  # its values become ids

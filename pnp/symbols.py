@@ -27,7 +27,7 @@ _LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-z]*)
 _URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"]*)", re.IGNORECASE)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Symbol:
     id: str
     drawing: Drawing

@@ -40,7 +40,7 @@ _SPACES = re.compile(r"[ \t]+")  # between words
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TextStyle:
     font: str = "sans"
     size: float = 9.0
@@ -63,7 +63,7 @@ class Piece(NamedTuple):
     word_space: float = 0.0  # extra points per space in the run (justified lines)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TextLayout:
     size: float
     leading: float  # points between baselines
@@ -85,7 +85,7 @@ def _variant(family: str, bold: bool, italic: bool) -> str:
     return "bold-italic" if bold and italic else "bold" if bold else "italic"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MarkupIssue:
     """Markup the engine cannot read, printed as the literal asterisks it is: where in the
     text it is, what is wrong and what would be right."""
@@ -113,7 +113,7 @@ def _excerpt(line: str, col: int, room: int = 70) -> str:
     return ("…" if start else "") + line[start : start + room] + ("…" if start + room < len(line) else "")
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Run:
     """A run of asterisks: how many are still unmatched and whether it may open or close
     (an asterisk with a space on both sides is just a character)."""

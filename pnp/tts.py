@@ -51,7 +51,7 @@ def kind_of(size_mm: tuple[float, float], shape: str | None) -> str:
     return "card" if max(size_mm) <= CARD_MAX_MM else "board"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Grid:
     cols: int
     rows: int
@@ -73,7 +73,7 @@ def grid_for(count: int, largest: Grid) -> Grid:
     return Grid(cols, min(largest.rows, math.ceil(count / cols)))
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Urls:
     """Where TTS finds the images: local file URLs, or `base` + the path under `root`."""
 
@@ -86,7 +86,7 @@ class Urls:
         return self.base.rstrip("/") + "/" + quote(path.relative_to(self.root).as_posix())
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Table:
     """The saved object being assembled, and where the next object goes (in TTS units)."""
 

@@ -32,7 +32,7 @@ from .tuckbox import FACES, Net, plan_net
 MAX_NET = 2000.0  # mm: a net larger than this either way is a mistake (a layout is at most 2000 mm too)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class BoxLayoutFile:
     faces: dict[str, list[Any]]
     extends: str | None = None  # an ordinary layout whose styles the faces use
@@ -40,7 +40,7 @@ class BoxLayoutFile:
     doc: str = ""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class BoxLayout:
     """A tuck box layout, resolved: its styles and the elements of each face it draws."""
 
@@ -61,7 +61,7 @@ class BoxLayout:
         return layout
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Tuckbox:
     """A tuck box of the game: its deck, its net and its layout."""
 

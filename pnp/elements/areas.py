@@ -22,14 +22,14 @@ Point = tuple[float, float]
 SAME = 0.01  # mm: two corners closer than this are the same corner
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class BorderStyle:
     stroke: str = "#000000"
     stroke_width: float = 1.5
     dash: list[float] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class BordersSpec:
     deck: str  # components with the two fields a border runs between, and its kind
     between: str = "between"  # a list field of two field ids
@@ -38,7 +38,7 @@ class BordersSpec:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class AreasSpec:
     deck: str  # a deck whose components are the fields of the map
     shape: str = "shape"  # their points field: the outline in mm
@@ -54,7 +54,7 @@ class AreasSpec:
     _loc: Location = field(default=Location("?"), repr=False)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Areas(ElementKind):
     areas: AreasSpec
     when: str | None = None

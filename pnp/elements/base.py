@@ -29,7 +29,7 @@ from ..yamlfile import loc_of
 Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Layout:
     """How one kind of component is drawn, resolved (parents, styles) by layouts.py: its
     trim size in mm, named text styles, and elements in drawing order."""
@@ -76,7 +76,7 @@ class Services(Protocol):
         """A colour template filled in and parsed; None for none, or when reported."""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Frame:
     """One face being drawn: the component, its layout and template context, the face
     height in points (PDF y runs up, layouts measure down) and how messages name it."""

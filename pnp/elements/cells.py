@@ -23,7 +23,7 @@ from .base import Frame
 LABEL_STYLE = TextStyle(size=8, min_size=5, align="center", valign="middle")  # a label without a named style
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Cells:
     """The cells of one grid on one face, each with the location its messages point at."""
 

@@ -11,7 +11,7 @@ from ..faces import EllipseOp, Op
 from .base import ElementKind, Frame
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Circle(ElementKind):
     circle: tuple[float, float, float]  # centre x, y and radius in mm
     fill: str | None = None

@@ -17,7 +17,7 @@ from .base import ElementKind, Frame, check_style, inset
 from .cells import LABEL_STYLE, cell_content, cells_of, check_one_source, check_source
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class GridSpec:
     box: Box  # mm: the area the grid fills
     columns: int
@@ -33,7 +33,7 @@ class GridSpec:
     _loc: Location = dataclasses.field(default=Location("?"), repr=False)  # `field` is an attribute here
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Grid(ElementKind):
     grid: GridSpec
     when: str | None = None

@@ -20,7 +20,7 @@ from .cells import LABEL_STYLE, cell_content, cells_of, check_one_source, check_
 Point = tuple[float, float]
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class HexGridSpec:
     size: float  # mm from a hex's centre to a corner
     origin: tuple[float, float]  # mm: the centre of hex (0, 0)
@@ -38,7 +38,7 @@ class HexGridSpec:
     _loc: Location = dataclasses.field(default=Location("?"), repr=False)  # `field` is an attribute here
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class HexGrid(ElementKind):
     hexgrid: HexGridSpec
     when: str | None = None

@@ -13,7 +13,7 @@ from ..images import find_image
 from .base import ElementKind, Frame
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Image(ElementKind):
     image: str
     box: Box

@@ -22,7 +22,7 @@ from .track import MIN_SPACE
 LEGEND_STYLE = TextStyle(size=8, align="left", valign="middle")  # labels without a named style
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class LegendDef:
     box: Box
     columns: int = 1
@@ -30,7 +30,7 @@ class LegendDef:
     symbols: str | list[str] = "all"  # all, a list of ids, or a template giving ids
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Legend(ElementKind):
     legend: LegendDef
     when: str | None = None

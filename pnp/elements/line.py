@@ -11,7 +11,7 @@ from ..faces import BLACK, LineOp, Op
 from .base import ElementKind, Frame
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Line(ElementKind):
     line: tuple[float, float, float, float]  # x1, y1, x2, y2 in mm
     stroke: str = "#000000"

@@ -11,7 +11,7 @@ from ..faces import Op, ShapeOp
 from .base import ElementKind, Frame
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Polygon(ElementKind):
     polygon: list[tuple[float, float]]  # points [x, y] in mm
     closed: bool = True  # false: an open polyline

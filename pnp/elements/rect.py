@@ -11,7 +11,7 @@ from ..faces import Box, Op, RectOp
 from .base import ElementKind, Frame
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Rect(ElementKind):
     rect: Box
     fill: str | None = None

@@ -19,7 +19,7 @@ from .base import ElementKind, Frame, check_style
 SLOT_STYLE = TextStyle(size=9, min_size=6, align="center", valign="middle")  # a label without a named style
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class SlotDef:
     at: tuple[float, float]  # mm: top-left corner
     deck: str | None = None  # size from this deck's front layout
@@ -32,7 +32,7 @@ class SlotDef:
     fill: str | None = None
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Slot(ElementKind):
     slot: SlotDef
     when: str | None = None

@@ -9,7 +9,7 @@ from ..faces import Box, Op
 from .base import ElementKind, Frame
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class SymbolEl(ElementKind):
     symbol: str
     box: Box

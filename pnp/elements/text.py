@@ -16,7 +16,7 @@ DEFAULT_STYLE = TextStyle()
 FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Text(ElementKind):
     text: str
     box: Box

@@ -27,7 +27,7 @@ TURNS = ("clockwise", "counterclockwise")
 TRACK_STYLE = TextStyle(size=8, min_size=5, align="center", valign="middle", hyphenate=False)  # labels without a named style
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class SpaceDef:
     """How each space of a track is drawn; strings are templates that see n and i."""
 
@@ -37,7 +37,7 @@ class SpaceDef:
     radius: float = 0.0  # mm: rounded corners (ring spaces are circles)
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class TrackDef:
     range: tuple[int | str, int | str]  # inclusive; each end an int or a template
     box: Box
@@ -53,7 +53,7 @@ class TrackDef:
     size: float | None = None  # ring: the diameter of each space in mm
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Track(ElementKind):
     track: TrackDef
     when: str | None = None
@@ -120,7 +120,7 @@ class Track(ElementKind):
 # --- track geometry ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False, eq=False)
 class Space:
     """One space of a track: its box in mm from the top left; a ring's spaces are round."""
 
