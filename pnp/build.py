@@ -76,12 +76,13 @@ class Sheets:
     txn: Transaction | _Given  # gives each PDF its temporary file
     cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
     drawn: Drawn = field(default_factory=Drawn)  # the hashes of the faces drawn: the manifest
+    files: dict[str, str] = field(default_factory=dict)  # the hashes of the files the faces draw, each found once (errata.face_hash)
     session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
 
     def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
         """Note the hash of a face drawn, for the manifest (errata.py)."""
         if (deck_id, card_id, side) not in self.drawn:
-            make = partial(face_hash, face, self.edition.project.symbols)
+            make = partial(face_hash, face, self.edition.project.symbols, self.files)
             digest = make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
             self.drawn.add(deck_id, card_id, side, digest)
         return face

@@ -280,30 +280,44 @@ def compare(old: Manifest, now: Manifest, since: Path, game: Game, decks: set[st
 # --- the hash of a face ---
 
 
-def face_hash(face: Face, symbols: Any) -> str:
-    """A hash of what `face` draws (not of its name: a card is known by its id).
+def face_hash(face: Face, symbols: Any, files: dict[str, str] | None = None) -> str:
+    """A hash of what `face` draws (not of its name: a card is known by its id); `files`,
+    the hashes of the files faces draw (images, symbols) by path, kept by a build so that
+    it reads each file's state once, not once per face.
 
     Why not JSON: a face is serialised into one string directly (numbers formatted to
     0.001 pt, strings by repr, so no two faces give the same string), about four times
     cheaper, and a build hashes every face it draws."""
-    data = _face(face, symbols.files)
+    data = _face(face, _Files(symbols.files, {} if files is None else files))
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
 
 
-def _face(face: Face, symbols: dict[str, Path]) -> str:
-    return "\n".join([_nums(face.width, face.height), *[_op(op, symbols) for op in face.ops], ")"])
+@dataclass(repr=False, eq=False)
+class _Files:
+    symbols: dict[str, Path]  # the game's symbol files, by id
+    hashes: dict[str, str]  # file_hash by path, as found in this build
+
+    def hash(self, path: str) -> str:
+        found = self.hashes.get(path)
+        if found is None:
+            found = self.hashes[path] = file_hash(path)
+        return found
 
 
-def _op(op: Any, symbols: dict[str, Path]) -> str:
+def _face(face: Face, files: _Files) -> str:
+    return "\n".join([_nums(face.width, face.height), *[_op(op, files) for op in face.ops], ")"])
+
+
+def _op(op: Any, files: _Files) -> str:
     if isinstance(op, TextOp):
-        return f"TextOp {_nums(op.x, op.baseline)}{_values(op.color)}|{_text(op.text, symbols)}"
+        return f"TextOp {_nums(op.x, op.baseline)}{_values(op.color)}|{_text(op.text, files)}"
     if isinstance(op, SymbolOp):
-        return f"SymbolOp {_symbol(op.symbol, symbols)!r} {_nums(op.x, op.y, op.size)}"
+        return f"SymbolOp {_symbol(op.symbol, files)!r} {_nums(op.x, op.y, op.size)}"
     if isinstance(op, FaceOp):
-        return f"FaceOp {_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, symbols)}"
+        return f"FaceOp {_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, files)}"
     values = [getattr(op, name) for name in _names(type(op))]
     if isinstance(op, ImageOp):  # its file as it is now (an ImageOp's first field is its path)
-        return f"ImageOp {file_hash(op.path)!r} {_values(*values[1:])}"
+        return f"ImageOp {files.hash(op.path)!r} {_values(*values[1:])}"
     return f"{type(op).__name__} {_values(*values)}"
 
 
@@ -319,12 +333,12 @@ def _values(*values: Any) -> str:
     return " ".join(_value(v) for v in values)
 
 
-def _text(layout: TextLayout, symbols: dict[str, Path]) -> str:
+def _text(layout: TextLayout, files: _Files) -> str:
     """A set text: per line, the numbers of its pieces (x, width, word space) and what they print."""
     out = [_nums(layout.size, layout.leading, layout.ascent, layout.height)]
     for line in layout.lines:
         out.append(_nums(*[v for p in line for v in (p.x, p.width, p.word_space)]))
-        out.append(repr([(p.text, _font(p.font)) if p.font else _symbol(p.text, symbols) for p in line]))
+        out.append(repr([(p.text, _font(p.font)) if p.font else _symbol(p.text, files) for p in line]))
     return "|".join(out)
 
 
@@ -345,9 +359,9 @@ def _nums(*values: float) -> str:
     return ("%.3f " * len(values) % values).replace("-0.000 ", "0.000 ")
 
 
-def _symbol(sid: str, symbols: dict[str, Path]) -> str:
-    path = symbols.get(sid)
-    return f"{sid}:{file_hash(str(path))}" if path is not None else sid
+def _symbol(sid: str, files: _Files) -> str:
+    path = files.symbols.get(sid)
+    return f"{sid}:{files.hash(str(path))}" if path is not None else sid
 
 
 def _font(registered: str) -> str:
