@@ -38,6 +38,7 @@ from .render import Renderer
 from .rulebook.settled import SettledPages
 from .rules import deal_members
 from .session import Session
+from .text import hyphenator
 from .tuckbox import BLEED
 from .tuckboxface import box_face
 from .tuckboxlayout import Tuckbox
@@ -319,6 +320,8 @@ def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transac
     fonts = editions[0].project.fonts
     for name in Styles.for_size(10).fonts():  # parsed once, here: the decks use most of them too
         fonts.get(name)
+    for edition in editions:  # read once, here: the decks hyphenate the same languages
+        hyphenator(edition.lang)
     where = next(iter(editions[0].game.meta.rulebooks.values()))._loc
     return [Aside(partial(_write_rulebooks, books, options, settled), txn, "setting the rulebooks", where, settled.keep)]
 

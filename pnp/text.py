@@ -320,7 +320,8 @@ def _glue(words: list[Measured], clinging: Collection[str]) -> list[Measured]:
 
 
 @lru_cache(maxsize=16)
-def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+def hyphenator(lang: str) -> pyphen.Pyphen | None:
+    """The hyphenation patterns of a language (None: pyphen has none), read once a process."""
     found = pyphen.language_fallback(lang.replace("-", "_")) if lang else None
     return pyphen.Pyphen(lang=found) if found else None
 
@@ -375,7 +376,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     paragraphs = parse(text, style.font, fonts, glue, issues)
     missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
     unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
-    hyph = _hyphenator(lang) if style.hyphenate else None
+    hyph = hyphenator(lang) if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
