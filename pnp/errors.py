@@ -84,8 +84,8 @@ class Problem:
 class Problems:
     """An accumulator passed through a stage; `raise_if_errors` ends the stage. Each
     problem is kept once, in the order found: the same mistake found again (a face laid
-    out in two passes, a map's hexes drawn in three layers, a rulebook set in two
-    processes) is one line for the user."""
+    out in two passes, a map's hexes drawn in three layers, a rulebook's text set
+    in two passes) is one line for the user."""
 
     items: list[Problem] = field(default_factory=list)
     unreadable: bool = False  # set when the input could not be parsed at all

@@ -11,10 +11,13 @@ object order: the same input still gives the same bytes.
 This is the one module that uses reportlab's internals (pdfdoc objects, underscore
 names): the streaming document above, set text written straight into a page's content
 (`draw_text`), what the watcher's faces and pages wrote written again (`KeptCode`), a
-font registered again when its file changed (`register_font`), and at
-the end the few things the rest of pnp needs that reportlab has no public way to ask (a
-canvas's font, a flowable's frame, a table's row heights, a KeepTogether's flowables). A reportlab upgrade that moves them
-breaks here and in tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
+symbol's operators written again into the next PDF (`portable_code`), a font registered
+again when its file changed (`register_font`), a rulebook's pages set as forms and
+copied from one PDF into another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`),
+and at the end the few things the rest of pnp needs that reportlab has no public way to
+ask (a canvas's font, a flowable's frame, a table's row heights, a KeepTogether's
+flowables). A reportlab upgrade that moves them breaks here and in
+tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
 """
 
 from __future__ import annotations
@@ -448,7 +451,7 @@ def row_heights(table: Table) -> list[float]:
     return table._rowHeights
 
 
-# --- Pages set as forms (a booklet's: rulebook/booklet.py) -----------------------------------------
+# --- Pages as forms, and pages copied into another PDF (a rulebook's booklet) ----------------------
 # Kept apart from the streaming document above: a canvas of its own, not streamed.
 
 
@@ -534,17 +537,20 @@ def copy_pages(source: KeptPagesCanvas, target: FormPagesCanvas) -> None:
     would: the same operators, the characters coded as the source coded them (its fonts'
     subsets, copied), its forms, images and graphics states under the same names. Raises
     ValueError for what pnp never draws and this does not copy: a page naming a colour
-    space or shading, a font other than an embedded TrueType one, a font named otherwise."""
+    space or shading, a font named otherwise in the target, or a standard font only the
+    source uses."""
     src, dst = source._doc, target._doc
     if any(named for _, _, named in source.kept):
         raise ValueError("a page names a colour space or shading, which pages are not copied with")
     for name, internal in src.fontMapping.items():
-        if not getattr(pdfmetrics.getFont(name), "_dynamicFont", False) or dst.fontMapping.get(name, internal) != internal:
-            raise ValueError(f"font {name} cannot be copied into another PDF")
+        dynamic = getattr(pdfmetrics.getFont(name), "_dynamicFont", False)
+        if dst.fontMapping.get(name, internal if dynamic else None) != internal:
+            raise ValueError(f"font {name} is named otherwise in the other PDF, or is not an embedded TrueType font")
     for name, internal in src.fontMapping.items():
         font = pdfmetrics.getFont(name)
-        font.state[dst] = copy.deepcopy(font.state[src])
-        dst.fontMapping[name] = internal
+        if getattr(font, "_dynamicFont", False):  # its subsets: the characters' codes as the source gave them
+            font.state[dst] = copy.deepcopy(font.state[src])
+            dst.fontMapping[name] = internal
     dst.delayedFonts = list(src.delayedFonts)
     for name, obj in list(src.idToObject.items()):
         if name.startswith("FormXob.") and name not in dst.idToObject:  # forms and images, by the names pages place them by

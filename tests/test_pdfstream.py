@@ -136,3 +136,61 @@ def test_a_failed_build_leaves_no_file_and_no_open_handle(tmp_path, monkeypatch)
         build(game, BuildOptions(out=tmp_path / "out"))
     assert opened and all(f.closed for f in opened)
     assert not [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+
+
+def test_pages_copied_into_another_pdf_draw_what_was_drawn(tmp_path):
+    """pdfstream.copy_pages writes the pages one PDF drew into another as forms (the
+    rulebook's booklet, from its paper book): the same text, past the first 256 characters
+    of a font, the same images and forms, without drawing them again; what it cannot copy
+    is refused, not written wrong."""
+    from PIL import Image
+    from reportlab.lib.colors import CMYKColorSep
+
+    from pnp.pdfstream import FormPagesCanvas, KeptPagesCanvas, copy_pages, page_form, place_form
+
+    pdfmetrics.registerFont(TTFont("CopySans", str(FONTS_DIR / "SourceSansPro-Regular.ttf")))
+    covered = pdfmetrics.getFont("CopySans").face.charToGlyph
+    chars = [chr(c) for c in range(0x21, 0x180) if c in covered and chr(c).isalnum()]
+    lines = ["".join(chars[i : i + 40]) for i in range(0, len(chars), 40)]
+    Image.new("RGB", (20, 10), "red").save(tmp_path / "red.png")
+    copies = tmp_path / "copies.pdf"
+
+    def place(canvas: FormPagesCanvas, pages: int) -> None:  # each page on a sheet of its own
+        for number in range(1, pages + 1):
+            place_form(canvas, page_form(number), (1, 0, 0, 1, 0, 0))
+            canvas.sheet()
+
+    def copy(kept: KeptPagesCanvas) -> None:
+        target = FormPagesCanvas(str(copies), pagesize=A4, invariant=1, place=place)
+        copy_pages(kept, target)
+        target.save()
+
+    drawn = tmp_path / "drawn.pdf"
+    canvas = KeptPagesCanvas(str(drawn), pagesize=A4, invariant=1, then=copy)
+    canvas.beginForm("mark")
+    canvas.circle(10, 10, 8, fill=1)
+    canvas.endForm()
+    for page in range(3):
+        canvas.begin_page((2, 0, 0, 2, 0, 0))  # drawn twice as large here; the copies at the size set
+        draw_text(canvas, BLACK, [("CopySans", 5, 0.0, 10, 400 - 7 * i, line) for i, line in enumerate(lines[page::3] or lines)])
+        canvas.drawImage(str(tmp_path / "red.png"), 20, 20, 40, 20)
+        canvas.doForm("mark")
+        canvas.showPage()
+    canvas.save()
+    original, copied = reader(drawn), reader(copies)
+    assert len(copied.pages) == len(original.pages) == 3
+    assert [p.extract_text() for p in copied.pages] == [p.extract_text() for p in original.pages]
+    assert all(line in text(copies) for line in lines)
+    for page in copied.pages:
+        (form,) = [f.get_object() for f in page["/Resources"]["/XObject"].values()]
+        assert {n.split(".")[0] for n in form["/Resources"]["/XObject"]} == {"/FormXob"} and len(form["/Resources"]["/XObject"]) == 2  # the image and the form
+
+    def separated(kept: KeptPagesCanvas) -> None:
+        with pytest.raises(ValueError, match="colour space"):
+            copy_pages(kept, FormPagesCanvas(str(tmp_path / "never.pdf"), pagesize=A4, place=place))
+
+    canvas = KeptPagesCanvas(str(tmp_path / "spot.pdf"), pagesize=A4, then=separated)
+    canvas.setFillColor(CMYKColorSep(0, 0.5, 1, 0, spotName="PANTONE 130"))
+    canvas.rect(10, 10, 50, 50, fill=1)
+    canvas.showPage()
+    canvas.save()

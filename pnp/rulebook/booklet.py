@@ -2,9 +2,9 @@
 for Letter), imposed two to a side of a landscape sheet in saddle-stitch order, so that the printed stack, folded once in the middle and
 stapled on the fold, reads 1, 2, 3, ... Print it double-sided, flipping on the short edge.
 
-The pages are set as forms as they are finished (pdfstream.FormPagesCanvas) and placed on
-the sheets when the book is saved: vector, fonts and all, in the one file being written
-(no second PDF read back). Blank pages pad the book to a multiple of four, at its end.
+The pages are the paper book's, copied as it drew them into forms of the booklet's file
+(pdfstream.copy_pages, FormPagesCanvas) and placed on the sheets when it is saved: vector,
+fonts and all (no PDF read back). Blank pages pad the book to a multiple of four, at its end.
 """
 
 from __future__ import annotations

@@ -90,8 +90,8 @@ def _inputs(edition: Edition, problems: Problems, face=None):
 @dataclass
 class Rulebooks:
     """Every rulebook of one language, filled in, parsed and checked once (in the build's
-    process, before it forks the one that sets them) and set from these on the paper and
-    as a booklet; the cards they show are laid out once for both formats and every pass."""
+    process, before it forks the one that sets them) and set from these once for the
+    paper and the booklet; the cards they show are laid out once for every pass."""
 
     edition: Edition
     documents: list[tuple[Source, Document]]  # one per rulebook and mode
