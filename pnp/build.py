@@ -29,6 +29,7 @@ from .impose import DoesNotFit, Fold, Grid, Member, SharedSheets, SheetSpec, fit
 from .interrupt import Interrupted
 from .model import Deck, Game
 from .options import BuildOptions
+from .paper import rulebook_formats
 from .pdf import DocInfo, ruler_caption, write_sheets
 from .pdfstream import KeptCode
 from .pieces import write_pieces
@@ -77,7 +78,7 @@ class Sheets:
     txn: Transaction | _Given  # gives each PDF its temporary file
     cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
     drawn: Drawn = field(default_factory=Drawn)  # the hashes of the faces drawn: the manifest
-    files: dict[str, str] = field(default_factory=dict)  # the hashes of the files the faces draw, each found once (errata.face_hash)
+    files: dict[str, str] = field(default_factory=dict)  # the hashes of the files the faces draw, each found once a language (errata.face_hash)
     session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
 
     def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
@@ -318,7 +319,7 @@ def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transac
 
     books = [prepare_rulebooks(edition) for edition in editions]
     fonts = editions[0].project.fonts
-    for name in Styles.for_size(10).fonts():  # parsed once, here: the decks use most of them too
+    for name in Styles.for_size(rulebook_formats(options.sheet.paper).page.body).fonts():  # parsed once, here: the decks use most of them too
         fonts.get(name)
     for edition in editions:  # read once, here: the decks hyphenate the same languages
         hyphenator(edition.lang)

@@ -771,14 +771,16 @@ def run() -> None:
     by one, another 50 ms. Every file pnp writes is written, closed and moved into place
     (or removed) before `main` returns; where a thread or a child process may still be
     running (the watcher, `pnp serve`), Python's own exit waits for them as usual."""
-    gc.freeze()  # what the imports made lives as long as the process: never scanned
+    gc.freeze()  # what the imports made lives as long as the process: not scanned (until a fork thaws all: aside.py)
     gc.set_threshold(10_000, 10, 10)
     try:
         main()
-        code: int | str | None = 0
+        code: object = 0
     except SystemExit as stop:
         code = stop.code
-    if isinstance(code, str):  # as Python prints it
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):  # as Python's exit prints it
         print(code, file=sys.stderr)
         code = 1
     for stream in (sys.stdout, sys.stderr):
@@ -788,7 +790,7 @@ def run() -> None:
             pass
     if threading.active_count() > 1 or ("multiprocessing" in sys.modules and sys.modules["multiprocessing"].active_children()):
         sys.exit(code)
-    os._exit(code or 0)
+    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
 from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
-from .pdfstream import KeptCode, StreamingCanvas, draw_text
+from .pdfstream import KeptCode, StreamingCanvas, draw_text, end_form
 from .text import SYMBOL_EM
 
 rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
@@ -279,7 +279,7 @@ class Forms:
         name = self._name("face")
         self.canvas.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=face.width + bleed, uppery=face.height + bleed)
         draw_face(self.canvas, face, 0, 0, bleed, self.symbols)
-        self.canvas.endForm()
+        end_form(self.canvas)
         return name
 
     def marks(self, marks: tuple[tuple[float, float, float, float], ...]) -> None:
@@ -292,7 +292,7 @@ class Forms:
             xs, ys = [v for m in marks for v in m[::2]], [v for m in marks for v in m[1::2]]
             self.canvas.beginForm(name, lowerx=min(xs) - 1, lowery=min(ys) - 1, upperx=max(xs) + 1, uppery=max(ys) + 1)
             draw_marks(self.canvas, marks)
-            self.canvas.endForm()
+            end_form(self.canvas)
         self.canvas.doForm(name)
 
     def scale(self, length: float, compact: bool) -> str:
@@ -303,7 +303,7 @@ class Forms:
             name = self._other[key] = self._name("scale")
             self.canvas.beginForm(name, lowerx=-1, lowery=-1, upperx=length + 1, uppery=4 * mm)
             _draw_scale(self.canvas, length, compact)
-            self.canvas.endForm()
+            end_form(self.canvas)
         return name
 
 

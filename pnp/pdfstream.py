@@ -45,11 +45,12 @@ from reportlab.pdfbase.pdfdoc import (
     PDFObjectReference,
     PDFPage,
     PDFPages,
+    PDFResourceDictionary,
     PDFStream,
     PDFTrailer,
 )
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import Canvas, ExtGState
 
 if TYPE_CHECKING:  # platypus is for rulebooks only: sheets need not import it
     from reportlab.platypus import BaseDocTemplate, Flowable, KeepTogether
@@ -182,16 +183,44 @@ def portable_code(canvas: Canvas) -> list[str] | None:
     """The operators drawn so far into the form being defined on `canvas`, if they name
     nothing of its document (no font, graphics state, form, image, colour space or
     shading), so that another document's form can be given them as they are; else None."""
-    if canvas._formsinuse or canvas._colorsUsed or canvas._shadingUsed:
+    code = canvas._code
+    if canvas._formsinuse or _names_per_page(canvas, code) or any(op.endswith((" Tf", " Do", " sh")) or op.startswith("BT") for op in code):
         return None
-    if any(op.endswith((" Tf", " gs", " Do", " sh")) or op.startswith("BT") for op in canvas._code):
-        return None
-    return list(canvas._code)
+    return list(code)
 
 
 def write_code(canvas: Canvas, code: list[str]) -> None:
     """Operators (from `portable_code`) written into the page or form being drawn."""
     canvas._code.extend(code)
+
+
+def _names_per_page(canvas: Canvas, code: list[str]) -> bool:
+    """Whether what was drawn names what reportlab names per page or form: a colour space,
+    a shading or a graphics state (transparency)."""
+    return bool(canvas._colorsUsed or canvas._shadingUsed) or any(line.endswith(" gs") for line in code)
+
+
+def end_form(canvas: Canvas) -> None:
+    """End the form being defined (reportlab's endForm), with its graphics states in its
+    resources: reportlab notes them on the form but writes only its fonts and forms, so a
+    translucent symbol or face drawn as a form named a state its PDF lacked (viewers
+    complain, and draw it opaque)."""
+    name = canvas._formData[0]
+    canvas.endForm()
+    _name_states(canvas._doc.idToObject[canvas._doc.getXObjectName(name)])
+
+
+def _name_states(form: PDFFormXObject) -> None:
+    """The form's resources as reportlab writes them, with its graphics states."""
+    states = getattr(form, "ExtGState", None)
+    if states:
+        resources = PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        if form.XObjects:
+            resources.XObject = form.XObjects
+        resources.ExtGState = states
+        form.Resources = resources
 
 
 def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str]]) -> None:
@@ -345,7 +374,7 @@ class KeptCode:
         parts = tuple(self._parts[mark.parts :])
         self._parts.append(key)
         code = canvas._code[mark.code :]
-        if canvas._colorsUsed or canvas._shadingUsed or any(line.endswith(" gs") for line in code):  # named per page
+        if _names_per_page(canvas, code):
             return
         fonts = _coded(canvas._doc, texts)
         if fonts is not None:
@@ -458,9 +487,9 @@ def row_heights(table: Table) -> list[float]:
 class FormPagesCanvas(Canvas):
     """A Canvas whose pages become forms instead of pages, named by their number
     (`page_form(n)`); at `save()`, `place(canvas, pages)` draws the pages that place them
-    (with `doForm` and `sheet()`), so a booklet is imposed as it is set, not read back.
-    Links, bookmarks and outline entries are left out: a form has no annotations, and
-    they would point at the sheets, not the pages."""
+    (with `doForm` and `sheet()`), so a booklet is imposed as its pages are drawn or
+    copied (`copy_pages`), not read back. Links, bookmarks and outline entries are left
+    out: a form has no annotations, and they would point at the sheets, not the pages."""
 
     def __init__(self, *args, place: Callable[[FormPagesCanvas, int], None], **kwargs):
         super().__init__(*args, **kwargs)
@@ -477,6 +506,7 @@ class FormPagesCanvas(Canvas):
         self._setColorSpace(form)
         self._setExtGState(form)
         self._setXObjects(form)
+        _name_states(form)
         self._doc.addForm(page_form(self._forms), form)
         self._startPage()
 
@@ -508,7 +538,9 @@ class KeptPagesCanvas(Canvas):
         super().__init__(*args, **kwargs)
         self._then = then
         self._page_from = 0
-        self.kept: list[tuple[list[str], list[str], bool]] = []  # operators, forms placed, whether it named a colour space or shading
+        self.kept: list[
+            tuple[list[str], list[str], ExtGState, bool]
+        ] = []  # operators, forms placed, graphics states, whether it named a colour space or shading
 
     def begin_page(self, matrix: tuple[float, float, float, float, float, float]) -> None:
         """A page begins: `matrix` (drawn on this PDF's page, not kept) places what it draws
@@ -517,7 +549,7 @@ class KeptPagesCanvas(Canvas):
         self._page_from = len(self._code)
 
     def showPage(self) -> None:  # noqa: N802 - reportlab's name
-        self.kept.append((self._code[self._page_from :], list(self._formsinuse), bool(self._colorsUsed or self._shadingUsed)))
+        self.kept.append((self._code[self._page_from :], list(self._formsinuse), self._extgstate, bool(self._colorsUsed or self._shadingUsed)))
         self._page_from = 0
         super().showPage()
 
@@ -535,31 +567,29 @@ def canvas_like(template: BaseDocTemplate, buffer: BinaryIO, canvasmaker: Callab
 def copy_pages(source: KeptPagesCanvas, target: FormPagesCanvas) -> None:
     """Write the pages `source` kept into `target` as its page forms, as setting them there
     would: the same operators, the characters coded as the source coded them (its fonts'
-    subsets, copied), its forms, images and graphics states under the same names. Raises
-    ValueError for what pnp never draws and this does not copy: a page naming a colour
-    space or shading, a font named otherwise in the target, or a standard font only the
-    source uses."""
+    subsets, copied), its forms, images, graphics states and fonts under the same names.
+    Raises ValueError for what pnp never draws and this does not copy: a page naming a
+    colour space or shading (a spot colour), a font the target already names otherwise."""
     src, dst = source._doc, target._doc
-    if any(named for _, _, named in source.kept):
+    if any(named for *_, named in source.kept):
         raise ValueError("a page names a colour space or shading, which pages are not copied with")
-    for name, internal in src.fontMapping.items():
-        dynamic = getattr(pdfmetrics.getFont(name), "_dynamicFont", False)
-        if dst.fontMapping.get(name, internal if dynamic else None) != internal:
-            raise ValueError(f"font {name} is named otherwise in the other PDF, or is not an embedded TrueType font")
     for name, internal in src.fontMapping.items():
         font = pdfmetrics.getFont(name)
         if getattr(font, "_dynamicFont", False):  # its subsets: the characters' codes as the source gave them
             font.state[dst] = copy.deepcopy(font.state[src])
             dst.fontMapping[name] = internal
+        elif name not in dst.fontMapping:  # a standard font (an SVG's text): named in the order the source named it
+            font.addObjects(dst)
+        if dst.fontMapping[name] != internal:
+            raise ValueError(f"font {name} is {dst.fontMapping[name]} in the other PDF, not {internal}")
     dst.delayedFonts = list(src.delayedFonts)
     for name, obj in list(src.idToObject.items()):
         if name.startswith("FormXob.") and name not in dst.idToObject:  # forms and images, by the names pages place them by
             twin = copy.copy(obj)
             twin.__dict__.pop("__InternalName__", None)  # reportlab's mark of the document that numbered it
             dst.Reference(twin, name)
-    target._extgstate = source._extgstate
-    for code, forms, _ in source.kept:
-        target._code, target._formsinuse = list(code), list(forms)
+    for code, forms, states, _ in source.kept:
+        target._code, target._formsinuse, target._extgstate = list(code), list(forms), states
         target.showPage()
 
 

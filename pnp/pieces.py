@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .faces import Face
 from .impose import MARK_WIDTH, Box, Cut, Page, Piece, Tiling, piece_marks
 from .pdf import DocInfo, draw_face, draw_marks, draw_outlines, draw_ruler, new_canvas, set_boxes
+from .pdfstream import end_form
 
 GRID_RED = Color(0.8, 0.12, 0.1)  # the piece grid on the assembly page
 HINT_GREY = Color(0.25, 0.25, 0.25)
@@ -42,7 +43,7 @@ def write_pieces(
         left, bottom, right, top = tiling.art
         canvas.beginForm(form, lowerx=left, lowery=bottom, upperx=right, uppery=top)
         draw_face(canvas, face, 0, 0, tiling.bleed, symbols)
-        canvas.endForm()
+        end_form(canvas)
         set_boxes(canvas, None)  # the assembly page shows the component scaled down
         _assembly_page(canvas, tiling, form, title, fonts, caption, notes, n)
         canvas.showPage()

@@ -15,7 +15,7 @@ from xml.parsers import expat
 from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, Problems, display_path
-from .pdfstream import current_font, place_form, portable_code, write_code
+from .pdfstream import current_font, end_form, place_form, portable_code, write_code
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
     from reportlab.graphics.shapes import Drawing
@@ -79,7 +79,7 @@ class SymbolSet:
                 write_code(canvas, symbol.code)
             else:
                 _render(symbol, canvas)
-            canvas.endForm()
+            end_form(canvas)
             forms.add(name)
         return name
 

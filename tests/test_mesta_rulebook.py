@@ -182,3 +182,15 @@ def test_the_watcher_sets_the_rulebooks_from_their_last_pages_and_writes_a_fresh
     moved = rulebooks(mesta, out, session)
     assert len(passes) > 1
     assert moved == rulebooks(mesta, tmp_path / "fresh2", None)
+
+
+def test_a_symbol_with_text_of_its_own_reaches_both_books(mesta, tmp_path):
+    """An SVG symbol whose text asks for a generic font ('serif': svglib's Times-Roman, a
+    standard font the cards never name) is drawn in the paper book and, copied with its
+    font, in the booklet."""
+    edit(mesta / "symbols" / "armada.svg", "</svg>", '<text x="50" y="95" font-family="serif" font-size="20">A</text>\n</svg>')
+    result = run("build", mesta, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    for name in ("rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf"):
+        fonts = reader(tmp_path / "out" / "mesta" / name).pages[0]["/Resources"]["/Font"]  # a document's fonts: one dictionary for all its pages and forms
+        assert "/Times-Roman" in {font.get_object()["/BaseFont"] for font in fonts.values()}, name

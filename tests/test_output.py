@@ -365,3 +365,15 @@ def test_the_command_ends_with_its_exit_code_and_all_it_printed(small, tmp_path)
     in_process = run("check", small)
     assert broken.returncode == in_process.exit_code != 0
     assert broken.stdout + broken.stderr == in_process.output and "cards.yaml:" in broken.stderr
+
+
+@pytest.mark.parametrize(
+    ("ending", "code", "said"), [("sys.exit(3)", 3, ""), ("sys.exit('no game here')", 1, "no game here"), ("sys.exit([4])", 1, "[4]"), ("None", 0, "")]
+)
+def test_the_command_ends_as_python_would(tmp_path, ending, code, said):
+    """cli.run ends the process at once: what the command printed without flushing is all
+    written, and the exit code (and a message given as the code) is Python's."""
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.files.__file__).parents[1])}
+    command = f"import sys\nfrom pnp import cli\ncli.main = lambda: (sys.stdout.write('x' * 100000), {ending})\ncli.run()"
+    done = subprocess.run([sys.executable, "-c", command], env=env, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr.strip()) == (code, "x" * 100000, said)

@@ -175,22 +175,33 @@ def test_pages_copied_into_another_pdf_draw_what_was_drawn(tmp_path):
         draw_text(canvas, BLACK, [("CopySans", 5, 0.0, 10, 400 - 7 * i, line) for i, line in enumerate(lines[page::3] or lines)])
         canvas.drawImage(str(tmp_path / "red.png"), 20, 20, 40, 20)
         canvas.doForm("mark")
+        canvas.setFillAlpha(0.25 * (page + 1))  # a translucent box: a graphics state of the page's own
+        canvas.rect(100, 20, 30, 30, fill=1)
+        canvas.setFont("Times-Roman", 8)  # a standard font, which only this PDF has named yet
+        canvas.drawString(100, 60, f"Times {page + 1}")
         canvas.showPage()
     canvas.save()
     original, copied = reader(drawn), reader(copies)
     assert len(copied.pages) == len(original.pages) == 3
     assert [p.extract_text() for p in copied.pages] == [p.extract_text() for p in original.pages]
-    assert all(line in text(copies) for line in lines)
-    for page in copied.pages:
+    assert all(line in text(copies) for line in lines) and "Times 3" in text(copies)
+    for number, page in enumerate(copied.pages, 1):
         (form,) = [f.get_object() for f in page["/Resources"]["/XObject"].values()]
         assert {n.split(".")[0] for n in form["/Resources"]["/XObject"]} == {"/FormXob"} and len(form["/Resources"]["/XObject"]) == 2  # the image and the form
+        (state,) = re.findall(rb"/(\S+) gs", form.get_data())
+        assert form["/Resources"]["/ExtGState"]["/" + state.decode()]["/ca"] == 0.25 * number  # its own translucency, named in its resources
+        assert "/Times-Roman" in {font.get_object()["/BaseFont"] for font in form["/Resources"]["/Font"].values()}
+
+    refused = []
 
     def separated(kept: KeptPagesCanvas) -> None:
         with pytest.raises(ValueError, match="colour space"):
             copy_pages(kept, FormPagesCanvas(str(tmp_path / "never.pdf"), pagesize=A4, place=place))
+        refused.append(True)
 
     canvas = KeptPagesCanvas(str(tmp_path / "spot.pdf"), pagesize=A4, then=separated)
     canvas.setFillColor(CMYKColorSep(0, 0.5, 1, 0, spotName="PANTONE 130"))
     canvas.rect(10, 10, 50, 50, fill=1)
     canvas.showPage()
     canvas.save()
+    assert refused == [True]

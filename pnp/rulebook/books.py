@@ -1,5 +1,5 @@
 """Every rulebook of a game in one language (an edition), once per mode: read, checked
-against the game's data, and written as a PDF on the build's paper or as a booklet.
+against the game's data, set once and written as a PDF on the build's paper and as a booklet.
 
     source.py    read the files, cut them into blocks, translate, fill in Jinja, parse
     document.py  the typed document (headings, paragraphs, tables, blocks, inline items)

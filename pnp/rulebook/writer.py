@@ -109,9 +109,10 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
     if previous is None:
         previous = Book()
         _one_pass(doc, formats, inputs, previous, None, memo, drawing=False)
-    for _ in range(MAX_PASSES - 1):
+    passes = MAX_PASSES - (known is None)
+    for n in range(1, passes + 1):
         book, start = Book(), previous
-        paper, booklet, pages = _one_pass(doc, formats, inputs, book, start, memo, drawing=True)
+        paper, booklet, pages = _one_pass(doc, formats, inputs, book, start, memo, drawing=True, last=n == passes)
         if book.state() == start.state():
             break
         previous = book
@@ -123,11 +124,12 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
 
 
 def _one_pass(
-    doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, drawing: bool
+    doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, drawing: bool, last: bool = False
 ) -> tuple[bytes, bytes, int]:
     """One pass over the book, on the formats' page: the paper book's bytes, the
-    booklet's (its pages copied from the paper book's) and the page count; a pass that is
-    not `drawing` only finds the pages (and writes nothing)."""
+    booklet's (its pages copied from the paper book's, when the pass is kept: its pages
+    settled, or it is the `last`) and the page count; a pass that is not `drawing` only
+    finds the pages (and writes nothing)."""
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, Styles.for_size(formats.page.body), inputs.problems, book, drawing, memo)
     paper, booklet = io.BytesIO(), io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
@@ -135,6 +137,8 @@ def _one_pass(
     subject = f"{formats.page.paper.title} booklet on {formats.paper.title}: print double-sided, flip on the short edge, fold, staple"
 
     def fold(kept: KeptPagesCanvas) -> None:  # the pages drawn, before the paper book is saved
+        if not last and book.state() != (previous or Book()).state():
+            return  # the pages moved: another pass follows
         folded = canvas_like(template, booklet, partial(FormPagesCanvas, place=partial(impose, formats)))
         folded.setSubject(subject)
         copy_pages(kept, folded)
