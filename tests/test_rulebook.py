@@ -393,10 +393,14 @@ def test_the_documented_example_builds_as_documented(tmp_path: Path) -> None:
 def test_pictures_of_the_game_folder_are_placed(game: Path) -> None:
     from PIL import Image
 
-    Image.new("RGB", (300, 150), (200, 120, 40)).save(game / "setup.png")
+    Image.new("RGBA", (300, 150), (200, 120, 40, 128)).save(game / "setup.png")  # translucent: drawn with a soft mask
     edit(game / "rules" / "02-turn.md", "![](card:cards/c1)", "![](card:cards/c1) ![](setup.png){width=60}")
-    book = PdfReader(str(build(game) / "rules-basic-sk-a4.pdf"))
+    out = build(game)
+    book = PdfReader(str(out / "rules-basic-sk-a4.pdf"))
     assert sum(len(page.images) for page in book.pages) == 1
+    booklet = PdfReader(str(out / "rules-basic-sk-a5-booklet.pdf"))  # the same pages, copied with their image and its mask
+    placed = [image for sheet in booklet.pages for image in sheet.images]
+    assert len(placed) == 1 and "/SMask" in placed[0].indirect_reference.get_object()
     edit(game / "rules" / "02-turn.md", "setup.png", "setpu.png")
     assert "image 'setpu.png' does not exist" in check(game)
 
