@@ -24,7 +24,7 @@ from reportlab.pdfbase import pdfmetrics
 from .errors import Location, PnpError, Problems, display_path, fail
 from .faces import Face, FaceOp, ImageOp, SymbolOp, TextOp
 from .files import shown
-from .model import Card, Game
+from .model import Game
 from .text import TextLayout
 
 FORMAT = 1  # the manifest's format, raised when its meaning changes
@@ -129,8 +129,8 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
     for deck in sorted(drawn.decks.keys() | kept.keys()):
         rows = kept.get(deck, {})
         if deck in drawn.decks:
-            for card, sides in _drawn_cards(game, drawn, deck):
-                rows[card.id] = _row(card.copies, title_of(card.fields), sides)
+            for card_id, copies, title, sides in _drawn_cards(game, drawn, deck):
+                rows[card_id] = _row(copies, title, sides)
         for i, card in enumerate(sorted(rows)):
             opening = ("\n  },\n  " if written else "\n  ") + f"{_string(deck)}: {{\n" if i == 0 else ",\n"
             file.write(f"{opening}   {_string(card)}: {rows[card]}".encode())
@@ -203,17 +203,38 @@ def make_manifest(game: Game, lang: str, paper: str, drawn: Drawn) -> Manifest:
     never unpacked whole."""
     manifest = Manifest(game.name, lang, paper)
     for deck_id in drawn.decks:
-        for card, sides in _drawn_cards(game, drawn, deck_id):
-            manifest.entries[deck_id, card.id] = Entry(deck_id, card.id, card.copies, title_of(card.fields), sides)
+        for card_id, copies, title, sides in _drawn_cards(game, drawn, deck_id):
+            manifest.entries[deck_id, card_id] = Entry(deck_id, card_id, copies, title, sides)
     return manifest
 
 
-def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[Card, Sides]]:
-    """The cards of a deck the build drew, one at a time, with the hashes of their sides."""
-    for card in game.decks[deck_id].cards:
-        sides = drawn.sides(deck_id, card.id)
+def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[str, int, str | None, Sides]]:
+    """The cards of a deck the build drew, one at a time: id, copies, title and the hashes
+    of their sides."""
+    deck = game.decks[deck_id]
+    copies = deck.copies()
+    for index, count in enumerate(copies):
+        card_id = deck.card_id(index)
+        sides = drawn.sides(deck_id, card_id)
         if sides is not None:
-            yield card, sides
+            yield card_id, count, _title(deck.cards, index), sides
+
+
+_TITLES: dict[tuple[bytes, bytes], str | None] = {}  # a packed card -> its title: the last _KEPT_TITLES read
+_KEPT_TITLES = 1024  # the watcher writes the manifest at every save, of cards mostly as they were: not unpacked again
+
+
+def _title(cards: Any, index: int) -> str | None:
+    """The title of card `index`; a packed card (cardstore.py) is unpacked for it only once."""
+    packed = getattr(cards, "packed", None)
+    if packed is None:
+        return title_of(cards[index].fields)
+    key = (cards.dictionary, packed[index])
+    if key not in _TITLES:
+        if len(_TITLES) >= _KEPT_TITLES:
+            del _TITLES[next(iter(_TITLES))]
+        _TITLES[key] = title_of(cards[index].fields)
+    return _TITLES[key]
 
 
 @dataclass(repr=False, eq=False)

@@ -42,6 +42,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFFile,
     PDFFormXObject,
     PDFIndirectObject,
+    PDFObject,
     PDFObjectReference,
     PDFPage,
     PDFPages,
@@ -49,6 +50,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFStream,
     PDFTrailer,
 )
+from reportlab.pdfbase.pdfdoc import format as pdfdoc_format
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas, ExtGState
 
@@ -66,6 +68,16 @@ class _PageTree(PDFPages):
         kids.References(document)
         self.Kids = kids
         self.Count = len(self.pages)
+
+
+class _Formatted(PDFObject):
+    """A PDF object already formatted, written as it is."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def format(self, document: PDFDocument) -> bytes:
+        return self.data
 
 
 class StreamingDocument(PDFDocument):
@@ -115,6 +127,8 @@ class StreamingDocument(PDFDocument):
         if flate is not None and not page.Contents and page.stream and page.compression:  # as PDFPage.check_format makes it
             page.Contents = PDFStream(content=page.stream, filters=[flate])
             page.Contents.__Comment__ = "page stream"
+        if not (page.Resources or page.ExtGState or page._colorsUsed or page._shadingUsed):
+            page.Resources = self._resources(page)
         super().addPage(page)
         name = page.__InternalName__
         try:
@@ -126,6 +140,24 @@ class StreamingDocument(PDFDocument):
         if isinstance(stream, PDFStream) and getattr(stream, "__InternalName__", None) in self.idToObject:
             self._write_object(stream.__InternalName__, forget="all")
         self.Pages.pages[-1] = name
+
+    def _resources(self, page: PDFPage) -> _Formatted:
+        """The page's resources as PDFPage.check_format makes them, formatted once for all
+        the pages that name the same forms and images (a deck's pages mostly do)."""
+        names = tuple(sorted(page.XObjects.dict)) if page.XObjects else ()
+        formatted = self.__dict__.setdefault("_formatted", {})
+        found = formatted.get((page.hasImages, names))
+        if found is None:
+            resources = PDFResourceDictionary()
+            resources.basicFonts()
+            if page.hasImages:
+                resources.allProcs()
+            else:
+                resources.basicProcs()
+            if page.XObjects:
+                resources.XObject = page.XObjects
+            found = formatted[page.hasImages, names] = _Formatted(pdfdoc_format(resources, self))
+        return found
 
     def SaveToFile(self, filename, canvas) -> None:  # noqa: N802 - reportlab's name
         self.GetPDFData(canvas)  # fonts, info, catalog; then format() below writes the rest

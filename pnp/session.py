@@ -56,12 +56,17 @@ from .watch import snapshot
 
 
 def _digest(*parts: bytes | str) -> bytes:
+    return _hasher(*parts).digest()
+
+
+def _hasher(*parts: bytes | str) -> Any:
+    """A hash of the parts, each preceded by its length (so no two lists of parts give the same bytes), that more can be added to."""
     h = hashlib.blake2b(digest_size=16)
     for part in parts:
         data = part.encode("utf-8") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
-    return h.digest()
+    return h
 
 
 def _card_digest(card: Card) -> bytes:
@@ -323,10 +328,18 @@ class _Setter:
         self._lang = lang
         self._renderer = renderer
         self._decks = decks
+        self._keys: dict[tuple[str, str, str], Any] = {}  # (deck, layout, side) -> the hash of what a face shares with its deck's others
 
     def _key(self, deck: str, digest: bytes, layout: Layout, side: str) -> bytes:
-        lang = self._lang
-        return _digest(lang.base, deck, digest, layout.name, lang.layouts.get(layout.name, b"?"), side)
+        """What a face is set from, as a hash: the language, the deck, the layout and the
+        side, hashed once for the deck's faces, then the card's digest."""
+        shared = self._keys.get((deck, layout.name, side))
+        if shared is None:
+            lang = self._lang
+            shared = self._keys[deck, layout.name, side] = _hasher(lang.base, deck, layout.name, lang.layouts.get(layout.name, b"?"), side)
+        key = shared.copy()
+        key.update(digest)
+        return key.digest()
 
     def kept(self, deck: str, card_id: str, layout: Layout, side: str, problems: Problems) -> Face | None:
         """The face of card `card_id` set before, if it is still what setting it would give
