@@ -59,6 +59,7 @@ _PATH_ARGS = {"A": 7, "a": 7, "Q": 4, "q": 4, "T": 2, "t": 2, "S": 4, "s": 4, "M
 _PATH_ARGS |= {"H": 1, "V": 1, "h": 1, "v": 1, "C": 6, "c": 6, "Z": 0, "z": 0}
 _PATH_SPLIT = re.compile("([achlmqstvz])", re.IGNORECASE)
 _PATH_FLOAT = re.compile(r"(-?\d*\.?\d*(?:[eE][+-]?\d+)?)")
+_PATH_NUMBERS = re.compile(r"[\d\s,.eE+-]*")  # what may stand between commands: svglib skips anything else unseen
 _ARC_NUMBER = r"[\s,]*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
 _ARC_ARGUMENTS = tuple(re.compile(p) for p in [_ARC_NUMBER] * 3 + [r"[\s,]*([01])"] * 2 + [_ARC_NUMBER] * 2)
 _MOVE, _LINE, _CURVE, _CLOSE = range(4)
@@ -273,6 +274,8 @@ class _Drawer:
         height = _length(attrs.get("height", ""), None)
         width = vw if width is None else width
         height = vh if height is None else height
+        if not (width > 0 and height > 0):  # a symbol of no size: svglib's to report
+            raise _NotPlain
         x_scale = (width * PX_TO_PT) / vw if vw else 1
         y_scale = (height * PX_TO_PT) / vh if vh else 1
         uniform = min(x_scale, y_scale)  # xMidYMid meet
@@ -552,7 +555,8 @@ def _path(d: str) -> tuple[list[int], list[float]]:
 
 def _normalised(d: str) -> list[tuple[str, list[float]]]:
     """svglib's normalise_svg_path: each command with its numbers, a repeated one written
-    out (a move's further pairs are lines); None-safe: what svglib would fail on is not plain."""
+    out (a move's further pairs are lines). What svglib would fail on, or read by skipping
+    what it does not understand, is not plain."""
     result: list[tuple[str, list[float]]] = []
     op = ""
     for item in _PATH_SPLIT.split(d.strip()):
@@ -565,6 +569,8 @@ def _normalised(d: str) -> list[tuple[str, list[float]]]:
             continue
         if not op or _PATH_ARGS[op] == 0:
             raise _NotPlain  # numbers before any command, or after a close
+        if not _PATH_NUMBERS.fullmatch(item):
+            raise _NotPlain
         if op in ("A", "a"):
             found = _arc_values(item)
         else:
