@@ -4,18 +4,19 @@ svglib brings in lxml, cssselect2 and reportlab.graphics with all of platypus: a
 of a build, for symbols that are mostly a few circles and paths in solid colours. A file
 made only of what is read here (shapes and paths, solid fills and strokes, transforms, a
 viewBox) gives the operators renderPDF writes for svglib's drawing of it: the same numbers
-computed the same way, in the same order, so a symbol draws byte for byte alike either way.
-Anything else (opacity, CSS, gradients, text, references, odd syntax) is `None`: svglib's.
+in the same order (an arc's curves computed here from the SVG specification's notes, the
+same to the digits written), so a symbol draws alike either way. Anything else (opacity,
+CSS, gradients, text, references, odd syntax) is `None`: svglib's.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from math import acos, ceil, copysign, cos, degrees, fabs, hypot, radians, sin, sqrt
+from math import atan2, ceil, cos, pi, radians, sin, sqrt, tan
 from xml.parsers import expat
 
-from reportlab.graphics.transform import mmult, rotate, scale, skewX, skewY, transformPoint, translate
+from reportlab.graphics.transform import mmult, rotate, scale, skewX, skewY, translate
 from reportlab.lib import colors
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import toLength
@@ -54,7 +55,7 @@ _JOINS = {"miter": 0, "round": 1, "bevel": 2}
 _FILL_RULES = {"nonzero": 1, "evenodd": 0}  # reportlab's FILL_NON_ZERO, FILL_EVEN_ODD
 # renderPDF's start: the state defaults (black, 1 pt, butt caps, miter joins, no dash) and the drawing's own group
 _HEAD = ("q", "1 0 0 1 0 0 cm", "0 0 0 RG", "1 w", "0 J", "0 j", "[] 0 d", "0 0 0 rg", "q", "1 0 0 1 0 0 cm")
-# svglib's path data: the commands, how many numbers each takes, and its number and arc patterns
+# path data as svglib reads it: the commands, how many numbers each takes, the patterns of numbers and arc flags
 _PATH_ARGS = {"A": 7, "a": 7, "Q": 4, "q": 4, "T": 2, "t": 2, "S": 4, "s": 4, "M": 2, "L": 2, "m": 2, "l": 2}
 _PATH_ARGS |= {"H": 1, "V": 1, "h": 1, "v": 1, "C": 6, "c": 6, "Z": 0, "z": 0}
 _PATH_SPLIT = re.compile("([achlmqstvz])", re.IGNORECASE)
@@ -601,97 +602,45 @@ def _arc_values(text: str) -> list[list[float]]:
     return found
 
 
-# svglib's conversion of an elliptical arc to Bézier curves (svglib.utils, after the SVG
-# implementation notes F.6.5), here because svglib.utils imports reportlab.graphics.shapes
-
-
-def _vector_angle(u: tuple[float, float], v: tuple[float, float]) -> float:
-    d = hypot(*u) * hypot(*v)
-    if d == 0:
-        return 0
-    c = (u[0] * v[0] + u[1] * v[1]) / d
-    c = -1 if c < -1 else 1 if c > 1 else c
-    s = u[0] * v[1] - u[1] * v[0]
-    return degrees(copysign(acos(c), s))
-
-
-def _centre(x1: float, y1: float, x2: float, y2: float, large: int, sweep: int, rx: float, ry: float) -> tuple[float, ...]:
-    rx, ry = fabs(rx), fabs(ry)
-    x1d = 0.5 * (x1 - x2)
-    y1d = 0.5 * (y1 - y2)
-    r = x1d * x1d / (rx * rx) + y1d * y1d / (ry * ry)
-    if r > 1:
-        rr = sqrt(r)
-        rx *= rr
-        ry *= rr
-        r = x1d * x1d / (rx * rx) + y1d * y1d / (ry * ry)
-        r = 1 / r - 1
-    elif r != 0:
-        r = 1 / r - 1
-    if -1e-10 < r < 0:
-        r = 0
-    r = sqrt(r)
-    if large == sweep:
-        r = -r
-    cxd = (r * rx * y1d) / ry
-    cyd = -(r * ry * x1d) / rx
-    cx = cxd + 0.5 * (x1 + x2)
-    cy = cyd + 0.5 * (y1 + y2)
-    theta1 = _vector_angle((1, 0), ((x1d - cxd) / rx, (y1d - cyd) / ry))
-    dtheta = _vector_angle(((x1d - cxd) / rx, (y1d - cyd) / ry), ((-x1d - cxd) / rx, (-y1d - cyd) / ry)) % 360
-    if sweep == 0 and dtheta > 0:
-        dtheta -= 360
-    elif sweep == 1 and dtheta < 0:
-        dtheta += 360
-    return cx, cy, rx, ry, -theta1, -dtheta
-
-
-def _arc_from_centre(cx: float, cy: float, rx: float, ry: float, start: float, extent: float) -> list[tuple[float, ...]]:
-    if abs(extent) <= 90:
-        pieces = 1
-        piece = extent
-    else:
-        pieces = ceil(abs(extent) / 90)
-        piece = extent / pieces
-    if piece == 0:
-        return []
-    piece_rad = radians(piece)
-    half = piece_rad * 0.5
-    kappa = abs(4 / 3 * (1 - cos(half)) / sin(half))
-    if piece < 0:
-        kappa = -kappa
-    curves = []
-    theta1 = radians(start)
-    start_rad = theta1 + piece_rad
-    c1 = cos(theta1)
-    s1 = sin(theta1)
-    for i in range(pieces):
-        c0, s0 = c1, s1
-        theta1 = start_rad + i * piece_rad
-        c1 = cos(theta1)
-        s1 = sin(theta1)
-        curves.append(
-            (
-                cx + rx * c0,
-                cy - ry * s0,
-                cx + rx * (c0 - kappa * s0),
-                cy - ry * (s0 + kappa * c0),
-                cx + rx * (c1 + kappa * s1),
-                cy - ry * (s1 - kappa * c1),
-                cx + rx * c1,
-                cy - ry * s1,
-            )
-        )
-    return curves
+# An elliptical arc as cubic Bézier curves: the centre from the end points as the SVG
+# specification's implementation notes give it (endpoint to centre parameterisation), then
+# one curve for each quarter turn or less, its control points along the tangents at k =
+# 4/3 tan(angle/4) of the radius.
 
 
 def _arc(x1: float, y1: float, rx: float, ry: float, phi: float, large: int, sweep: int, x2: float, y2: float) -> list[tuple[float, ...]]:
+    """The curves (start, first control, second control, end) drawing the arc from x1, y1
+    to x2, y2 with radii rx, ry turned by phi degrees; none between two equal points."""
     if x1 == x2 and y1 == y2:
         return []
-    if not phi:
-        return _arc_from_centre(*_centre(x1, y1, x2, y2, large, sweep, rx, ry))
-    # rotated: drawn from the origin unrotated, then moved and rotated back
-    tx2, ty2 = transformPoint(mmult(rotate(-phi), translate(-x1, -y1)), (x2, y2))
-    curves = _arc_from_centre(*_centre(0, 0, tx2, ty2, large, sweep, rx, ry))
-    back = mmult(translate(x1, y1), rotate(phi))
-    return [sum((transformPoint(back, (c[i], c[i + 1])) for i in range(0, 8, 2)), ()) for c in curves]
+    rx, ry = abs(rx), abs(ry)
+    c, s = cos(radians(phi)), sin(radians(phi))
+    hx, hy = (x1 - x2) / 2, (y1 - y2) / 2  # half the chord, in the ellipse's axes
+    u, v = c * hx + s * hy, -s * hx + c * hy
+    reach = (u / rx) ** 2 + (v / ry) ** 2
+    if reach > 1:  # radii too short for the chord: grown until they just reach
+        rx, ry = rx * sqrt(reach), ry * sqrt(reach)
+    spread = (rx * v) ** 2 + (ry * u) ** 2
+    root = sqrt(max(0.0, (rx * ry) ** 2 - spread) / spread) * (-1 if large == sweep else 1)
+    cu, cv = root * rx * v / ry, -root * ry * u / rx  # the centre, in the ellipse's axes
+    cx, cy = c * cu - s * cv + (x1 + x2) / 2, s * cu + c * cv + (y1 + y2) / 2
+    start = atan2((v - cv) / ry, (u - cu) / rx)
+    turn = atan2((-v - cv) / ry, (-u - cu) / rx) - start
+    if sweep and turn < 0:
+        turn += 2 * pi
+    elif not sweep and turn > 0:
+        turn -= 2 * pi
+    pieces = max(1, ceil(abs(turn) / (pi / 2) - 1e-9))
+    step = turn / pieces
+    k = 4 / 3 * tan(step / 4)
+
+    def at(t: float) -> tuple[float, float, float, float]:  # the point at parameter t, and its tangent
+        px, py, tx, ty = rx * cos(t), ry * sin(t), -rx * sin(t), ry * cos(t)
+        return cx + c * px - s * py, cy + s * px + c * py, c * tx - s * ty, s * tx + c * ty
+
+    curves = []
+    for i in range(pieces):
+        ax, ay, atx, aty = at(start + i * step)
+        bx, by, btx, bty = at(start + (i + 1) * step)
+        curves.append((ax, ay, ax + k * atx, ay + k * aty, bx - k * btx, by - k * bty, bx, by))
+    return curves
