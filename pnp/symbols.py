@@ -1,5 +1,6 @@
-"""Vector symbols: SVG files read once with svglib and drawn as PDF form objects, so a
-symbol used on a thousand cards is stored in the PDF once."""
+"""Vector symbols: SVG files read once and drawn as PDF form objects, so a symbol used on
+a thousand cards is stored in the PDF once. A plain SVG is read by `svgplain`; svglib
+(slow to import) reads the others."""
 
 from __future__ import annotations
 
@@ -16,21 +17,21 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .errors import Location, Problems, display_path
 from .pdfstream import current_font, end_form, place_form, portable_code, write_code
+from .svgplain import length
+from .svgplain import read as read_plain
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
     from reportlab.graphics.shapes import Drawing
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 MAX_SVG_SIDE = 10_000  # px (about 2.6 m): a symbol is drawn a few mm wide; more is a typo or an attack
-_UNITS = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "em": 16.0, "ex": 8.0}
-_LENGTH = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-z]*)\s*$")
 _URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"]*)", re.IGNORECASE)
 
 
 @dataclass(repr=False, eq=False)
 class Symbol:
     id: str
-    drawing: Drawing
+    drawing: Drawing | None  # svglib's; None for a plain SVG, whose code svgplain gave
     width: float
     height: float
     code: list[str] | None = None  # the operators its form draws, once one is made: the same in every PDF (see SymbolSet.form)
@@ -57,10 +58,10 @@ class SymbolSet:
         path = self.files.get(sid)
         if path is None:
             return None
-        drawing = _read_svg(path, problems)
-        if drawing is None:
+        read = _read_svg(path, problems)
+        if read is None:
             return None
-        symbol = Symbol(sid, drawing, float(drawing.width), float(drawing.height))
+        symbol = Symbol(sid, *read)
         self._loaded[sid] = symbol
         return symbol
 
@@ -141,15 +142,14 @@ def _side(value: str | None, what: str) -> None:
     """A width, height or viewBox side: a number at most MAX_SVG_SIDE px."""
     if value is None:
         return
-    m = _LENGTH.match(value)
-    if m is None or m.group(2) not in _UNITS:
+    size = length(value)
+    if size is None:
         return  # a percentage or a unit svglib does not read: svglib's own check follows
-    size = float(m.group(1)) * _UNITS[m.group(2)]
     if not math.isfinite(size) or abs(size) > MAX_SVG_SIDE:
         raise _Refused("symbol-svg-size", f"the SVG's {what} is {value.strip()}; expected at most {MAX_SVG_SIDE} px (a symbol is drawn a few mm wide)")
 
 
-def _check_svg(path: Path, loc: Location) -> tuple[Location, str, str] | None:
+def _check_svg(data: bytes, loc: Location) -> tuple[Location, str, str] | None:
     """Why the SVG must not reach svglib, where: a DOCTYPE or entities, a reference to
     another file (href, src, CSS url() or @import, a stylesheet), an absurd size, or XML
     that is not well-formed (what is checked must be what svglib reads)."""
@@ -218,7 +218,7 @@ def _check_svg(path: Path, loc: Location) -> tuple[Location, str, str] | None:
     parser.CharacterDataHandler = located(text)
     parser.ProcessingInstructionHandler = located(instruction)
     try:
-        parser.Parse(path.read_bytes(), True)
+        parser.Parse(data, True)
     except _Refused as refused:
         line, col = refused.at or (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
         return Location(loc.file, line, col), refused.code, refused.message
@@ -231,30 +231,42 @@ def _check_svg(path: Path, loc: Location) -> tuple[Location, str, str] | None:
     return None
 
 
-def _read_svg(path: Path, problems: Problems | None) -> Drawing | None:
-    """The symbol's drawing, read once per version of its file (the watcher and `pnp serve`
+_Read = tuple["Drawing | None", float, float, "list[str] | None"]  # a Symbol's drawing, width, height and code
+
+
+def _read_svg(path: Path, problems: Problems | None) -> _Read | None:
+    """The symbol as read, once per version of its file (the watcher and `pnp serve`
     build again and again: a symbol is read again only when its file changed), with what
     reading it found reported each time."""
     stat = path.stat()
-    drawing, found = _svg(path, display_path(path), stat.st_mtime_ns, stat.st_size)
+    read, found = _svg(path, display_path(path), stat.st_mtime_ns, stat.st_size)
     if problems is not None:
         problems.extend(found.items)
-    return drawing
+    return read
+
+
+def _usable(width: float, height: float) -> bool:
+    return all(math.isfinite(side) and 0 < side <= MAX_SVG_SIDE for side in (width, height))
 
 
 @lru_cache(maxsize=512)
-def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[Drawing | None, Problems]:
-    from svglib.svglib import svg2rlg  # imported here: svglib pulls in lxml, slow to import
-
+def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[_Read | None, Problems]:
     problems = Problems()
     loc = Location(shown)
     if size > MAX_SVG_BYTES:
         problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
         return None, problems
-    refused = _check_svg(path, loc)
+    data = path.read_bytes()
+    refused = _check_svg(data, loc)
     if refused is not None:
         problems.error(*refused)
         return None, problems
+    plain = read_plain(data)
+    if plain is not None and _usable(plain[0], plain[1]):
+        return (None, *plain), problems
+    # imported here, for the SVGs svgplain leaves to it: svglib pulls in lxml, and reportlab.graphics all of platypus
+    from svglib.svglib import svg2rlg
+
     handler = _Collect()
     logger = logging.getLogger("svglib")
     logger.addHandler(handler)
@@ -266,9 +278,9 @@ def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[Drawing | No
         handler.messages.append(str(exc))
     finally:
         logger.removeHandler(handler)
-    usable = drawing is not None and all(math.isfinite(side) and 0 < side <= MAX_SVG_SIDE for side in (float(drawing.width), float(drawing.height)))
     for message in handler.messages:
         problems.warn(loc, "symbol-svg", f"svglib: {message}")
-    if not usable:
+    if drawing is None or not _usable(float(drawing.width), float(drawing.height)):
         problems.error(loc, "symbol-unreadable", f"cannot read this SVG; expected an SVG file with a width and height (at most {MAX_SVG_SIDE} px)")
-    return (drawing if usable else None), problems
+        return None, problems
+    return (drawing, float(drawing.width), float(drawing.height), None), problems

@@ -16,6 +16,7 @@ from conftest import edit, make_small_game, run
 from pdfread import MM, fonts, operations, placed_text, reader
 from PIL import Image
 
+import pnp.symbols
 from pnp.paths import CARDS_DIR, FONTS_DIR
 
 
@@ -99,12 +100,16 @@ def test_a_font_file_replaced_is_embedded_as_it_is_now(tmp_path):
 
 
 def test_a_symbol_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):
-    """The watcher builds again and again: an SVG symbol is read again only when it changed."""
+    """The watcher builds again and again: an SVG symbol is read again only when it changed,
+    plain (svgplain) or by svglib."""
     game = tmp_path / "ages"
     shutil.copytree(CARDS_DIR / "ages", game)
+    edit(game / "symbols" / "ore.svg", "<svg ", '<svg style="opacity:1" ')  # outside svgplain's set: svglib's
     reads: list[str] = []
     real = svglib.svglib.svg2rlg
     monkeypatch.setattr(svglib.svglib, "svg2rlg", lambda path, *a, **k: reads.append(Path(path).name) or real(path, *a, **k))
+    plain = pnp.symbols.read_plain
+    monkeypatch.setattr(pnp.symbols, "read_plain", lambda data: reads.append("plain") or plain(data))
     pdf = tmp_path / "out" / "ages" / "civil-en-a4-fronts.pdf"
 
     def build() -> bytes:
@@ -113,11 +118,16 @@ def test_a_symbol_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):
         return pdf.read_bytes()
 
     first = build()
+    assert reads.count("ore.svg") == 1 and reads.count("plain") == len(list((game / "symbols").glob("*.svg")))  # each read once
     reads.clear()
     assert build() == first and reads == []  # nothing changed: nothing read again
     edit(game / "symbols" / "food.svg", 'fill="#e3b23c"', 'fill="#3c7be3"')
     again = build()
-    assert reads == ["food.svg"] and again != first  # the edited one only, drawn as it is now
+    assert reads == ["plain"] and again != first  # the edited one only, drawn as it is now
+    edit(game / "symbols" / "ore.svg", "<svg ", "<svg  ")
+    reads.clear()
+    build()
+    assert reads == ["plain", "ore.svg"]  # tried plain, then read by svglib
 
 
 def test_an_image_that_links_out_of_the_game_folder_is_refused_and_one_that_links_inside_is_drawn(small, tmp_path):
@@ -191,7 +201,8 @@ def _states_named(form) -> bool:
 def test_a_symbol_is_walked_once_per_build_and_drawn_the_same_in_every_pdf(mesta, tmp_path, monkeypatch):
     """renderPDF turns a symbol's drawing into operators once per build; every PDF of the
     build draws the same operators. A translucent symbol names its PDF's graphics state,
-    so it is drawn anew into each PDF, translucent in every one."""
+    so it is drawn anew into each PDF, translucent in every one. A plain symbol is never
+    walked: svgplain gave its operators."""
     import multiprocessing
 
     from reportlab.graphics import renderPDF
@@ -201,6 +212,7 @@ def test_a_symbol_is_walked_once_per_build_and_drawn_the_same_in_every_pdf(mesta
     real = renderPDF.draw
     monkeypatch.setattr(renderPDF, "draw", lambda drawing, *a, **k: walked.append(id(drawing)) or real(drawing, *a, **k))
     edit(mesta / "symbols" / "kultura.svg", '<circle cx="50" cy="50" r="47" fill="#6a2c8a"', '<circle cx="50" cy="50" r="47" fill="#6a2c8a" fill-opacity="0.5"')
+    edit(mesta / "symbols" / "armada.svg", "<svg ", '<svg style="opacity:1" ')  # outside svgplain's set: svglib's, opaque
     result = run("build", mesta, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     out = tmp_path / "out" / "mesta"
@@ -211,4 +223,5 @@ def test_a_symbol_is_walked_once_per_build_and_drawn_the_same_in_every_pdf(mesta
     assert all(_states_named(form) for form in kultura)  # translucent in each, its state named where a viewer finds it
     with_kultura = sum(_symbol_form(pdf, "kultura") is not None for pdf in out.glob("*.pdf") if not pdf.name.endswith("booklet.pdf"))
     assert _symbol_form(out / "rules-sk-a5-booklet.pdf", "kultura").get_data() == kultura[2].get_data()  # the booklet: the paper book's pages, copied
-    assert sorted(Counter(walked).values()) == [1] * (len(set(walked)) - 1) + [with_kultura]  # kultura once per PDF, the rest once
+    assert sorted(Counter(walked).values()) == [1, with_kultura]  # armada once, kultura once per PDF, the plain ones never
+    assert _symbol_form(out / "cities-sk-a4.pdf", "div").get_data() == _symbol_form(out / "rules-sk-a4.pdf", "div").get_data()  # plain: alike too
