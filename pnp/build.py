@@ -9,6 +9,8 @@ one way: no stage reaches back into an earlier one.
 from __future__ import annotations
 
 import io
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from pathlib import Path
@@ -533,10 +535,11 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
     if spec.sides == "backs" and back is None:
         return None
     members = sheets.members
+    # the card of each copy printed, as an array: a list of 10,000 numbers would hold an object each
     if members is None:
-        items = [i for i, copies in enumerate(deck.copies()) for _ in range(copies)]
+        items = array("I", (i for i, copies in enumerate(deck.copies()) for _ in range(copies)))
     else:
-        items = [i for i, card in enumerate(deck.cards) if card.id in members for _ in range(card.copies)]
+        items = array("I", (i for i, card in enumerate(deck.cards) if card.id in members for _ in range(card.copies)))
     if grid is None:
         return _write_split(sheets, deck, items)
     total_sheets = -(-len(items) // grid.per_sheet)
@@ -662,7 +665,7 @@ def _common_grids(sheets: Sheets, deck: Deck, sizes: list[tuple[float, float, st
     raise PnpError(sheets.problems)
 
 
-def _write_split(sheets: Sheets, deck: Deck, items: list[int]) -> Written | None:
+def _write_split(sheets: Sheets, deck: Deck, items: Sequence[int]) -> Written | None:
     """A deck whose components do not fit the paper even turned: each component on an
     assembly page and overlapping pieces (pieces.py). Backs are not printed."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
@@ -116,8 +116,8 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
 
     Sorted keys and nothing that changes between builds: same input, same bytes. The JSON
     of json.dumps(sort_keys=True, indent=1), written deck by deck with no object per card:
-    the cards are read one at a time (a packed deck, cardstore.py, is never unpacked
-    whole) and only one deck's rows are held, to be sorted."""
+    the cards are read one at a time, in the order of their ids (a packed deck,
+    cardstore.py, is never unpacked whole), and each row is written as it is made."""
     kept: dict[str, dict[str, str]] = {}
     for (deck, card), entry in last.entries.items() if last is not None else ():
         if deck not in built and deck in game.decks:
@@ -127,13 +127,17 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
     file.write((before + '"cards": {').encode("utf-8"))
     written = False
     for deck in sorted(drawn.decks.keys() | kept.keys()):
-        rows = kept.get(deck, {})
-        if deck in drawn.decks:
-            for card_id, copies, title, sides in _drawn_cards(game, drawn, deck):
-                rows[card_id] = _row(copies, title, sides)
-        for i, card in enumerate(sorted(rows)):
+        rows: Iterable[tuple[str, str]]
+        if deck in drawn.decks and deck not in kept:  # a deck drawn now: its rows one at a time
+            rows = ((card_id, _row(copies, title, sides)) for card_id, copies, title, sides in _drawn_cards(game, drawn, deck))
+        else:
+            found = kept.get(deck, {})
+            for card_id, copies, title, sides in _drawn_cards(game, drawn, deck) if deck in drawn.decks else ():
+                found[card_id] = _row(copies, title, sides)
+            rows = sorted(found.items())
+        for i, (card, row) in enumerate(rows):
             opening = ("\n  },\n  " if written else "\n  ") + f"{_string(deck)}: {{\n" if i == 0 else ",\n"
-            file.write(f"{opening}   {_string(card)}: {rows[card]}".encode())
+            file.write(f"{opening}   {_string(card)}: {row}".encode())
             written = True
     file.write((("\n  }\n }" if written else "}") + after + "\n").encode())
 
@@ -209,15 +213,16 @@ def make_manifest(game: Game, lang: str, paper: str, drawn: Drawn) -> Manifest:
 
 
 def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[str, int, str | None, Sides]]:
-    """The cards of a deck the build drew, one at a time: id, copies, title and the hashes
-    of their sides."""
+    """The cards of a deck the build drew, one at a time in the order of their ids (each
+    id is one card: loading refuses one given twice): id, copies, title and the hashes of
+    their sides."""
     deck = game.decks[deck_id]
     copies = deck.copies()
-    for index, count in enumerate(copies):
+    for index in sorted(range(len(copies)), key=deck.card_id):
         card_id = deck.card_id(index)
         sides = drawn.sides(deck_id, card_id)
         if sides is not None:
-            yield card_id, count, _title(deck.cards, index), sides
+            yield card_id, copies[index], _title(deck.cards, index), sides
 
 
 _TITLES: dict[tuple[bytes, bytes], str | None] = {}  # a packed card -> its title: the last _KEPT_TITLES read
