@@ -536,10 +536,7 @@ def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
         return None
     members = sheets.members
     # the card of each copy printed, as an array: a list of 10,000 numbers would hold an object each
-    if members is None:
-        items = array("I", (i for i, copies in enumerate(deck.copies()) for _ in range(copies)))
-    else:
-        items = array("I", (i for i, card in enumerate(deck.cards) if card.id in members for _ in range(card.copies)))
+    items = array("I", (i for i, copies in enumerate(deck.copies()) if members is None or deck.card_id(i) in members for _ in range(copies)))
     if grid is None:
         return _write_split(sheets, deck, items)
     total_sheets = -(-len(items) // grid.per_sheet)
@@ -691,8 +688,7 @@ def _write_split(sheets: Sheets, deck: Deck, items: Sequence[int]) -> Written | 
 
     def faces():
         for index in items:
-            card = deck.cards[index]
-            yield f"{game.meta.title} · {deck.name} · {card.id}", sheets.record(deck.id, card.id, "front", sheets.renderer.face(card, front, "front", problems))
+            yield f"{game.meta.title} · {deck.name} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
 
     info = _doc_info(sheets, deck.name, f"{len(items)} components in {len(tiling.pieces)} pieces each", "one-sided", False)
     bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font

@@ -19,6 +19,7 @@ import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any, overload
 
 from .errors import Location
@@ -56,20 +57,10 @@ class _Unpickler(pickle.Unpickler):
         return self.enums[name][key]
 
 
-_PACKED: dict[tuple[bytes, bytes], bytes] = {}  # (dictionary, pickled card) -> compressed: the last _KEPT cards packed
-_KEPT = 1024  # the watcher loads a deck again at every save; its unchanged cards are not compressed again
-
-
+@lru_cache(maxsize=1024)  # the watcher loads a deck again at every save: its unchanged cards are not compressed again
 def _compressed(dictionary: bytes, raw: bytes) -> bytes:
-    key = (dictionary, raw)
-    found = _PACKED.get(key)
-    if found is None:
-        packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=dictionary)
-        found = packer.compress(raw) + packer.flush()
-        if len(_PACKED) >= _KEPT:
-            del _PACKED[next(iter(_PACKED))]
-        _PACKED[key] = found
-    return found
+    packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=dictionary)
+    return packer.compress(raw) + packer.flush()
 
 
 class PackedCards(Sequence[Card]):

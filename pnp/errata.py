@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
@@ -89,8 +89,14 @@ class Drawn:
         self._put(deck, card, side, bytes.fromhex(digest))
 
     def update(self, other: Drawn) -> None:
-        for deck, card, side in other:
-            self._put(deck, card, side, other.get(deck, card, side) or _NONE)
+        for deck, cards in other.decks.items():
+            if deck not in self.decks:  # the usual: a deck is in one PDF (copied: `other` is kept)
+                self.decks[deck] = dict(cards)
+                continue
+            for card, packed in cards.items():
+                for i, side in enumerate(SIDES):
+                    if (digest := _side(packed, i)) != _NONE:
+                        self._put(deck, card, side, digest)
 
     def _put(self, deck: str, card: str, side: str, digest: bytes) -> None:
         cards = self.decks.setdefault(deck, {})
@@ -127,14 +133,12 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
     file.write((before + '"cards": {').encode("utf-8"))
     written = False
     for deck in sorted(drawn.decks.keys() | kept.keys()):
-        rows: Iterable[tuple[str, str]]
-        if deck in drawn.decks and deck not in kept:  # a deck drawn now: its rows one at a time
-            rows = ((card_id, _row(copies, title, sides)) for card_id, copies, title, sides in _drawn_cards(game, drawn, deck))
-        else:
-            found = kept.get(deck, {})
-            for card_id, copies, title, sides in _drawn_cards(game, drawn, deck) if deck in drawn.decks else ():
-                found[card_id] = _row(copies, title, sides)
-            rows = sorted(found.items())
+        # a deck drawn now (built, so none of `kept`): its rows one at a time
+        rows = (
+            sorted(kept[deck].items())
+            if deck in kept
+            else ((card, _row(copies, title, sides)) for card, copies, title, sides in _drawn_cards(game, drawn, deck))
+        )
         for i, (card, row) in enumerate(rows):
             opening = ("\n  },\n  " if written else "\n  ") + f"{_string(deck)}: {{\n" if i == 0 else ",\n"
             file.write(f"{opening}   {_string(card)}: {row}".encode())
@@ -218,8 +222,7 @@ def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[str, 
     their sides."""
     deck = game.decks[deck_id]
     copies = deck.copies()
-    for index in sorted(range(len(copies)), key=deck.card_id):
-        card_id = deck.card_id(index)
+    for card_id, index in sorted((deck.card_id(i), i) for i in range(len(copies))):
         sides = drawn.sides(deck_id, card_id)
         if sides is not None:
             yield card_id, copies[index], _title(deck.cards, index), sides

@@ -268,17 +268,16 @@ class _Drawer:
             vx, vy, vw, vh = (float(n) for n in numbers)
             if vw <= 0 or vh <= 0:
                 raise _NotPlain
-        else:
-            vx, vy = 0, 0
-            vw, vh = _lengths(svg, "width", "height")
         width = _length(attrs.get("width", ""), None)
         height = _length(attrs.get("height", ""), None)
+        if box is None:
+            vx, vy, vw, vh = 0, 0, width or 0.0, height or 0.0
         width = vw if width is None else width
         height = vh if height is None else height
         if not (width > 0 and height > 0):  # a symbol of no size: svglib's to report
             raise _NotPlain
-        x_scale = (width * PX_TO_PT) / vw if vw else 1
-        y_scale = (height * PX_TO_PT) / vh if vh else 1
+        x_scale = (width * PX_TO_PT) / vw
+        y_scale = (height * PX_TO_PT) / vh
         uniform = min(x_scale, y_scale)  # xMidYMid meet
         tx = (width * PX_TO_PT - vw * uniform) / 2
         ty = (height * PX_TO_PT - vh * uniform) / 2
@@ -314,10 +313,10 @@ class _Drawer:
 
     # the state each shape sets (renderPDF's applyStateChanges of svglib's applyStyleOnShape)
 
-    def style(self, node: _Node, filled: bool = True, fill: bool = True, stroke: bool = True, width: bool = True) -> tuple[int, int]:
-        """Write the state of a shape (`filled`: one that has a fill, not a line; `fill`,
-        `stroke`, `width`: False where svglib drops the fill, the stroke or its width);
-        return whether it strokes and fills."""
+    def style(self, node: _Node, filled: bool = True, stroke: bool = True, width: bool = True) -> tuple[int, int]:
+        """Write the state of a shape (`filled`: one that has a fill, not a line, nor the
+        stroke svglib draws apart from a fill; `stroke`, `width`: False where svglib drops
+        the stroke or its width); return whether it strokes and fills."""
         fill_color = _color(_inherited(node, "fill") or "black") if filled else None
         rule = _inherited(node, "fill-rule") or "nonzero"
         stroke_color = _color(_inherited(node, "stroke") or "none")
@@ -328,8 +327,6 @@ class _Drawer:
             raise _NotPlain
         if line_width == 0 or not stroke:
             stroke_color = None
-        if not fill:
-            fill_color = None
         add = self.code.append
         if filled and fill_color is not None:
             add(f"{fp_str(fill_color.red, fill_color.green, fill_color.blue)} rg")
@@ -343,11 +340,11 @@ class _Drawer:
             self.fill_mode = _FILL_RULES[rule]
         return int(stroke_color is not None), int(fill_color is not None)
 
-    def shape(self, node: _Node, outline: Callable[[list[str]], None], **style: bool) -> None:
+    def shape(self, node: _Node, outline: Callable[[list[str]], None], stroke: bool = True) -> None:
         """A shape renderPDF draws through a path object writing into the page: circle,
-        ellipse, rounded rectangle."""
+        ellipse, rounded rectangle, polygon."""
         self.code.append("q")
-        stroke, fill = self.style(node, **style)
+        stroke, fill = self.style(node, stroke=stroke)
         outline(self.code)
         self.code.append(PATH_OPS[stroke, fill, self.fill_mode])
         self.code.append("Q")
@@ -392,10 +389,7 @@ class _Drawer:
         self.filled_polygon(node, _points(node.attrs.get("points", "")))
 
     def filled_polygon(self, node: _Node, points: list[float], stroke: bool = True) -> None:
-        self.code.append("q")
-        stroke_on, fill = self.style(node, stroke=stroke)
-        self.lines(points, close=True)
-        self.code += (PATH_OPS[stroke_on, fill, self.fill_mode], "Q")
+        self.shape(node, lambda code: self.lines(points, close=True), stroke=stroke)
 
     def polyline(self, node: _Node) -> None:
         points = _points(node.attrs.get("points", ""))
@@ -432,7 +426,7 @@ class _Drawer:
             self.outline(closed, points, 0, fill)
             self.code.append("Q")
             self.code.append("q")
-            stroke, _ = self.style(node, fill=False)
+            stroke, _ = self.style(node, filled=False)
             self.outline(ops, points, stroke, 0)
         else:
             self.code.append("q")

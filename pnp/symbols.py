@@ -245,10 +245,6 @@ def _read_svg(path: Path, problems: Problems | None) -> _Read | None:
     return read
 
 
-def _usable(width: float, height: float) -> bool:
-    return all(math.isfinite(side) and 0 < side <= MAX_SVG_SIDE for side in (width, height))
-
-
 @lru_cache(maxsize=512)
 def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[_Read | None, Problems]:
     problems = Problems()
@@ -262,7 +258,7 @@ def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[_Read | None
         problems.error(*refused)
         return None, problems
     plain = read_plain(data)
-    if plain is not None and _usable(plain[0], plain[1]):
+    if plain is not None:  # of a size _check_svg allowed, and more than none (svgplain's)
         return (None, *plain), problems
     # imported here, for the SVGs svgplain leaves to it: svglib pulls in lxml, and reportlab.graphics all of platypus
     from svglib.svglib import svg2rlg
@@ -280,7 +276,7 @@ def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[_Read | None
         logger.removeHandler(handler)
     for message in handler.messages:
         problems.warn(loc, "symbol-svg", f"svglib: {message}")
-    if drawing is None or not _usable(float(drawing.width), float(drawing.height)):
+    if drawing is None or not all(math.isfinite(side) and 0 < side <= MAX_SVG_SIDE for side in (float(drawing.width), float(drawing.height))):
         problems.error(loc, "symbol-unreadable", f"cannot read this SVG; expected an SVG file with a width and height (at most {MAX_SVG_SIDE} px)")
         return None, problems
     return (drawing, float(drawing.width), float(drawing.height), None), problems

@@ -300,22 +300,22 @@ def _glue(words: list[Measured], clinging: Collection[str]) -> list[Measured]:
     the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
     with the next word: typography never leaves them at the end of a line."""
     out: list[Measured] = []
-    carry: Word | None = None
+    carry: Measured | None = None
     for m in words:
         if carry is not None:
-            word = m.word
-            (text, font), (first, first_font) = carry[-1], word[0]
+            held, word = carry.word, m.word
+            (text, font), (first, first_font) = held[-1], word[0]
             if font == first_font:
-                m = _measure((*carry[:-1], (text + " " + first, font), *word[1:]))
+                m = _measure((*held[:-1], (text + " " + first, font), *word[1:]))
             else:  # the space stays, in the font of the word before it
-                m = _measure((*carry[:-1], (text + " ", font), *word))
+                m = _measure((*held[:-1], (text + " ", font), *word))
             carry = None
         if m.short and (m.short in clinging or _NUMBER.fullmatch(m.short)):  # at most three digits, or one letter
-            carry = m.word
+            carry = m
             continue
         out.append(m)
     if carry is not None:
-        out.append(_measure(carry))
+        out.append(carry)
     return out
 
 
