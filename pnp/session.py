@@ -113,8 +113,6 @@ class Language:
     base: bytes  # the common digest with the language's catalogue and the options
     decks: dict[str, bytes]  # deck id -> digest of its cards, in this language
     cards: dict[tuple[str, str], bytes]  # (deck id, card id) -> the card's digest
-    layouts: dict[str, bytes]  # layout name -> digest of its files
-    every_layout: bytes  # of every layout file (tuck boxes read theirs by name)
 
     def current(self, reads: dict[str, bytes]) -> bool:
         return all(self.decks.get(deck) == digest for deck, digest in reads.items())
@@ -142,7 +140,6 @@ class Session:
         self._common = b""
         self._options = ""
         self._languages: dict[str, Language] = {}
-        self._layout_files: dict[str, tuple[Path, ...]] = {}
         self._layouts: dict[str, bytes] = {}  # layout name -> digest of its files, in this build
         self._every_layout = b""
         self._pending: dict[Path, _File] = {}
@@ -174,8 +171,7 @@ class Session:
         self._options = repr(replace(options, jobs=1))
         self._languages = {}
         self._pending = {}
-        self._layout_files = project.layout_files
-        self._layouts = {name: self._layout_digest(files) for name, files in self._layout_files.items()}
+        self._layouts = {name: self._layout_digest(files) for name, files in project.layout_files.items()}
         self._every_layout = _digest(*(f"{name}\0".encode() + digest for name, (_, digest) in sorted(stats.items()) if Path(name).parts[:1] == ("layouts",)))
         self.rebuilt, self.kept = [], []
 
@@ -211,9 +207,7 @@ class Session:
             decks[deck_id] = _digest(deck_id, *(digest for _, digest in digests))
             if len({card_id for card_id, _ in digests}) == len(digests):  # ids repeated (a mistake, under --force): each face pickles its card
                 cards.update(((deck_id, card_id), digest) for card_id, digest in digests)
-        found = self._languages[edition.lang] = Language(
-            edition.lang, _digest(self._common, edition.lang, po, self._options), decks, cards, self._layouts, self._every_layout
-        )
+        found = self._languages[edition.lang] = Language(edition.lang, _digest(self._common, edition.lang, po, self._options), decks, cards)
         return found
 
     def _layout_digest(self, files: tuple[Path, ...]) -> bytes:
@@ -256,13 +250,13 @@ class Session:
         for deck_id in deck_ids:
             parts += [deck_id, lang.decks[deck_id]]
             for front, back in project.pairs(deck_id):
-                parts += [lang.layouts.get(front.name, b"?"), lang.layouts.get(back.name, b"?") if back else b"-"]
+                parts += [self._layouts.get(front.name, b"?"), self._layouts.get(back.name, b"?") if back else b"-"]
         return self.file_key(edition, target, parts)
 
     def tuckbox_key(self, edition: Edition, target: Path, deck_id: str) -> bytes:
         """What a tuck box's PDF is drawn from: its deck (its count), every layout (its own is named in game.yaml), its decks' reads apart."""
         lang = self.language(edition)
-        return self.file_key(edition, target, ["tuckbox", deck_id, lang.decks[deck_id], lang.every_layout])
+        return self.file_key(edition, target, ["tuckbox", deck_id, lang.decks[deck_id], self._every_layout])
 
     def kept_file(self, edition: Edition, target: Path, key: bytes) -> _File | None:
         """The record of `target` when it need not be drawn again: same key, the decks it
@@ -336,7 +330,7 @@ class _Setter:
         shared = self._keys.get((deck, layout.name, side))
         if shared is None:
             lang = self._lang
-            shared = self._keys[deck, layout.name, side] = _hasher(lang.base, deck, layout.name, lang.layouts.get(layout.name, b"?"), side)
+            shared = self._keys[deck, layout.name, side] = _hasher(lang.base, deck, layout.name, self._session._layouts.get(layout.name, b"?"), side)
         key = shared.copy()
         key.update(digest)
         return key.digest()
