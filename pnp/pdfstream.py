@@ -94,6 +94,8 @@ class StreamingDocument(PDFDocument):
         self._header = PDFFile(self._pdfVersion).strings[0]  # reportlab's header line
         self._write(self._header)
         self.Pages.__class__ = _PageTree
+        self.flate: _KeptFlate | None = None  # the watcher's: compressed streams kept from its last build of this PDF (KeptCode.begin)
+        self._formatted: dict[tuple, _Formatted] = {}  # pages' resources, by the forms and images they name
 
     def _write(self, data: bytes) -> int:
         """Append to the file; return where the data starts."""
@@ -123,11 +125,11 @@ class StreamingDocument(PDFDocument):
 
     def addPage(self, page: PDFPage) -> None:
         """Register the page as reportlab does, then write it and its content stream now."""
-        flate = getattr(self, "flate", None)  # the watcher's: compressed streams kept from its last build of this PDF
+        flate = self.flate
         if flate is not None and not page.Contents and page.stream and page.compression:  # as PDFPage.check_format makes it
             page.Contents = PDFStream(content=page.stream, filters=[flate])
             page.Contents.__Comment__ = "page stream"
-        if not (page.Resources or page.ExtGState or page._colorsUsed or page._shadingUsed):
+        if not (page.Resources or page.ExtGState or _names_colours(page)):
             page.Resources = self._resources(page)
         super().addPage(page)
         name = page.__InternalName__
@@ -144,19 +146,10 @@ class StreamingDocument(PDFDocument):
     def _resources(self, page: PDFPage) -> _Formatted:
         """The page's resources as PDFPage.check_format makes them, formatted once for all
         the pages that name the same forms and images (a deck's pages mostly do)."""
-        names = tuple(sorted(page.XObjects.dict)) if page.XObjects else ()
-        formatted = self.__dict__.setdefault("_formatted", {})
-        found = formatted.get((page.hasImages, names))
+        key = (page.hasImages, tuple(sorted(page.XObjects.dict)) if page.XObjects else ())
+        found = self._formatted.get(key)
         if found is None:
-            resources = PDFResourceDictionary()
-            resources.basicFonts()
-            if page.hasImages:
-                resources.allProcs()
-            else:
-                resources.basicProcs()
-            if page.XObjects:
-                resources.XObject = page.XObjects
-            found = formatted[page.hasImages, names] = _Formatted(pdfdoc_format(resources, self))
+            found = self._formatted[key] = _Formatted(pdfdoc_format(_resource_dict(page.XObjects, page.hasImages), self))
         return found
 
     def SaveToFile(self, filename, canvas) -> None:  # noqa: N802 - reportlab's name
@@ -229,7 +222,28 @@ def write_code(canvas: Canvas, code: list[str]) -> None:
 def _names_per_page(canvas: Canvas, code: list[str]) -> bool:
     """Whether what was drawn names what reportlab names per page or form: a colour space,
     a shading or a graphics state (transparency)."""
-    return bool(canvas._colorsUsed or canvas._shadingUsed) or any(line.endswith(" gs") for line in code)
+    return _names_colours(canvas) or any(line.endswith(" gs") for line in code)
+
+
+def _names_colours(drawn: Canvas | PDFPage) -> bool:
+    """Whether a canvas's page (or a page it made) names a colour space or a shading."""
+    return bool(drawn._colorsUsed or drawn._shadingUsed)
+
+
+def _resource_dict(xobjects: object, images: bool = True, states: object = None) -> PDFResourceDictionary:
+    """A page's or form's resources as reportlab makes them (the document's fonts, the
+    procedure sets, the forms and images placed), with `states`, its graphics states."""
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    if images:
+        resources.allProcs()
+    else:
+        resources.basicProcs()
+    if xobjects:
+        resources.XObject = xobjects
+    if states:
+        resources.ExtGState = states
+    return resources
 
 
 def end_form(canvas: Canvas) -> None:
@@ -246,13 +260,7 @@ def _name_states(form: PDFFormXObject) -> None:
     """The form's resources as reportlab writes them, with its graphics states."""
     states = getattr(form, "ExtGState", None)
     if states:
-        resources = PDFResourceDictionary()
-        resources.basicFonts()
-        resources.allProcs()
-        if form.XObjects:
-            resources.XObject = form.XObjects
-        resources.ExtGState = states
-        form.Resources = resources
+        form.Resources = _resource_dict(form.XObjects, states=states)
 
 
 def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str]]) -> None:
@@ -371,7 +379,7 @@ class KeptCode:
         """A build of the PDF starts on `canvas`: what the last one kept is what this one may reuse."""
         if self._now:
             self._last, self._now = self._now, {}
-            self.flate.begin()
+        self.flate.begin()
         self._parts = []
         canvas._doc.flate = self.flate
 
@@ -424,7 +432,10 @@ class _KeptFlate:
         self._now: dict[bytes, bytes] = {}
 
     def begin(self) -> None:
-        self._last, self._now = self._now, {}
+        """A build of the PDF starts: what the last one compressed may be reused (if it
+        compressed anything: a build that wrote nothing leaves the one before it)."""
+        if self._now:
+            self._last, self._now = self._now, {}
 
     def encode(self, text: str) -> bytes:
         data = text.encode("utf8")
@@ -581,7 +592,7 @@ class KeptPagesCanvas(Canvas):
         self._page_from = len(self._code)
 
     def showPage(self) -> None:  # noqa: N802 - reportlab's name
-        self.kept.append((self._code[self._page_from :], list(self._formsinuse), self._extgstate, bool(self._colorsUsed or self._shadingUsed)))
+        self.kept.append((self._code[self._page_from :], list(self._formsinuse), self._extgstate, _names_colours(self)))
         self._page_from = 0
         super().showPage()
 

@@ -12,10 +12,9 @@ import yaml
 from conftest import edit, line_of, run
 from pdfread import MM, card_boxes, reader, text
 
-from pnp.paths import DEFAULT_GAME, LAYOUTS_DIR
+from pnp.paths import DEFAULT_GAME
 
 RULES = DEFAULT_GAME / "rules"
-LAYOUTS = LAYOUTS_DIR / "mesta"
 HEADING = re.compile(r"^#{1,3} (.+?)\s*\{#[\w.:-]+\}\s*$", re.M)
 CITIES = re.compile(r"V hre je spolu (\d+) miest")
 

@@ -111,9 +111,9 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
         _one_pass(doc, formats, inputs, previous, None, memo, drawing=False)
     passes = MAX_PASSES - (known is None)
     for n in range(1, passes + 1):
-        book, start = Book(), previous
-        paper, booklet, pages = _one_pass(doc, formats, inputs, book, start, memo, drawing=True, last=n == passes)
-        if book.state() == start.state():
+        book = Book()
+        paper, booklet, pages, settled = _one_pass(doc, formats, inputs, book, previous, memo, drawing=True, last=n == passes)
+        if settled:
             break
         previous = book
     else:
@@ -125,19 +125,23 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
 
 def _one_pass(
     doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, drawing: bool, last: bool = False
-) -> tuple[bytes, bytes, int]:
-    """One pass over the book, on the formats' page: the paper book's bytes, the
-    booklet's (its pages copied from the paper book's, when the pass is kept: its pages
-    settled, or it is the `last`) and the page count; a pass that is not `drawing` only
-    finds the pages (and writes nothing)."""
+) -> tuple[bytes, bytes, int, bool]:
+    """One pass over the book, on the formats' page, starting from the `previous` pages:
+    the paper book's bytes, the booklet's (its pages copied from the paper book's, when
+    the pass is kept: its pages settled, or it is the `last`), the page count and whether
+    the pages settled (are the previous ones). A pass that is not `drawing` only finds the
+    pages (and writes nothing)."""
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, Styles.for_size(formats.page.body), inputs.problems, book, drawing, memo)
     paper, booklet = io.BytesIO(), io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
     template = _Template(paper, formats, inputs, setting, header, f"rulebook, {formats.paper.name.upper()}")
     subject = f"{formats.page.paper.title} booklet on {formats.paper.title}: print double-sided, flip on the short edge, fold, staple"
 
-    def fold(kept: KeptPagesCanvas) -> None:  # the pages drawn, before the paper book is saved
-        if not last and book.state() != (previous or Book()).state():
+    settled: list[bool] = []
+
+    def fold(kept: KeptPagesCanvas) -> None:  # the pages drawn (and saved: a drawing pass), before the paper book is saved
+        settled.append(previous is not None and book.state() == previous.state())
+        if not (settled[0] or last):
             return  # the pages moved: another pass follows
         folded = canvas_like(template, booklet, partial(FormPagesCanvas, place=partial(impose, formats)))
         folded.setSubject(subject)
@@ -146,7 +150,7 @@ def _one_pass(
 
     story = Story(doc, setting, inputs, previous or Book()).flowables()
     template.build(story, canvasmaker=partial(KeptPagesCanvas, then=fold))
-    return paper.getvalue(), booklet.getvalue(), template.page
+    return paper.getvalue(), booklet.getvalue(), template.page, settled == [True]
 
 
 def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Location]) -> None:
