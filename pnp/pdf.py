@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
 from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
-from .pdfstream import KeptCode, StreamingCanvas, draw_text, end_form
+from .pdfstream import KeptCode, StreamingCanvas, draw_text, end_form, enter_clipped
 from .text import SYMBOL_EM
 
 rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
@@ -155,15 +155,16 @@ def _texts(ops: tuple[Op, ...]) -> dict[str, str]:
 def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, turned: bool) -> None:
     """Save the state, clip to the face's trim plus its bleed with the trim origin at x, y,
     and move the origin there (`turned`: upside down in the same box); the caller restores."""
+    box = (x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
+    if not turned:
+        enter_clipped(canvas, box, x, y)
+        return
     canvas.saveState()
     clip = canvas.beginPath()
-    clip.rect(x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
+    clip.rect(*box)
     canvas.clipPath(clip, stroke=0, fill=0)
-    if turned:
-        canvas.translate(x + face.width, y + face.height)
-        canvas.rotate(180)
-    else:
-        canvas.translate(x, y)
+    canvas.translate(x + face.width, y + face.height)
+    canvas.rotate(180)
 
 
 def _symbols_of(face: Face) -> set[str]:

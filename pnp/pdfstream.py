@@ -52,7 +52,7 @@ from reportlab.pdfbase.pdfdoc import (
 )
 from reportlab.pdfbase.pdfdoc import format as pdfdoc_format
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas, ExtGState
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas, ExtGState
 
 if TYPE_CHECKING:  # platypus is for rulebooks only: sheets need not import it
     from reportlab.platypus import BaseDocTemplate, Flowable, KeepTogether
@@ -202,6 +202,17 @@ def place_form(canvas: Canvas, name: str, matrix: tuple[float, float, float, flo
     restoreState write, without their bookkeeping (a symbol is placed thousands of times)."""
     canvas._code.extend(("q", f"{fp_str(*matrix)} cm", f"/{canvas._doc.getXObjectName(name)} Do", "Q"))
     canvas._formsinuse.append(name)
+
+
+def enter_clipped(canvas: Canvas, box: tuple[float, float, float, float], x: float, y: float) -> None:
+    """Save the state, clip to `box` (x, y, width, height) and move the origin to x, y: the
+    operators saveState, a clip path and translate write, without building a path object
+    (a face is placed thousands of times); the caller restores the state."""
+    canvas.saveState()
+    canvas._code.append(f"n {fp_str(*box)} re {'W*' if canvas._fillMode == FILL_EVEN_ODD else 'W'} n")
+    a, b, c, d, e, f = canvas._currentMatrix
+    canvas._currentMatrix = (a, b, c, d, a * x + c * y + e, b * x + d * y + f)
+    canvas._code.append(f"1 0 0 1 {fp_str(x, y)} cm")
 
 
 def portable_code(canvas: Canvas) -> list[str] | None:
