@@ -21,7 +21,7 @@ from pnp.build import build
 from pnp.faces import BLACK
 from pnp.options import BuildOptions
 from pnp.paths import FONTS_DIR
-from pnp.pdfstream import StreamingCanvas, draw_text
+from pnp.pdfstream import StreamingCanvas, StreamingDocument, draw_text
 
 
 def xref_points_at_objects(data: bytes) -> None:
@@ -205,3 +205,27 @@ def test_pages_copied_into_another_pdf_draw_what_was_drawn(tmp_path):
     canvas.showPage()
     canvas.save()
     assert refused == [True]
+
+
+@pytest.mark.parametrize("flags", [[], ["--bleed", "3", "--flip", "short"], ["--sides", "fold", "--paper", "letter"], ["--cutter", "silhouette"]])
+def test_pages_formatted_straight_to_bytes_are_reportlabs_byte_for_byte(tmp_path, monkeypatch, flags):
+    """A sheet's page and its content stream are formatted without reportlab's general
+    formatter (StreamingDocument._plain_page); the file is the one reportlab's formatting
+    gives, with boxes, bleed, rotation and every route to paper."""
+    game = make_small_game(tmp_path / "g", cards="".join(f"- {{id: c{i}, title: Karta {i}, text: Hráč získa {i} miest.}}\n" for i in range(20)))
+    plain_page, formatted = StreamingDocument._plain_page, []
+
+    def noted(self, page):
+        found = plain_page(self, page)
+        formatted.append(found is not None)
+        return found
+
+    monkeypatch.setattr(StreamingDocument, "_plain_page", noted)
+    assert run("build", game, "--out", tmp_path / "fast", *flags).exit_code == 0
+    assert formatted and all(formatted)  # every sheet page took the short way
+    monkeypatch.setattr(StreamingDocument, "_plain_page", lambda self, page: None)  # every page through reportlab's formatter
+    assert run("build", game, "--out", tmp_path / "reportlab", *flags).exit_code == 0
+    names = sorted(p.name for p in (tmp_path / "fast" / "g").glob("*.pdf"))
+    assert names and names == sorted(p.name for p in (tmp_path / "reportlab" / "g").glob("*.pdf"))
+    for name in names:
+        assert (tmp_path / "fast" / "g" / name).read_bytes() == (tmp_path / "reportlab" / "g" / name).read_bytes(), name
