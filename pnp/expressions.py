@@ -579,14 +579,15 @@ def rendered(template: Template, ctx: dict[str, Any]) -> str:
 # What a lone name can look like, and more: a source that does not match is no lone name
 # and is not parsed to find out (compiling it parses it again).
 _NAME_EXPRESSION = re.compile(r"[\s()]*\w+[\s()]*")
-_NAME_TEMPLATE = re.compile(r"\s*\{\{[-+]?[\s()]*\w+[\s()]*[-+]?\}\}\s*")
+_NAME_TEMPLATE = re.compile(r"\s*\{\{[-+]?[\s()]*\w+(?:\s*\.\s*\w+)*[\s()]*[-+]?\}\}\s*")
 
 
 @lru_cache(maxsize=4096)
-def _lone_name(source: str, expression: bool) -> str | None:
-    """The name a template (`{{ title }}`) or an expression (`army`) is and nothing more, as
-    Jinja reads it, or None: its value is looked up in the context directly, without the
-    Jinja context that rendering makes (most of a card's templates are such names)."""
+def _lone_name(source: str, expression: bool) -> tuple[str, ...] | None:
+    """The name a template (`{{ title }}`, `{{ game.title }}`) or an expression (`army`) is
+    and nothing more, as Jinja reads it, with the attributes it reads of it, or None: its
+    value is looked up in the context directly, without the Jinja context that rendering
+    makes (most of a card's templates are such names)."""
     if not (_NAME_EXPRESSION if expression else _NAME_TEMPLATE).fullmatch(source):
         return None
     try:
@@ -602,16 +603,32 @@ def _lone_name(source: str, expression: bool) -> str | None:
             node = body[0].nodes[0]
     except TemplateSyntaxError:
         return None
-    return node.name if isinstance(node, nodes.Name) and node.ctx == "load" else None
+    attributes: list[str] = []
+    while isinstance(node, nodes.Getattr) and node.ctx == "load":
+        attributes.insert(0, node.attr)
+        node = node.node
+    return (node.name, *attributes) if isinstance(node, nodes.Name) and node.ctx == "load" else None
+
+
+def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
+    """The value of a lone name (`_lone_name`) in `ctx`, or `missing` where Jinja must say
+    what it is: a name the context lacks, or an attribute read of anything but a plain
+    dict that has it as a key and not as a method (Jinja's getattr would find the method)."""
+    if path is None or path[0] not in ctx:
+        return missing
+    value = ctx[path[0]]
+    for attribute in path[1:]:
+        if type(value) is not dict or attribute not in value or hasattr(dict, attribute):
+            return missing
+        value = value[attribute]
+    return value
 
 
 def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     """The value of an expression; raises on any failure, an undefined result included
     (`where: kidn` must not quietly select nothing)."""
-    name = _lone_name(source, True)
-    if name in ctx:  # a name of the context is its value
-        value = ctx[name]
-    else:
+    value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
+    if value is missing:
         expression = _expression(source)
         context = _context(expression, ctx)
         consume(expression.root_render_func(context))
@@ -639,7 +656,7 @@ def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems
     (an undefined name once per place, with `once`)."""
     if "{" not in source:
         return source
-    value = ctx.get(_lone_name(source, False))  # '{{ title }}' writes a text as it is
+    value = _looked_up(_lone_name(source, False), ctx)  # '{{ title }}' writes a text as it is
     if type(value) is str and len(value) <= MAX_LENGTH:
         return value
     try:

@@ -1,4 +1,4 @@
-"""A template or expression that is one name (`{{ title }}`, `when: army`) is looked up
+"""A template or expression that is one name (`{{ title }}`, `{{ game.title }}`, `when: army`) is looked up
 without rendering it through Jinja: what it writes and what it means must be what Jinja
 would make of it, and a name the component lacks is still an error naming it."""
 
@@ -9,7 +9,22 @@ import pytest
 from pnp.errors import Location, Problems
 from pnp.expressions import FAILED, evaluate_at, fill_in, template
 
-CTX = {"title": "Kováč", "empty": "", "cost": 3, "none": "a field named none", "items": ["a"], "nothing": None, "flag": False}
+
+class Named:
+    title = "an attribute"
+
+
+CTX = {
+    "title": "Kováč",
+    "empty": "",
+    "cost": 3,
+    "none": "a field named none",
+    "items": ["a"],
+    "nothing": None,
+    "flag": False,
+    "game": {"title": "Mestá", "items": "a key named items", "inner": {"name": "Hlboko"}, "none": None},
+    "thing": Named(),
+}
 WHERE = Location("layouts/card.yaml", 4, 9)
 
 
@@ -27,6 +42,13 @@ WHERE = Location("layouts/card.yaml", 4, 9)
         "{{ true }}",
         "{{ items }}",
         "{{ nothing }}",
+        "{{ game.title }}",
+        "{{ game . title }}",
+        "{{- game.inner.name }}",
+        "{{ game.items }}",
+        "{{ game.none }}",
+        "{{ game }}",
+        "{{ thing.title }}",
     ],
 )
 def test_a_template_writes_what_jinja_writes(source):
@@ -38,13 +60,16 @@ def test_an_expression_means_what_jinja_means(source, value):
     assert evaluate_at(source, CTX, WHERE, "when", Problems()) == value
 
 
-@pytest.mark.parametrize(("source", "evaluate"), [("{{ titel }}", False), ("titel", True)])
-def test_a_name_the_component_lacks_is_an_error_naming_it(source, evaluate):
+@pytest.mark.parametrize(
+    ("source", "evaluate", "said"),
+    [("{{ titel }}", False, "'titel' is undefined"), ("titel", True, "'titel' is undefined"), ("{{ game.titel }}", False, "no key 'titel'")],
+)
+def test_a_name_the_component_lacks_is_an_error_naming_it(source, evaluate, said):
     problems = Problems()
     got = evaluate_at(source, CTX, WHERE, "when", problems) if evaluate else fill_in(source, CTX, WHERE, "text", problems)
     assert got is (FAILED if evaluate else None)
     (problem,) = problems.items
-    assert "'titel' is undefined" in str(problem) and "'title'" in str(problem)
+    assert said in str(problem) and "'title'" in str(problem)
 
 
 HIDING = {**CTX, "range": "a field named range"}
