@@ -92,7 +92,7 @@ class PackedCards(Sequence[Card]):
         self.kept: list[Card] | None = []  # the cards as loaded, while there are at most _KEPT; then None
         self.packed = _Run()
         self.counts: list[int] = []  # printed copies of each card
-        self._ids = _Run()  # each card's id, in UTF-8 (a list of strings is ten times the size)
+        self._ids = _Run()  # each packed card's id, in UTF-8 (a list of strings is ten times the size)
         self._recent: dict[int, Card] = {}  # the cards last read by index: a sheet's fronts are read again for its backs
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, {id(value): (name, key) for name, values in enums.items() for key, value in values.items()})
@@ -101,7 +101,6 @@ class PackedCards(Sequence[Card]):
 
     def append(self, card: Card) -> None:
         self.counts.append(card.copies)
-        self._ids.append(card.id.encode("utf-8"))
         if self.file is None:
             self.file = card.loc.file
         kept = self.kept
@@ -130,6 +129,7 @@ class PackedCards(Sequence[Card]):
         return (_REFS if pickler.used else _PLAIN) + buffer.getvalue()
 
     def _pack(self, card: Card) -> None:
+        self._ids.append(card.id.encode("utf-8"))
         raw = self._pickled(card)
         if not self.dictionary:
             self.dictionary = raw[1:]
@@ -176,6 +176,8 @@ class PackedCards(Sequence[Card]):
 
     def card_id(self, index: int) -> str:
         """The id of card `index`, without unpacking the card."""
+        if self.kept is not None:
+            return self.kept[index].id
         return self._ids[index % len(self)].decode("utf-8")
 
     def raw(self, index: int) -> bytes:
