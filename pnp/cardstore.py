@@ -3,8 +3,8 @@
 Why: a loaded card is a dozen Python objects (the card, its fields and their locations,
 the strings: two bytes a letter as soon as one letter is outside Latin-1), about 1.8 kB
 for a short card; a 10,000-card deck held that way was most of a build's memory. Every
-stage reads the cards one at a time, so past `_KEPT` cards `PackedCards` keeps each as one
-pickled and compressed bytes object and unpacks a card when it is read. Cards of a deck
+stage reads the cards one at a time, so past `_KEPT` cards `PackedCards` keeps each
+pickled and compressed (all in one bytearray) and unpacks a card when it is read. Cards of a deck
 share their field names and much of their words, so each is compressed with the deck's
 first card as the dictionary: a short card packs into a tenth of its unpacked size.
 Enumeration values are packed by reference, so an unpacked card shares them with the game
@@ -13,7 +13,10 @@ column.
 
 A deck of up to `_KEPT` cards is kept as loaded: packing and unpacking cost a 1,000-card
 build 50 ms of its 0.63 s CPU (a card is read three times: checked, drawn, titled in the
-manifest), while its cards held as they are take about 2 MB of the build's 42 MB.
+manifest), while its cards held as they are take about 2 MB of the build's 42 MB. Printed
+decks have tens or hundreds of cards, so packing is for generated data; a large deck's
+first `_KEPT` cards are packed when the next one comes (a 10,000-card build's peak memory
+is later, when its manifest is written: measured, it is not raised).
 """
 
 from __future__ import annotations
