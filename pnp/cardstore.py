@@ -1,14 +1,22 @@
-"""A deck's cards kept packed, so memory does not grow with the deck.
+"""A deck's cards, packed once the deck is large, so memory does not grow with the deck.
 
 Why: a loaded card is a dozen Python objects (the card, its fields and their locations,
-the strings: two bytes a letter as soon as one letter is outside Latin-1), about 1.5 kB
+the strings: two bytes a letter as soon as one letter is outside Latin-1), about 1.8 kB
 for a short card; a 10,000-card deck held that way was most of a build's memory. Every
-stage reads the cards one at a time, so `PackedCards` keeps each as one pickled and
-compressed bytes object and unpacks a card when it is read. Cards of a deck share their
-field names and much of their words, so each is compressed with the deck's first card
-as the dictionary: a short card packs into a fifth of its unpacked size. Enumeration
-values are packed by reference, so an unpacked card shares them with the game exactly
-as a loaded one does; locations in the deck's data file are packed as line and column.
+stage reads the cards one at a time, so past `_KEPT` cards `PackedCards` keeps each
+pickled and compressed (all in one bytearray) and unpacks a card when it is read. Cards of a deck
+share their field names and much of their words, so each is compressed with the deck's
+first card as the dictionary: a short card packs into a tenth of its unpacked size.
+Enumeration values are packed by reference, so an unpacked card shares them with the game
+exactly as a loaded one does; locations in the deck's data file are packed as line and
+column.
+
+A deck of up to `_KEPT` cards is kept as loaded: packing and unpacking cost a 1,000-card
+build 50 ms of its 0.63 s CPU (a card is read three times: checked, drawn, titled in the
+manifest), while its cards held as they are take about 2 MB of the build's 42 MB. Printed
+decks have tens or hundreds of cards, so packing is for generated data; a large deck's
+first `_KEPT` cards are packed when the next one comes (a 10,000-card build's peak memory
+is later, when its manifest is written: measured, it is not raised).
 """
 
 from __future__ import annotations
@@ -19,7 +27,6 @@ import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields
-from functools import lru_cache
 from typing import Any, overload
 
 from .errors import Location
@@ -27,7 +34,8 @@ from .model import Card, EnumValue
 
 _FIELDS = tuple(f.name for f in fields(Card))
 _LOC, _FIELD_LOCS = _FIELDS.index("loc"), _FIELDS.index("field_locs")
-_RECENT = 24  # cards kept unpacked: a sheet of poker or mini cards (its fronts are read again for its backs)
+_KEPT = 2000  # cards of a deck kept as loaded: about 4 MB of short cards (1.8 kB each), a tenth of a build's memory
+_RECENT = 24  # cards of a packed deck kept unpacked: a sheet of poker or mini cards (its fronts are read again for its backs)
 _WBITS = -11  # raw deflate, a 2 kB window: a card and the dictionary; small to set up per card
 _PLAIN, _REFS = b"P", b"E"  # the first byte of a packed card: does it refer to enumeration values?
 
@@ -57,24 +65,37 @@ class _Unpickler(pickle.Unpickler):
         return self.enums[name][key]
 
 
-@lru_cache(maxsize=1024)  # the watcher loads a deck again at every save: its unchanged cards are not compressed again
-def _compressed(dictionary: bytes, raw: bytes) -> bytes:
-    packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=dictionary)
-    return packer.compress(raw) + packer.flush()
+class _Run:
+    """Byte strings kept one after another in one bytearray: in a list, each short bytes or
+    str object costs 40 to 50 bytes beside its contents (half a megabyte for 10,000 cards)."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.ends = array("L")
+
+    def append(self, item: bytes) -> None:
+        self.data += item
+        self.ends.append(len(self.data))
+
+    def __getitem__(self, index: int) -> bytes:
+        """Item `index`, counted from 0 (not from the end)."""
+        start = self.ends[index - 1] if index else 0
+        return bytes(self.data[start : self.ends[index]])
 
 
 class PackedCards(Sequence[Card]):
-    """A list of cards that unpacks a card when it is read (the last few read by index are
-    kept): compare cards by id, never by identity, and do not change them in place."""
+    """A list of cards that, once it holds more than `_KEPT`, packs them and unpacks a card
+    when it is read (the last few read by index are kept): compare cards by id, never by
+    identity, and do not change them in place."""
 
     def __init__(self, enums: dict[str, dict[str, EnumValue]], cards: Iterable[Card] = ()):
         self.enums = enums
         self.file: str | None = None  # the data file: its name is stored once
         self.dictionary = b""  # the first card, pickled: what the others are compressed against
-        self.packed: list[bytes] = []
+        self.kept: list[Card] | None = []  # the cards as loaded, while there are at most _KEPT; then None
+        self.packed = _Run()
         self.counts: list[int] = []  # printed copies of each card
-        self._ids = bytearray()  # each card's id, in UTF-8, one after the other (a list of strings is ten times the size)
-        self._id_ends = array("L")
+        self._ids = _Run()  # each packed card's id, in UTF-8 (a list of strings is ten times the size)
         self._recent: dict[int, Card] = {}  # the cards last read by index: a sheet's fronts are read again for its backs
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, {id(value): (name, key) for name, values in enums.items() for key, value in values.items()})
@@ -83,11 +104,21 @@ class PackedCards(Sequence[Card]):
 
     def append(self, card: Card) -> None:
         self.counts.append(card.copies)
-        self._ids += card.id.encode("utf-8")
-        self._id_ends.append(len(self._ids))
-        values = [getattr(card, name) for name in _FIELDS]
         if self.file is None:
             self.file = card.loc.file
+        kept = self.kept
+        if kept is None:
+            self._pack(card)
+        elif len(kept) < _KEPT:
+            kept.append(card)
+        else:  # the deck is large: packed from here on
+            self.kept = None
+            for each in (*kept, card):
+                self._pack(each)
+
+    def _pickled(self, card: Card) -> bytes:
+        """The card pickled, with a first byte that says whether it refers to enumeration values."""
+        values = [getattr(card, name) for name in _FIELDS]
         locs = [card.loc, *card.field_locs.values()]
         if all(loc.file == self.file for loc in locs):  # as line and column: smaller, and faster to unpack
             values[_LOC] = (card.loc.line, card.loc.col)
@@ -98,23 +129,30 @@ class PackedCards(Sequence[Card]):
         pickler.clear_memo()
         pickler.used = False
         pickler.dump(tuple(values))
-        raw = buffer.getvalue()
+        return (_REFS if pickler.used else _PLAIN) + buffer.getvalue()
+
+    def _pack(self, card: Card) -> None:
+        self._ids.append(card.id.encode("utf-8"))
+        raw = self._pickled(card)
         if not self.dictionary:
-            self.dictionary = raw
-        self.packed.append((_REFS if pickler.used else _PLAIN) + _compressed(self.dictionary, raw))
+            self.dictionary = raw[1:]
+        packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=self.dictionary)
+        self.packed.append(raw[:1] + packer.compress(raw[1:]) + packer.flush())
 
     def __len__(self) -> int:
-        return len(self.packed)
+        return len(self.counts)
 
     @overload
     def __getitem__(self, index: int) -> Card: ...
     @overload
     def __getitem__(self, index: slice) -> list[Card]: ...
     def __getitem__(self, index: int | slice) -> Card | list[Card]:
+        if self.kept is not None:
+            return self.kept[index]
         if isinstance(index, slice):
-            return [self._unpack(data) for data in self.packed[index]]
+            return [self._unpack(self.packed[i]) for i in range(len(self))[index]]
         if index < 0:
-            index += len(self.packed)
+            index += len(self)
         card = self._recent.get(index)
         if card is None:
             card = self._unpack(self.packed[index])
@@ -124,7 +162,9 @@ class PackedCards(Sequence[Card]):
         return card
 
     def __iter__(self) -> Iterator[Card]:
-        return (self._unpack(data) for data in self.packed)
+        if self.kept is not None:
+            return iter(self.kept)
+        return (self._unpack(self.packed[i]) for i in range(len(self)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
@@ -139,13 +179,17 @@ class PackedCards(Sequence[Card]):
 
     def card_id(self, index: int) -> str:
         """The id of card `index`, without unpacking the card."""
-        start = self._id_ends[index - 1] if index else 0
-        return self._ids[start : self._id_ends[index]].decode("utf-8")
+        if self.kept is not None:
+            return self.kept[index].id
+        return self._ids[index % len(self)].decode("utf-8")
 
     def raw(self, index: int) -> bytes:
         """Card `index` as pickled, not unpacked: equal for equal cards of the same data file,
-        whatever the deck's first card is (the watcher tells changed cards by it)."""
-        data = self.packed[index]
+        whatever the deck's first card is and whether the deck is packed (the watcher tells
+        changed cards by it)."""
+        if self.kept is not None:
+            return self._pickled(self.kept[index])
+        data = self.packed[index % len(self)]
         return data[:1] + zlib.decompressobj(_WBITS, zdict=self.dictionary).decompress(memoryview(data)[1:])
 
     def _unpack(self, data: bytes) -> Card:

@@ -225,24 +225,7 @@ def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[str, 
     for card_id, index in sorted((deck.card_id(i), i) for i in range(len(copies))):
         sides = drawn.sides(deck_id, card_id)
         if sides is not None:
-            yield card_id, copies[index], _title(deck.cards, index), sides
-
-
-_TITLES: dict[tuple[bytes, bytes], str | None] = {}  # a packed card -> its title: the last _KEPT_TITLES read
-_KEPT_TITLES = 1024  # the watcher writes the manifest at every save, of cards mostly as they were: not unpacked again
-
-
-def _title(cards: Any, index: int) -> str | None:
-    """The title of card `index`; a packed card (cardstore.py) is unpacked for it only once."""
-    packed = getattr(cards, "packed", None)
-    if packed is None:
-        return title_of(cards[index].fields)
-    key = (cards.dictionary, packed[index])
-    if key not in _TITLES:
-        if len(_TITLES) >= _KEPT_TITLES:
-            del _TITLES[next(iter(_TITLES))]
-        _TITLES[key] = title_of(cards[index].fields)
-    return _TITLES[key]
+            yield card_id, copies[index], title_of(deck.cards[index].fields), sides
 
 
 @dataclass(repr=False, eq=False)

@@ -1,20 +1,29 @@
 """What keeps a large deck's memory flat, seen from outside: card data read item by item
-from the parser's events and kept packed (cardstore) must still say where every mistake
-is, read YAML as YAML (anchors, merges), and give back the cards exactly as loaded."""
+from the parser's events and, past a few thousand cards, kept packed (cardstore) must
+still say where every mistake is, read YAML as YAML (anchors, merges), and give back the
+cards exactly as loaded, packed or not."""
 
 from __future__ import annotations
 
 import json
 import weakref
 
-from conftest import SMALL_CARDS, line_of, make_small_game, run
+import pytest
+from conftest import SMALL_CARDS, edit, line_of, make_small_game, run
 
+from pnp import cardstore
+from pnp.build import build
 from pnp.cardstore import PackedCards
 from pnp.edition import make_editions
 from pnp.errors import display_path
+from pnp.files import Output, writing_under
 from pnp.load import load_game
+from pnp.options import BuildOptions
 from pnp.paths import DEFAULT_GAME
 from pnp.project import prepare
+from pnp.session import Session
+
+KEPT = [0, 10, cardstore._KEPT]  # packed from the first card, from the eleventh, or (Mestá's decks) kept as loaded
 
 
 def test_a_syntax_error_late_in_a_deck_is_located_with_the_mistakes_before_it(tmp_path):
@@ -61,7 +70,9 @@ def test_a_duplicate_id_names_where_the_first_one_is(tmp_path):
     assert "cards.yaml:3:3: id 'a' is used twice (first at " in result.output and "cards.yaml:1:3)" in result.output
 
 
-def test_packed_cards_read_back_as_loaded():
+@pytest.mark.parametrize("kept", KEPT)
+def test_packed_cards_read_back_as_loaded(monkeypatch, kept):
+    monkeypatch.setattr(cardstore, "_KEPT", kept)
     game, _ = load_game(DEFAULT_GAME)
     for deck in game.decks.values():
         assert isinstance(deck.cards, PackedCards)
@@ -73,9 +84,13 @@ def test_packed_cards_read_back_as_loaded():
             assert all(str(loc).startswith(where) for loc in card.field_locs.values())
     rim = next(card for card in game.decks["cities"].cards if card.id == "rim")
     assert rim.fields["empire"] is game.enums["empire"]["rim"]  # enumeration values shared, not copied
+    cities = game.decks["cities"].cards
+    assert cities[-1] == list(cities)[-1] and cities[2:4] == list(cities)[2:4]  # read by index, from the end, by slice
 
 
-def test_a_translated_game_packs_its_own_enumeration_values():
+@pytest.mark.parametrize("kept", KEPT)
+def test_a_translated_game_packs_its_own_enumeration_values(monkeypatch, kept):
+    monkeypatch.setattr(cardstore, "_KEPT", kept)
     project = prepare(DEFAULT_GAME)
     (edition,) = make_editions(project, ["en"], allow_untranslated=True)
     english = edition.game
@@ -98,6 +113,7 @@ def test_a_build_holds_a_few_cards_at_a_time_whatever_the_size_of_the_deck(tmp_p
         return card
 
     monkeypatch.setattr(PackedCards, "_unpack", counted)
+    monkeypatch.setattr(cardstore, "_KEPT", 100)  # a deck as large as those that are packed
     cards = "".join(f"- {{id: c{i}, title: Karta {i}, text: Hráč získa mesto.}}\n" for i in range(400))
     game = make_small_game(tmp_path / "g", cards=cards)
     result = run("build", game, "--out", tmp_path / "out")
@@ -106,3 +122,26 @@ def test_a_build_holds_a_few_cards_at_a_time_whatever_the_size_of_the_deck(tmp_p
     assert list(manifest["cards"]["cards"]) == sorted(f"c{i}" for i in range(400))  # every card, by id, each with both sides
     assert all(set(row) == {"copies", "title", "front", "back"} for row in manifest["cards"]["cards"].values())
     assert most[0] < 40, most  # of 400: a sheet's faces at most
+
+
+@pytest.mark.parametrize("kept", [0, 3, cardstore._KEPT])
+def test_the_watcher_sets_again_only_the_cards_edited_or_added_whether_the_deck_is_packed_or_not(tmp_path, monkeypatch, kept):
+    """With kept=3 the deck is kept as loaded in the first build and packed once a card is
+    added: the cards that did not change are not set again."""
+    monkeypatch.setattr(cardstore, "_KEPT", kept)
+    game = make_small_game(tmp_path / "g", cards=SMALL_CARDS + "- {id: c, title: Tretia, text: Hráč získa mesto.}\n")
+    out = tmp_path / "out"
+    session = Session(game, [out])
+
+    def rebuild() -> str:
+        with writing_under(Output(out)):
+            build(game, BuildOptions(out=out), session=session)
+        return session.summary()
+
+    assert rebuild().startswith("rebuilt cards-sk-a4.pdf (3 cards changed)")
+    assert rebuild().startswith("nothing to rebuild")
+    edit(game / "cards.yaml", "Tretia", "Tretia karta")
+    assert rebuild().startswith("rebuilt cards-sk-a4.pdf (1 card changed)")
+    (game / "cards.yaml").write_text((game / "cards.yaml").read_text(encoding="utf-8") + "- {id: d, title: Štvrtá}\n", encoding="utf-8")
+    assert rebuild().startswith("rebuilt cards-sk-a4.pdf (1 card changed)")
+    assert "Štvrtá" in json.dumps(json.loads((out / "g" / "manifest-sk-a4.json").read_text(encoding="utf-8")), ensure_ascii=False)
