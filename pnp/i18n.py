@@ -13,7 +13,6 @@ translator wrote is ever dropped.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib.util
 import io
 import os
@@ -417,6 +416,8 @@ def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
     same context, the one left over (a card's field: its text changed), or among several
     left over (a rulebook's paragraphs share a context) the most similar text. Obsolete
     messages with a translation count too, so a string that comes back keeps it."""
+    import difflib  # here for speed: only `pnp translate` merges catalogues
+
     active = [m for m in old if m.id and m.context]
     candidates = active + [m for m in old.obsolete.values() if m.id and m.context and m.string]
     exact: dict[tuple[str, str], Message] = {}
