@@ -774,7 +774,6 @@ def run() -> None:
     running (the watcher, `pnp serve`), Python's own exit waits for them as usual."""
     gc.freeze()  # what the imports made lives as long as the process: not scanned (until a fork thaws all: aside.py)
     gc.set_threshold(10_000, 10, 10)
-    gc.enable()  # off while the imports ran (__main__.py)
     try:
         main()
         code: object = 0
