@@ -65,7 +65,7 @@ class _Given:
         return self.path
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Sheets:
     """What drawing the sheet PDFs of one language of a build takes besides the deck."""
 

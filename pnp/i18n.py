@@ -58,7 +58,7 @@ class Translated(str):
         return (Translated, (str(self), self.loc))
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Entry:
     id: str  # stable: derived from the data, never from a position (the msgctxt)
     text: str  # in the game's source language
