@@ -12,9 +12,12 @@ books need. Deferring one to break a cycle, or one the importer loads anyway, is
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from conftest import make_small_game
 
 import pnp
 
@@ -259,3 +262,24 @@ def test_reportlab_internals_are_used_in_one_module():
                     used = [name for name in _targets(module, node)[1] if name == internal or name.startswith(internal + ".")]
                     strays.extend(f"{_path(module)}:{node.lineno}: imports {name} ({library}: only in {_path(home)})" for name in used)
     assert not strays, "\n".join(strays)
+
+
+NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, boards, tuck boxes or rulebooks does not need
+    *("babel", "csv", "difflib"),
+    *(f"pnp.elements.{kind}" for kind in ("areas", "cells", "circle", "grid", "hexgrid", "legend", "line", "polygon", "slot", "symbol", "track")),
+    *("pnp.cutfile", "pnp.listing", "pnp.pieces", "pnp.rulebook.settled", "pnp.session", "pnp.tuckboxface"),
+)
+
+
+def test_a_build_of_cards_imports_only_what_cards_need(tmp_path):
+    """Every build starts by importing, a watcher's too: a game of cards loads none of the
+    code of boards, books, tuck boxes and translations (the kinds its layouts name are loaded)."""
+    game, out = make_small_game(tmp_path / "game"), tmp_path / "out"
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
+        f"result = CliRunner().invoke(main, ['build', {str(game)!r}, '--out', {str(out)!r}])\n"
+        "print(result.exit_code, *sorted(sys.modules))"
+    )
+    code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    assert code == "0" and {"pnp.elements.rect", "pnp.elements.text", "pnp.render", "reportlab.pdfgen.canvas"} <= set(loaded)
+    assert sorted(set(NOT_FOR_CARDS) & set(loaded)) == []
