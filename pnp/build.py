@@ -20,7 +20,6 @@ from reportlab.lib.units import mm
 
 from .aside import Aside, join_all
 from .check import check_game
-from .cutfile import cut_files
 from .edition import Edition, make_editions, resolve_languages
 from .elements.base import Layout
 from .errata import Changes, Drawn, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, read_manifest, write_manifest
@@ -34,20 +33,18 @@ from .options import BuildOptions
 from .paper import rulebook_formats
 from .pdf import DocInfo, ruler_caption, write_sheets
 from .pdfstream import KeptCode
-from .pieces import write_pieces
 from .progress import BuildProgress, expected_cards
 from .project import Project, prepare
 from .render import Renderer
-from .rulebook.settled import SettledPages
 from .rules import deal_members
-from .session import Session
 from .text import hyphenator
 from .tuckbox import BLEED
-from .tuckboxface import box_face
 from .tuckboxlayout import Tuckbox
 
 if TYPE_CHECKING:
     from .rulebook.books import Rulebooks
+    from .rulebook.settled import SettledPages
+    from .session import Session
 
 
 @dataclass(repr=False, eq=False)
@@ -68,7 +65,7 @@ class _Given:
         return self.path
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Sheets:
     """What drawing the sheet PDFs of one language of a build takes besides the deck."""
 
@@ -139,7 +136,12 @@ def build(
     drawn = {edition.lang: Drawn() for edition in editions}
     changes: list[Changes] = []
     with transaction(options.out) as txn:
-        rulebooks = start_rulebooks(editions, options, txn, session.rulebook_pages if session is not None else SettledPages()) if wanted else []
+        if wanted:
+            from .rulebook.settled import SettledPages  # here for speed, as the rulebooks' modules: only a game with rulebooks sets them
+
+            rulebooks = start_rulebooks(editions, options, txn, session.rulebook_pages if session is not None else SettledPages())
+        else:
+            rulebooks = []
         try:
             problems.extend(check_game(project))
             if problems.errors and not options.force:
@@ -595,6 +597,8 @@ def _keep_cuts(pages, sheets: Sheets, target: Path, grid: Grid | SharedSheets):
             kept.append(page)
         yield page
     if kept:
+        from .cutfile import cut_files  # here for speed: only a build for a cutting machine writes cut files
+
         sheets.cut_files.extend(cut_files(target, kept, spec, grid.page_w, grid.page_h))
 
 
@@ -693,6 +697,8 @@ def _write_split(sheets: Sheets, deck: Deck, items: Sequence[int]) -> Written | 
     info = _doc_info(sheets, deck.name, f"{len(items)} components in {len(tiling.pieces)} pieces each", "one-sided", False)
     bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
     caption = ruler_caption(f"{game.meta.title} · {deck.name}")
+    from .pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
+
     count = write_pieces(sheets.txn.path_for(target), tiling, faces(), info, sheets.edition.project.symbols, (info.initial_font, bold), caption, notes)
     return Written(target, len(items), count)  # pieces are printed one-sided
 
@@ -729,6 +735,8 @@ def _write_tuckbox(sheets: Sheets, box: Tuckbox, box_spec: SheetSpec, target: Pa
     edition = sheets.edition
     symbols = edition.project.symbols
     deck = edition.game.decks[box.deck]
+    from .tuckboxface import box_face  # here for speed: only a game with tuck boxes draws one
+
     face = box_face(sheets.renderer, box, sheets.problems)
     what = f"{deck.name} (tuck box)"
     info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
@@ -746,6 +754,8 @@ def _write_tuckbox(sheets: Sheets, box: Tuckbox, box_spec: SheetSpec, target: Pa
             raise PnpError(sheets.problems) from None
         fonts = edition.project.fonts
         bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
+        from .pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
+
         notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
         count = write_pieces(
             sheets.txn.path_for(target), tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes

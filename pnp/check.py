@@ -18,7 +18,6 @@ from .project import Project
 from .rules import check_rules
 from .scaffold import check_placeholders
 from .text import block_syntax
-from .tuckboxface import box_face
 
 
 def check_layouts(project: Project) -> Problems:
@@ -128,6 +127,8 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
                 if back:
                     renderer.face(card, back, "back", problems)
         for box in project.tuckboxes.values():
+            from .tuckboxface import box_face  # here for speed: only a game with tuck boxes draws one
+
             box_face(renderer, box, problems)
         problems.extend(check_rulebooks(edition))
     return problems

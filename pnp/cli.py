@@ -18,7 +18,6 @@ from .errors import EXIT_ERRORS, PnpError, Problems, grouped
 from .files import Output, output_problem, writing_under
 from .impose import SheetSpec
 from .interrupt import Interrupted, raising_on_signals
-from .listing import changes_since, listing, render_text
 from .model import LANGUAGE
 from .options import BuildOptions
 from .paper import PAPERS
@@ -551,6 +550,8 @@ def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out
     put in its errata and those to take out of the printed deck."""
 
     def action():
+        from .listing import changes_since, listing, render_text  # here for speed: only this command lists
+
         if changed_since is not None:
             since = None if changed_since == LAST_BUILD else Path(changed_since)
             change = changes_since(game, since, out, paper, lang)

@@ -37,7 +37,7 @@ class Written(NamedTuple):
     duplex: str | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Output:
     """The folder a command may write under, and what to tell the user who must write
     somewhere else (`instead`)."""

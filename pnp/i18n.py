@@ -13,16 +13,16 @@ translator wrote is ever dropped.
 from __future__ import annotations
 
 import dataclasses
-import difflib
+import importlib.util
 import io
 import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from babel import Locale, UnknownLocaleError
 from jinja2 import TemplateSyntaxError
 
 from .cardstore import PackedCards
@@ -58,7 +58,7 @@ class Translated(str):
         return (Translated, (str(self), self.loc))
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Entry:
     id: str  # stable: derived from the data, never from a position (the msgctxt)
     text: str  # in the game's source language
@@ -212,11 +212,27 @@ def catalogue_path(game: Game, name: str, problems: Problems) -> Path | None:
     return path
 
 
+@cache
+def _babel_data() -> Path:
+    """The folder of babel's locale data (LANG.dat), found without importing babel."""
+    spec = importlib.util.find_spec("babel")
+    assert spec is not None and spec.origin is not None, "babel is a dependency"
+    return Path(spec.origin).parent / "locale-data"
+
+
 def known_language(lang: str) -> bool:
     """A gettext locale name (it becomes a file name, LANG.po) that babel knows, so that
-    its plural rule and hyphenation can be had."""
+    its plural rule and hyphenation can be had. A name babel has data for under that very
+    name is known without importing babel, for speed: a game without translations needs
+    none of it; another one (an alias, likely subtags) is looked up by babel."""
+    if not isinstance(lang, str) or LANGUAGE.fullmatch(lang) is None:
+        return False
+    if (_babel_data() / f"{lang}.dat").is_file():
+        return True
+    from babel import Locale, UnknownLocaleError  # here for speed, as above
+
     try:
-        return LANGUAGE.fullmatch(lang) is not None and Locale.parse(lang) is not None
+        return Locale.parse(lang) is not None
     except (ValueError, TypeError, UnknownLocaleError):
         return False
 
@@ -400,6 +416,8 @@ def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
     same context, the one left over (a card's field: its text changed), or among several
     left over (a rulebook's paragraphs share a context) the most similar text. Obsolete
     messages with a translation count too, so a string that comes back keeps it."""
+    import difflib  # here for speed: only `pnp translate` merges catalogues
+
     active = [m for m in old if m.id and m.context]
     candidates = active + [m for m in old.obsolete.values() if m.id and m.context and m.string]
     exact: dict[tuple[str, str], Message] = {}

@@ -50,7 +50,7 @@ class SheetSpec:
         return CUTTER_RADIUS * mm if self.cutter else 0.0
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Grid:
     """A grid of equal cells centred on the page. A cell is a trim box plus its bleed."""
 
@@ -409,7 +409,7 @@ class FoldLine:
     labels: tuple[tuple[float, float, float], ...]  # x, y (the middle of the word), angle in degrees
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Fold:
     """Fronts in one half of the page (the left, or the top), their backs in the other,
     mirrored across the fold line: folded along it, blank sides together, each back lies
@@ -564,7 +564,7 @@ class Piece:
         return x + self.origin[0], y + self.origin[1]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Tiling:
     """A component cut into rows x cols pieces of one size (at most the printable area of
     a sheet, centred on it), each overlapping its right and lower neighbours by `overlap`.
@@ -698,7 +698,7 @@ def piece_marks(tiling: Tiling, piece: Piece) -> tuple[tuple[float, float, float
 # --- several decks on shared sheets (a deck `group`) -------------------------------------
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Member:
     """One component to place on shared sheets: its trim size, its outline, whether it
     has a back, and the deck it comes from (each deck starts a new row)."""
@@ -710,7 +710,7 @@ class Member:
     deck: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class SharedSheets:
     page_w: float
     page_h: float

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .elements import KINDS
+from .elements import KINDS, kind_class
 from .elements.base import ElementKind, Layout, Shape, check_numbers, check_sizes
 from .elements.text import DEFAULT_STYLE, FIELD_ALONE, Text
 from .errors import Location, PnpError, Problems, display_path
@@ -227,7 +227,7 @@ def _element(item: Any, loc: Location, what: str, styles: dict[str, TextStyle], 
         guess = "".join(suggest(str(k), KINDS) for k in item if str(k) not in KINDS)[:60] if not kinds else ""
         problems.error(loc, "element-kind", f"{what} has {found} {', '.join(KINDS)}{guess}; expected exactly one, which says what it draws")
         return None
-    cls = KINDS[kinds[0]]
+    cls = kind_class(kinds[0])
     if "name" in item and "name" not in {f.name for f in fields(cls)}:  # every element may be named, for `override:`
         if not isinstance(item["name"], str):
             problems.error(item.loc_of("name"), "schema-type", f"'name' of {kinds[0]} element is {item['name']!r}; expected text")

@@ -40,7 +40,7 @@ PAPERS: dict[str, Paper] = {p.name: p for p in (A4, LETTER, Paper("a3", 297.0, 4
 SHEET_MARGIN = 5.0  # mm around a sheet that pnp leaves blank: what a home printer cannot print
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class RulebookPage:
     """A rulebook's page: the paper, the margins of the text and the body text size."""
 
@@ -49,7 +49,7 @@ class RulebookPage:
     body: float  # body text size in points (headings and notes scale with it)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class RulebookFormats:
     """How a rulebook is printed for sheets of one size. It is set once, on `page` (half the
     `paper`), and written twice from that setting: as the paper book, each page enlarged to

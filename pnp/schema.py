@@ -9,7 +9,6 @@ gets the same "did you mean" everywhere.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import types
 import typing
 from functools import cache
@@ -23,6 +22,8 @@ MISSING = object()  # what convert() returns for a value it rejected
 
 def suggest(word: str, choices: typing.Iterable[str]) -> str:
     """' (did you mean 'x'?)' for the closest choice, or ''."""
+    import difflib  # here for speed: only a mistake is answered with a suggestion
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

@@ -15,7 +15,6 @@ as the separator in some locales) are read unchanged.
 
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 import re
@@ -105,6 +104,8 @@ def _unreadable(loc: Location, code: str, message: str) -> PnpError:
 
 def _csv_cells(path: Path, shown: str) -> Iterator[tuple[int, list[Any]]]:
     """(first physical line, cells) of every record."""
+    import csv  # here for speed: only a game with CSV files reads them
+
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")  # Excel's "CSV UTF-8" starts with a byte order mark

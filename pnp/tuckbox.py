@@ -38,7 +38,7 @@ Point = tuple[float, float]
 Segment = tuple[float, float, float, float]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Panel:
     """A rectangle of the net (mm): a wall, a lid, a flap or the glue tab."""
 
@@ -49,7 +49,7 @@ class Panel:
     h: float
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class FacePlace:
     """Where a face of the layout goes: on `panel`, turned `angle` degrees counterclockwise
     (0, 90, 180 or 270), its art running `bleed` mm past the panel's cut edges (left,
@@ -67,7 +67,7 @@ class FacePlace:
         return (h, w) if self.angle in (90, 270) else (w, h)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Net:
     """The flat box: inner size, panels, cut outline (a closed polygon, clockwise) and
     fold lines (segments between panels)."""

@@ -61,7 +61,7 @@ class BoxLayout:
         return layout
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Tuckbox:
     """A tuck box of the game: its deck, its net and its layout."""
 

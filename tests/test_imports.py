@@ -4,15 +4,20 @@ deferred into a function when it could be at the top, and reportlab's internals 
 one module (pnp/pdfstream.py).
 
 Deferring an import is fine for start-up speed: a module that brings in a third-party
-library the importer does not already load (reportlab, svglib, ...) may be imported where
-it is used, so that `pnp --help` stays fast. Deferring one to break a cycle is not."""
+library the importer does not already load (reportlab, svglib, ...), or code that most runs
+do not need (the tuck box net, the rulebooks' settled pages), may be imported where it is
+used, so that `pnp --help` stays fast and a deck of cards does not load what boards and
+books need. Deferring one to break a cycle, or one the importer loads anyway, is not."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from conftest import make_small_game
 
 import pnp
 
@@ -164,11 +169,11 @@ def _closure(graph: dict[str, list[Import]], module: str) -> set[str]:
     return seen
 
 
-def deferred_imports() -> dict[str, list[Import]]:
+def deferred_imports(edges: list[Import], libraries: dict[str, set[str]]) -> dict[str, list[Import]]:
     """Imports of pnp modules inside functions, by why they are there: 'cycle' (at the
-    top it would close a cycle), 'speed' (the module brings in a third-party module the
-    importer does not load, e.g. reportlab.platypus) or 'needless' (neither: it could be at the top)."""
-    edges, libraries = _imports()
+    top it would close a cycle), 'speed' (the module brings in modules, third-party or
+    pnp's own, that the importer does not load, e.g. reportlab.platypus) or 'needless'
+    (neither: the importer loads it anyway, so it could be at the top)."""
     loaded = _graph([e for e in edges if not e.deferred and not e.typing_only])  # what importing a module runs
     kinds: dict[str, list[Import]] = {"cycle": [], "speed": [], "needless": []}
     for edge in edges:
@@ -177,9 +182,10 @@ def deferred_imports() -> dict[str, list[Import]]:
         if edge.source in _closure(loaded, edge.target):
             kinds["cycle"].append(edge)
             continue
-        own = set().union(*(libraries[m] for m in _closure(loaded, edge.source)))
-        brought = set().union(*(libraries[m] for m in _closure(loaded, edge.target)))
-        kinds["speed" if brought - own else "needless"].append(edge)
+        own, brought = _closure(loaded, edge.source), _closure(loaded, edge.target)
+        own_libraries = set().union(*(libraries[m] for m in own))
+        brought_libraries = set().union(*(libraries[m] for m in brought))
+        kinds["speed" if brought - own or brought_libraries - own_libraries else "needless"].append(edge)
     return kinds
 
 
@@ -209,9 +215,23 @@ def test_no_import_cycles():
     assert not cycles, "import cycles:\n" + "\n".join(_describe(c) for c in cycles)
 
 
+def test_a_deferred_import_is_needless_when_the_importer_loads_it_anyway():
+    edges = [
+        Import("pnp.cli", "pnp.listing", 5, True, False),  # loaded by nothing else cli imports: for speed
+        Import("pnp.cli", "pnp.paper", 1, False, False),
+        Import("pnp.cli", "pnp.impose", 9, True, False),  # paper imports it at the top
+        Import("pnp.paper", "pnp.impose", 3, False, False),
+        Import("pnp.cli", "pnp.symbols", 12, True, False),  # brings svglib
+        Import("pnp.symbols", "pnp.paper", 2, False, False),
+    ]
+    libraries = {"pnp.cli": set(), "pnp.listing": set(), "pnp.paper": set(), "pnp.impose": set(), "pnp.symbols": {"svglib"}}
+    kinds = deferred_imports(edges, libraries)
+    assert [e.target for e in kinds["speed"]] == ["pnp.listing", "pnp.symbols"] and [e.target for e in kinds["needless"]] == ["pnp.impose"]
+
+
 def test_no_import_is_deferred_without_a_reason():
-    needless = deferred_imports()["needless"]
-    assert not needless, "imports in a function that could be at the top (no cycle, no third-party module to wait for):\n" + "\n".join(
+    needless = deferred_imports(*_imports())["needless"]
+    assert not needless, "imports in a function that could be at the top (no cycle, nothing the importer does not load anyway):\n" + "\n".join(
         f"{e.where}: {e.target}" for e in needless
     )
 
@@ -242,3 +262,24 @@ def test_reportlab_internals_are_used_in_one_module():
                     used = [name for name in _targets(module, node)[1] if name == internal or name.startswith(internal + ".")]
                     strays.extend(f"{_path(module)}:{node.lineno}: imports {name} ({library}: only in {_path(home)})" for name in used)
     assert not strays, "\n".join(strays)
+
+
+NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, boards, tuck boxes or rulebooks does not need
+    *("babel", "csv", "difflib"),
+    *(f"pnp.elements.{kind}" for kind in ("areas", "cells", "circle", "grid", "hexgrid", "legend", "line", "polygon", "slot", "symbol", "track")),
+    *("pnp.cutfile", "pnp.listing", "pnp.pieces", "pnp.rulebook.settled", "pnp.session", "pnp.tuckboxface"),
+)
+
+
+def test_a_build_of_cards_imports_only_what_cards_need(tmp_path):
+    """Every build starts by importing, a watcher's too: a game of cards loads none of the
+    code of boards, books, tuck boxes and translations (the kinds its layouts name are loaded)."""
+    game, out = make_small_game(tmp_path / "game"), tmp_path / "out"
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
+        f"result = CliRunner().invoke(main, ['build', {str(game)!r}, '--out', {str(out)!r}])\n"
+        "print(result.exit_code, *sorted(sys.modules))"
+    )
+    code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    assert code == "0" and {"pnp.elements.rect", "pnp.elements.text", "pnp.render", "reportlab.pdfgen.canvas"} <= set(loaded)
+    assert sorted(set(NOT_FOR_CARDS) & set(loaded)) == []
