@@ -5,7 +5,8 @@ FSEvents, ReadDirectoryChangesW) where it has them, so a save is seen at once; w
 has none, or they cannot be had (network drives, containers, a system out of inotify
 watches), by polling the modification times every half second. Either way one save (an
 editor writes a backup, the file, then renames: several events) is one change: events
-are gathered until none has come for `SETTLE` seconds, and a file counts as changed only
+are gathered until none has come for `SETTLE` seconds (`CLOSED` after a file written is
+closed: that write is over, and what else a save does follows at once), and a file counts as changed only
 if its modification time or size differs from the last look (reading a file does not
 change it; a notification for its access time alone is dropped). `Changes` knows nothing
 of builds: `pnp build --watch` and the preview server both use it.
@@ -22,6 +23,7 @@ from typing import Any
 
 INTERVAL = 0.5  # seconds between two looks at the folder, when polling
 SETTLE = 0.03  # seconds without an event after which a burst of them is over (an editor saves in a few ms)
+CLOSED = 0.005  # the same, after the event of a written file closed: a save's rename into place comes within a millisecond
 MAX_FILES = 20_000  # a game folder is small; beyond this, stop looking deeper
 _WRITES = {"created", "modified", "deleted", "moved", "closed"}  # not "opened" or "closed_no_write": pnp's own reading
 
@@ -79,7 +81,7 @@ class Changes:
         self._root = folder.resolve()
         self.seen = snapshot(folder, self.ignore)  # before the first build: a change made meanwhile is seen next time
         self._event = threading.Event()
-        self._latest = 0.0  # when the last event concerning the folder came (time.monotonic)
+        self._quiet_at = 0.0  # when the burst of events is over, as the last one concerning the folder says (time.monotonic)
         self._observer: Any = None if poll else self._observe()
 
     @property
@@ -103,11 +105,11 @@ class Changes:
         return observer
 
     def _on_event(self, event: Any) -> None:
-        if event.event_type not in _WRITES:
+        if event.event_type not in _WRITES or (event.is_directory and event.event_type == "modified"):  # a folder's own time: its files say what changed
             return
         for path in (event.src_path, getattr(event, "dest_path", "")):
             if path and self._concerns(os.fsdecode(path)):
-                self._latest = time.monotonic()
+                self._quiet_at = time.monotonic() + (min(CLOSED, self.settle) if event.event_type == "closed" else self.settle)
                 self._event.set()
 
     def _concerns(self, path: str) -> bool:
@@ -132,7 +134,7 @@ class Changes:
                         return []
                     continue
                 self._event.clear()
-                while (quiet := self._latest + self.settle - time.monotonic()) > 0:  # until no event has come for `settle` seconds
+                while (quiet := self._quiet_at - time.monotonic()) > 0:  # until the burst is over
                     time.sleep(quiet)
             else:
                 time.sleep(self.interval if left is None else min(self.interval, left))

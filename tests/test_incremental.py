@@ -3,8 +3,11 @@ writes is exactly what a fresh build of the same folder writes."""
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import edit, run
@@ -19,7 +22,7 @@ from pnp.impose import SheetSpec
 from pnp.options import BuildOptions
 from pnp.pdfstream import KeptCode
 from pnp.session import Session
-from pnp.watch import Changes
+from pnp.watch import CLOSED, Changes
 
 TALLY_LAYOUT = """\
 size: [63, 88]
@@ -191,6 +194,32 @@ def test_changes_sees_a_save_and_not_hidden_files_backups_or_the_output(tmp_path
         assert changes.wait(timeout=30) == ["cards.yaml"]
         (tmp_path / "cards.yaml").read_text(encoding="utf-8")  # reading is not a change
         assert changes.wait(timeout=0.5) == []
+    finally:
+        changes.close()
+
+
+def test_a_save_is_over_soon_after_its_file_is_closed_and_a_safe_save_is_one_change(tmp_path):
+    """An editor's save ends when the file written is closed (watchdog's "closed"): the
+    burst is then over within CLOSED, not SETTLE; a save through a temporary file renamed
+    into place is still one change of the file saved."""
+    (tmp_path / "cards.yaml").write_text("a", encoding="utf-8")
+    changes = Changes(tmp_path, settle=1.0)
+    try:
+        assert changes.notified
+        saved = str(tmp_path / "cards.yaml")
+        changes._on_event(SimpleNamespace(event_type="modified", src_path=saved, is_directory=False))
+        assert changes._quiet_at - time.monotonic() > 0.9  # still writing, perhaps
+        changes._on_event(SimpleNamespace(event_type="closed", src_path=saved, is_directory=False))
+        changes._on_event(SimpleNamespace(event_type="modified", src_path=str(tmp_path), is_directory=True))  # the folder's time, after its file
+        assert changes._quiet_at - time.monotonic() <= CLOSED
+        changes._on_event(SimpleNamespace(event_type="closed", src_path=str(tmp_path / ".hidden"), is_directory=False))
+        assert changes._quiet_at - time.monotonic() <= CLOSED  # not the game's: no later
+        changes.wait(timeout=0.2)
+        temporary = tmp_path / "cards.yaml.part"
+        temporary.write_text("ab", encoding="utf-8")
+        os.replace(temporary, tmp_path / "cards.yaml")
+        assert changes.wait(timeout=30) == ["cards.yaml"]
+        assert changes.wait(timeout=0.3) == []
     finally:
         changes.close()
 
