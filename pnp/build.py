@@ -84,11 +84,11 @@ class Sheets:
     session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
 
     def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
-        """Note the hash of a face drawn, for the manifest (errata.py)."""
-        if (deck_id, card_id, side) not in self.drawn:
-            make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
-            digest = make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
-            self.drawn.add(deck_id, card_id, side, digest)
+        """Note a face drawn, to be hashed for the manifest (errata.py)."""
+        make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
+        if self.session is not None:
+            make = partial(self.session.face_hash, self.edition.lang, deck_id, card_id, side, face, make)
+        self.drawn.note(deck_id, card_id, side, make)
         return face
 
     def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:
