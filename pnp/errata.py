@@ -78,7 +78,8 @@ class Drawn:
 
     @property
     def decks(self) -> dict[str, dict[str, bytes]]:
-        self.settle()
+        if self._waiting:
+            self.settle()
         return self._decks
 
     def __getstate__(self) -> dict[str, Any]:
@@ -96,7 +97,8 @@ class Drawn:
                 yield from ((deck, card, side) for i, side in enumerate(SIDES) if _side(packed, i) != _NONE)
 
     def get(self, deck: str, card: str, side: str) -> bytes | None:
-        self.settle()
+        if self._waiting:
+            self.settle()
         return self._get(deck, card, side)
 
     def _get(self, deck: str, card: str, side: str) -> bytes | None:
