@@ -22,7 +22,7 @@ from .aside import Aside, join_all
 from .check import check_game
 from .edition import Edition, make_editions, resolve_languages
 from .elements.base import Layout
-from .errata import Changes, Drawn, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, read_manifest, write_manifest
+from .errata import Changes, Drawn, Hashes, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, read_manifest, write_manifest
 from .errors import Location, PnpError, Problem, Problems, fail
 from .faces import Face
 from .files import Transaction, Written, shown, transaction
@@ -77,15 +77,15 @@ class Sheets:
     txn: Transaction | _Given  # gives each PDF its temporary file
     cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
     drawn: Drawn = field(default_factory=Drawn)  # the hashes of the faces drawn: the manifest
-    files: dict[str, str] = field(default_factory=dict)  # the hashes of the files the faces draw, each found once a language (errata.face_hash)
+    hashes: Hashes = field(default_factory=Hashes)  # what the faces' hashes share, found once a language (errata.face_hash)
     session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
 
     def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
-        """Note the hash of a face drawn, for the manifest (errata.py)."""
-        if (deck_id, card_id, side) not in self.drawn:
-            make = partial(face_hash, face, self.edition.project.symbols, self.files)
-            digest = make() if self.session is None else self.session.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
-            self.drawn.add(deck_id, card_id, side, digest)
+        """Note a face drawn, to be hashed for the manifest (errata.py)."""
+        make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
+        if self.session is not None:
+            make = partial(self.session.face_hash, self.edition.lang, deck_id, card_id, side, face, make)
+        self.drawn.note(deck_id, card_id, side, make)
         return face
 
     def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -27,7 +29,7 @@ from .files import shown
 from .model import Game
 from .text import TextLayout
 
-FORMAT = 1  # the manifest's format, raised when its meaning changes
+FORMAT = 2  # the manifest's format, raised when its meaning changes
 Key = tuple[str, str]  # deck id, card id
 Sides = dict[str, str]  # side ("front", "back") -> hash of the face drawn
 SIDES = ("front", "back")
@@ -65,9 +67,24 @@ class Drawn:
     """The faces a build drew, for its manifest: per deck, per card id, the hashes of the
     card's sides packed into one bytes (the front's, then the back's; zeros for a side not
     drawn). A 10,000-card build holds it whole until the manifest is written: packed, it is
-    a third of a dict of (deck, card, side) to hex strings."""
+    a third of a dict of (deck, card, side) to hex strings.
 
-    decks: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    A face noted while drawing is hashed later, _BATCH faces at a time (or when the hashes
+    are read): hashed one by one between drawing others, the hashes cost the drawing and
+    themselves a third more (measured: 20 ms of a 1,000-card build's 650)."""
+
+    _decks: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    _waiting: dict[tuple[str, str, str], Callable[[], str]] = field(default_factory=dict)  # face -> what makes its hash
+
+    @property
+    def decks(self) -> dict[str, dict[str, bytes]]:
+        if self._waiting:
+            self.settle()
+        return self._decks
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a worker process sends: hashes, not faces waiting to be hashed."""
+        return {"_decks": self.decks, "_waiting": {}}
 
     def __contains__(self, face: tuple[str, str, str]) -> bool:
         deck, card, side = face
@@ -80,7 +97,12 @@ class Drawn:
                 yield from ((deck, card, side) for i, side in enumerate(SIDES) if _side(packed, i) != _NONE)
 
     def get(self, deck: str, card: str, side: str) -> bytes | None:
-        packed = self.decks.get(deck, {}).get(card)
+        if self._waiting:
+            self.settle()
+        return self._get(deck, card, side)
+
+    def _get(self, deck: str, card: str, side: str) -> bytes | None:
+        packed = self._decks.get(deck, {}).get(card)
         digest = _side(packed, SIDES.index(side)) if packed is not None else _NONE
         return digest if digest != _NONE else None
 
@@ -88,10 +110,25 @@ class Drawn:
         """Note the hash of a face (face_hash)."""
         self._put(deck, card, side, bytes.fromhex(digest))
 
+    def note(self, deck: str, card: str, side: str, make: Callable[[], str]) -> None:
+        """Note a face drawn, by what makes its hash (once: a card's copies are one face)."""
+        face = (deck, card, side)
+        if face in self._waiting or self._get(deck, card, side) is not None:
+            return
+        self._waiting[face] = make
+        if len(self._waiting) >= _BATCH:
+            self.settle()
+
+    def settle(self) -> None:
+        """Hash the faces waiting."""
+        for (deck, card, side), make in self._waiting.items():
+            self._put(deck, card, side, bytes.fromhex(make()))
+        self._waiting.clear()
+
     def update(self, other: Drawn) -> None:
         for deck, cards in other.decks.items():
             if deck not in self.decks:  # the usual: a deck is in one PDF (copied: `other` is kept)
-                self.decks[deck] = dict(cards)
+                self._decks[deck] = dict(cards)
                 continue
             for card, packed in cards.items():
                 for i, side in enumerate(SIDES):
@@ -99,7 +136,7 @@ class Drawn:
                         self._put(deck, card, side, digest)
 
     def _put(self, deck: str, card: str, side: str, digest: bytes) -> None:
-        cards = self.decks.setdefault(deck, {})
+        cards = self._decks.setdefault(deck, {})
         packed, i = cards.get(card, _NONE * len(SIDES)), SIDES.index(side)
         cards[card] = packed[: i * DIGEST] + digest + packed[(i + 1) * DIGEST :]
 
@@ -109,6 +146,9 @@ class Drawn:
         if packed is None:
             return None
         return {side: digest.hex() for i, side in enumerate(SIDES) if (digest := _side(packed, i)) != _NONE}
+
+
+_BATCH = 64
 
 
 def _side(packed: bytes, i: int) -> bytes:
@@ -147,20 +187,27 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
 
 
 def _row(copies: int, title: str | None, sides: Sides) -> str:
-    """A card's row of the manifest, indented as the third level."""
-    return _encoded(copies, title, tuple(sorted(sides.items())))
+    """A card's row of the manifest, indented as the third level: what json.dumps with
+    _JSON writes (its keys sort as back, copies, front, title), each value encoded by
+    json's C encoder (an indented dump is encoded in Python, slowly: a thousand rows took
+    a tenth of the watcher's rebuild)."""
+    back, front = sides.get("back"), sides.get("front")
+    return "".join(
+        (
+            "{\n",
+            "" if back is None else f'    "back": {_string(back)},\n',
+            f'    "copies": {copies},\n',
+            "" if front is None else f'    "front": {_string(front)},\n',
+            f'    "title": {_string(title)}\n   }}',
+        )
+    )
 
 
-@lru_cache(maxsize=1024)  # the watcher writes the manifest again at every save: its unchanged rows are not encoded again
-def _encoded(copies: int, title: str | None, sides: tuple[tuple[str, str], ...]) -> str:
-    """What json.dumps with _JSON writes, its values encoded one by one (an indented dump
-    is encoded in Python, slowly: a thousand rows took a tenth of the watcher's rebuild)."""
-    values = {"copies": copies, "title": title, **dict(sides)}
-    return "{\n" + ",\n".join(f"    {_string(key)}: {_string(values[key])}" for key in sorted(values)) + "\n   }"
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # a string: one call of json's C encoder
 
 
-def _string(value: str | int | None) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def _string(value: str | None) -> str:
+    return "null" if value is None else _ENCODE(value)
 
 
 def manifest_path(out: Path, game: Game, lang: str, paper: str, deal: str | None = None) -> Path:
@@ -292,50 +339,89 @@ def compare(old: Manifest, now: Manifest, since: Path, game: Game, decks: set[st
 # --- the hash of a face ---
 
 
-def face_hash(face: Face, symbols: Any, files: dict[str, str] | None = None) -> str:
-    """A hash of what `face` draws (not of its name: a card is known by its id); `files`,
-    the hashes of the files faces draw (images, symbols) by path, kept by a build so that
-    it reads each file's state once, not once per face.
+def face_hash(face: Face, symbols: Any, hashes: Hashes | None = None) -> str:
+    """A hash of what `face` draws (not of its name: a card is known by its id); `hashes`,
+    what the faces of a build share, kept by the build so that it reads each file's state
+    once, not once per face.
 
-    Why not JSON: a face is serialised into one string directly (numbers formatted to
-    0.001 pt, strings by repr, so no two faces give the same string), about four times
-    cheaper, and a build hashes every face it draws."""
-    data = _face(face, _Files(symbols.files, {} if files is None else files))
+    Why not JSON: a build hashes every face it draws, so a face is serialised into one
+    string directly, with a format per kind of operation and per column of a text's
+    pieces, none per number. Each number is "\x1e" and the number to 0.001 pt, each string
+    its repr or a run of strings after its length (_text): no two faces give the same
+    string. The fonts and symbol files a face names enter once, at its end, by the hashes
+    of their bytes."""
+    hashes = hashes if hashes is not None else Hashes()
+    named: set[str] = set()
+    data = _face(face, named, hashes).replace("\x1e-0.000", "\x1e0.000")  # no -0.000: a hash does not change with a float's last bits
+    data += hashes.named(symbols.files, frozenset(named))
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
 
 
-@dataclass(repr=False, eq=False)
-class _Files:
-    symbols: dict[str, Path]  # the game's symbol files, by id
-    hashes: dict[str, str]  # file_hash by path, as found in this build
+@dataclass(slots=True, repr=False, eq=False)
+class Hashes:
+    """What the face hashes of a build share, found once a build: the hashes of files by
+    path, and of the fonts and symbol files faces name."""
 
-    def hash(self, path: str) -> str:
-        found = self.hashes.get(path)
+    files: dict[str, str] = field(default_factory=dict)  # file_hash by path
+    ends: dict[frozenset[str], str] = field(default_factory=dict)  # the end of a face's hash by the fonts and symbols it names
+
+    def file(self, path: str) -> str:
+        found = self.files.get(path)
         if found is None:
-            found = self.hashes[path] = file_hash(path)
+            found = self.files[path] = file_hash(path)
+        return found
+
+    def named(self, symbol_files: dict[str, Path], named: frozenset[str]) -> str:
+        """The hashes of the font and symbol files a face named (fonts by their registered
+        names, symbols by SYMBOL and their ids)."""
+        found = self.ends.get(named)
+        if found is None:
+            files = [
+                (name, self.file(str(symbol_files[name[1:]])) if name[1:] in symbol_files else "") if name[:1] == _SYMBOL else (name, _font(name))
+                for name in sorted(named)
+            ]
+            found = self.ends[named] = repr(files)
         return found
 
 
-def _face(face: Face, files: _Files) -> str:
-    return "\n".join([_nums(face.width, face.height), *[_op(op, files) for op in face.ops], ")"])
+_SYMBOL = "\0"  # before a symbol's id in the names a face's hash ends with (no font's name begins with it)
 
 
-def _op(op: Any, files: _Files) -> str:
-    if isinstance(op, TextOp):
-        return f"TextOp {_nums(op.x, op.baseline)}{_values(op.color)}|{_text(op.text, files)}"
-    if isinstance(op, SymbolOp):
-        return f"SymbolOp {_symbol(op.symbol, files)!r} {_nums(op.x, op.y, op.size)}"
-    if isinstance(op, FaceOp):
-        return f"FaceOp {_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, files)}"
-    values = [getattr(op, name) for name in _names(type(op))]
-    if isinstance(op, ImageOp):  # its file as it is now (an ImageOp's first field is its path)
-        return f"ImageOp {files.hash(op.path)!r} {_values(*values[1:])}"
-    return f"{type(op).__name__} {_values(*values)}"
+def _face(face: Face, named: set[str], hashes: Hashes) -> str:
+    out = [_NUM2 % (face.width, face.height)]
+    for op in face.ops:
+        kind = type(op)
+        if kind is TextOp:
+            out.append(f"T{_NUM2 % (op.x, op.baseline)}{_color(op.color)}|{_text(op.text, named)}")
+        elif kind is SymbolOp:
+            named.add(_SYMBOL + op.symbol)
+            out.append(f"S{op.symbol!r}{_nums(op.x, op.y, op.size)}")
+        elif kind is FaceOp:
+            out.append(f"F{_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, named, hashes)}")
+        elif kind is ImageOp:  # its file as it is now, not its path
+            out.append(f"I{hashes.file(op.path)!r}{_values(op.x, op.y, op.w, op.h, op.fit)}")
+        else:
+            out.append(f"{kind.__name__} {_values(*_fields(kind)(op))}")
+    out.append(")")
+    return "\n".join(out)
+
+
+def _color(color: Color) -> str:
+    """A text's colour, formatted once: a style's colour is one object for every text."""
+    found = _COLORS.get(id(color))
+    if found is None or found[0] is not color:
+        if len(_COLORS) >= _KEPT_SET:
+            _COLORS.clear()
+        found = _COLORS[id(color)] = (color, _value(color))
+    return found[1]
+
+
+_COLORS: dict[int, tuple[Color, str]] = {}  # by id(color) (held: its id is no other's while kept), emptied at _KEPT_SET
 
 
 @lru_cache(maxsize=64)
-def _names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(kind))
+def _fields(kind: type) -> Callable[[Any], tuple]:
+    return attrgetter(*(f.name for f in fields(kind)))
 
 
 @lru_cache(maxsize=1024, typed=True)  # typed: True and 1, 1 and 1.0 are told apart, as _value formats them
@@ -343,15 +429,6 @@ def _values(*values: Any) -> str:
     """An operation's fields, formatted once per distinct value: a layout's frame and art
     are the same on every card (a build hashes every face it draws)."""
     return " ".join(_value(v) for v in values)
-
-
-def _text(layout: TextLayout, files: _Files) -> str:
-    """A set text: per line, the numbers of its pieces (x, width, word space) and what they print."""
-    out = [_nums(layout.size, layout.leading, layout.ascent, layout.height)]
-    for line in layout.lines:
-        out.append(_nums(*[v for p in line for v in (p.x, p.width, p.word_space)]))
-        out.append(repr([(p.text, _font(p.font)) if p.font else _symbol(p.text, files) for p in line]))
-    return "|".join(out)
 
 
 def _value(value: Any) -> str:
@@ -366,14 +443,45 @@ def _value(value: Any) -> str:
 
 
 def _nums(*values: float) -> str:
-    """Numbers rounded to 0.001, each followed by a space; no -0.000 (a hash does not
-    change with the last bits of a float)."""
-    return ("%.3f " * len(values) % values).replace("-0.000 ", "0.000 ")
+    """Numbers rounded to 0.001, each after a "\x1e" (face_hash turns -0.000 into 0.000)."""
+    return _NUM * len(values) % values
 
 
-def _symbol(sid: str, files: _Files) -> str:
-    path = files.symbols.get(sid)
-    return f"{sid}:{files.hash(str(path))}" if path is not None else sid
+_NUM = "\x1e%.3f"
+_NUM2 = _NUM * 2
+
+
+_Set = tuple[TextLayout, str, frozenset[str]]  # a layout (held: its id is no other's while kept), serialised, the fonts and symbols it names
+_SET: dict[int, _Set] = {}  # by id(layout), emptied at _KEPT_SET: a text the same on every card (a back's) is one layout
+_KEPT_SET = 64
+
+
+def _text(layout: TextLayout, named: set[str]) -> str:
+    """A set text, as pdf.py draws it: how many pieces each line has; its size and leading
+    and each piece's x and word space; what the pieces print (a text, or a symbol's id) and
+    in which fonts, joined by "\x1f" when none holds a "\x1f" or "\x1e" (else by repr,
+    which holds no bare "\x1f"), after their length. A piece's width and the text's ascent
+    and height are not drawn (a piece's width follows from what it prints and its font).
+    A format per column, none per piece."""
+    found = _SET.get(id(layout))
+    if found is None or found[0] is not layout:
+        lines = layout.lines
+        xs, texts, fonts, _, spaces = tuple(zip(*chain.from_iterable(lines))) or ((),) * 5  # text.Piece: x, text, font, width, word space
+        numbers = (layout.size, layout.leading, *xs, *spaces)
+        strings = texts + fonts
+        joined = "\x1f".join(strings)
+        if joined.count("\x1f") != len(strings) - 1 or "\x1e" in joined:
+            joined = repr(strings)
+        text = f"{'%d,' * len(lines) % tuple(map(len, lines))}{_NUM * len(numbers) % numbers}|{len(joined)}|{joined}"
+        names = set(fonts)
+        if "" in names:  # a symbol
+            names.discard("")
+            names.update(_SYMBOL + text for text, font in zip(texts, fonts) if not font)
+        if len(_SET) >= _KEPT_SET:
+            _SET.clear()  # not the oldest alone: a dict's first key is found past every key deleted before it
+        found = _SET[id(layout)] = (layout, text, frozenset(names))
+    named |= found[2]
+    return found[1]
 
 
 def _font(registered: str) -> str:
@@ -416,7 +524,7 @@ def faces_now(edition: Any, decks: list[str] | None = None) -> Drawn:
     """Lay out every face of the printed decks of an edition and hash it, as a build does."""
     project, problems = edition.project, Problems()
     renderer = edition.renderer()
-    drawn = Drawn()
+    drawn, hashes = Drawn(), Hashes()
     for deck_id in project.layouts:
         if decks is not None and deck_id not in decks:
             continue
@@ -424,7 +532,7 @@ def faces_now(edition: Any, decks: list[str] | None = None) -> Drawn:
             front, back = project.card_layouts(deck_id, index)
             for side, layout in (("front", front), ("back", back)):
                 if layout is not None:
-                    drawn.add(deck_id, card.id, side, face_hash(renderer.face(card, layout, side, problems), project.symbols))
+                    drawn.add(deck_id, card.id, side, face_hash(renderer.face(card, layout, side, problems), project.symbols, hashes))
     problems.extend(edition.problems)
     if problems.errors:
         raise PnpError(problems)

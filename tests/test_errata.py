@@ -4,11 +4,23 @@ list of cards to take out that `--changed-since` gives, read from the PDFs and t
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import edit, run
+from conftest import edit, make_small_game, run
 from pdfread import card_boxes, sheet_pages
+from reportlab.lib.colors import Color, black, white
+from reportlab.pdfbase.ttfonts import TTFont
+
+from pnp.errata import Hashes, face_hash
+from pnp.faces import Face, FaceOp, ImageOp, RectOp, SymbolOp, TextOp
+from pnp.paths import FONTS_DIR
+from pnp.pdfstream import register_font
+from pnp.symbols import SymbolSet
+from pnp.text import Piece, TextLayout
 
 TWO_EDITS = [
     ("text: Všetci hráči strácajú všetky rímske mestá.", "text: Všetci hráči strácajú dve rímske mestá."),
@@ -113,3 +125,109 @@ def test_a_build_of_some_decks_compares_those_and_keeps_the_record_of_the_others
     assert "(sk): none" in result.output and not (out / "mesta" / "events-sk-a4-errata.pdf").exists()
     assert json.loads((out / "mesta" / "manifest-sk-a4.json").read_bytes()) == before  # events: still as printed
     assert "events/leonidas" in run("list", mesta, "--out", out, "--changed-since").output
+
+
+def test_an_old_manifest_is_refused_with_a_clear_error(mesta: Path, tmp_path: Path):
+    """A manifest of an earlier format holds hashes made another way: comparing them would call every card changed."""
+    out = tmp_path / "out"
+    _build(mesta, out, "--deck", "events")
+    data = json.loads((out / "mesta" / "manifest-sk-a4.json").read_bytes())
+    data["format"] -= 1
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    result = run("list", mesta, "--changed-since", old)
+    assert result.exit_code != 0 and f"is not a manifest of this version of pnp (format {data['format']})" in result.output, result.output
+    assert "[manifest-unreadable]" in result.output
+
+
+def test_builds_in_worker_processes_and_with_another_hash_seed_write_the_same_manifest(tmp_path: Path):
+    """Faces hashed in worker processes (--jobs), and in a process whose str hashes are
+    salted otherwise, give the manifest of a build in one process; `pnp list` hashes the
+    faces as the build does (nothing changed)."""
+    game = make_small_game(tmp_path / "hra", "".join(f"- {{id: c{i}, title: Karta {i}, text: 'Hráč {i} získa :star: mesto.'}}\n" for i in range(30)))
+    (game / "symbols").mkdir()
+    (game / "symbols" / "star.svg").write_text(STAR, encoding="utf-8")
+    (game / "more.yaml").write_text((game / "cards.yaml").read_text(encoding="utf-8").replace("id: c", "id: m"), encoding="utf-8")
+    edit(game / "game.yaml", "decks:\n", "decks:\n  more: {type: card, data: more.yaml, front: basic/card, back: basic/back}\n")  # two PDFs: two workers
+    manifests = []
+    for seed, jobs in (("1", "1"), ("2", "2")):
+        out = tmp_path / f"out{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-m", "pnp", "build", str(game), "--out", str(out), "--jobs", jobs], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        manifests.append((out / "hra" / "manifest-sk-a4.json").read_bytes())
+        assert "(sk): none" in run("list", game, "--out", out, "--changed-since").output
+    assert manifests[0] == manifests[1]
+    assert [len(cards) for cards in json.loads(manifests[0])["cards"].values()] == [30, 30]
+
+
+STAR = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M5 0 L10 10 L0 10 Z" fill="#c00"/></svg>\n'
+
+
+def _layout(*lines: tuple[Piece, ...]) -> TextLayout:
+    return TextLayout(9.0, 11.0, 7.0, tuple(lines), 11.0 * len(lines), False)
+
+
+def _hash_of(folder: Path, text: TextLayout | None = None, **changed) -> str:
+    """The hash of a face with every kind of operation, its files in `folder`; `changed`
+    replaces operations by name."""
+    inner = Face("inner", 20.0, 10.0, (RectOp(0.0, 0.0, 20.0, 10.0, None, black, 0.5, 0.0),))
+    ops = {
+        "rect": RectOp(1.0, 2.0, 61.0, 84.0, white, Color(0.2, 0.2, 0.2), 0.5, 3.0),
+        "text": TextOp(
+            5.0,
+            70.0,
+            text or _layout((Piece(0.0, "Hráč získa", "hash-font", 40.0), Piece(41.0, "star", "", 9.0)), (Piece(0.0, "mesto.", "hash-font", 25.0),)),
+            black,
+        ),
+        "symbol": SymbolOp("star", 10.0, 10.0, 8.0),
+        "image": ImageOp(str(folder / "art.png"), 0.0, 40.0, 63.0, 30.0),
+        "inner": FaceOp(inner, 30.0, 5.0, 0, 0.0, (0.0, 0.0, 20.0, 10.0)),
+    }
+    ops.update(changed)
+    return face_hash(Face("card", 63.0, 88.0, tuple(ops.values())), SymbolSet({"star": folder / "star.svg"}), Hashes())
+
+
+def test_a_face_hash_follows_what_is_drawn_and_nothing_else(tmp_path: Path):
+    """What a user could see change on a face changes its hash: any text, font file,
+    colour, position beyond 0.001 pt, image or symbol file, inner face, clip or angle;
+    the last bits of a float, the game folder's place and the face's name do not."""
+    folders = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "art.png").write_bytes(b"picture")
+        (folder / "star.svg").write_text(STAR, encoding="utf-8")
+        folders.append(folder)
+    one, two = folders
+    fonts = sorted(FONTS_DIR.glob("*.ttf"))
+    register_font(TTFont("hash-font", str(fonts[0])))
+    base = _hash_of(one)
+    assert base == _hash_of(two)  # the game folder moved
+    assert base == _hash_of(one, rect=RectOp(1.0 + 1e-12, 2.0 - 1e-12, 61.0, 84.0, white, Color(0.2, 0.2, 0.2), 0.5, 3.0))
+    pieces = (Piece(-1e-9, "Hráč získa", "hash-font", 40.0), Piece(41.0, "star", "", 9.0)), (Piece(0.0, "mesto.", "hash-font", 25.0),)
+    assert base == _hash_of(one, _layout(*pieces))  # -0.000 is 0.000
+    changed = {
+        "a text": _hash_of(
+            one, _layout((Piece(0.0, "Hráč získal", "hash-font", 40.0), Piece(41.0, "star", "", 9.0)), (Piece(0.0, "mesto.", "hash-font", 25.0),))
+        ),
+        "a line broken elsewhere": _hash_of(
+            one, _layout((Piece(0.0, "Hráč získa", "hash-font", 40.0),), (Piece(41.0, "star", "", 9.0), Piece(0.0, "mesto.", "hash-font", 25.0)))
+        ),
+        "a piece moved": _hash_of(
+            one, _layout((Piece(0.0, "Hráč získa", "hash-font", 40.0), Piece(41.002, "star", "", 9.0)), (Piece(0.0, "mesto.", "hash-font", 25.0),))
+        ),
+        "a colour": _hash_of(one, rect=RectOp(1.0, 2.0, 61.0, 84.0, white, Color(0.2, 0.2, 0.3), 0.5, 3.0)),
+        "a box moved": _hash_of(one, rect=RectOp(1.002, 2.0, 61.0, 84.0, white, Color(0.2, 0.2, 0.2), 0.5, 3.0)),
+        "a symbol": _hash_of(one, symbol=SymbolOp("star", 10.0, 10.0, 8.5)),
+        "an inner face's clip": _hash_of(one, inner=FaceOp(Face("inner", 20.0, 10.0, ()), 30.0, 5.0, 0, 0.0, (0.0, 0.0, 20.0, 10.0))),
+        "an inner face turned": _hash_of(one, inner=FaceOp(Face("inner", 20.0, 10.0, ()), 30.0, 5.0, 90, 0.0, (0.0, 0.0, 20.0, 10.0))),
+    }
+    (two / "art.png").write_bytes(b"another picture")
+    changed["an image file"] = _hash_of(two)
+    (two / "art.png").write_bytes(b"picture")
+    (two / "star.svg").write_text(STAR.replace("#c00", "#00c"), encoding="utf-8")
+    changed["a symbol file"] = _hash_of(two)
+    register_font(TTFont("hash-font", str(fonts[1])))  # the same name, another font file (as the watcher registers an edited one)
+    changed["a font file"] = _hash_of(one)
+    assert len({base, *changed.values()}) == len(changed) + 1, [what for what, digest in changed.items() if digest == base]
