@@ -23,14 +23,13 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jinja2 import TemplateSyntaxError
-
 from .cardstore import PackedCards
 from .errors import Location, Problems, display_path
-from .expressions import CODE, ENV, PLURAL_CONTEXT, Plurals, plural_forms
+from .expressions import CODE
 from .files import atomic_path
 from .model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from .paths import inside
+from .plurals import PLURAL_CONTEXT, Plurals, plural_forms
 from .yamlfile import LMap, load_yaml
 
 if TYPE_CHECKING:  # babel's catalogues are read only for games with translations, and written only by `pnp translate`
@@ -577,6 +576,10 @@ def _unreadable(entry: Entry, text: str) -> str | None:
     is read when it is set, and reported at its .po line there), or None."""
     if entry.by_text or ("{{" not in text and "{%" not in text):
         return None
+    from jinja2 import TemplateSyntaxError  # here for speed: Jinja, for a translation that is a template
+
+    from .sandbox import ENV
+
     try:
         ENV.parse(text)
     except TemplateSyntaxError as exc:

@@ -233,7 +233,7 @@ class Game:
     glossary: list[Any] = field(default_factory=list)  # glossary.Term
     translate_attributes: list[str] = field(default_factory=lambda: ["name"])
     locs: dict[str, Location] = field(default_factory=dict)  # of game.yaml's keys (author, licence, ...)
-    plurals: Any = None  # expressions.Plurals of a translated copy: its plural rule and forms (None: the source language's)
+    plurals: Any = None  # plurals.Plurals of a translated copy: its plural rule and forms (None: the source language's)
 
     @property
     def name(self) -> str:

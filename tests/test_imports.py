@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conftest import make_small_game
+from pdfread import text
 
 import pnp
 
@@ -283,3 +284,31 @@ def test_a_build_of_cards_imports_only_what_cards_need(tmp_path):
     code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
     assert code == "0" and {"pnp.elements.rect", "pnp.elements.text", "pnp.render", "reportlab.pdfgen.canvas"} <= set(loaded)
     assert sorted(set(NOT_FOR_CARDS) & set(loaded)) == []
+
+
+NAMES_ONLY = {  # a game whose templates are names and keys of names, as most decks' are
+    "game.yaml": "title: Mená\nlanguage: sk\ndecks:\n  cards: {type: card, data: cards.yaml, front: card, back: back}\n",
+    "rules.yaml": "types:\n  card:\n    fields:\n      title: {type: text}\n      text: {type: text}\n",
+    "cards.yaml": "- {id: a, title: Kováč, text: Získa dve mestá.}\n- {id: b, title: Mlynár, text: Stratí jedno mesto.}\n",
+    "layouts/card.yaml": "size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [4, 4, 55, 11]\n  - text: '{{- text }}'\n    box: [5, 48, 53, 36]\n",
+    "layouts/back.yaml": "size: [63, 88]\nelements:\n  - text: '{{ game.title }}'\n    box: [5, 35, 53, 18]\n",
+}
+
+
+def test_a_build_whose_templates_are_names_never_loads_jinja(tmp_path):
+    """`{{ title }}` and `{{ game.title }}` are looked up without Jinja (expressions.py):
+    a deck whose templates are all such names prints them and never imports it."""
+    game, out = tmp_path / "game", tmp_path / "out"
+    for name, source in NAMES_ONLY.items():
+        (game / name).parent.mkdir(parents=True, exist_ok=True)
+        (game / name).write_text(source, encoding="utf-8")
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
+        f"result = CliRunner().invoke(main, ['build', {str(game)!r}, '--out', {str(out)!r}])\n"
+        "print(result.exit_code, *sorted(sys.modules))"
+    )
+    code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    assert code == "0" and "pnp.render" in loaded
+    assert [name for name in loaded if name.split(".")[0] in ("jinja2", "markupsafe") or name == "pnp.sandbox"] == []
+    printed = text(out / "game" / "cards-sk-a4.pdf")
+    assert all(word in printed for word in ("Kováč", "Získa dve mestá.", "Mlynár", "Mená"))

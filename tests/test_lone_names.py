@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from pnp.errors import Location, Problems
-from pnp.expressions import FAILED, evaluate_at, fill_in, template
+from pnp.expressions import FAILED, evaluate_at, fill_in
+from pnp.sandbox import template
 
 
 class Named:
@@ -22,7 +23,7 @@ CTX = {
     "items": ["a"],
     "nothing": None,
     "flag": False,
-    "game": {"title": "Mestá", "items": "a key named items", "inner": {"name": "Hlboko"}, "none": None},
+    "game": {"title": "Mestá", "items": "a key named items", "inner": {"name": "Hlboko"}, "none": None, "true": "a key named true"},
     "thing": Named(),
 }
 WHERE = Location("layouts/card.yaml", 4, 9)
@@ -49,6 +50,12 @@ WHERE = Location("layouts/card.yaml", 4, 9)
         "{{ game.none }}",
         "{{ game }}",
         "{{ thing.title }}",
+        "{{ (title) }}",
+        "{{ title -}}\n",
+        "{{-title}}",
+        "{{ title }}\n\n",
+        "{{ True }}",
+        "{{ game.true }}",
     ],
 )
 def test_a_template_writes_what_jinja_writes(source):

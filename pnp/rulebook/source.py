@@ -26,10 +26,11 @@ from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 
 from ..errors import Location, PnpError, Problems, display_path
-from ..expressions import CODE, Names, UndefinedName, explain, markdown_template, rendered
+from ..expressions import CODE, Names, explain
 from ..i18n import Entry, Translated, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
+from ..sandbox import UndefinedName, markdown_template, rendered
 from ..schema import suggest
 from ..yamlfile import LList, LMap, load_yaml
 from .document import (
