@@ -29,6 +29,8 @@ CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, 
 
 @dataclass(frozen=True, repr=False, eq=False)
 class DocInfo:
+    """What a sheet PDF says about itself: title, author, subject, the font it starts with, and how to print it duplex."""
+
     title: str
     author: str
     subject: str
