@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 
 @dataclass(repr=False, eq=False)
 class BuildResult:
+    """What a build wrote, and the problems it found."""
+
     files: list[Written]  # path, cards, pages, and the edge to flip for the double-sided ones
     problems: Problems
     cut_files: list[Path] = field(default_factory=list)  # a cutting machine's (--cutter), beside the PDFs

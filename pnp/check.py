@@ -12,7 +12,6 @@ from __future__ import annotations
 from .edition import make_editions
 from .elements.text import Text
 from .errors import Problems
-from .glossary import check_glossary
 from .layouts import check_layout
 from .project import Project
 from .rules import check_rules
@@ -107,7 +106,10 @@ def check_game(project: Project) -> Problems:
     problems.extend(check_placeholders(project.game))
     problems.extend(check_tuckboxes(project))
     problems.extend(check_rules(project.game, project.game.constraints))
-    problems.extend(check_glossary(project.game, project.game.glossary))
+    if project.game.glossary:
+        from .glossary import check_glossary  # here for speed: only a game with a glossary checks one
+
+        problems.extend(check_glossary(project.game, project.game.glossary))
     return problems
 
 

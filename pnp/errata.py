@@ -56,6 +56,8 @@ class Entry:
 
 @dataclass(repr=False, eq=False)
 class Manifest:
+    """The faces one build drew, per card, for the next build to compare with (--changed-since)."""
+
     game: str
     lang: str
     paper: str

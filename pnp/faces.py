@@ -17,6 +17,8 @@ Box = tuple[float, float, float, float]  # x, y, width, height in mm from the to
 
 @dataclass(frozen=True, repr=False)
 class RectOp:
+    """A rectangle, filled and/or stroked, with rounded corners when `radius`."""
+
     x: float
     y: float
     w: float
@@ -29,6 +31,8 @@ class RectOp:
 
 @dataclass(frozen=True, repr=False)
 class LineOp:
+    """A straight line, solid or dashed."""
+
     x1: float
     y1: float
     x2: float
@@ -40,6 +44,8 @@ class LineOp:
 
 @dataclass(frozen=True, repr=False)
 class TextOp:
+    """A set text, its first baseline at `baseline`."""
+
     x: float  # left edge of the box
     baseline: float  # baseline of the first line
     text: TextLayout
@@ -48,6 +54,8 @@ class TextOp:
 
 @dataclass(frozen=True, repr=False)
 class SymbolOp:
+    """A symbol of the game, `size` points high, its bottom-left corner at x, y."""
+
     symbol: str
     x: float
     y: float
@@ -56,6 +64,8 @@ class SymbolOp:
 
 @dataclass(frozen=True, repr=False)
 class ImageOp:
+    """An image file fitted into a box."""
+
     path: str
     x: float
     y: float
@@ -78,6 +88,8 @@ class ShapeOp:
 
 @dataclass(frozen=True, repr=False)
 class EllipseOp:
+    """An ellipse (a circle when rx == ry), filled and/or stroked."""
+
     cx: float
     cy: float
     rx: float

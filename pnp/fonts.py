@@ -28,6 +28,8 @@ PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fo
 
 @dataclass(frozen=True, repr=False, eq=False)
 class Font:
+    """A style's font once registered with reportlab, with its metrics per unit of size."""
+
     name: str  # the name styles use, e.g. "sans-bold"
     registered: str  # the name reportlab knows
     path: Path

@@ -22,6 +22,8 @@ _SYMBOL = re.compile(r":[a-z0-9][a-z0-9_-]*:")
 
 @dataclass(repr=False, eq=False)
 class Term:
+    """A term of the glossary, with the forms in which texts may use it."""
+
     term: str
     ref: str | None = None  # enum.value the term names
     forms: list[str] = field(default_factory=list)
@@ -36,6 +38,8 @@ class Term:
 
 @dataclass(repr=False, eq=False)
 class GlossaryFile:
+    """The glossary file as written: its terms."""
+
     terms: list[Term] = field(default_factory=list)
 
 

@@ -240,6 +240,8 @@ def fit_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid | None:
 
 @dataclass(frozen=True, repr=False)
 class Placement:
+    """One component's place on a page: its trim box's origin, and how it is turned."""
+
     item: int  # index into the list of components being imposed
     x: float  # trim box origin on the page
     y: float
@@ -267,6 +269,8 @@ class Cut:
 
 @dataclass(frozen=True, repr=False)
 class Page:
+    """One side of one sheet as imposed: what goes where, its crop marks, ruler and cut outlines."""
+
     side: Literal["front", "back"]
     sheet: int  # 1-based sheet number
     placements: tuple[Placement, ...]
@@ -712,6 +716,8 @@ class Member:
 
 @dataclass(repr=False, eq=False)
 class SharedSheets:
+    """The pages of several decks imposed together on shared sheets."""
+
     page_w: float
     page_h: float
     pages: tuple[Page, ...]

@@ -47,6 +47,8 @@ class StyleDef:
 
 @dataclass(repr=False, eq=False)
 class LayoutFile:
+    """A layout file as written (layouts/*.yaml): the face's size and shape, styles and elements."""
+
     size: tuple[float, float] | None = None  # trim width, height in mm
     shape: Shape | None = None  # rect (default), round (the ellipse in the trim) or hex (flat-top)
     extends: str | None = None

@@ -13,7 +13,6 @@ from typing import Any
 from .cardstore import PackedCards
 from .errors import Location, PnpError, Problems, display_path
 from .expressions import one_of
-from .glossary import load_glossary
 from .i18n import known_language
 from .model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from .paths import check_inside, inside
@@ -133,6 +132,8 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     if isinstance(glossary_path, PnpError):
         problems.extend(glossary_path.problems)
     elif glossary_path.is_file():
+        from .glossary import load_glossary  # here for speed: only a game with a glossary reads one
+
         glossary = load_glossary(glossary_path, enums, problems)
     elif "glossary" in raw:
         problems.error(raw.loc_of("glossary"), "glossary-missing", f"glossary '{meta.glossary}' does not exist; expected a YAML file with 'terms:'")

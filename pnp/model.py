@@ -68,6 +68,8 @@ class FieldDef:
 
 @dataclass(repr=False, eq=False)
 class TypeDef:
+    """A card type of rules.yaml: the fields its cards have."""
+
     fields: dict[str, FieldDef]
     doc: str = ""
 
@@ -84,6 +86,8 @@ class RulesFile:
 
 @dataclass(repr=False, eq=False)
 class DeckDef:
+    """A deck as game.yaml declares it: its type, data file and layouts."""
+
     type: str  # a type from rules.yaml
     data: str  # the data file (YAML, CSV or XLSX), relative to the game folder
     front: str | None = None  # layout name; none: a data-only deck (checked, translated, read by layouts, not printed)
@@ -193,6 +197,8 @@ class Card:
 
 @dataclass(repr=False, eq=False)
 class Deck:
+    """A deck as loaded: its cards, checked against its type."""
+
     id: str
     name: str
     type: str
@@ -221,6 +227,8 @@ class Deck:
 
 @dataclass(repr=False, eq=False)
 class Game:
+    """A game folder as loaded and checked: what every later stage reads."""
+
     root: Path  # the game folder
     meta: GameFile
     enums: dict[str, dict[str, EnumValue]]

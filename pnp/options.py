@@ -11,6 +11,8 @@ from .impose import SheetSpec
 
 @dataclass(eq=False)
 class BuildOptions:
+    """What `pnp build` was asked for: paper and sheet, output folder, decks, deal and languages."""
+
     sheet: SheetSpec = field(default_factory=SheetSpec)
     out: Path = Path("output")
     decks: list[str] | None = None

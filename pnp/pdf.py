@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp
 from .images import image_size
 from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
-from .pdfstream import KeptCode, StreamingCanvas, draw_text, end_form, enter_clipped
+from .pdfstream import KeptCode, StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
 from .text import SYMBOL_EM
 
 rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
@@ -29,6 +29,8 @@ CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, 
 
 @dataclass(frozen=True, repr=False, eq=False)
 class DocInfo:
+    """What a sheet PDF says about itself: title, author, subject, the font it starts with, and how to print it duplex."""
+
     title: str
     author: str
     subject: str
@@ -495,7 +497,7 @@ def draw_ruler(canvas: Canvas, page: Page, caption: Callable[[Page, int], str], 
     size = min(5.0 if compact else 6.0, length / widest)  # the caption never runs past the ruler into a crop mark
     canvas.setFont(font, size)
     for i, line in enumerate(lines):
-        canvas.drawString(0, -(2.0 if compact else 2.4) * mm - i * size * 1.15, line)
+        draw_string(canvas, 0, -(2.0 if compact else 2.4) * mm - i * size * 1.15, line)
     canvas.restoreState()
 
 

@@ -371,6 +371,28 @@ def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, f
     canvas._code.append(" ".join(code))
 
 
+def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:
+    """canvas.drawString in the current font, its operators kept by the document: the same
+    string drawn again at the same place in the same font (the ruler's caption on every
+    page) is written as it was, not split into font subsets anew (9 us a line).
+
+    The operators depend on nothing else: its characters have their codes in the
+    document's subsets since it was first drawn. At most _KEPT_STRINGS are kept."""
+    key = (canvas._fontname, canvas._fontsize, canvas._leading, x, y, text)
+    kept: dict[tuple, str] = canvas._doc.__dict__.setdefault("_pnp_strings", {})
+    code = kept.get(key)
+    if code is None:
+        canvas.drawString(x, y, text)
+        if len(kept) >= _KEPT_STRINGS:
+            kept.clear()
+        code = kept[key] = canvas._code[-1]
+    else:
+        canvas._code.append(code)
+
+
+_KEPT_STRINGS = 64
+
+
 class _Encoding:
     """What one TrueType font's characters are in one document, where reportlab gives each
     character its code in a subset of the font the first time the document draws it.

@@ -281,6 +281,8 @@ class SheetRows(LList):
 
 @dataclass(repr=False, eq=False)
 class _Column:
+    """What one column of a sheet's header holds."""
+
     name: str  # the field, 'id', 'copies', or IGNORE
     slugged: bool = False  # its values become ids
 

@@ -30,6 +30,8 @@ _URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"]*)", re.IGNORECASE)
 
 @dataclass(repr=False, eq=False)
 class Symbol:
+    """A symbol of the game, read from its SVG file once a build."""
+
     id: str
     drawing: Drawing | None  # svglib's; None for a plain SVG, whose code svgplain gave
     width: float

@@ -42,6 +42,8 @@ _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 @dataclass(frozen=True, repr=False)
 class TextStyle:
+    """How a text is set: font, size, shrinking, leading, colour, alignment and hyphenation."""
+
     font: str = "sans"
     size: float = 9.0
     min_size: float | None = None  # None: never shrink
@@ -65,6 +67,8 @@ class Piece(NamedTuple):
 
 @dataclass(frozen=True, repr=False)
 class TextLayout:
+    """A text as set: its lines of pieces at one size, and what did not fit or could not be read."""
+
     size: float
     leading: float  # points between baselines
     ascent: float  # points from a line's top to its baseline

@@ -34,6 +34,8 @@ MAX_NET = 2000.0  # mm: a net larger than this either way is a mistake (a layout
 
 @dataclass(repr=False, eq=False)
 class BoxLayoutFile:
+    """A tuck box's layout file as written: the elements of each face of the box."""
+
     faces: dict[str, list[Any]]
     extends: str | None = None  # an ordinary layout whose styles the faces use
     styles: dict[str, StyleDef] = field(default_factory=dict)

@@ -265,10 +265,10 @@ def test_reportlab_internals_are_used_in_one_module():
     assert not strays, "\n".join(strays)
 
 
-NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, boards, tuck boxes or rulebooks does not need
+NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, a glossary, boards, tuck boxes or rulebooks does not need
     *("babel", "csv", "difflib"),
     *(f"pnp.elements.{kind}" for kind in ("areas", "cells", "circle", "grid", "hexgrid", "legend", "line", "polygon", "slot", "symbol", "track")),
-    *("pnp.cutfile", "pnp.listing", "pnp.pieces", "pnp.rulebook.settled", "pnp.session", "pnp.tuckboxface"),
+    *("pnp.cutfile", "pnp.glossary", "pnp.listing", "pnp.pieces", "pnp.rulebook.settled", "pnp.session", "pnp.tuckboxface"),
 )
 
 

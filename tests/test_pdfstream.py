@@ -21,7 +21,7 @@ from pnp.build import build
 from pnp.faces import BLACK
 from pnp.options import BuildOptions
 from pnp.paths import FONTS_DIR
-from pnp.pdfstream import StreamingCanvas, StreamingDocument, draw_text
+from pnp.pdfstream import StreamingCanvas, StreamingDocument, draw_string, draw_text
 
 
 def xref_points_at_objects(data: bytes) -> None:
@@ -92,6 +92,42 @@ def test_text_written_directly_reads_as_reportlabs_own_across_font_subsets(tmp_p
     assert re.search(rb"/F\d+\+1 10 Tf", b"".join(page_streams(direct)))  # a second subset was needed
     assert [page.extract_text().splitlines() for page in reader(direct).pages] == [page.extract_text().splitlines() for page in reader(plain).pages]
     assert all(line in text(direct) for line in lines)
+
+
+def test_strings_drawn_again_are_reportlabs_byte_for_byte(tmp_path):
+    """pdfstream.draw_string writes a string drawn before in the same place and font as it
+    was first written (the ruler's caption): every page is what reportlab's drawString
+    writes, a string past the font's first subset, one in another size or place, one new
+    on each page included."""
+    pdfmetrics.registerFont(TTFont("AgainSans", str(FONTS_DIR / "SourceSansPro-Regular.ttf")))
+    covered = pdfmetrics.getFont("AgainSans").face.charToGlyph
+    many = "".join(chr(c) for c in range(0x21, 0x180) if c in covered and chr(c).isalnum())
+    assert len(many) > 256
+
+    def strings(page: int) -> list[tuple[float, float, float, str]]:
+        return [
+            (6, 0, -6.8, "print at 100 %: this ruler is 50 mm"),
+            (6, 0, -13.7, f"sheet {page}/3 front"),
+            (8, 0, -6.8, "print at 100 %: this ruler is 50 mm"),
+            (6, 5, 0, many),
+        ]
+
+    streams = []
+    for again in (False, True):
+        path = tmp_path / f"{again}.pdf"
+        canvas = StreamingCanvas(path, pagesize=A4, invariant=1, pageCompression=1)
+        for page in range(3):
+            for size, x, y, line in strings(page):
+                canvas.setFont("AgainSans", size)
+                if again:
+                    draw_string(canvas, x, y, line)
+                else:
+                    canvas.drawString(x, y, line)
+            canvas.showPage()
+        canvas.save()
+        streams.append(page_streams(path))
+    assert streams[0] == streams[1]
+    assert len(set(streams[1][1:])) == 2  # each page has its own sheet number
 
 
 def test_a_large_build_is_complete_valid_and_repeatable(tmp_path):

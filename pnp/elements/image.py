@@ -15,6 +15,8 @@ from .base import ElementKind, Frame
 
 @dataclass(repr=False, eq=False)
 class Image(ElementKind):
+    """An image file from the game folder, fitted into a box."""
+
     image: str
     box: Box
     fit: Literal["contain", "cover", "stretch"] = "contain"

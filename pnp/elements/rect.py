@@ -13,6 +13,8 @@ from .base import ElementKind, Frame
 
 @dataclass(repr=False, eq=False)
 class Rect(ElementKind):
+    """A rectangle, filled and/or stroked, optionally with rounded corners."""
+
     rect: Box
     fill: str | None = None
     stroke: str | None = None

@@ -18,6 +18,8 @@ FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 
 @dataclass(repr=False, eq=False)
 class Text(ElementKind):
+    """A text in a box: the card's data filled in, set in a style, shrunk to fit down to its minimum size."""
+
     text: str
     box: Box
     style: str | None = None
