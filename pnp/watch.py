@@ -135,7 +135,8 @@ class Changes:
                     continue
                 self._event.clear()
                 while (quiet := self._quiet_at - time.monotonic()) > 0:  # until the burst is over
-                    time.sleep(quiet)
+                    self._event.wait(quiet)  # woken by the next event: a file closed ends the burst sooner
+                    self._event.clear()
             else:
                 time.sleep(self.interval if left is None else min(self.interval, left))
             now = snapshot(self.folder, self.ignore)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -220,6 +221,27 @@ def test_a_save_is_over_soon_after_its_file_is_closed_and_a_safe_save_is_one_cha
         os.replace(temporary, tmp_path / "cards.yaml")
         assert changes.wait(timeout=30) == ["cards.yaml"]
         assert changes.wait(timeout=0.3) == []
+    finally:
+        changes.close()
+
+
+def test_a_save_during_the_quiet_wait_of_other_events_is_not_held_back_by_it(tmp_path):
+    """A write whose file stays open (a program still writing) starts a wait of SETTLE; a
+    save that comes meanwhile ends the wait when its file is closed, not when the earlier
+    wait would have ended."""
+    for name in ("cards.yaml", "other.yaml"):
+        (tmp_path / name).write_text("a", encoding="utf-8")
+    changes = Changes(tmp_path, settle=3.0)
+    try:
+        with (tmp_path / "other.yaml").open("ab") as other:
+            other.write(b"b")
+            other.flush()  # written, not closed: the burst may go on
+            save = threading.Timer(0.3, (tmp_path / "cards.yaml").write_text, ["ab"], {"encoding": "utf-8"})
+            save.start()
+            start = time.monotonic()
+            assert changes.wait(timeout=30) == ["cards.yaml", "other.yaml"]
+            assert time.monotonic() - start < 2.0  # not the 3 s the open file's write asked for
+            save.join()
     finally:
         changes.close()
 
