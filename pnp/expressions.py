@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
+from types import ModuleType
 from typing import Any
 
 from .errors import Location, Problems
@@ -61,21 +62,31 @@ def _lone_name(source: str, expression: bool) -> tuple[str, ...] | None:
     if match is None:
         return None
     path = tuple(part.strip() for part in match.group(1).split("."))
-    return None if path[0] in _NOT_NAMES else path
+    return None if path[0] in _NOT_NAMES or any(hasattr(dict, attribute) for attribute in path[1:]) else path
 
 
 def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
     """The value of a lone name (`_lone_name`) in `ctx`, or _ABSENT where Jinja must say
     what it is: a name the context lacks, or an attribute read of anything but a plain
-    dict that has it as a key and not as a method (Jinja's getattr would find the method)."""
+    dict that has it as a key (`_lone_name` leaves out the names of dict methods, which
+    Jinja's getattr would find first)."""
     if path is None or path[0] not in ctx:
         return _ABSENT
     value = ctx[path[0]]
     for attribute in path[1:]:
-        if type(value) is not dict or attribute not in value or hasattr(dict, attribute):
+        if type(value) is not dict or attribute not in value:
             return _ABSENT
         value = value[attribute]
     return value
+
+
+@cache
+def _jinja() -> ModuleType:
+    """The sandbox (sandbox.py), imported when a template or expression first needs Jinja:
+    a deck whose templates are all lone names never loads it."""
+    from . import sandbox  # here for speed: Jinja is a tenth of a card build's imports
+
+    return sandbox
 
 
 def evaluate(source: str, ctx: dict[str, Any]) -> Any:
@@ -83,12 +94,16 @@ def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     (`where: kidn` must not quietly select nothing)."""
     value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
     if value is _ABSENT:
-        from .sandbox import evaluated  # here for speed: Jinja, only for an expression that needs it
-
-        return evaluated(source, ctx)
-    if hasattr(type(value), "_fail_with_undefined_error"):  # Jinja's undefined, bound as a name
+        value = _jinja().evaluated(source, ctx)
+    if hasattr(type(value), "_fail_with_undefined_error"):  # Jinja's undefined: a result, or a name bound to one
         value._fail_with_undefined_error()
     return value
+
+
+def filled(source: str, ctx: dict[str, Any]) -> str:
+    """A template filled in by Jinja; raises on any failure (fill_in reports it)."""
+    sandbox = _jinja()
+    return sandbox.rendered(sandbox.template(source), ctx)
 
 
 FAILED = object()  # what `evaluate_at` returns for an expression that failed (and was reported)
@@ -113,20 +128,15 @@ def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems
     if type(value) is str and len(value) <= MAX_LENGTH:
         return value
     try:
-        from .sandbox import rendered, template  # here for speed: Jinja, only for a template that needs it
-
-        return rendered(template(source), ctx)
+        return filled(source, ctx)
     except Exception as exc:
         _report(exc, ctx, loc, what, problems, once)
     return None
 
 
 def _report(exc: Exception, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None) -> None:
-    from jinja2.utils import missing  # here for speed: Jinja is loaded for a mistake's message
-
-    from .sandbox import UndefinedName
-
-    if once is not None and isinstance(exc, UndefinedName) and exc.owner is missing:  # the same for every component
+    sandbox = _jinja()
+    if once is not None and isinstance(exc, sandbox.UndefinedName) and exc.owner is sandbox.missing:  # the same for every component
         if (loc, exc.name) in once:
             return
         once.add((loc, exc.name))
@@ -135,17 +145,14 @@ def _report(exc: Exception, ctx: dict[str, Any], loc: Location, what: str, probl
 
 def explain(exc: BaseException, ctx: dict[str, Any]) -> str:
     """Why an expression failed, in words, with what was expected."""
-    from jinja2 import TemplateError, TemplateSyntaxError  # here for speed: Jinja is loaded for a mistake's message
-
-    from .sandbox import UndefinedName
-
-    if isinstance(exc, UndefinedName):
+    sandbox = _jinja()
+    if isinstance(exc, sandbox.UndefinedName):
         return _undefined(exc, ctx)
     if isinstance(exc, UnknownComponent):
         return str(exc)  # it says what it expected
-    if isinstance(exc, TemplateSyntaxError):
+    if isinstance(exc, sandbox.TemplateSyntaxError):
         return f"cannot read it: {exc.message}; expected Jinja such as {{{{ title }}}} or cards | length"
-    if isinstance(exc, TemplateError):
+    if isinstance(exc, sandbox.TemplateError):
         return exc.message or str(exc)
     if isinstance(exc, RecursionError):
         return "it calls itself without end (a macro that calls itself); expected a macro that stops calling itself"
@@ -154,10 +161,8 @@ def explain(exc: BaseException, ctx: dict[str, Any]) -> str:
 
 def _undefined(exc: Any, ctx: dict[str, Any]) -> str:
     """Why a name or attribute is undefined (a sandbox.UndefinedName), and what there is."""
-    from jinja2.utils import missing  # here for speed: loaded with the error
-
     name, owner = exc.name, exc.owner
-    if owner is missing:
+    if owner is _jinja().missing:
         decks = ctx.get("decks")
         per_component = "card" in ctx
         known = set(ctx) | (decks._names(per_component) if isinstance(decks, Decks) else set())
@@ -334,15 +339,11 @@ class Strings(dict):
         if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
             return value
         if key not in self._done:
-            from jinja2 import TemplateError  # here for speed: Jinja, for a string that is a template
-
-            from .sandbox import rendered, template
-
             try:
-                self._done[key] = rendered(template(value), self._ctx)
+                self._done[key] = filled(value, self._ctx)
             except Exception as exc:
                 where = f" ({value.loc})" if isinstance(getattr(value, "loc", None), Location) else ""
-                raise TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None
+                raise _jinja().TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None
         return self._done[key]
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import Location, PnpError, Problem, Problems
-from .expressions import CODE, FAILED, Names, evaluate_at, explain
+from .expressions import CODE, FAILED, Names, evaluate_at, explain, filled
 from .model import Card, Game
 from .schema import MISSING, build, suggest
 from .yamlfile import LList, LMap, load_yaml
@@ -172,10 +172,8 @@ class Checker:
     def _say(self, c: Constraint, loc: Location, detail: str, ctx: dict) -> None:
         message = c.message
         if "{" in message:
-            from .sandbox import rendered, template  # here for speed: Jinja, for a message that is a template
-
             try:
-                message = rendered(template(message), ctx)
+                message = filled(message, ctx)
             except Exception as exc:  # reported once; a broken message must not hide the violation
                 if c.id not in self._message_failed:
                     self._message_failed.add(c.id)

@@ -18,6 +18,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from jinja2 import StrictUndefined, Template, TemplateError, UndefinedError, nodes, pass_context
+from jinja2 import TemplateSyntaxError as TemplateSyntaxError  # for expressions.explain, which tells it apart without importing Jinja
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.ext import Extension
 from jinja2.runtime import Context
@@ -486,12 +487,9 @@ def rendered(template: Template, ctx: dict[str, Any]) -> str:
 
 
 def evaluated(source: str, ctx: dict[str, Any]) -> Any:
-    """The value of an expression (expressions.evaluate, for one that is not a lone name):
-    raises on any failure, an undefined result included."""
+    """The value of an expression (expressions.evaluate, for one that is not a lone name,
+    which refuses an undefined result); raises on any other failure."""
     expression = _expression(source)
     context = _context(expression, ctx)
     consume(expression.root_render_func(context))
-    value = context.vars["result"]
-    if isinstance(value, StrictUndefined):
-        value._fail_with_undefined_error()
-    return value
+    return context.vars["result"]
