@@ -161,12 +161,8 @@ def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, tur
     if not turned:
         enter_clipped(canvas, box, x, y)
         return
-    canvas.saveState()
-    clip = canvas.beginPath()
-    clip.rect(*box)
-    canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.translate(x + face.width, y + face.height)
-    canvas.rotate(180)
+    enter_clipped(canvas, box, x + face.width, y + face.height)
+    canvas.rotate(180)  # reportlab joins it to the move into one matrix
 
 
 def _symbols_of(face: Face) -> set[str]:

@@ -137,9 +137,8 @@ class StreamingDocument(PDFDocument):
 
     def addPage(self, page: PDFPage) -> None:
         """Register the page as reportlab does, then write it and its content stream now."""
-        flate = self.flate
-        if flate is not None and not page.Contents and page.stream and page.compression:  # as PDFPage.check_format makes it
-            page.Contents = PDFStream(content=page.stream, filters=[flate])
+        if not page.Contents and page.stream and page.compression and not rl_config.useA85:  # as PDFPage.check_format makes it, with the watcher's flate
+            page.Contents = PDFStream(content=page.stream, filters=[self.flate or PDFZCompress])
             page.Contents.__Comment__ = "page stream"
         if not (page.Resources or page.ExtGState or _names_colours(page)):
             page.Resources = self._resources(page)
@@ -174,8 +173,10 @@ class StreamingDocument(PDFDocument):
             or page.Annots
             or not isinstance(page.Resources, _Formatted)
             or not (page.stream and page.compression)
-            or (contents is None and rl_config.useA85)
-            or (contents is not None and (contents.content is not page.stream or len(contents.filters or ()) != 1 or contents.dictionary.dict))
+            or contents is None
+            or contents.content is not page.stream
+            or len(contents.filters or ()) != 1
+            or contents.dictionary.dict
             or (page.Trans is not None and page.Trans.dict)
             or any(getattr(page, key) is not None for key in _OTHER_PAGE_KEYS)
             or not isinstance(self.encrypt, NoEncryption)
@@ -195,8 +196,6 @@ class StreamingDocument(PDFDocument):
                 if len(numbers) > 10 or any(type(n) not in (float, int) for n in numbers):
                     return None
                 values[key] = b"[ " + b" ".join(_number(n) for n in numbers) + b" ]"
-        if contents is None:
-            contents = page.Contents = PDFStream(content=page.stream, filters=[PDFZCompress])
         values["Parent"] = self.Reference(self.Pages).format(self)  # first: the first page registers the page tree before its stream
         values["Contents"] = self.Reference(contents).format(self)
         items = [b"/" + key.encode() + b" " + values[key] for key in sorted(values)]

@@ -27,6 +27,14 @@ def plural_forms(text: str) -> list[tuple[int, tuple[str, ...]]]:
     return [(m.start(), tuple(_PLURAL_FORM.split(m.group(2)))) for m in _PLURAL.finditer(text)]
 
 
+def plural_calls(source: str) -> str:
+    """`source` with each {% plural %} tag rewritten into a call of _pnp_plural (sandbox.py)
+    with the number and the forms as written, which Jinja then reads."""
+    if "plural" not in source:
+        return source
+    return _PLURAL.sub(lambda m: "{{ _pnp_plural(" + m.group(1) + ", " + ", ".join(_literal(f) for f in _PLURAL_FORM.split(m.group(2))) + ") }}", source)
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"  # its newlines kept: the lines of what follows stay where they were
 

@@ -25,7 +25,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import _PassArg, consume, missing
 
-from .plurals import _PLURAL, _PLURAL_FORM, Plurals, _literal
+from .plurals import Plurals, plural_calls
 
 
 class UndefinedName(UndefinedError):
@@ -397,21 +397,13 @@ class _Environment(SandboxedEnvironment):
 
 
 # --- plurals (plurals.py): the tag rewritten into a call that picks the form --------------------
-# {% plural EXPR %}FORM{% pluralform %}FORM...{% endplural %} writes the form of the noun
-# that goes with the number EXPR, in the forms of the game's language (Slovak: 1 mesto,
-# 2 mestá, 5 miest), with `n` bound to the number inside each form. The tag is rewritten,
-# before Jinja reads the template, into a call of _pnp_plural with the forms as written;
-# the call picks the form by the language's gettext plural rule (babel's CLDR data), and
-# in a translated edition the forms of the catalogue's msgid_plural entry (i18n.py).
 
 
 class PluralExtension(Extension):
-    """Rewrites {% plural %} tags into a call that picks the form; nothing else."""
+    """Rewrites {% plural %} tags into a call that picks the form (plurals.plural_calls); nothing else."""
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
-        if "plural" not in source:
-            return source
-        return _PLURAL.sub(lambda m: "{{ _pnp_plural(" + m.group(1) + ", " + ", ".join(_literal(f) for f in _PLURAL_FORM.split(m.group(2))) + ") }}", source)
+        return plural_calls(source)
 
 
 @lru_cache(maxsize=1024)

@@ -39,12 +39,6 @@ MERGE = "tag:yaml.org,2002:merge"
 VALUE = "tag:yaml.org,2002:value"
 
 
-def _may_merge(key: yaml.ScalarEvent) -> bool:
-    """Whether a mapping's key can be the merge key: '<<' as written, or a key with a tag
-    of its own (every other key would be resolved twice, once only to tell)."""
-    return key.value == "<<" or key.tag not in (None, "!")
-
-
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # what YAML refuses as a character, allowed by its escapes
 
 
@@ -194,7 +188,11 @@ class _Converter:
         merged: list[LMap] = []
         while not self.events.check_event(yaml.MappingEndEvent):
             key_event = self.events.get_event()
-            if isinstance(key_event, yaml.ScalarEvent) and key_event.anchor is None and _may_merge(key_event) and self._tag(key_event) == MERGE:
+            if (
+                isinstance(key_event, yaml.ScalarEvent)
+                and key_event.anchor is None
+                and (key_event.tag == MERGE or (key_event.value == "<<" and self._tag(key_event) == MERGE))  # not resolved for every other key
+            ):
                 self.count(self.loc(key_event), 1, 0)
                 value, value_loc = self.convert(self.events.get_event(), depth + 1)
                 sources = value if isinstance(value, LList) else [value]
