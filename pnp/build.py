@@ -84,6 +84,8 @@ class Sheets:
 
     def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
         """Note a face drawn, to be hashed for the manifest (errata.py)."""
+        if self.drawn.noted(deck_id, card_id, side):  # a copy drawn again
+            return face
         make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
         if self.session is not None:
             make = partial(self.session.face_hash, self.edition.lang, deck_id, card_id, side, face, make)

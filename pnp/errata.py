@@ -88,36 +88,24 @@ class Drawn:
         """What a worker process sends: hashes, not faces waiting to be hashed."""
         return {"_decks": self.decks, "_waiting": {}}
 
-    def __contains__(self, face: tuple[str, str, str]) -> bool:
-        deck, card, side = face
-        return self.get(deck, card, side) is not None
-
     def __iter__(self) -> Iterator[tuple[str, str, str]]:
         """Every face drawn, as (deck, card, side)."""
         for deck, cards in self.decks.items():
             for card, packed in cards.items():
                 yield from ((deck, card, side) for i, side in enumerate(SIDES) if _side(packed, i) != _NONE)
 
-    def get(self, deck: str, card: str, side: str) -> bytes | None:
-        if self._waiting:
-            self.settle()
-        return self._get(deck, card, side)
-
-    def _get(self, deck: str, card: str, side: str) -> bytes | None:
-        packed = self._decks.get(deck, {}).get(card)
-        digest = _side(packed, SIDES.index(side)) if packed is not None else _NONE
-        return digest if digest != _NONE else None
-
     def add(self, deck: str, card: str, side: str, digest: str) -> None:
         """Note the hash of a face (face_hash)."""
         self._put(deck, card, side, bytes.fromhex(digest))
 
+    def noted(self, deck: str, card: str, side: str) -> bool:
+        """Whether a face is noted already (a card's copies are one face)."""
+        packed = self._decks.get(deck, {}).get(card)
+        return (deck, card, side) in self._waiting or (packed is not None and _side(packed, SIDES.index(side)) != _NONE)
+
     def note(self, deck: str, card: str, side: str, make: Callable[[], str]) -> None:
-        """Note a face drawn, by what makes its hash (once: a card's copies are one face)."""
-        face = (deck, card, side)
-        if face in self._waiting or self._get(deck, card, side) is not None:
-            return
-        self._waiting[face] = make
+        """Note a face drawn and not `noted` yet, by what makes its hash."""
+        self._waiting[deck, card, side] = make
         if len(self._waiting) >= _BATCH:
             self.settle()
 
@@ -391,11 +379,11 @@ _SYMBOL = "\0"  # before a symbol's id in the names a face's hash ends with (no 
 
 
 def _face(face: Face, named: set[str], hashes: Hashes) -> str:
-    out = [_NUM2 % (face.width, face.height)]
+    out = [_nums(face.width, face.height)]
     for op in face.ops:
         kind = type(op)
         if kind is TextOp:
-            out.append(f"T{_NUM2 % (op.x, op.baseline)}{_color(op.color)}|{_text(op.text, named)}")
+            out.append(f"T{_nums(op.x, op.baseline)}{_once_per_object(_COLORS, op.color, _value)}|{_text(op.text, named)}")
         elif kind is SymbolOp:
             named.add(_SYMBOL + op.symbol)
             out.append(f"S{op.symbol!r}{_nums(op.x, op.y, op.size)}")
@@ -409,17 +397,22 @@ def _face(face: Face, named: set[str], hashes: Hashes) -> str:
     return "\n".join(out)
 
 
-def _color(color: Color) -> str:
-    """A text's colour, formatted once: a style's colour is one object for every text."""
-    found = _COLORS.get(id(color))
-    if found is None or found[0] is not color:
-        if len(_COLORS) >= _KEPT_SET:
-            _COLORS.clear()
-        found = _COLORS[id(color)] = (color, _value(color))
+def _once_per_object(cache: dict[int, tuple[Any, Any]], obj: Any, make: Callable[[Any], Any]) -> Any:
+    """`make(obj)`, kept in `cache` by the object's id with the object held (so its id is
+    no other's while kept), the cache emptied at _KEPT_SET (not the oldest entry alone: a
+    dict's first key is found past every key deleted before it). For what faces share as
+    one object: a style's colour, a text the same on every card (a back's)."""
+    found = cache.get(id(obj))
+    if found is None or found[0] is not obj:
+        if len(cache) >= _KEPT_SET:
+            cache.clear()
+        found = cache[id(obj)] = (obj, make(obj))
     return found[1]
 
 
-_COLORS: dict[int, tuple[Color, str]] = {}  # by id(color) (held: its id is no other's while kept), emptied at _KEPT_SET
+_KEPT_SET = 64
+_COLORS: dict[int, tuple[Color, str]] = {}  # a text's colour, formatted
+_SET: dict[int, tuple[TextLayout, tuple[str, frozenset[str]]]] = {}  # a set text, serialised, and the fonts and symbols it names
 
 
 @lru_cache(maxsize=64)
@@ -451,12 +444,6 @@ def _nums(*values: float) -> str:
 
 
 _NUM = "\x1e%.3f"
-_NUM2 = _NUM * 2
-
-
-_Set = tuple[TextLayout, str, frozenset[str]]  # a layout (held: its id is no other's while kept), serialised, the fonts and symbols it names
-_SET: dict[int, _Set] = {}  # by id(layout), emptied at _KEPT_SET: a text the same on every card (a back's) is one layout
-_KEPT_SET = 64
 
 
 def _text(layout: TextLayout, named: set[str]) -> str:
@@ -466,25 +453,24 @@ def _text(layout: TextLayout, named: set[str]) -> str:
     which holds no bare "\x1f"), after their length. A piece's width and the text's ascent
     and height are not drawn (a piece's width follows from what it prints and its font).
     A format per column, none per piece."""
-    found = _SET.get(id(layout))
-    if found is None or found[0] is not layout:
-        lines = layout.lines
-        xs, texts, fonts, _, spaces = tuple(zip(*chain.from_iterable(lines))) or ((),) * 5  # text.Piece: x, text, font, width, word space
-        numbers = (layout.size, layout.leading, *xs, *spaces)
-        strings = texts + fonts
-        joined = "\x1f".join(strings)
-        if joined.count("\x1f") != len(strings) - 1 or "\x1e" in joined:
-            joined = repr(strings)
-        text = f"{'%d,' * len(lines) % tuple(map(len, lines))}{_NUM * len(numbers) % numbers}|{len(joined)}|{joined}"
-        names = set(fonts)
-        if "" in names:  # a symbol
-            names.discard("")
-            names.update(_SYMBOL + text for text, font in zip(texts, fonts) if not font)
-        if len(_SET) >= _KEPT_SET:
-            _SET.clear()  # not the oldest alone: a dict's first key is found past every key deleted before it
-        found = _SET[id(layout)] = (layout, text, frozenset(names))
-    named |= found[2]
-    return found[1]
+    text, names = _once_per_object(_SET, layout, _serialised)
+    named |= names
+    return text
+
+
+def _serialised(layout: TextLayout) -> tuple[str, frozenset[str]]:
+    lines = layout.lines
+    xs, texts, fonts, _, spaces = tuple(zip(*chain.from_iterable(lines))) or ((),) * 5  # text.Piece: x, text, font, width, word space
+    strings = texts + fonts
+    joined = "\x1f".join(strings)
+    if joined.count("\x1f") != len(strings) - 1 or "\x1e" in joined:
+        joined = repr(strings)
+    text = f"{'%d,' * len(lines) % tuple(map(len, lines))}{_nums(layout.size, layout.leading, *xs, *spaces)}|{len(joined)}|{joined}"
+    names = set(fonts)
+    if "" in names:  # a symbol
+        names.discard("")
+        names.update(_SYMBOL + piece for piece, font in zip(texts, fonts) if not font)
+    return text, frozenset(names)
 
 
 def _font(registered: str) -> str:
