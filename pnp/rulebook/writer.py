@@ -106,13 +106,9 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
     were drawn (pdfstream.copy_pages), not set again."""
     memo = Memo()  # what a pass works out the same as the one before
     previous = known
-    if previous is None:
-        previous = Book()
-        _one_pass(doc, formats, inputs, previous, None, memo, drawing=False)
-    passes = MAX_PASSES - (known is None)
-    for n in range(1, passes + 1):
+    for n in range(MAX_PASSES):
         book = Book()
-        paper, booklet, pages, settled = _one_pass(doc, formats, inputs, book, previous, memo, drawing=True, last=n == passes)
+        paper, booklet, pages, settled = _one_pass(doc, formats, inputs, book, previous, memo, last=n == MAX_PASSES - 1)
         if settled:
             break
         previous = book
@@ -124,13 +120,14 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
 
 
 def _one_pass(
-    doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, drawing: bool, last: bool = False
+    doc: Document, formats: RulebookFormats, inputs: Inputs, book: Book, previous: Book | None, memo: Memo, last: bool = False
 ) -> tuple[bytes, bytes, int, bool]:
     """One pass over the book, on the formats' page, starting from the `previous` pages:
     the paper book's bytes, the booklet's (its pages copied from the paper book's, when
     the pass is kept: its pages settled, or it is the `last`), the page count and whether
-    the pages settled (are the previous ones). A pass that is not `drawing` only finds the
-    pages (and writes nothing)."""
+    the pages settled (are the previous ones). A pass without `previous` pages only finds
+    them (and writes nothing)."""
+    drawing = previous is not None
     setting = Setting(inputs.fonts, inputs.symbols, doc.lang, Styles.for_size(formats.page.body), inputs.problems, book, drawing, memo)
     paper, booklet = io.BytesIO(), io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
@@ -140,7 +137,7 @@ def _one_pass(
     settled: list[bool] = []
 
     def fold(kept: KeptPagesCanvas) -> None:  # the pages drawn (and saved: a drawing pass), before the paper book is saved
-        settled.append(previous is not None and book.state() == previous.state())
+        settled.append(book.state() == previous.state())
         if not (settled[0] or last):
             return  # the pages moved: another pass follows
         folded = canvas_like(template, booklet, partial(FormPagesCanvas, place=partial(impose, formats)))
