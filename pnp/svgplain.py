@@ -61,7 +61,7 @@ _PATH_ARGS |= {"H": 1, "V": 1, "h": 1, "v": 1, "C": 6, "c": 6, "Z": 0, "z": 0}
 _PATH_SPLIT = re.compile("([achlmqstvz])", re.IGNORECASE)
 _PATH_FLOAT = re.compile(r"(-?\d*\.?\d*(?:[eE][+-]?\d+)?)")
 _PATH_NUMBERS = re.compile(r"[\d\s,.eE+-]*")  # what may stand between commands: svglib skips anything else unseen
-_ARC_NUMBER = r"[\s,]*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
+_ARC_NUMBER = rf"[\s,]*({_NUMBER})"
 _ARC_ARGUMENTS = tuple(re.compile(p) for p in [_ARC_NUMBER] * 3 + [r"[\s,]*([01])"] * 2 + [_ARC_NUMBER] * 2)
 _MOVE, _LINE, _CURVE, _CLOSE = range(4)
 
@@ -201,6 +201,11 @@ def _color(text: str) -> colors.Color | None:
     return color
 
 
+def _filled_polyline(node: _Node) -> bool:
+    """Whether svglib fills a polyline (only when told to: as a polygon without stroke, in a group of its own)."""
+    return _inherited(node, "fill") not in ("", "none")
+
+
 def _points(text: str) -> list[float]:
     """svglib's points of a polyline or polygon."""
     points = [_length(token) for token in text.replace(",", " ").split()]
@@ -303,7 +308,7 @@ class _Drawer:
         if node.children:
             raise _NotPlain
         draw: Callable[[_Node], None] = getattr(self, node.name)
-        if node.attrs.get("transform") or node.name == "path" or (node.name == "polyline" and _inherited(node, "fill") not in ("", "none")):
+        if node.attrs.get("transform") or node.name == "path" or (node.name == "polyline" and _filled_polyline(node)):
             # svglib's group around the shape: its transform, or the group it makes for a path and a filled polyline
             self.code += ("q", f"{fp_str(*mmult(_transform(node.attrs.get('transform', '')), _IDENTITY))} cm")
             draw(node)
@@ -393,7 +398,7 @@ class _Drawer:
 
     def polyline(self, node: _Node) -> None:
         points = _points(node.attrs.get("points", ""))
-        if _inherited(node, "fill") not in ("", "none"):  # svglib fills a polyline only when told to: a polygon without stroke
+        if _filled_polyline(node):
             self.filled_polygon(node, points, stroke=False)
         self.code.append("q")
         stroke, _ = self.style(node, filled=False)
