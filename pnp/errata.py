@@ -342,10 +342,17 @@ def face_hash(face: Face, symbols: Any, hashes: Hashes | None = None) -> str:
     string. The fonts and symbol files a face names enter once, at its end, by the hashes
     of their bytes."""
     hashes = hashes if hashes is not None else Hashes()
+    found = hashes.faces.get(id(face.ops))  # faces that share their operations (render.py: a deck's back) are hashed once
+    if found is not None and found[0] is face.ops and found[1] == (face.width, face.height):
+        return found[2]
     named: set[str] = set()
     data = _face(face, named, hashes).replace("\x1e-0.000", "\x1e0.000")  # no -0.000: a hash does not change with a float's last bits
     data += hashes.named(symbols.files, frozenset(named))
-    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
+    digest = hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
+    if len(hashes.faces) >= _KEPT_SET:
+        hashes.faces.clear()
+    hashes.faces[id(face.ops)] = (face.ops, (face.width, face.height), digest)
+    return digest
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -355,6 +362,7 @@ class Hashes:
 
     files: dict[str, str] = field(default_factory=dict)  # file_hash by path
     ends: dict[frozenset[str], str] = field(default_factory=dict)  # the end of a face's hash by the fonts and symbols it names
+    faces: dict[int, tuple[tuple, tuple[float, float], str]] = field(default_factory=dict)  # by the id of a face's operations (held): size, hash
 
     def file(self, path: str) -> str:
         found = self.files.get(path)

@@ -211,6 +211,7 @@ class Forms:
         self._other: dict[tuple, str] = {}  # marks and rulers: one per page layout, few
         self._count = 0
         self._last: tuple[Face, float] | None = None  # the last face drawn as it is, with its bleed
+        self._keys: dict[int, tuple[tuple, tuple[float, float, float], _Key]] = {}  # Forms._key's
 
     def state(self) -> tuple:
         """All that what these tables draw next depends on (for KeptCode: a page drawn
@@ -230,7 +231,7 @@ class Forms:
 
     def face(self, face: Face, x: float, y: float, bleed: float, turned: bool = False) -> None:
         """Draw `face` as draw_face does, from its form when it repeats."""
-        key = _Key(face.width, face.height, bleed, face.ops)
+        key = self._key(face, bleed)
         name = self._faces.get(key, "")
         if name == "":  # never seen (or forgotten): drawn as it is
             draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed), self.kept)
@@ -244,6 +245,18 @@ class Forms:
         _enter_box(self.canvas, face, x, y, bleed, turned)  # the form's bounding box clips too; the clip marks the card's place on the page
         self.canvas.doForm(name)
         self.canvas.restoreState()
+
+    def _key(self, face: Face, bleed: float) -> _Key:
+        """The face's key, made once for faces that share their operations (render.py: a
+        deck's back): the last few are kept by the id of their operations."""
+        found = self._keys.get(id(face.ops))
+        if found is not None and found[0] is face.ops and found[1] == (face.width, face.height, bleed):
+            return found[2]
+        key = _Key(face.width, face.height, bleed, face.ops)
+        if len(self._keys) >= 8:
+            self._keys.clear()
+        self._keys[id(face.ops)] = (face.ops, (face.width, face.height, bleed), key)
+        return key
 
     def _lead(self, face: Face, bleed: float) -> tuple[str, int] | None:
         """The form of the operations `face` begins with in common with the last face drawn

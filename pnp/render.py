@@ -5,12 +5,14 @@ unknown symbols without building anything."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
-from .elements.base import Frame, Layout
+from .elements.base import ElementKind, Frame, Layout
 from .errors import Location, Problems
 from .expressions import FAILED, Names, evaluate_at, fill_in
 from .faces import Face, Op, parse_color
@@ -31,28 +33,58 @@ class Renderer:
         self.memo: dict[Any, Any] = {}  # per-element values that do not change from card to card
         self.names = Names(game)
         self._undefined: set = set()  # (place, name) of undefined names: reported once, not per card
+        self._same: dict[int, _Same] = {}  # by the layout's id: what its elements draw on every card
 
     def context(self, card: Card) -> dict[str, Any]:
         return self.names.of(card)
 
     def face(self, card: Card, layout: Layout, side: str, problems: Problems, parts: list | None = None) -> Face:
         """`parts`, when given, receives (element, its ops) for each element drawn: what a
-        shop's preflight names."""
-        return self.draw(card, layout, self.context(card), f"card '{card.id}' ({side}, layout '{layout.name}')", f"{card.id} ({side})", problems, parts)
+        shop's preflight names. What draws the same on every card (a deck's back, a
+        front's frame and art) is drawn once: see _Same."""
+        name = f"{card.id} ({side})"
+        same = self._same.get(id(layout))
+        if same is None or same.layout is not layout:
+            same = self._same[id(layout)] = _Same(layout, [self._fixed(el, layout) for el in layout.elements])
+        elif same.ops is not None and parts is None:
+            return Face(name, layout.width * mm, layout.height * mm, same.ops)
+        return self.draw(card, layout, self.context(card), f"card '{card.id}' ({side}, layout '{layout.name}')", name, problems, parts, same)
 
-    def draw(self, card: Card, layout: Layout, ctx: dict[str, Any], where: str, name: str, problems: Problems, parts: list | None = None) -> Face:
+    def draw(
+        self, card: Card, layout: Layout, ctx: dict[str, Any], where: str, name: str, problems: Problems, parts: list | None = None, same: _Same | None = None
+    ) -> Face:
         """A face of `layout` with the names `ctx` (a component's, or a tuck box's);
-        `where` names it in messages."""
+        `where` names it in messages; `same`, for a component's face, keeps what draws the
+        same on every card."""
         frame = Frame(self, card, layout, ctx, layout.height * mm, where, problems)
         ops: list[Op] = []
-        for el in layout.elements:
-            if el.when is not None and not self._when(el.when, ctx, el._loc, frame.where, problems):
+        for i, el in enumerate(layout.elements):
+            if same is not None and same.fixed[i]:
+                drawn = same.drawn[i]
+                if drawn is None:
+                    drawn = same.keep(i, el.draw, frame)
+            elif el.when is not None and not self._when(el.when, ctx, el._loc, frame.where, problems):
                 continue
-            drawn = el.draw(frame)
+            else:
+                drawn = el.draw(frame)
             ops.extend(drawn)
             if parts is not None:
                 parts.append((el, drawn))
-        return Face(name, layout.width * mm, frame.height, tuple(ops))
+        face = Face(name, layout.width * mm, frame.height, tuple(ops))
+        if same is not None and all(drawn is not None for drawn in same.drawn):
+            same.ops = face.ops
+        return face
+
+    def _fixed(self, el: ElementKind, layout: Layout) -> bool:
+        """Whether `el` draws the same on every card: a kind that reads a card only through
+        templates, no `when`, and templates (its own, and the layout's styles') that name
+        nothing of a card (Names.fixed)."""
+        return (
+            el.by_templates
+            and getattr(el, "when", None) is None
+            and all(self.names.fixed(source) for source in _strings(el))
+            and all(self.names.fixed(source) for style in layout.styles.values() for source in _strings(style))
+        )
 
     # --- what elements ask of the renderer through their Frame (elements.base.Services) ---
 
@@ -77,3 +109,45 @@ class Renderer:
         except (ValueError, AttributeError):
             problems.error(loc, "color", f"{where}: colour '{text}' is not a colour; expected '#rrggbb' or a colour name")
             return None
+
+
+@dataclass(repr=False, eq=False)
+class _Same:
+    """What the elements of one layout draw on every card: a deck's back, a front's frame
+    and art are drawn once (each card's face holds the same operations, which errata.py
+    hashes and pdf.py's Forms compare once too). `fixed`: whether each element draws the
+    same on every card (Renderer._fixed); `drawn`: its operations, once drawn without a
+    problem (one with a problem is drawn again for every card, so that each is reported
+    where it is, as before); `ops`: the face's, when every element is kept."""
+
+    layout: Layout
+    fixed: list[bool]
+    drawn: list[tuple[Op, ...] | None] = field(init=False)
+    ops: tuple[Op, ...] | None = None
+
+    def __post_init__(self) -> None:
+        self.drawn = [None] * len(self.fixed)
+
+    def keep(self, i: int, draw: Callable[[Frame], list[Op]], frame: Frame) -> tuple[Op, ...]:
+        found = Problems()
+        drawn = tuple(draw(replace(frame, problems=found)))
+        frame.problems.extend(found)
+        if not found.items:
+            self.drawn[i] = drawn
+        return drawn
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """The strings in an element or style read from a layout (its templates, among others)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif is_dataclass(value) and not isinstance(value, type):
+        for f in fields(value):
+            if not f.name.startswith("_"):  # its place in the layout (_loc)
+                yield from _strings(getattr(value, f.name))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields, is_dataclass, replace
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
@@ -145,6 +145,10 @@ class ElementKind:
     """The methods every element kind has; a kind overrides those it needs."""
 
     _loc: Location
+    # True for a kind that reads the component only through its templates (Frame.fill_in,
+    # color, symbol, text): an element of it whose templates name nothing of a component
+    # draws the same on every card, so it is drawn once per layout (render.py).
+    by_templates: ClassVar[bool] = False
 
     def check(self, raw: Any, styles: dict[str, TextStyle], problems: Problems) -> bool:
         """What the layout alone tells, when it is read; False drops the element."""

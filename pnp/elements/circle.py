@@ -13,6 +13,8 @@ from .base import ElementKind, Frame
 
 @dataclass(repr=False, eq=False)
 class Circle(ElementKind):
+    by_templates = True
+
     circle: tuple[float, float, float]  # centre x, y and radius in mm
     fill: str | None = None
     stroke: str | None = None

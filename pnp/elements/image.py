@@ -17,6 +17,8 @@ from .base import ElementKind, Frame
 class Image(ElementKind):
     """An image file from the game folder, fitted into a box."""
 
+    by_templates = True
+
     image: str
     box: Box
     fit: Literal["contain", "cover", "stretch"] = "contain"

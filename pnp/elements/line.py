@@ -13,6 +13,8 @@ from .base import ElementKind, Frame
 
 @dataclass(repr=False, eq=False)
 class Line(ElementKind):
+    by_templates = True
+
     line: tuple[float, float, float, float]  # x1, y1, x2, y2 in mm
     stroke: str = "#000000"
     stroke_width: float = 0.5

@@ -13,6 +13,8 @@ from .base import ElementKind, Frame
 
 @dataclass(repr=False, eq=False)
 class Polygon(ElementKind):
+    by_templates = True
+
     polygon: list[tuple[float, float]]  # points [x, y] in mm
     closed: bool = True  # false: an open polyline
     fill: str | None = None

@@ -15,6 +15,8 @@ from .base import ElementKind, Frame
 class Rect(ElementKind):
     """A rectangle, filled and/or stroked, optionally with rounded corners."""
 
+    by_templates = True
+
     rect: Box
     fill: str | None = None
     stroke: str | None = None

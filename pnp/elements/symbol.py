@@ -11,6 +11,8 @@ from .base import ElementKind, Frame
 
 @dataclass(repr=False, eq=False)
 class SymbolEl(ElementKind):
+    by_templates = True
+
     symbol: str
     box: Box
     when: str | None = None

@@ -20,6 +20,8 @@ FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 class Text(ElementKind):
     """A text in a box: the card's data filled in, set in a style, shrunk to fit down to its minimum size."""
 
+    by_templates = True
+
     text: str
     box: Box
     style: str | None = None
