@@ -157,10 +157,10 @@ def _register(name: str, path: Path, loc: Location, version: tuple[int, int]) ->
     return Font(name, registered, path, face.ascent / 1000, face.descent / 1000)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def missing_glyphs(registered: str, text: str) -> str:
     """The characters of `text` that the font cannot draw (spaces and breaks excluded).
-    Called per word: the 4096 most recent are remembered (a cache of every word would
+    Called per word: the 2048 most recent are remembered (as many as text._measure keeps) (a cache of every word would
     grow with the deck)."""
     covered = pdfmetrics.getFont(registered).face.charToGlyph
     return "".join(sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"}))

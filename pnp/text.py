@@ -271,7 +271,7 @@ def _plain_word(piece: str, font: str, fonts: FontSet) -> Measured:
 SYMBOLS = {"Sm", "So", "Sc", "Sk", "No"}  # what the fallback font gives: symbols, not letters (a letter in another typeface would show)
 
 
-@lru_cache(maxsize=2048)  # words repeat across cards; keyed by content (a FontSet is equal to another of the same files)
+@lru_cache(maxsize=256)  # keyed by content (a FontSet is equal to another of the same files); few: _measured and _measure keep what it gives
 def _with_fallback(piece: str, font: str, fonts: FontSet) -> Word:
     """A word's runs: in `font`, and in the fallback symbol font for the symbols `font`
     lacks and the fallback has (a '★' in 'Gain ★2'). What neither has, and letters, stay
@@ -358,10 +358,11 @@ def _measured(piece: str, font: str, fonts: FontSet) -> Measured:
     return _measure(_with_fallback(piece, font, fonts))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _width(text: str, registered: str) -> float:
-    """Width at size 1: words repeat across cards, so measure each once (the 4096 most
-    recent: a cache of every word would grow with the deck)."""
+    """Width at size 1: words repeat across cards, so measure each once (the 2048 most
+    recent, as many as _measure keeps: a cache of every word would grow with the deck,
+    and a larger one than _measure's holds words measured again seldom)."""
     return stringWidth(text, registered, 1)
 
 
