@@ -160,8 +160,8 @@ def _register(name: str, path: Path, loc: Location, version: tuple[int, int]) ->
 @lru_cache(maxsize=2048)
 def missing_glyphs(registered: str, text: str) -> str:
     """The characters of `text` that the font cannot draw (spaces and breaks excluded).
-    Called per word: the 2048 most recent are remembered (as many as text._measure keeps) (a cache of every word would
-    grow with the deck)."""
+    Called per word: the 2048 most recent are remembered, as many as text._measure keeps
+    (a cache of every word would grow with the deck)."""
     covered = pdfmetrics.getFont(registered).face.charToGlyph
     return "".join(sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"}))
 
