@@ -88,6 +88,9 @@ class Sheets:
             return face
         make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
         if self.session is not None:
+            if (known := self.session.kept_hash(self.edition.lang, deck_id, card_id, side, face)) is not None:
+                self.drawn.add(deck_id, card_id, side, known)
+                return face
             make = partial(self.session.face_hash, self.edition.lang, deck_id, card_id, side, face, make)
         self.drawn.note(deck_id, card_id, side, make)
         return face

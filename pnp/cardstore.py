@@ -40,19 +40,27 @@ _WBITS = -11  # raw deflate, a 2 kB window: a card and the dictionary; small to 
 _PLAIN, _REFS = b"P", b"E"  # the first byte of a packed card: does it refer to enumeration values?
 
 
+def _enum_value(enum: str, key: str) -> EnumValue:
+    """What a packed card names in place of an enumeration value: the deck's _Unpickler
+    gives the game's own value instead of calling this."""
+    raise RuntimeError(f"enumeration value {enum}.{key} unpacked without its deck")
+
+
 class _Pickler(pickle.Pickler):
-    """Packs enumeration values as (enum, key), and notes that it did."""
+    """Packs enumeration values as (enum, key), and notes that it did. By reducer_override,
+    which pickle asks only about objects that are not plain data (strings, numbers, lists,
+    dicts, tuples): persistent_id was asked about every object, a Python call each."""
 
     def __init__(self, file: io.BytesIO, refs: dict[int, tuple[str, str]]):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.refs = refs
         self.used = False
 
-    def persistent_id(self, obj: Any) -> Any:
+    def reducer_override(self, obj: Any) -> Any:
         if type(obj) is EnumValue and id(obj) in self.refs:
             self.used = True
-            return self.refs[id(obj)]
-        return None
+            return _enum_value, self.refs[id(obj)]
+        return NotImplemented
 
 
 class _Unpickler(pickle.Unpickler):
@@ -60,9 +68,13 @@ class _Unpickler(pickle.Unpickler):
         super().__init__(file)
         self.enums = enums
 
-    def persistent_load(self, pid: Any) -> Any:
-        name, key = pid
-        return self.enums[name][key]
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == "_enum_value":
+            return self._value
+        return super().find_class(module, name)
+
+    def _value(self, enum: str, key: str) -> EnumValue:
+        return self.enums[enum][key]
 
 
 class _Run:

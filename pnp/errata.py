@@ -399,8 +399,8 @@ def _face(face: Face, named: set[str], hashes: Hashes) -> str:
             out.append(f"F{_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, named, hashes)}")
         elif kind is ImageOp:  # its file as it is now, not its path
             out.append(f"I{hashes.file(op.path)!r}{_values(op.x, op.y, op.w, op.h, op.fit)}")
-        else:
-            out.append(f"{kind.__name__} {_values(*_fields(kind)(op))}")
+        else:  # most often one object every card's face shares (render.py): formatted once
+            out.append(_once_per_object(_OPS, op, _other))
     out.append(")")
     return "\n".join(out)
 
@@ -420,7 +420,13 @@ def _once_per_object(cache: dict[int, tuple[Any, Any]], obj: Any, make: Callable
 
 _KEPT_SET = 64
 _COLORS: dict[int, tuple[Color, str]] = {}  # a text's colour, formatted
+_OPS: dict[int, tuple[Any, str]] = {}  # an operation other than a text, symbol, inner face or image, formatted
 _SET: dict[int, tuple[TextLayout, tuple[str, frozenset[str]]]] = {}  # a set text, serialised, and the fonts and symbols it names
+
+
+def _other(op: Any) -> str:
+    kind = type(op)
+    return f"{kind.__name__} {_values(*_fields(kind)(op))}"
 
 
 @lru_cache(maxsize=64)

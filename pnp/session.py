@@ -87,7 +87,7 @@ def _cards(cards: Any) -> Iterable[tuple[str, bytes]]:
 class _Face:
     """A face set in an earlier build, with what it was set from."""
 
-    key: bytes
+    key: tuple[bytes, bytes]  # _Setter._key
     reads: dict[str, bytes]  # deck id -> its digest, for the decks the face's templates read
     face: Face
     problems: list[Problem]
@@ -237,6 +237,12 @@ class Session:
             kept.hash = make()
         return kept.hash
 
+    def kept_hash(self, lang: str, deck: str, card: str, side: str, face: Face) -> str | None:
+        """The manifest's hash of a kept face, when an earlier build computed it: most faces
+        of a save, noted without waiting to be hashed."""
+        kept = self._faces.get((lang, deck, card, side))
+        return kept.hash if kept is not None and kept.face is face else None
+
     # --- files ---
 
     def file_key(self, edition: Edition, target: Path, parts: Iterable[str | bytes]) -> bytes:
@@ -322,18 +328,17 @@ class _Setter:
         self._lang = lang
         self._renderer = renderer
         self._decks = decks
-        self._keys: dict[tuple[str, str, str], Any] = {}  # (deck, layout, side) -> the hash of what a face shares with its deck's others
+        self._keys: dict[tuple[str, str, str], bytes] = {}  # (deck, layout, side) -> the hash of what a face shares with its deck's others
 
-    def _key(self, deck: str, digest: bytes, layout: Layout, side: str) -> bytes:
-        """What a face is set from, as a hash: the language, the deck, the layout and the
-        side, hashed once for the deck's faces, then the card's digest."""
+    def _key(self, deck: str, digest: bytes, layout: Layout, side: str) -> tuple[bytes, bytes]:
+        """What a face is set from: the hash of the language, the deck, the layout and the
+        side, taken once for the deck's faces, and the card's digest (a pair compared as it
+        is: hashed together, it was a hash per face at every build)."""
         shared = self._keys.get((deck, layout.name, side))
         if shared is None:
             lang = self._lang
-            shared = self._keys[deck, layout.name, side] = _hasher(lang.base, deck, layout.name, self._session._layouts.get(layout.name, b"?"), side)
-        key = shared.copy()
-        key.update(digest)
-        return key.digest()
+            shared = self._keys[deck, layout.name, side] = _digest(lang.base, deck, layout.name, self._session._layouts.get(layout.name, b"?"), side)
+        return shared, digest
 
     def kept(self, deck: str, card_id: str, layout: Layout, side: str, problems: Problems) -> Face | None:
         """The face of card `card_id` set before, if it is still what setting it would give
@@ -341,7 +346,7 @@ class _Setter:
         digest = self._lang.cards.get((deck, card_id))
         return None if digest is None else self._kept((self._lang.lang, deck, card_id, side), self._key(deck, digest, layout, side), problems)
 
-    def _kept(self, slot: tuple[str, str, str, str], key: bytes, problems: Problems) -> Face | None:
+    def _kept(self, slot: tuple[str, str, str, str], key: tuple[bytes, bytes], problems: Problems) -> Face | None:
         kept = self._session._faces.get(slot)
         if kept is None or kept.key != key or not self._lang.current(kept.reads):
             return None
