@@ -40,6 +40,7 @@ from .rules import deal_members
 from .text import hyphenator
 from .tuckbox import BLEED
 from .tuckboxlayout import Tuckbox
+from .yamlfile import keeping
 
 if TYPE_CHECKING:
     from .rulebook.books import Rulebooks
@@ -132,7 +133,8 @@ def build(
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
     PDFs of the cards changed or new since. With the watcher's `session`, what did not
     change since its last build is not drawn again (session.py)."""
-    project = prepare(folder, options.decks)
+    with keeping(session.data if session is not None else None):
+        project = prepare(folder, options.decks)
     if session is not None:
         session.start(project, options)
     wanted = bool(project.game.meta.rulebooks) and not options.decks and (session is None or session.books_due())

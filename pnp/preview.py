@@ -36,6 +36,7 @@ from .options import BuildOptions
 from .project import Project, prepare
 from .tuckboxface import box_face
 from .watch import Changes
+from .yamlfile import keeping
 
 DPI = 150  # the faces' pictures: sharp on a high-density screen at the card's size
 SHEET_DPI = 60  # a sheet's picture: a page seen whole
@@ -221,6 +222,7 @@ class Preview:
         self._changed = threading.Condition()
         self._work = threading.RLock()
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
+        self._data: dict = {}  # the decks' data files as last read (yamlfile.keeping): a save rereads only the items it changed
 
     @property
     def default_lang(self) -> str:
@@ -232,7 +234,8 @@ class Preview:
         into problems to show (the server must keep going)."""
         with self._work:
             try:
-                project = prepare(self.folder)
+                with keeping(self._data):
+                    project = prepare(self.folder)
                 common = check_game(project)
                 languages = resolve_languages(project.game, ["all"])
                 wanted = [lang for lang in languages if lang in self.states or lang == self.first_lang] or [languages[0]]

@@ -1,7 +1,8 @@
 """What `pnp build --watch` keeps between builds, so a save redoes only what it reaches.
 
 Every build still loads and checks the whole game (a mistake anywhere is reported, and
-what the check needs is cheap); what is kept is the expensive part, the faces and the
+what the check needs is cheap), though a deck's data file is read again only where a save
+changed it (yamlfile.keeping, `Session.data`); what is kept is the expensive part, the faces and the
 PDFs, and what the faces and pages of each PDF wrote (pdfstream.KeptCode: a PDF written
 again draws only the pages a save reached). Each is kept with a digest of what
 determined it, compared by content, never by objects a build makes anew (a kept face
@@ -145,6 +146,7 @@ class Session:
         self._pending: dict[Path, _File] = {}
         self._written: dict[Path, KeptCode] = {}  # what the faces of each PDF wrote when it was last drawn
         self._drawing: _Drawing | None = None
+        self.data: dict = {}  # the decks' data files as last read (yamlfile.keeping): a save rereads only the items it changed
         self.rebuilt: list[tuple[Path, int | None]] = []  # the last build's files written, with the cards set again
         self.kept: list[Path] = []  # the last build's files left as they were
         self.builds = 0  # builds that succeeded

@@ -329,3 +329,112 @@ def test_what_pages_wrote_is_written_again_exactly_on_every_route_to_paper(game,
     assert names == sorted(p.name for p in (out / "g").iterdir())
     for name in names:
         assert (fresh / "g" / name).read_bytes() == (out / "g" / name).read_bytes(), name
+
+
+# --- the decks' data files: a save rereads only the items it changed (yamlfile.keeping) ---
+
+DECK = "# the deck\n" + "".join(f'- id: c{i}\n  title: Karta {i}\n  text: "Hráč získa {i} miest."\n' for i in range(12)) + "- {id: flow, title: Tok}\n"
+
+
+def _located(value):
+    """A value read from YAML with every location in it, to compare two reads exactly."""
+    from pnp.yamlfile import LList, LMap
+
+    if isinstance(value, LMap):
+        return ("map", value.loc, [(key, _located(item), value.locs.get(key), value.key_locs.get(key)) for key, item in value.items()])
+    if isinstance(value, LList):
+        return ("list", value.loc, [(_located(item), loc) for item, loc in zip(value, value.locs)])
+    return value
+
+
+def _read(path: Path, kept: dict | None):
+    """What reading a data file gives, as the loader sees it: every item with its locations
+    and the problems reported, or the error that stops the read."""
+    from pnp.errors import Problems
+    from pnp.yamlfile import keeping, load_yaml_items
+
+    problems = Problems()
+    try:
+        with keeping(kept):
+            rows = load_yaml_items(path, problems)
+            items = [_located(row) for row in rows]
+    except PnpError as err:
+        return [str(problem) for problem in err.problems.items]
+    return items, rows.loc, [str(problem) for problem in problems.items]
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("Karta 5", "Kartička 5"),  # one item
+        ("Karta 5\n", "Karta 5\n  extra: 1\n"),  # a line more: every item after it moves
+        ("- {id: flow, title: Tok}\n", "- {id: flow, title: Tok}\n- id: new\n  title: Nová\n"),  # one more at the end
+        ('- id: c3\n  title: Karta 3\n  text: "Hráč získa 3 miest."\n', ""),  # one less
+        ('"Hráč získa 7 miest."', '"Hráč získa 7 miest.'),  # an unclosed quote: the error where a fresh read puts it
+        ("title: Karta 8\n", "title: Karta 8\n  title: Znova\n"),  # a key twice: reported as a fresh read reports it
+        ("Karta 4\n", "Karta 4 \n"),  # in place, the same number of lines
+        ("# the deck", "# deck"),  # before the list
+        ("- id: c9", "-   id: c9"),
+        ("Karta 2\n  text", "&x Karta 2\n  text"),  # an anchor: read whole from now on
+        ("Karta 6\n", "Karta 6\r\n"),  # line ends as they are
+        ("title: Karta 10", "title: Karta: 10"),  # not a plain value any more
+        ("Karta 11", "Karta 11 # komentár"),
+        ("{id: flow, title: Tok}", "{id: flow, title: Tok2}"),
+    ],
+)
+def test_a_data_file_saved_again_reads_as_a_fresh_read_of_it(tmp_path: Path, old: str, new: str):
+    path = tmp_path / "cards.yaml"
+    path.write_text(DECK, encoding="utf-8")
+    kept: dict = {}
+    first = _read(path, kept)
+    assert first == _read(path, None)
+    path.write_bytes(DECK.replace(old, new).encode("utf-8"))
+    assert _read(path, kept) == _read(path, None)
+    path.write_bytes(DECK.encode("utf-8"))  # and back, after a mistake too
+    assert _read(path, kept) == first
+
+
+def test_a_save_of_one_card_rereads_that_card_and_keeps_the_others(tmp_path: Path):
+    from pnp.errors import Problems
+    from pnp.yamlfile import keeping, load_yaml_items
+
+    path = tmp_path / "cards.yaml"
+    path.write_text(DECK, encoding="utf-8")
+    kept: dict = {}
+    with keeping(kept):
+        before = list(load_yaml_items(path, Problems()))
+        edit(path, "Karta 5", "Kartička 5")
+        after = list(load_yaml_items(path, Problems()))
+    assert after[5]["title"] == "Kartička 5" and after[5] is not before[5]
+    assert [a is b for a, b in zip(before, after)] == [i != 5 for i in range(len(before))]  # the others as read before
+    with keeping(None):  # outside the watcher: read as a stream, nothing kept
+        assert list(load_yaml_items(path, Problems()))[5] is not after[5]
+
+
+def test_the_watcher_rereads_a_changed_card_and_writes_what_a_fresh_build_writes(game, tmp_path, monkeypatch):
+    watcher = Watcher(game, tmp_path / "out", monkeypatch)
+    watcher.build()
+    assert set(watcher.session.data) == {str(game / name) for name in ("cards.yaml", "tally.yaml", "notes.yaml")}
+    edit(game / "cards.yaml", "Every other player discards a card.", "Every other player discards a card and draws one.")
+    watcher.build()
+    assert "discards a card and draws one" in words(tmp_path / "out" / "g" / "cards-en-a4.pdf")
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+    edit(game / "cards.yaml", "discards a card and draws one.", "discards a card\n    and draws one.")  # a line more
+    watcher.build()
+    assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+def test_a_large_data_file_is_read_as_a_stream_and_not_kept(tmp_path: Path):
+    """Kept, a file's items cost memory as they are read (a 10,000-card deck made the
+    watcher 37 MB larger): past half a megabyte it is read as a build reads it."""
+    from pnp.errors import Problems
+    from pnp.yamlfile import LItems, keeping, load_yaml_items
+
+    path = tmp_path / "cards.yaml"
+    path.write_text("".join(f"- {{id: c{i}, title: Karta {i}, text: {'slovo ' * 20}}}\n" for i in range(4000)), encoding="utf-8")
+    assert path.stat().st_size > 512 * 1024
+    kept: dict = {}
+    with keeping(kept):
+        rows = load_yaml_items(path, Problems())
+        assert type(rows) is LItems and sum(1 for _ in rows) == 4000
+    assert kept == {}
