@@ -254,6 +254,9 @@ class _Converter:
         except yaml.YAMLError as exc:
             self.problems.error(loc, "yaml-value", f"cannot read this value: {_reason(exc)}")
             return None
+        except (ValueError, TypeError, OverflowError):  # a tag the value does not fit: `!!int zz`
+            self.problems.error(loc, "yaml-value", f"cannot read '{event.value}' as {tag.rsplit(':', 1)[-1]}; expected a value of that type, or no tag")
+            return None
 
 
 def _copy(value: Any) -> Any:
@@ -339,8 +342,8 @@ def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
     `keeping`, the items come back read, those unchanged since the last read taken from it."""
     _check_file(path)
     kept = _KEEPING.get()
-    if kept is not None and path.stat().st_size <= _KEPT_BYTES:
-        return _read_keeping(path, kept, problems if problems is not None else Problems())
+    if kept is not None and path.stat().st_size <= _KEPT_BYTES and (found := _read_keeping(path, kept)) is not None:
+        return found
     shown = display_path(path)
     file = path.open("rb")
     events = _Loader(file)
@@ -435,6 +438,7 @@ def _reported(shown: str, source: str | bytes | BinaryIO) -> Iterator[None]:
 
 _KEEPING: ContextVar[dict[str, _Stretches] | None] = ContextVar("_KEEPING", default=None)
 _DASH = re.compile(r"-[ \t]*")  # what begins a list item, before its value
+_OTHER_BREAKS = re.compile(r"\r(?!\n)|[\x85\u2028\u2029]")  # line breaks to YAML besides \n (and \r\n): a file with one is read whole
 _KEPT_BYTES = (
     512 * 1024
 )  # a larger file is read as a stream, not kept: its items, read, take about 3.7 kB each (a 10,000-card deck, 1.3 MB, made the watcher 37 MB larger)
@@ -487,10 +491,7 @@ class _Stretches:
         first, last = changed[0], changed[-1]
         begin, stop = self.starts[first], ends[last] + delta
         lines = text.count("\n", 0, begin)
-        try:
-            _, part = _read_stretches("\n" * lines + text[begin:stop], shown, Problems(), lines)
-        except PnpError:  # a mistake, or the stretch is not all of what changed: the file is read whole, which says what and where
-            return None
+        part = _read_stretches("\n" * lines + text[begin:stop], shown, lines)
         if part is None or part.end != stop - begin:
             return None
         nodes = [*self.nodes[:first], *part.nodes, *self.nodes[last + 1 :]]
@@ -524,51 +525,57 @@ def _common(a: str, b: str, most: int | None = None) -> int:
     return n
 
 
-def _read_stretches(text: str, shown: str, problems: Problems, skipped: int = 0) -> tuple[Any, _Stretches | None]:
-    """`text` read whole (`skipped`: its first lines are blank, put there so that lines
-    are counted as in the file), a top-level list as `_Listed`, with its _Stretches
-    (indices into `text` after the skipped lines) when they can be kept: it is a block
-    list whose items begin with '-' at the start of a line, and reading it used no
-    anchor or alias and reported nothing."""
-    own = Problems()
+def _read_stretches(text: str, shown: str, skipped: int = 0) -> _Stretches | None:
+    """The top-level list of `text` read whole (`skipped`: its first lines are blank, put
+    there so that lines are counted as in the file), with where its items begin (indices
+    into `text` after the skipped lines); None unless it is a block list whose items begin
+    with '-' at the start of a line and reading it used no anchor or alias and reported
+    nothing (what is wrong is then reported by reading the file as a build does, in the
+    same order, with the cards before a syntax error)."""
+    problems = Problems()
     events = _Loader(text)
     try:
         with _reported(shown, text):
-            converter = _Converter(shown, own, events, text)
+            converter = _Converter(shown, problems, events, text)
             value = converter.document(stream=True)
-            if not isinstance(value, LItems):
-                problems.extend(own)
-                return value, None
+            if not isinstance(value, LItems) or not converter.list_block or converter.list_mark.column != 0:
+                return None
             items, starts, nodes = [], [], []
-            usable = converter.list_block and converter.list_mark.column == 0
             counted = converter.nodes
             for pair in converter.items():
                 mark = converter.item_mark
                 start = mark.index - mark.column
-                usable = usable and _DASH.fullmatch(text, start, mark.index) is not None
+                if _DASH.fullmatch(text, start, mark.index) is None:
+                    return None
                 starts.append(start - skipped)
                 nodes.append(converter.nodes - counted)
                 counted = converter.nodes
                 items.append(pair)
             end = converter.end_mark.index
-            usable = usable and bool(items) and not converter.anchors and not converter.aliases and _BLANK.fullmatch(text, end) is not None
+    except PnpError:
+        return None
     finally:
         events.dispose()
-    problems.extend(own)
-    stretches = _Stretches(text[skipped:], value.loc, starts, end - skipped, items, nodes) if usable and not own.items else None
-    return _Listed(value.loc, items), stretches
+    if not items or converter.anchors or converter.aliases or problems.items or _BLANK.fullmatch(text, end) is None:
+        return None
+    return _Stretches(text[skipped:], value.loc, starts, end - skipped, items, nodes)
 
 
-def _read_keeping(path: Path, kept: dict[str, _Stretches], problems: Problems) -> Any:
-    """A data file read inside `keeping`: its list's items, read only where changed."""
-    shown, key = display_path(path), str(path)
-    text = path.read_bytes().decode("utf-8")  # as the parser reads the file: line ends as they are
+def _read_keeping(path: Path, kept: dict[str, _Stretches]) -> LItems | None:
+    """A data file read inside `keeping`: its list's items, read only where changed; None
+    when the file is to be read as a build reads it (it cannot be kept: see
+    _read_stretches, or it has a line break other than \n)."""
+    key = str(path)
     last = kept.pop(key, None)
+    text = path.read_bytes().decode("utf-8")  # as the parser reads the file: line ends as they are
+    if _OTHER_BREAKS.search(text):
+        return None
+    shown = display_path(path)
     now = last.reread(text, shown) if last is not None and last.text != text else last
     if now is None:
-        value, now = _read_stretches(text, shown, problems)
+        now = _read_stretches(text, shown)
         if now is None:
-            return value
+            return None
     kept[key] = now
     return _Listed(now.loc, now.items)
 

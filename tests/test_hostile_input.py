@@ -90,6 +90,19 @@ def test_a_control_character_written_as_an_escape_is_refused_at_its_value(mesta)
     )
 
 
+@pytest.mark.parametrize(("value", "kind"), [("!!int zz", "int"), ("!!float abc", "float"), ("!!timestamp 2020-13-45", "timestamp")])
+def test_a_value_its_tag_does_not_fit_is_refused_at_its_value(mesta, value, kind):
+    events = mesta / "events.yaml"
+    edit(events, "  title: Leonidas", f"  title: {value}")
+    result = run("check", mesta)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert (
+        f"events.yaml:{line_of(events, value)}:10: cannot read '{value.split()[1]}' as {kind}; expected a value of that type, or no tag [yaml-value]"
+        in result.output
+    )
+
+
 # --- decks without cards --------------------------------------------------------------
 
 

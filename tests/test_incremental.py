@@ -380,6 +380,9 @@ def _read(path: Path, kept: dict | None):
         ("title: Karta 10", "title: Karta: 10"),  # not a plain value any more
         ("Karta 11", "Karta 11 # komentár"),
         ("{id: flow, title: Tok}", "{id: flow, title: Tok2}"),
+        ('"Hráč získa 4 miest."', '"Hráč\u2028získa 4 miest."'),  # line breaks to YAML besides \n: read whole
+        ("Karta 3\n", "Karta 3\r"),
+        ("# the deck", "# the\x85deck"),
     ],
 )
 def test_a_data_file_saved_again_reads_as_a_fresh_read_of_it(tmp_path: Path, old: str, new: str):
@@ -422,6 +425,41 @@ def test_the_watcher_rereads_a_changed_card_and_writes_what_a_fresh_build_writes
     edit(game / "cards.yaml", "discards a card and draws one.", "discards a card\n    and draws one.")  # a line more
     watcher.build()
     assert_as_fresh_build(game, tmp_path / "out", tmp_path)
+
+
+def test_a_broken_save_reports_what_a_fresh_build_reports_in_its_order(tmp_path: Path):
+    """A file that cannot be kept (here: a key twice) is read as a build reads it, card by
+    card: the problems of the cards before a mistake in the YAML come first, as they do in
+    a fresh read, and none is lost."""
+    from pnp.project import prepare
+    from pnp.yamlfile import keeping
+
+    game = tmp_path / "g"
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    cards = game / "cards.yaml"
+    saved = cards.read_text(encoding="utf-8")
+
+    def problems(kept: dict | None) -> list[str]:
+        try:
+            with keeping(kept):
+                return [str(problem) for problem in prepare(game).problems.items]
+        except PnpError as err:
+            return [str(problem) for problem in err.problems.items]
+
+    kept: dict = {}
+    assert problems(kept) == problems(None)
+    assert kept  # the data files read are kept
+    first, second = [line for line in saved.splitlines() if line.startswith("  text: ")][:2]
+    for broken in (
+        saved.replace(first, first + "\n  bogus: 1").replace(second, "  text: x\n  text: y"),  # an unknown field, then a key twice
+        saved.replace(first, first + "\n  bogus: 1").replace(second, '  text: "unclosed'),  # an unknown field, then a syntax error
+    ):
+        cards.write_text(broken, encoding="utf-8")
+        fresh = problems(None)
+        assert len(fresh) == 2 and "bogus" in fresh[0]
+        assert problems(kept) == fresh
+        cards.write_text(saved, encoding="utf-8")
+        assert problems(kept) == problems(None)
 
 
 def test_a_large_data_file_is_read_as_a_stream_and_not_kept(tmp_path: Path):
