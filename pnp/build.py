@@ -83,17 +83,17 @@ class Sheets:
     hashes: Hashes = field(default_factory=Hashes)  # what the faces' hashes share, found once a language (errata.face_hash)
     session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
 
-    def record(self, deck_id: str, card_id: str, side: str, face: Face) -> Face:
-        """Note a face drawn, to be hashed for the manifest (errata.py)."""
-        if self.drawn.noted(deck_id, card_id, side):  # a copy drawn again
+    def record(self, deck_id: str, index: int, card_id: str, side: str, face: Face) -> Face:
+        """Note a face drawn (of card `index`, `card_id`), to be hashed for the manifest (errata.py)."""
+        if self.drawn.noted(deck_id, index, side):  # a copy drawn again
             return face
         make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
         if self.session is not None:
             if (known := self.session.kept_hash(self.edition.lang, deck_id, card_id, side, face)) is not None:
-                self.drawn.add(deck_id, card_id, side, known)
+                self.drawn.add(deck_id, index, side, known)
                 return face
             make = partial(self.session.face_hash, self.edition.lang, deck_id, card_id, side, face, make)
-        self.drawn.note(deck_id, card_id, side, make)
+        self.drawn.note(deck_id, index, side, make)
         return face
 
     def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:
@@ -103,7 +103,7 @@ class Sheets:
         found = self.renderer.kept(deck.id, card_id, layout, side, self.problems) if self.session is not None else None
         if found is None:
             found = self.renderer.face(deck.cards[index], layout, side, self.problems)
-        return self.record(deck.id, card_id, side, found)
+        return self.record(deck.id, index, card_id, side, found)
 
     def kept_code(self, target: Path) -> KeptCode | None:
         """The watcher's record of what the faces of `target` wrote in its last build."""

@@ -66,20 +66,22 @@ class Manifest:
 
 @dataclass(repr=False, eq=False)
 class Drawn:
-    """The faces a build drew, for its manifest: per deck, per card id, the hashes of the
-    card's sides packed into one bytes (the front's, then the back's; zeros for a side not
-    drawn). A 10,000-card build holds it whole until the manifest is written: packed, it is
-    a third of a dict of (deck, card, side) to hex strings.
+    """The faces a build drew, for its manifest: per deck, the hashes of its cards' sides
+    by the card's index in the deck, in one bytearray (a card's front's, then its back's;
+    zeros for a side not drawn). A 10,000-card build holds it whole until the manifest is
+    written: 200 kB, where a dict by card id was 1.6 MB (the ids, a bytes per card). The
+    manifest reads the ids from the deck (the watcher's record of a PDF is kept only while
+    its deck is unchanged, so the indices stay the same).
 
     A face noted while drawing is hashed later, _BATCH faces at a time (or when the hashes
     are read): hashed one by one between drawing others, the hashes cost the drawing and
     themselves a third more (measured: 20 ms of a 1,000-card build's 650)."""
 
-    _decks: dict[str, dict[str, bytes]] = field(default_factory=dict)
-    _waiting: dict[tuple[str, str, str], Callable[[], str]] = field(default_factory=dict)  # face -> what makes its hash
+    _decks: dict[str, bytearray] = field(default_factory=dict)
+    _waiting: dict[tuple[str, int, str], Callable[[], str]] = field(default_factory=dict)  # face -> what makes its hash
 
     @property
-    def decks(self) -> dict[str, dict[str, bytes]]:
+    def decks(self) -> dict[str, bytearray]:
         if self._waiting:
             self.settle()
         return self._decks
@@ -88,62 +90,66 @@ class Drawn:
         """What a worker process sends: hashes, not faces waiting to be hashed."""
         return {"_decks": self.decks, "_waiting": {}}
 
-    def __iter__(self) -> Iterator[tuple[str, str, str]]:
-        """Every face drawn, as (deck, card, side)."""
-        for deck, cards in self.decks.items():
-            for card, packed in cards.items():
-                yield from ((deck, card, side) for i, side in enumerate(SIDES) if _side(packed, i) != _NONE)
+    def __iter__(self) -> Iterator[tuple[str, int, str]]:
+        """Every face drawn, as (deck, card index, side)."""
+        for deck, data in self.decks.items():
+            for at in range(0, len(data), DIGEST):
+                if data[at : at + DIGEST] != _NONE:
+                    yield deck, at // (DIGEST * len(SIDES)), SIDES[at // DIGEST % len(SIDES)]
 
-    def add(self, deck: str, card: str, side: str, digest: str) -> None:
-        """Note the hash of a face (face_hash)."""
-        self._put(deck, card, side, bytes.fromhex(digest))
+    def add(self, deck: str, index: int, side: str, digest: str) -> None:
+        """Note the hash of a face (face_hash) of card `index` of `deck`."""
+        self._put(deck, _at(index, side), bytes.fromhex(digest))
 
-    def noted(self, deck: str, card: str, side: str) -> bool:
+    def noted(self, deck: str, index: int, side: str) -> bool:
         """Whether a face is noted already (a card's copies are one face)."""
-        packed = self._decks.get(deck, {}).get(card)
-        return (deck, card, side) in self._waiting or (packed is not None and _side(packed, SIDES.index(side)) != _NONE)
+        if (deck, index, side) in self._waiting:
+            return True
+        data, at = self._decks.get(deck), _at(index, side)
+        return data is not None and data[at : at + DIGEST] not in (_NONE, b"")
 
-    def note(self, deck: str, card: str, side: str, make: Callable[[], str]) -> None:
+    def note(self, deck: str, index: int, side: str, make: Callable[[], str]) -> None:
         """Note a face drawn and not `noted` yet, by what makes its hash."""
-        self._waiting[deck, card, side] = make
+        self._waiting[deck, index, side] = make
         if len(self._waiting) >= _BATCH:
             self.settle()
 
     def settle(self) -> None:
         """Hash the faces waiting."""
-        for (deck, card, side), make in self._waiting.items():
-            self._put(deck, card, side, bytes.fromhex(make()))
+        for (deck, index, side), make in self._waiting.items():
+            self._put(deck, _at(index, side), bytes.fromhex(make()))
         self._waiting.clear()
 
     def update(self, other: Drawn) -> None:
-        for deck, cards in other.decks.items():
+        for deck, data in other.decks.items():
             if deck not in self.decks:  # the usual: a deck is in one PDF (copied: `other` is kept)
-                self._decks[deck] = dict(cards)
+                self._decks[deck] = bytearray(data)
                 continue
-            for card, packed in cards.items():
-                for i, side in enumerate(SIDES):
-                    if (digest := _side(packed, i)) != _NONE:
-                        self._put(deck, card, side, digest)
+            for at in range(0, len(data), DIGEST):
+                if (digest := bytes(data[at : at + DIGEST])) != _NONE:
+                    self._put(deck, at, digest)
 
-    def _put(self, deck: str, card: str, side: str, digest: bytes) -> None:
-        cards = self._decks.setdefault(deck, {})
-        packed, i = cards.get(card, _NONE * len(SIDES)), SIDES.index(side)
-        cards[card] = packed[: i * DIGEST] + digest + packed[(i + 1) * DIGEST :]
+    def _put(self, deck: str, at: int, digest: bytes) -> None:
+        data = self._decks.setdefault(deck, bytearray())
+        if len(data) < at + DIGEST:
+            data.extend(bytes(at + DIGEST - len(data)))
+        data[at : at + DIGEST] = digest
 
-    def sides(self, deck: str, card: str) -> Sides | None:
-        """The manifest's hashes of a card's sides drawn; None for a card not drawn."""
-        packed = self.decks.get(deck, {}).get(card)
-        if packed is None:
+    def sides(self, deck: str, index: int) -> Sides | None:
+        """The manifest's hashes of the sides drawn of card `index`; None for a card not drawn."""
+        data = self.decks.get(deck)
+        if data is None:
             return None
-        return {side: digest.hex() for i, side in enumerate(SIDES) if (digest := _side(packed, i)) != _NONE}
+        found = {side: digest.hex() for side in SIDES if (digest := bytes(data[(at := _at(index, side)) : at + DIGEST])) not in (_NONE, b"")}
+        return found or None
 
 
 _BATCH = 64
 
 
-def _side(packed: bytes, i: int) -> bytes:
-    """The hash of side `i` (of SIDES) in a card's packed hashes."""
-    return packed[i * DIGEST : (i + 1) * DIGEST]
+def _at(index: int, side: str) -> int:
+    """Where the hash of a side of card `index` begins in its deck's bytearray."""
+    return (index * len(SIDES) + SIDES.index(side)) * DIGEST
 
 
 def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Drawn, last: Manifest | None, built: set[str]) -> None:
@@ -260,10 +266,9 @@ def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[str, 
     deck = game.decks[deck_id]
     copies = deck.copies()
     for index in sorted(range(len(copies)), key=deck.card_id):  # not (id, index) pairs: a 10,000-card deck's were a megabyte at the build's peak
-        card_id = deck.card_id(index)
-        sides = drawn.sides(deck_id, card_id)
+        sides = drawn.sides(deck_id, index)
         if sides is not None:
-            yield card_id, copies[index], title_of(deck.cards[index].fields), sides
+            yield deck.card_id(index), copies[index], title_of(deck.cards[index].fields), sides
 
 
 @dataclass(repr=False, eq=False)
@@ -535,7 +540,7 @@ def faces_now(edition: Any, decks: list[str] | None = None) -> Drawn:
             front, back = project.card_layouts(deck_id, index)
             for side, layout in (("front", front), ("back", back)):
                 if layout is not None:
-                    drawn.add(deck_id, card.id, side, face_hash(renderer.face(card, layout, side, problems), project.symbols, hashes))
+                    drawn.add(deck_id, index, side, face_hash(renderer.face(card, layout, side, problems), project.symbols, hashes))
     problems.extend(edition.problems)
     if problems.errors:
         raise PnpError(problems)

@@ -104,6 +104,7 @@ class _File:
     reads: dict[str, bytes]
     drawn: Drawn  # the manifest's entries of its faces
     problems: list[Problem]
+    faces: frozenset[tuple[str, str, str]]  # its faces, as (deck, card id, side): those are kept (Session._faces)
 
 
 @dataclass(repr=False, eq=False)
@@ -294,7 +295,9 @@ class Session:
         assert drawing is not None
         lang = self.language(edition)
         reads = {deck: lang.decks[deck] for deck in drawing.decks.read if deck in lang.decks}
-        self._pending[target] = _File(edition.lang, key, reads, drawn, problems)
+        decks = edition.game.decks
+        faces = frozenset((deck, decks[deck].card_id(index), side) for deck, index, side in drawn)
+        self._pending[target] = _File(edition.lang, key, reads, drawn, problems, faces)
         if written is not None:
             self.rebuilt.append((written.path, len(drawing.fresh)))
         self._drawing = None
@@ -310,7 +313,7 @@ class Session:
             self.rebuilt += [(path, None) for path in self._book_files]
         else:
             self.kept += self._book_files
-        live = {(kept.lang, *entry) for kept in self._files.values() for entry in kept.drawn}  # faces of cards gone or not printed are let go
+        live = {(kept.lang, *face) for kept in self._files.values() for face in kept.faces}  # faces of cards gone or not printed are let go
         self._faces = {slot: face for slot, face in self._faces.items() if slot in live}
         self._written = {path: code for path, code in self._written.items() if path in self._files}
         self.builds += 1
