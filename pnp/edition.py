@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .rulebook.source import Source
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Originals:
     """What every edition of a game is made from, read once: the rulebooks' Markdown cut
     into blocks (with what reading it found) and the strings to translate. Each is left
@@ -51,7 +51,7 @@ def read_originals(game: Game, rulebooks: bool = True, translated: bool = True) 
     return Originals(sources, problems, extract(game, rulebook) if translated else [])
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Edition:
     """The game in one language, with everything the lay-out stage needs to set it."""
 

@@ -38,7 +38,7 @@ _NONE = bytes(DIGEST)  # a side not drawn (a hash of zeros is as likely as two f
 _JSON: dict[str, Any] = {"sort_keys": True, "indent": 1, "ensure_ascii": False}
 
 
-@dataclass(frozen=True, slots=True, repr=False, eq=False)
+@dataclass(slots=True, repr=False, eq=False)
 class Entry:
     """One card of a manifest: how many copies are printed, its title (for the user to
     find it in the printed deck) and the hash of each side drawn."""

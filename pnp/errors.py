@@ -20,12 +20,13 @@ ERROR = "error"
 WARNING = "warning"
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(unsafe_hash=True, order=True, slots=True)
 class Location:
     """Where a value comes from: file, 1-based line and column (0 = unknown); in a
     workbook, `sheet` names the sheet and line and column are the cell's row and column,
     shown as a spreadsheet names the cell (`cards.xlsx:Cards!C7`). Every loaded value has
-    one, so it is slotted: a large deck keeps tens of thousands."""
+    one, so it is slotted: a large deck keeps tens of thousands. A value, never changed
+    once made, though not frozen (see faces.py)."""
 
     file: str
     line: int = 0
@@ -60,7 +61,7 @@ def column_letters(col: int) -> str:
     return out
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class Problem:
     """A single located mistake. `code` is stable, so tools can filter on it."""
 

@@ -26,7 +26,7 @@ from .yamlfile import load_yaml
 PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Font:
     """A style's font once registered with reportlab, with its metrics per unit of size."""
 

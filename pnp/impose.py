@@ -25,7 +25,7 @@ MARK_GAP = 1.0 * mm  # crop marks stop this far from the art (cards and their bl
 MARK_WIDTH = 0.5  # points: thinner vanishes in print
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class SheetSpec:
     """How the user wants sheets made; all lengths in mm."""
 
@@ -180,7 +180,7 @@ CUTTER_AREA = {
 }
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class Registration:
     """What a cutting machine's optical sensor looks for on the page, as filled
     rectangles, and where components must not go."""
@@ -238,7 +238,7 @@ def fit_grid(spec: SheetSpec, trim_w: float, trim_h: float) -> Grid | None:
     return None
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class Placement:
     """One component's place on a page: its trim box's origin, and how it is turned."""
 
@@ -249,7 +249,7 @@ class Placement:
     back: bool = False  # the component's back, on a page of fronts (folded sheets)
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class Cut:
     """The outline of a component, drawn on the sheet to cut along: round and hex ones,
     and every one on shared sheets."""
@@ -267,7 +267,7 @@ class Cut:
         return ((x, y + h / 2), (x + w / 4, y + h), (x + 3 * w / 4, y + h), (x + w, y + h / 2), (x + 3 * w / 4, y), (x + w / 4, y))
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class Page:
     """One side of one sheet as imposed: what goes where, its crop marks, ruler and cut outlines."""
 
@@ -403,7 +403,7 @@ FOLD_LABEL_ROOM = 3.5 * mm  # the band beside the art that holds the word "fold"
 FOLD_LABEL_INSET = 6.0 * mm  # from the margin to the middle of the word, when it goes in the gutter
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class FoldLine:
     """The fold of a folded sheet: the line from paper edge to paper edge (solid within
     the printer margin, like a crop mark, dashed between) and where the word "fold" goes."""
@@ -553,7 +553,7 @@ def _even(length: float, count: int, overlap: float) -> float:
     return (length + (count - 1) * overlap) / count
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class Piece:
     """One sheet of a split component. Component coordinates are points from the trim's
     bottom-left corner (as in a Face); `origin` is where that corner lies on the page."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from reportlab.lib.units import mm
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class Paper:
     """A paper by its name (as `--paper` and file names spell it) and portrait size in mm."""
 

@@ -27,7 +27,7 @@ rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
 CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, not loud
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class DocInfo:
     """What a sheet PDF says about itself: title, author, subject, the font it starts with, and how to print it duplex."""
 

@@ -446,7 +446,7 @@ class _Drawn:
     parts: tuple[tuple, ...]  # the keys of the drawings inside this one (a page's faces)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@dataclass(repr=False, eq=False)
 class Mark:
     """Where a page (or form) stood when a drawing began."""
 

@@ -40,7 +40,7 @@ _SPACES = re.compile(r"[ \t]+")  # between words
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class TextStyle:
     """How a text is set: font, size, shrinking, leading, colour, alignment and hyphenation."""
 
@@ -65,7 +65,7 @@ class Piece(NamedTuple):
     word_space: float = 0.0  # extra points per space in the run (justified lines)
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class TextLayout:
     """A text as set: its lines of pieces at one size, and what did not fit or could not be read."""
 
@@ -89,7 +89,7 @@ def _variant(family: str, bold: bool, italic: bool) -> str:
     return "bold-italic" if bold and italic else "bold" if bold else "italic"
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(unsafe_hash=True, repr=False)
 class MarkupIssue:
     """Markup the engine cannot read, printed as the literal asterisks it is: where in the
     text it is, what is wrong and what would be right."""
