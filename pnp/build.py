@@ -87,13 +87,12 @@ class Sheets:
         """Note a face drawn (of card `index`, `card_id`), to be hashed for the manifest (errata.py)."""
         if self.drawn.noted(deck_id, index, side):  # a copy drawn again
             return face
+        kept = self.session.kept_face(self.edition.lang, deck_id, card_id, side, face) if self.session is not None else None
+        if kept is not None and kept.hash is not None:  # most faces of a save: noted at once
+            self.drawn.add(deck_id, index, side, kept.hash)
+            return face
         make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
-        if self.session is not None:
-            if (known := self.session.kept_hash(self.edition.lang, deck_id, card_id, side, face)) is not None:
-                self.drawn.add(deck_id, index, side, known)
-                return face
-            make = partial(self.session.face_hash, self.edition.lang, deck_id, card_id, side, face, make)
-        self.drawn.note(deck_id, index, side, make)
+        self.drawn.note(deck_id, index, side, make if kept is None else partial(kept.hashed, make))
         return face
 
     def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:

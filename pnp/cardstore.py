@@ -128,8 +128,8 @@ class PackedCards(Sequence[Card]):
             for each in (*kept, card):
                 self._pack(each)
 
-    def _pickled(self, card: Card) -> bytes:
-        """The card pickled, with a first byte that says whether it refers to enumeration values."""
+    def _pickled(self, card: Card) -> tuple[bytes, bytes]:
+        """The card pickled, and a byte that says whether it refers to enumeration values."""
         values = [getattr(card, name) for name in _FIELDS]
         locs = [card.loc, *card.field_locs.values()]
         if all(loc.file == self.file for loc in locs):  # as line and column: smaller, and faster to unpack
@@ -141,15 +141,15 @@ class PackedCards(Sequence[Card]):
         pickler.clear_memo()
         pickler.used = False
         pickler.dump(tuple(values))
-        return (_REFS if pickler.used else _PLAIN) + buffer.getvalue()
+        return (_REFS if pickler.used else _PLAIN), buffer.getvalue()
 
     def _pack(self, card: Card) -> None:
         self._ids.append(card.id.encode("utf-8"))
-        raw = self._pickled(card)
+        flag, pickled = self._pickled(card)
         if not self.dictionary:
-            self.dictionary = raw[1:]
+            self.dictionary = pickled
         packer = zlib.compressobj(6, zlib.DEFLATED, _WBITS, 4, zdict=self.dictionary)
-        self.packed.append(raw[:1] + packer.compress(raw[1:]) + packer.flush())
+        self.packed.append(flag + packer.compress(pickled) + packer.flush())
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -193,15 +193,15 @@ class PackedCards(Sequence[Card]):
         """The id of card `index`, without unpacking the card."""
         if self.kept is not None:
             return self.kept[index].id
-        return self._ids[index % len(self)].decode("utf-8")
+        return self._ids[index].decode("utf-8")
 
     def raw(self, index: int) -> bytes:
         """Card `index` as pickled, not unpacked: equal for equal cards of the same data file,
         whatever the deck's first card is and whether the deck is packed (the watcher tells
         changed cards by it)."""
         if self.kept is not None:
-            return self._pickled(self.kept[index])
-        data = self.packed[index % len(self)]
+            return b"".join(self._pickled(self.kept[index]))
+        data = self.packed[index]
         return data[:1] + zlib.decompressobj(_WBITS, zdict=self.dictionary).decompress(memoryview(data)[1:])
 
     def _unpack(self, data: bytes) -> Card:

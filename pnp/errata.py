@@ -24,7 +24,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 
 from .errors import Location, PnpError, Problems, display_path, fail
-from .faces import Face, FaceOp, ImageOp, SymbolOp, TextOp
+from .faces import Face, FaceOp, ImageOp, SymbolOp, TextOp, once_per_object
 from .files import shown
 from .model import Game
 from .text import TextLayout
@@ -94,7 +94,7 @@ class Drawn:
         """Every face drawn, as (deck, card index, side)."""
         for deck, data in self.decks.items():
             for at in range(0, len(data), DIGEST):
-                if data[at : at + DIGEST] != _NONE:
+                if _stored(data, at) is not None:
                     yield deck, at // (DIGEST * len(SIDES)), SIDES[at // DIGEST % len(SIDES)]
 
     def add(self, deck: str, index: int, side: str, digest: str) -> None:
@@ -105,8 +105,8 @@ class Drawn:
         """Whether a face is noted already (a card's copies are one face)."""
         if (deck, index, side) in self._waiting:
             return True
-        data, at = self._decks.get(deck), _at(index, side)
-        return data is not None and data[at : at + DIGEST] not in (_NONE, b"")
+        data = self._decks.get(deck)
+        return data is not None and _stored(data, _at(index, side)) is not None
 
     def note(self, deck: str, index: int, side: str, make: Callable[[], str]) -> None:
         """Note a face drawn and not `noted` yet, by what makes its hash."""
@@ -126,7 +126,7 @@ class Drawn:
                 self._decks[deck] = bytearray(data)
                 continue
             for at in range(0, len(data), DIGEST):
-                if (digest := bytes(data[at : at + DIGEST])) != _NONE:
+                if (digest := _stored(data, at)) is not None:
                     self._put(deck, at, digest)
 
     def _put(self, deck: str, at: int, digest: bytes) -> None:
@@ -140,7 +140,7 @@ class Drawn:
         data = self.decks.get(deck)
         if data is None:
             return None
-        found = {side: digest.hex() for side in SIDES if (digest := bytes(data[(at := _at(index, side)) : at + DIGEST])) not in (_NONE, b"")}
+        found = {side: digest.hex() for side in SIDES if (digest := _stored(data, _at(index, side))) is not None}
         return found or None
 
 
@@ -150,6 +150,12 @@ _BATCH = 64
 def _at(index: int, side: str) -> int:
     """Where the hash of a side of card `index` begins in its deck's bytearray."""
     return (index * len(SIDES) + SIDES.index(side)) * DIGEST
+
+
+def _stored(data: bytearray, at: int) -> bytes | None:
+    """The hash stored at `at`; None for a side not drawn (zeros, or past the end)."""
+    digest = bytes(data[at : at + DIGEST])
+    return digest if digest not in (_NONE, b"") else None
 
 
 def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Drawn, last: Manifest | None, built: set[str]) -> None:
@@ -335,7 +341,7 @@ def compare(old: Manifest, now: Manifest, since: Path, game: Game, decks: set[st
 # --- the hash of a face ---
 
 
-def face_hash(face: Face, symbols: Any, hashes: Hashes | None = None) -> str:
+def face_hash(face: Face, symbols: Any, hashes: Hashes) -> str:
     """A hash of what `face` draws (not of its name: a card is known by its id); `hashes`,
     what the faces of a build share, kept by the build so that it reads each file's state
     once, not once per face.
@@ -346,18 +352,14 @@ def face_hash(face: Face, symbols: Any, hashes: Hashes | None = None) -> str:
     its repr or a run of strings after its length (_text): no two faces give the same
     string. The fonts and symbol files a face names enter once, at its end, by the hashes
     of their bytes."""
-    hashes = hashes if hashes is not None else Hashes()
-    found = hashes.faces.get(id(face.ops))  # faces that share their operations (render.py: a deck's back) are hashed once
-    if found is not None and found[0] is face.ops and found[1] == (face.width, face.height):
-        return found[2]
+    return once_per_object(hashes.faces, face.ops, lambda _: _digest(face, symbols, hashes), (face.width, face.height))  # a deck's back: once
+
+
+def _digest(face: Face, symbols: Any, hashes: Hashes) -> str:
     named: set[str] = set()
     data = _face(face, named, hashes).replace("\x1e-0.000", "\x1e0.000")  # no -0.000: a hash does not change with a float's last bits
     data += hashes.named(symbols.files, frozenset(named))
-    digest = hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
-    if len(hashes.faces) >= _KEPT_SET:
-        hashes.faces.clear()
-    hashes.faces[id(face.ops)] = (face.ops, (face.width, face.height), digest)
-    return digest
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[: 2 * DIGEST]
 
 
 @dataclass(slots=True, repr=False, eq=False)
@@ -367,7 +369,7 @@ class Hashes:
 
     files: dict[str, str] = field(default_factory=dict)  # file_hash by path
     ends: dict[frozenset[str], str] = field(default_factory=dict)  # the end of a face's hash by the fonts and symbols it names
-    faces: dict[int, tuple[tuple, tuple[float, float], str]] = field(default_factory=dict)  # by the id of a face's operations (held): size, hash
+    faces: dict[int, tuple[tuple, tuple[float, float], str]] = field(default_factory=dict)  # a face's hash by its operations and size (once_per_object)
 
     def file(self, path: str) -> str:
         found = self.files.get(path)
@@ -396,7 +398,7 @@ def _face(face: Face, named: set[str], hashes: Hashes) -> str:
     for op in face.ops:
         kind = type(op)
         if kind is TextOp:
-            out.append(f"T{_nums(op.x, op.baseline)}{_once_per_object(_COLORS, op.color, _value)}|{_text(op.text, named)}")
+            out.append(f"T{_nums(op.x, op.baseline)}{once_per_object(_COLORS, op.color, _value)}|{_text(op.text, named)}")
         elif kind is SymbolOp:
             named.add(_SYMBOL + op.symbol)
             out.append(f"S{op.symbol!r}{_nums(op.x, op.y, op.size)}")
@@ -405,28 +407,14 @@ def _face(face: Face, named: set[str], hashes: Hashes) -> str:
         elif kind is ImageOp:  # its file as it is now, not its path
             out.append(f"I{hashes.file(op.path)!r}{_values(op.x, op.y, op.w, op.h, op.fit)}")
         else:  # most often one object every card's face shares (render.py): formatted once
-            out.append(_once_per_object(_OPS, op, _other))
+            out.append(once_per_object(_OPS, op, _other))
     out.append(")")
     return "\n".join(out)
 
 
-def _once_per_object(cache: dict[int, tuple[Any, Any]], obj: Any, make: Callable[[Any], Any]) -> Any:
-    """`make(obj)`, kept in `cache` by the object's id with the object held (so its id is
-    no other's while kept), the cache emptied at _KEPT_SET (not the oldest entry alone: a
-    dict's first key is found past every key deleted before it). For what faces share as
-    one object: a style's colour, a text the same on every card (a back's)."""
-    found = cache.get(id(obj))
-    if found is None or found[0] is not obj:
-        if len(cache) >= _KEPT_SET:
-            cache.clear()
-        found = cache[id(obj)] = (obj, make(obj))
-    return found[1]
-
-
-_KEPT_SET = 64
-_COLORS: dict[int, tuple[Color, str]] = {}  # a text's colour, formatted
-_OPS: dict[int, tuple[Any, str]] = {}  # an operation other than a text, symbol, inner face or image, formatted
-_SET: dict[int, tuple[TextLayout, tuple[str, frozenset[str]]]] = {}  # a set text, serialised, and the fonts and symbols it names
+_COLORS: dict[int, tuple[Color, None, str]] = {}  # a text's colour, formatted (once_per_object)
+_OPS: dict[int, tuple[Any, None, str]] = {}  # an operation other than a text, symbol, inner face or image, formatted
+_SET: dict[int, tuple[TextLayout, None, tuple[str, frozenset[str]]]] = {}  # a set text, serialised, and the fonts and symbols it names
 
 
 def _other(op: Any) -> str:
@@ -472,7 +460,7 @@ def _text(layout: TextLayout, named: set[str]) -> str:
     which holds no bare "\x1f"), after their length. A piece's width and the text's ascent
     and height are not drawn (a piece's width follows from what it prints and its font).
     A format per column, none per piece."""
-    text, names = _once_per_object(_SET, layout, _serialised)
+    text, names = once_per_object(_SET, layout, _serialised)
     named |= names
     return text
 

@@ -48,7 +48,6 @@ MAX_LENGTH = 1_000_000  # characters of a text, items of a list: what a template
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _LONE_TEMPLATE = re.compile(rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?")
 _LONE_EXPRESSION = re.compile(rf"\s*({_NAME})\s*")
-_NAMED = re.compile(rf"\{{\{{-?\s*({_NAME})(?:\s*\.\s*{_NAME})*\s*-?\}}\}}")  # a name, with attributes, anywhere in a template
 _NOT_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "not", "and", "or", "in", "is", "if", "else"})
 _ABSENT = object()  # what `_looked_up` gives where Jinja must say what a name is
 
@@ -376,7 +375,7 @@ class Names:
         self._hidden = fields & self.decks._names(False)  # fields a deck (or components, deals) hides
         # what the game says once, the same for every component (never a field's name: a
         # field shown as written is bound over the names of the game, text.py)
-        self._fixed = frozenset({"game", "symbol_names", "enums", *(() if self._templated else ("strings",))}) - fields - {"card"}
+        self._fixed = frozenset({"game", "symbol_names", "enums", *(() if self._templated else ("strings",))}) - fields
 
     def fixed(self, source: str) -> bool:
         """Whether a template (in a component's context, with no names bound) fills in the
@@ -386,7 +385,8 @@ class Names:
         never a wrong yes, a no that costs only speed (render.py)."""
         if "{" not in source:
             return True
-        return "{" not in _NAMED.sub("", source) and all(name in self._fixed for name in _NAMED.findall(source))
+        names = [match.group(1).split(".", 1)[0].strip() for match in _LONE_TEMPLATE.finditer(source)]  # the lone names in it
+        return "{" not in _LONE_TEMPLATE.sub("", source) and all(name in self._fixed for name in names)
 
     def view(self, card: Card) -> View:
         """The view of a component, as `card` and the items of `components` show it."""

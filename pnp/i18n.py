@@ -576,9 +576,7 @@ def _unreadable(entry: Entry, text: str) -> str | None:
     is read when it is set, and reported at its .po line there), or None."""
     if entry.by_text or ("{{" not in text and "{%" not in text):
         return None
-    from jinja2 import TemplateSyntaxError  # here for speed: Jinja, for a translation that is a template
-
-    from .sandbox import ENV
+    from .sandbox import ENV, TemplateSyntaxError  # here for speed: Jinja, for a translation that is a template
 
     try:
         ENV.parse(text)

@@ -17,7 +17,7 @@ from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp
+from .faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from .images import image_size
 from .impose import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from .pdfstream import KeptCode, StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
@@ -211,7 +211,7 @@ class Forms:
         self._other: dict[tuple, str] = {}  # marks and rulers: one per page layout, few
         self._count = 0
         self._last: tuple[Face, float] | None = None  # the last face drawn as it is, with its bleed
-        self._keys: dict[int, tuple[tuple, tuple[float, float, float], _Key]] = {}  # Forms._key's
+        self._keys: dict[int, tuple[tuple, tuple[float, float, float], _Key]] = {}  # a face's key by its operations, size and bleed (once_per_object)
 
     def state(self) -> tuple:
         """All that what these tables draw next depends on (for KeptCode: a page drawn
@@ -249,14 +249,7 @@ class Forms:
     def _key(self, face: Face, bleed: float) -> _Key:
         """The face's key, made once for faces that share their operations (render.py: a
         deck's back): the last few are kept by the id of their operations."""
-        found = self._keys.get(id(face.ops))
-        if found is not None and found[0] is face.ops and found[1] == (face.width, face.height, bleed):
-            return found[2]
-        key = _Key(face.width, face.height, bleed, face.ops)
-        if len(self._keys) >= 8:
-            self._keys.clear()
-        self._keys[id(face.ops)] = (face.ops, (face.width, face.height, bleed), key)
-        return key
+        return once_per_object(self._keys, face.ops, lambda ops: _Key(face.width, face.height, bleed, ops), (face.width, face.height, bleed))
 
     def _lead(self, face: Face, bleed: float) -> tuple[str, int] | None:
         """The form of the operations `face` begins with in common with the last face drawn
@@ -320,11 +313,7 @@ class Forms:
 
 
 def _draw_inner(canvas: Canvas, op: FaceOp, symbols) -> None:
-    canvas.saveState()
-    clip = canvas.beginPath()
-    clip.rect(*op.clip)
-    canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.translate(*op.origin)
+    enter_clipped(canvas, op.clip, *op.origin)
     canvas.rotate(op.angle)
     draw_face(canvas, op.face, 0, 0, op.bleed, symbols)
     canvas.restoreState()

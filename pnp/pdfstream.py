@@ -164,7 +164,7 @@ class StreamingDocument(PDFDocument):
         """A page of boxes, a rotation, resources formatted once (`_resources`) and one
         compressed content stream, and that stream, formatted byte for byte as
         PDFPage.check_format and format, then PDFStream.format, write them; None for any
-        other page (links, transitions, a document with comments or encryption), which
+        other page (links, transitions, a document with comments), which
         reportlab formats. Why: reportlab's general formatting of these two small
         dictionaries cost as much as compressing the page (30 ms of a 1,000-card build)."""
         contents = page.Contents
@@ -179,7 +179,6 @@ class StreamingDocument(PDFDocument):
             or contents.dictionary.dict
             or (page.Trans is not None and page.Trans.dict)
             or any(getattr(page, key) is not None for key in _OTHER_PAGE_KEYS)
-            or not isinstance(self.encrypt, NoEncryption)
             or rl_config.pdfMultiLine
             or (rl_config.pdfComments and not rl_config.invariant)
         ):

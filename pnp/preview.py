@@ -26,7 +26,7 @@ from reportlab.lib.units import mm
 from .build import Sheets, Unit, print_units, write_unit
 from .check import check_game
 from .edition import Edition, make_editions, resolve_languages
-from .errata import face_hash, title_of
+from .errata import Hashes, face_hash, title_of
 from .errors import Location, PnpError, Problem, Problems
 from .export import rasterise
 from .faces import Face
@@ -121,6 +121,7 @@ class _Setter:
         self.problems: list[Problem] = []
         self.index: dict[Problem, int] = {}
         self.symbols = edition.project.symbols
+        self.hashes = Hashes()  # what the faces' hashes share in this pass (errata.face_hash)
         self.add(common.items)
         self.add(edition.problems.items)
 
@@ -144,12 +145,12 @@ class _Setter:
             box = getattr(element, "box", None)
             shape = (layout.width, layout.height)
             marks.append(Mark(number, _fraction(box, shape) if box is not None and len(box) == 4 else None))
-        return Side(face, face_hash(face, self.symbols), tuple(marks))
+        return Side(face, face_hash(face, self.symbols, self.hashes), tuple(marks))
 
     def box_side(self, box) -> Side:
         found = Problems()
         face = box_face(self.renderer, box, found)
-        return Side(face, face_hash(face, self.symbols), tuple(Mark(n, None) for n in self.add(found.items)))
+        return Side(face, face_hash(face, self.symbols, self.hashes), tuple(Mark(n, None) for n in self.add(found.items)))
 
 
 def _fraction(box: tuple, size: tuple[float, float]) -> Box:

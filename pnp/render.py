@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from itertools import chain
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -70,20 +71,18 @@ class Renderer:
             ops.extend(drawn)
             if parts is not None:
                 parts.append((el, drawn))
-        face = Face(name, layout.width * mm, frame.height, tuple(ops))
-        if same is not None and all(drawn is not None for drawn in same.drawn):
-            same.ops = face.ops
-        return face
+        return Face(name, layout.width * mm, frame.height, tuple(ops))
 
     def _fixed(self, el: ElementKind, layout: Layout) -> bool:
         """Whether `el` draws the same on every card: a kind that reads a card only through
-        templates, no `when`, and templates (its own, and the layout's styles') that name
-        nothing of a card (Names.fixed)."""
+        templates, no `when`, and templates (its own, and those of the layout style it
+        names: a text's) that name nothing of a card (Names.fixed)."""
+        style = layout.styles.get(getattr(el, "style", None) or "")
         return (
             el.by_templates
-            and getattr(el, "when", None) is None
+            and el.when is None
             and all(self.names.fixed(source) for source in _strings(el))
-            and all(self.names.fixed(source) for style in layout.styles.values() for source in _strings(style))
+            and (style is None or all(self.names.fixed(source) for source in _strings(style)))
         )
 
     # --- what elements ask of the renderer through their Frame (elements.base.Services) ---
@@ -134,6 +133,8 @@ class _Same:
         frame.problems.extend(found)
         if not found.items:
             self.drawn[i] = drawn
+            if all(kept is not None for kept in self.drawn):  # every element: the whole face is the same on every card
+                self.ops = tuple(chain.from_iterable(self.drawn))
         return drawn
 
 

@@ -94,6 +94,12 @@ class _Face:
     problems: list[Problem]
     hash: str | None = None  # errata.face_hash, for the manifest
 
+    def hashed(self, make: Any) -> str:
+        """The face's hash for the manifest, made by `make` the first time."""
+        if self.hash is None:
+            self.hash = make()
+        return self.hash
+
 
 @dataclass(repr=False, eq=False)
 class _File:
@@ -231,20 +237,11 @@ class Session:
         `decks` are its templates' decks, whose reads are recorded."""
         return _Setter(self, self.language(edition), renderer, decks)
 
-    def face_hash(self, lang: str, deck: str, card: str, side: str, face: Face, make: Any) -> str:
-        """The manifest's hash of a face, computed once for a kept face."""
+    def kept_face(self, lang: str, deck: str, card: str, side: str, face: Face) -> _Face | None:
+        """The record of `face` when it is the one kept for that card's side: its hash for
+        the manifest is made once (`_Face.hashed`)."""
         kept = self._faces.get((lang, deck, card, side))
-        if kept is None or kept.face is not face:
-            return make()
-        if kept.hash is None:
-            kept.hash = make()
-        return kept.hash
-
-    def kept_hash(self, lang: str, deck: str, card: str, side: str, face: Face) -> str | None:
-        """The manifest's hash of a kept face, when an earlier build computed it: most faces
-        of a save, noted without waiting to be hashed."""
-        kept = self._faces.get((lang, deck, card, side))
-        return kept.hash if kept is not None and kept.face is face else None
+        return kept if kept is not None and kept.face is face else None
 
     # --- files ---
 

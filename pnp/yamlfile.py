@@ -16,7 +16,7 @@ import codecs
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -96,6 +96,9 @@ class _Converter:
         self.anchors: dict[str, tuple[Any, Location, int, int] | None] = {}  # None: still being read
         self.marks: dict[str, yaml.Mark] = {}
         self.scalar = _Loader("")  # used only to construct scalar values
+        # where the item of a top-level list just read begins, and where the list ends (_Stretches)
+        self.item_mark: Any = None
+        self.end_mark: Any = None
         self.constructors = self.scalar.yaml_constructors
 
     def loc(self, event: yaml.Event) -> Location:
@@ -117,22 +120,24 @@ class _Converter:
             event = self.events.get_event()
             loc = self.loc(event)
             self.count(loc, 1, 1)
-            self.list_mark = event.start_mark  # where the list begins, for _Stretches
-            self.list_block = not event.flow_style
-            return LItems(loc, self)
+            return LItems(loc, self.reported_items())
         value, _ = self.convert(self.events.get_event(), 0)
         self.finish()
         return value
 
     def items(self) -> Iterator[tuple[Any, Location]]:
-        """The rest of a top-level sequence, item by item (`item_mark`: where the one
-        given begins; `end_mark`: where the list ends, once it has)."""
+        """The rest of a top-level sequence, item by item."""
         while not self.events.check_event(yaml.SequenceEndEvent):
             event = self.events.get_event()
             self.item_mark = event.start_mark
             yield self.convert(event, 1)
         self.end_mark = self.events.get_event().start_mark
         self.finish()
+
+    def reported_items(self) -> Iterator[tuple[Any, Location]]:
+        """`items`, a parser's error raised as a located problem (PnpError)."""
+        with _reported(self.file, self.source):
+            yield from self.items()
 
     def finish(self) -> None:
         self.events.get_event()  # document end
@@ -280,20 +285,20 @@ def _reason(exc: yaml.YAMLError) -> str:
 
 class LItems:
     """The items of a top-level YAML sequence, read one at a time as they are iterated
-    (once), so a large data file is never held whole. `loc_of` knows the item just read."""
+    (once), so a large data file is never held whole (or, inside `keeping`, the items
+    already read). `loc_of` knows the item just read."""
 
-    def __init__(self, loc: Location, converter: _Converter):
+    def __init__(self, loc: Location, pairs: Iterable[tuple[Any, Location]]):
         self.loc = loc
-        self._converter = converter
+        self._pairs = pairs  # (value, location) of each item
         self._current: tuple[int, Location] = (-1, loc)
         self.close: Callable[[], None] = lambda: None  # releases the file; called after the last item
 
     def __iter__(self) -> Iterator[Any]:
         try:
-            with _reported(self._converter.file, self._converter.source):
-                for index, (value, loc) in enumerate(self._converter.items()):
-                    self._current = (index, loc)
-                    yield value
+            for index, (value, loc) in enumerate(self._pairs):
+                self._current = (index, loc)
+                yield value
         finally:
             self.close()
 
@@ -340,10 +345,10 @@ def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
     """Like `load_yaml`, but a top-level list comes back as `LItems`, read as it is
     iterated (a deck's data: each card is built and the raw item dropped). Inside
     `keeping`, the items come back read, those unchanged since the last read taken from it."""
-    _check_file(path)
     kept = _KEEPING.get()
-    if kept is not None and path.stat().st_size <= _KEPT_BYTES and (found := _read_keeping(path, kept)) is not None:
+    if kept is not None and (found := _read_keeping(path, kept)) is not None:
         return found
+    _check_file(path)
     shown = display_path(path)
     file = path.open("rb")
     events = _Loader(file)
@@ -439,9 +444,9 @@ def _reported(shown: str, source: str | bytes | BinaryIO) -> Iterator[None]:
 _KEEPING: ContextVar[dict[str, _Stretches] | None] = ContextVar("_KEEPING", default=None)
 _DASH = re.compile(r"-[ \t]*")  # what begins a list item, before its value
 _OTHER_BREAKS = re.compile(r"\r(?!\n)|[\x85\u2028\u2029]")  # line breaks to YAML besides \n (and \r\n): a file with one is read whole
-_KEPT_BYTES = (
-    512 * 1024
-)  # a larger file is read as a stream, not kept: its items, read, take about 3.7 kB each (a 10,000-card deck, 1.3 MB, made the watcher 37 MB larger)
+# A larger file is read as a stream, not kept: its items, read, take about 3.7 kB each (a
+# 10,000-card deck, 1.3 MB, made the watcher 37 MB larger).
+_KEPT_BYTES = 512 * 1024
 _BLANK = re.compile(r"(?:[ \t\r\n]|#[^\n]*)*")  # what may follow a list: space and comments
 
 
@@ -482,7 +487,7 @@ class _Stretches:
         whole)."""
         old = self.text
         lo = _common(old, text)
-        same_end = _common(old[::-1], text[::-1], len(old) - lo if len(old) < len(text) else len(text) - lo)
+        same_end = _common(old[::-1], text[::-1], min(len(old), len(text)) - lo)  # not into the common beginning
         hi, delta = len(old) - same_end, len(text) - len(old)
         if lo < self.starts[0] or hi > self.end or old.count("\n", lo, hi) != text.count("\n", lo, hi + delta):
             return None  # the text before or after the list changed, or lines moved
@@ -538,7 +543,7 @@ def _read_stretches(text: str, shown: str, skipped: int = 0) -> _Stretches | Non
         with _reported(shown, text):
             converter = _Converter(shown, problems, events, text)
             value = converter.document(stream=True)
-            if not isinstance(value, LItems) or not converter.list_block or converter.list_mark.column != 0:
+            if not isinstance(value, LItems):
                 return None
             items, starts, nodes = [], [], []
             counted = converter.nodes
@@ -563,11 +568,17 @@ def _read_stretches(text: str, shown: str, skipped: int = 0) -> _Stretches | Non
 
 def _read_keeping(path: Path, kept: dict[str, _Stretches]) -> LItems | None:
     """A data file read inside `keeping`: its list's items, read only where changed; None
-    when the file is to be read as a build reads it (it cannot be kept: see
-    _read_stretches, or it has a line break other than \n)."""
+    when the file is to be read as a build reads it, which reports what is wrong with it
+    (it cannot be read, is larger than _KEPT_BYTES or not UTF-8, cannot be kept: see
+    _read_stretches, or has a line break other than \n)."""
     key = str(path)
     last = kept.pop(key, None)
-    text = path.read_bytes().decode("utf-8")  # as the parser reads the file: line ends as they are
+    try:
+        if path.stat().st_size > _KEPT_BYTES:
+            return None
+        text = path.read_bytes().decode("utf-8")  # as the parser reads the file: line ends as they are
+    except (OSError, UnicodeDecodeError):
+        return None
     if _OTHER_BREAKS.search(text):
         return None
     shown = display_path(path)
@@ -577,19 +588,4 @@ def _read_keeping(path: Path, kept: dict[str, _Stretches]) -> LItems | None:
         if now is None:
             return None
     kept[key] = now
-    return _Listed(now.loc, now.items)
-
-
-class _Listed(LItems):
-    """The items of a top-level list, already read (`keeping`)."""
-
-    def __init__(self, loc: Location, items: list[tuple[Any, Location]]):
-        self.loc = loc
-        self._items = items
-        self._current = (-1, loc)
-        self.close = lambda: None
-
-    def __iter__(self) -> Iterator[Any]:
-        for index, (value, loc) in enumerate(self._items):
-            self._current = (index, loc)
-            yield value
+    return LItems(now.loc, now.items)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import TemplateSyntaxError
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
@@ -30,7 +29,7 @@ from ..expressions import CODE, Names, explain
 from ..i18n import Entry, Translated, text_key
 from ..model import Game, RulebookDef
 from ..paths import check_inside
-from ..sandbox import UndefinedName, markdown_template, rendered
+from ..sandbox import TemplateSyntaxError, UndefinedName, markdown_template, rendered
 from ..schema import suggest
 from ..yamlfile import LList, LMap, load_yaml
 from .document import (
