@@ -7,7 +7,7 @@ import gc
 
 gc.disable()
 
-from .cli import run  # noqa: E402  (after the collector is off)
+from pnp.cli import run  # noqa: E402  (after the collector is off)
 
 gc.enable()  # a process that only imports this (a worker of --jobs where processes are spawned) collects as usual
 

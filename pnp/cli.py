@@ -13,19 +13,19 @@ from pathlib import Path
 
 import click
 
-from . import __version__
-from .errors import EXIT_ERRORS, PnpError, Problems, grouped
-from .files import Output, output_problem, writing_under
-from .impose import SheetSpec
-from .interrupt import Interrupted, raising_on_signals
-from .model import LANGUAGE
-from .options import BuildOptions
-from .paper import PAPERS
-from .paths import DEFAULT_GAME
-from .progress import BuildProgress, cut_files_line, print_advice
-from .scaffold import create
-from .watch import Changes
-from .watch import watch as watch_folder
+from pnp import __version__
+from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, grouped
+from pnp.base.output import Output, output_problem, writing_under
+from pnp.base.paths import DEFAULT_GAME
+from pnp.base.signals import Interrupted, raising_on_signals
+from pnp.commands.new import create
+from pnp.impose.paper import PAPERS
+from pnp.impose.sheets import SheetSpec
+from pnp.live.watch import Changes
+from pnp.live.watch import watch as watch_folder
+from pnp.load.model import LANGUAGE
+from pnp.pipeline.progress import BuildProgress, cut_files_line, print_advice
+from pnp.project.options import BuildOptions
 
 EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
 EXIT_PIPE = 141  # the reader of the output went away (as a shell reports a process SIGPIPE ended)
@@ -312,7 +312,7 @@ def build(
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
 
     def action():
-        from .build import build as run_build
+        from pnp.pipeline.build import build as run_build
 
         spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
         progress = BuildProgress(bar=not ctx.quiet)
@@ -359,7 +359,7 @@ def build(
 
     session = None
     if watch:
-        from .session import Session  # the renderer and reportlab: only for --watch (the build imports them when it runs)
+        from pnp.live.session import Session  # the renderer and reportlab: only for --watch (the build imports them when it runs)
 
         if jobs > 1:
             ctx.say(f"--jobs {jobs} is not used with --watch: the watcher keeps what it drew in one process, and redraws only what a save changes")
@@ -380,8 +380,8 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
     sides to measure how far your printer shifts the backs (for --back-offset)."""
 
     def action():
-        from .calibrate import write_calibration
-        from .fonts import bundled_fonts
+        from pnp.assets.fonts import bundled_fonts
+        from pnp.commands.calibrate import write_calibration
 
         target = out / f"calibration-{paper}-{flip}.pdf"
         write_calibration(target, paper, flip, bundled_fonts().get("sans").registered)
@@ -410,9 +410,9 @@ def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untr
     Exit 0 when clean, 1 on errors, 2 if the game cannot be read."""
 
     def action():
-        from .check import check_all
-        from .edition import resolve_languages
-        from .project import prepare
+        from pnp.check.run import check_all
+        from pnp.project.edition import resolve_languages
+        from pnp.project.project import prepare
 
         try:
             project = prepare(game)
@@ -446,9 +446,9 @@ def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
     fuzzy, new strings empty, removed ones obsolete. No translation is ever lost."""
 
     def action():
-        from .edition import read_originals
-        from .i18n import update
-        from .load import load_game
+        from pnp.i18n.catalogues import update
+        from pnp.load.game import load_game
+        from pnp.project.edition import read_originals
 
         loaded, _ = load_game(game)
         pot, reports = update(loaded, read_originals(loaded, rulebooks=False).entries, list(add))
@@ -466,9 +466,9 @@ def i18n_status(ctx: Context, game: Path) -> None:
     """Per language: translated, fuzzy and missing strings, and the ids of what is not done."""
 
     def action():
-        from .edition import read_originals
-        from .i18n import languages, status
-        from .load import load_game
+        from pnp.i18n.catalogues import languages, status
+        from pnp.load.game import load_game
+        from pnp.project.edition import read_originals
 
         loaded, _ = load_game(game)
         problems = Problems()
@@ -527,8 +527,8 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
     concern. Serves on 127.0.0.1 only, reads only GAME, until Ctrl-C."""
 
     def action():
-        from .load import game_yaml  # YAML and the model: only when a command runs (pnp --help stays fast)
-        from .serve import serve as run_server  # the server and the drawing: only for this command
+        from pnp.live.serve import serve as run_server  # the server and the drawing: only for this command
+        from pnp.load.game import game_yaml  # YAML and the model: only when a command runs (pnp --help stays fast)
 
         game_yaml(game)  # a folder that is no game at all ends here; a game with mistakes is shown with them
         run_server(game, out, lang, port, not no_browser, click.echo)
@@ -550,7 +550,7 @@ def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out
     put in its errata and those to take out of the printed deck."""
 
     def action():
-        from .listing import changes_since, listing, render_text  # here for speed: only this command lists
+        from pnp.commands.listing import changes_since, listing, render_text  # here for speed: only this command lists
 
         if changed_since is not None:
             since = None if changed_since == LAST_BUILD else Path(changed_since)
@@ -599,7 +599,7 @@ def export_png(
     (one back.png when every card of a deck has the same back)."""
 
     def action():
-        from .export import export_png as run_export
+        from pnp.exports.png import export_png as run_export
 
         result = run_export(game, out, dpi, bleed, lang, list(decks) or None, allow_untranslated, force)
         _report(result.problems.items)
@@ -647,7 +647,7 @@ def export_tts(
     with where to put it and how to load it."""
 
     def action():
-        from .tts import export_tts as run_export
+        from pnp.exports.tts import export_tts as run_export
 
         result = run_export(game, out, dpi, fmt, lang, list(decks) or None, allow_untranslated, force, deal, base_url, max_sheet)
         _report(result.problems.items)
@@ -693,7 +693,7 @@ def export_shop(
     unsafe zone and images under its resolution."""
 
     def action():
-        from .shopexport import export_shop as run_export
+        from pnp.exports.shop import export_shop as run_export
 
         result = run_export(game, out, profile, lang, list(decks) or None, allow_untranslated, force, pdfx, icc)
         _report(result.problems.items)
@@ -704,7 +704,7 @@ def export_shop(
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
-    from .imposeimages import parse_size
+    from pnp.commands.impose_images import parse_size
 
     try:
         return parse_size(value) if value else None
@@ -749,7 +749,7 @@ def impose_images(
     sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
 
     def action():
-        from .imposeimages import impose_images as run_impose
+        from pnp.commands.impose_images import impose_images as run_impose
 
         spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
         written, problems, cuts = run_impose(folder, back, size, spec, out, title)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pnp.base.errors import Problem
+from pnp.base.paths import DEFAULT_GAME
 from pnp.cli import main
-from pnp.errors import Problem
-from pnp.paths import DEFAULT_GAME
 
 
 @pytest.fixture

@@ -87,7 +87,7 @@ def test_a_signal_stops_the_rulebooks_being_set_and_removes_their_files(mesta, t
     once, not waited for, and its file removed with the decks'."""
     import pathlib
 
-    from pnp import build
+    from pnp.pipeline import build
 
     out = tmp_path / "out"
     real_write, real_sheets = pathlib.Path.write_bytes, build.write_sheets

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pdfread import MM, card_boxes, drawn, operations, placed_text, reader
 
-from pnp.elements.track import CORNERS, TrackDef, TrackTooSmall, track_spaces
+from pnp.layout.elements.track import CORNERS, TrackDef, TrackTooSmall, track_spaces
 
 GAME = """\
 title: Board

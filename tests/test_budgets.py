@@ -14,9 +14,9 @@ from conftest import edit, line_of, run
 from test_rulebook import make_game
 from test_rulebook_i18n import catalogue, translate_all
 
-from pnp.errors import Location, Problems
-from pnp.expressions import FAILED, evaluate_at, fill_in
-from pnp.paths import DEFAULT_GAME
+from pnp.base.errors import Location, Problems
+from pnp.base.paths import DEFAULT_GAME
+from pnp.templates.expressions import FAILED, evaluate_at, fill_in
 
 AGES = DEFAULT_GAME.parent / "ages"
 LIMIT = "(pnp's limit for one expression or template)"

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from pdfread import MM, card_boxes, fonts, marks, reader, text
 
-from pnp.paths import DEFAULT_GAME
+from pnp.base.paths import DEFAULT_GAME
 
 A4 = (210 * MM, 297 * MM)
 LETTER = (215.9 * MM, 279.4 * MM)

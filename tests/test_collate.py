@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.collate import sort_key
+from pnp.rulebook.collation import sort_key
 
 
 def order(words: list[str], lang: str) -> list[str]:

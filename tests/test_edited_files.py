@@ -16,8 +16,8 @@ from conftest import edit, make_small_game, run
 from pdfread import MM, fonts, operations, placed_text, reader
 from PIL import Image
 
-import pnp.symbols
-from pnp.paths import CARDS_DIR, FONTS_DIR
+import pnp.assets.symbols
+from pnp.base.paths import CARDS_DIR, FONTS_DIR
 
 
 @pytest.fixture
@@ -108,8 +108,8 @@ def test_a_symbol_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):
     reads: list[str] = []
     real = svglib.svglib.svg2rlg
     monkeypatch.setattr(svglib.svglib, "svg2rlg", lambda path, *a, **k: reads.append(Path(path).name) or real(path, *a, **k))
-    plain = pnp.symbols.read_plain
-    monkeypatch.setattr(pnp.symbols, "read_plain", lambda data: reads.append("plain") or plain(data))
+    plain = pnp.assets.symbols.read_plain
+    monkeypatch.setattr(pnp.assets.symbols, "read_plain", lambda data: reads.append("plain") or plain(data))
     pdf = tmp_path / "out" / "ages" / "civil-en-a4-fronts.pdf"
 
     def build() -> bytes:

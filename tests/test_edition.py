@@ -12,15 +12,15 @@ import pytest
 from conftest import run
 from pdfread import text
 
-import pnp.build  # noqa: F401 - loaded, so that their references to the counted functions are wrapped too
-import pnp.edition  # noqa: F401
-import pnp.listing  # noqa: F401
-import pnp.rulebook.books  # noqa: F401
-from pnp.elements.base import Layout
-from pnp.i18n import extract, read_catalog
-from pnp.paths import DEFAULT_GAME
+import pnp.commands.listing  # noqa: F401
+import pnp.pipeline.build  # noqa: F401 - loaded, so that their references to the counted functions are wrapped too
+import pnp.pipeline.rulebooks  # noqa: F401
+import pnp.project.edition  # noqa: F401
+from pnp.base.paths import DEFAULT_GAME
+from pnp.i18n.catalogues import extract, read_catalog
+from pnp.layout.elements.base import Layout
+from pnp.layout.text import TextStyle
 from pnp.rulebook.source import read_sources
-from pnp.text import TextStyle
 
 COUNTED = (extract, read_catalog, read_sources)
 
@@ -90,7 +90,7 @@ def test_the_paper_book_and_the_booklet_are_set_from_one_filling_in_per_language
     """Each rulebook is filled in and parsed once per language, in the build's process,
     and both formats are set from it (a count kept in a file, which a forked process
     would add to as well)."""
-    import pnp.rulebook.books as books
+    import pnp.check.rulebooks as books
 
     log = tmp_path / "render.log"
     real = books.render

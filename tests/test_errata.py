@@ -15,12 +15,12 @@ from pdfread import card_boxes, sheet_pages
 from reportlab.lib.colors import Color, black, white
 from reportlab.pdfbase.ttfonts import TTFont
 
-from pnp.errata import Hashes, face_hash
-from pnp.faces import Face, FaceOp, ImageOp, RectOp, SymbolOp, TextOp
-from pnp.paths import FONTS_DIR
-from pnp.pdfstream import register_font
-from pnp.symbols import SymbolSet
-from pnp.text import Piece, TextLayout
+from pnp.assets.symbols import SymbolSet
+from pnp.base.paths import FONTS_DIR
+from pnp.layout.faces import Face, FaceOp, ImageOp, RectOp, SymbolOp, TextOp
+from pnp.layout.text import Piece, TextLayout
+from pnp.pdf.canvas import register_font
+from pnp.write.manifest import Hashes, face_hash
 
 TWO_EDITS = [
     ("text: Všetci hráči strácajú všetky rímske mestá.", "text: Všetci hráči strácajú dve rímske mestá."),

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conftest import edit, line_of, run
 
-from pnp.errors import display_path
-from pnp.paths import LAYOUTS_DIR
+from pnp.base.errors import display_path
+from pnp.base.paths import LAYOUTS_DIR
 
 
 def test_clean_game_checks_with_exit_0(mesta):

@@ -7,7 +7,7 @@ import re
 from conftest import edit, run
 from PIL import Image
 
-from pnp.paths import CARDS_DIR as CARDS
+from pnp.base.paths import CARDS_DIR as CARDS
 
 MM_PER_INCH = 25.4
 

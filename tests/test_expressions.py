@@ -11,7 +11,7 @@ import pytest
 from conftest import edit, line_of, run
 from pdfread import text
 
-from pnp.paths import DEFAULT_GAME
+from pnp.base.paths import DEFAULT_GAME
 
 AGES = DEFAULT_GAME.parent / "ages"
 EXPECTED = "expected a field of the component or a game value [template]"

@@ -7,9 +7,9 @@ import re
 
 from conftest import edit, run
 
-from pnp.build import build
-from pnp.options import BuildOptions
-from pnp.progress import BuildProgress
+from pnp.pipeline.build import build
+from pnp.pipeline.progress import BuildProgress
+from pnp.project.options import BuildOptions
 
 
 class Terminal(io.StringIO):

@@ -9,9 +9,9 @@ from pathlib import Path
 import pdfread
 from conftest import make_small_game, run
 
-from pnp.fonts import FontSet
-from pnp.paths import FONTS_DIR
-from pnp.text import TextStyle, typeset
+from pnp.assets.fonts import FontSet
+from pnp.base.paths import FONTS_DIR
+from pnp.layout.text import TextStyle, typeset
 
 CARDS = "".join(f"- {{id: c{i}, title: Karta {i}, text: Hráč získa mesto {i}.}}\n" for i in range(12)) + "- {id: twin, title: Dvojča, copies: 3}\n"
 

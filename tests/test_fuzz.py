@@ -12,10 +12,10 @@ from conftest import SMALL_CARDS, SMALL_GAME, SMALL_RULES, assert_located, make_
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.build import build
-from pnp.errors import PnpError
-from pnp.impose import SheetSpec
-from pnp.options import BuildOptions
+from pnp.base.errors import PnpError
+from pnp.impose.sheets import SheetSpec
+from pnp.pipeline.build import build
+from pnp.project.options import BuildOptions
 
 FILES = {"cards.yaml": SMALL_CARDS, "game.yaml": SMALL_GAME, "rules.yaml": SMALL_RULES}
 

@@ -1,7 +1,8 @@
-"""How pnp's modules import each other, read from the source with `ast`: no cycles (not
-even ones held apart by an import inside a function or under TYPE_CHECKING), no import
-deferred into a function when it could be at the top, and reportlab's internals used in
-one module (pnp/pdfstream.py).
+"""How pnp's modules import each other, read from the source with `ast`: every package
+imports only the packages below it in LAYERS (not even inside a function or for typing),
+no cycles (not even ones held apart by an import inside a function or under
+TYPE_CHECKING), no import deferred into a function when it could be at the top, and
+reportlab's internals used in one module (pnp/pdf/canvas.py).
 
 Deferring an import is fine for start-up speed: a module that brings in a third-party
 library the importer does not already load (reportlab, svglib, ...), or code that most runs
@@ -190,24 +191,80 @@ def deferred_imports(edges: list[Import], libraries: dict[str, set[str]]) -> dic
     return kinds
 
 
+LAYERS = (  # pnp's packages, each importing only those before it (docs/architecture.md says what each holds)
+    "base",  # errors and locations, paths inside the game folder, atomic output, signals, work in a forked process
+    "pdf",  # the PDF file: reportlab's canvas written page by page (reportlab's internals live here)
+    "load",  # YAML, CSV and XLSX read into the model, every value located
+    "templates",  # expressions and templates: the names they see, the sandbox, plurals
+    "i18n",  # translatable strings and gettext catalogues
+    "assets",  # fonts, symbols, images: read once, checked, drawn by name
+    "impose",  # paper and pure sheet geometry: grids, marks, folds, tuck box nets
+    "layout",  # layouts and element kinds made into Faces: drawing operations with text set
+    "write",  # Faces and imposed pages drawn into PDFs; cut files; the manifest of what was drawn
+    "rulebook",  # rulebooks read from Markdown, set and written
+    "project",  # a game with its assets and layouts, and in each language (an edition); what a build is asked
+    "check",  # every check `pnp check` runs
+    "pipeline",  # `pnp build`: the stages run in order
+    "exports",  # PNG, Tabletop Simulator and print-shop files
+    "commands",  # the other commands: new, list, calibrate, impose
+    "live",  # watching, the live preview and its server: what is kept between builds
+    "cli",
+    "__main__",
+)
+
+
+def layer_of(module: str) -> int:
+    """The place of a pnp module's package in LAYERS; `pnp` itself is below them all."""
+    parts = module.split(".")
+    return -1 if len(parts) == 1 else LAYERS.index(parts[1])
+
+
+def upward(edges: list[Import]) -> list[Import]:
+    """The imports that run back up the layers: deferred, typing-only or not, each one counts."""
+    return [e for e in edges if layer_of(e.target) > layer_of(e.source)]
+
+
+def test_every_package_is_in_the_layers():
+    packages = {module.split(".")[1] for module in MODULES if module.count(".") >= 1}
+    assert packages == set(LAYERS)
+
+
+def test_an_import_up_the_layers_is_named_with_where_it_is():
+    edges = [
+        Import("pnp.load.game", "pnp.i18n.catalogues", 15, False, False),  # load runs before i18n
+        Import("pnp.check.run", "pnp.pipeline.rulebooks", 119, True, False),  # deferred: still up
+        Import("pnp.pipeline.build", "pnp.live.session", 60, False, True),  # for typing: still up
+        Import("pnp.check.run", "pnp.project.edition", 12, False, False),  # down: fine
+        Import("pnp.layout.renderer", "pnp.layout.faces", 3, False, False),  # its own package: fine
+    ]
+    assert [e.target for e in upward(edges)] == ["pnp.i18n.catalogues", "pnp.pipeline.rulebooks", "pnp.live.session"]
+
+
+def test_no_import_runs_up_the_layers():
+    strays = upward(_imports()[0])
+    assert not strays, "imports of a later package (see LAYERS):\n" + "\n".join(f"{e.where}: {e.source} imports {e.target}" for e in strays)
+
+
 def test_the_import_graph_is_read_from_the_source():
     edges, libraries = _imports()
     pairs = {(e.source, e.target) for e in edges}
-    assert ("pnp.calibrate", "pnp.paper") in pairs  # a relative import at the top
-    assert ("pnp.cli", "pnp.build") in pairs  # one inside a function
-    assert ("pnp.build", "pnp.rulebook") in pairs and ("pnp.build", "pnp.rulebook.booklet") not in pairs
-    assert ("pnp.rulebook.writer", "pnp.paper") in pairs  # from .. import
-    assert "reportlab.pdfbase.pdfdoc" in libraries["pnp.pdfstream"] and not any("pypdf" in used for used in libraries.values())  # tests only
+    assert ("pnp.commands.calibrate", "pnp.impose.paper") in pairs  # a relative import at the top
+    assert ("pnp.cli", "pnp.pipeline.build") in pairs  # one inside a function
+    assert ("pnp.pipeline.build", "pnp.rulebook") in pairs and ("pnp.pipeline.build", "pnp.rulebook.booklet") not in pairs
+    assert ("pnp.rulebook.writer", "pnp.impose.paper") in pairs  # from .. import
+    assert "reportlab.pdfbase.pdfdoc" in libraries["pnp.pdf.canvas"] and not any("pypdf" in used for used in libraries.values())  # tests only
     assert "reportlab.platypus" in libraries["pnp.rulebook.writer"]
 
 
 def test_a_cycle_is_named_with_where_each_import_is():
     edges = [
-        Import("pnp.paper", "pnp.impose", 3, False, False),
-        Import("pnp.impose", "pnp.paper", 7, True, False),
-        Import("pnp.cli", "pnp.paper", 1, False, False),
+        Import("pnp.impose.paper", "pnp.impose.sheets", 3, False, False),
+        Import("pnp.impose.sheets", "pnp.impose.paper", 7, True, False),
+        Import("pnp.cli", "pnp.impose.paper", 1, False, False),
     ]
-    assert [_describe(c) for c in _cycles(edges)] == ["pnp.impose -> pnp.paper -> pnp.impose (pnp/impose.py:7 in a function, pnp/paper.py:3)"]
+    assert [_describe(c) for c in _cycles(edges)] == [
+        "pnp.impose.paper -> pnp.impose.sheets -> pnp.impose.paper (pnp/impose/paper.py:3, pnp/impose/sheets.py:7 in a function)"
+    ]
     assert _cycles(edges[::2]) == []
 
 
@@ -218,16 +275,18 @@ def test_no_import_cycles():
 
 def test_a_deferred_import_is_needless_when_the_importer_loads_it_anyway():
     edges = [
-        Import("pnp.cli", "pnp.listing", 5, True, False),  # loaded by nothing else cli imports: for speed
-        Import("pnp.cli", "pnp.paper", 1, False, False),
-        Import("pnp.cli", "pnp.impose", 9, True, False),  # paper imports it at the top
-        Import("pnp.paper", "pnp.impose", 3, False, False),
-        Import("pnp.cli", "pnp.symbols", 12, True, False),  # brings svglib
-        Import("pnp.symbols", "pnp.paper", 2, False, False),
+        Import("pnp.cli", "pnp.commands.listing", 5, True, False),  # loaded by nothing else cli imports: for speed
+        Import("pnp.cli", "pnp.impose.paper", 1, False, False),
+        Import("pnp.cli", "pnp.impose.sheets", 9, True, False),  # paper imports it at the top
+        Import("pnp.impose.paper", "pnp.impose.sheets", 3, False, False),
+        Import("pnp.cli", "pnp.assets.symbols", 12, True, False),  # brings svglib
+        Import("pnp.assets.symbols", "pnp.impose.paper", 2, False, False),
     ]
-    libraries = {"pnp.cli": set(), "pnp.listing": set(), "pnp.paper": set(), "pnp.impose": set(), "pnp.symbols": {"svglib"}}
+    libraries = {"pnp.cli": set(), "pnp.commands.listing": set(), "pnp.impose.paper": set(), "pnp.impose.sheets": set(), "pnp.assets.symbols": {"svglib"}}
     kinds = deferred_imports(edges, libraries)
-    assert [e.target for e in kinds["speed"]] == ["pnp.listing", "pnp.symbols"] and [e.target for e in kinds["needless"]] == ["pnp.impose"]
+    assert [e.target for e in kinds["speed"]] == ["pnp.commands.listing", "pnp.assets.symbols"] and [e.target for e in kinds["needless"]] == [
+        "pnp.impose.sheets"
+    ]
 
 
 def test_no_import_is_deferred_without_a_reason():
@@ -239,7 +298,7 @@ def test_no_import_is_deferred_without_a_reason():
 
 PRIVATE = {  # a library: the one module that may use its internals, which names, which modules
     "reportlab": (
-        "pnp.pdfstream",
+        "pnp.pdf.canvas",
         {"_fontname", "_frame", "_atTop", "_rowHeights", "_content", "_doc", "_code", "_fonts", "_dynFaceNames"},
         "reportlab.pdfbase.pdfdoc",
     ),
@@ -267,8 +326,16 @@ def test_reportlab_internals_are_used_in_one_module():
 
 NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, a glossary, boards, tuck boxes or rulebooks does not need
     *("babel", "csv", "difflib"),
-    *(f"pnp.elements.{kind}" for kind in ("areas", "cells", "circle", "grid", "hexgrid", "legend", "line", "polygon", "slot", "symbol", "track")),
-    *("pnp.cutfile", "pnp.glossary", "pnp.listing", "pnp.pieces", "pnp.rulebook.settled", "pnp.session", "pnp.tuckboxface"),
+    *(f"pnp.layout.elements.{kind}" for kind in ("areas", "cells", "circle", "grid", "hexgrid", "legend", "line", "polygon", "slot", "symbol", "track")),
+    *(
+        "pnp.write.cutfiles",
+        "pnp.load.glossary",
+        "pnp.commands.listing",
+        "pnp.write.pieces",
+        "pnp.rulebook.settled",
+        "pnp.live.session",
+        "pnp.layout.tuckbox_net",
+    ),
 )
 
 
@@ -282,7 +349,7 @@ def test_a_build_of_cards_imports_only_what_cards_need(tmp_path):
         "print(result.exit_code, *sorted(sys.modules))"
     )
     code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
-    assert code == "0" and {"pnp.elements.rect", "pnp.elements.text", "pnp.render", "reportlab.pdfgen.canvas"} <= set(loaded)
+    assert code == "0" and {"pnp.layout.elements.rect", "pnp.layout.elements.text", "pnp.layout.renderer", "reportlab.pdfgen.canvas"} <= set(loaded)
     assert sorted(set(NOT_FOR_CARDS) & set(loaded)) == []
 
 
@@ -308,7 +375,7 @@ def test_a_build_whose_templates_are_names_never_loads_jinja(tmp_path):
         "print(result.exit_code, *sorted(sys.modules))"
     )
     code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
-    assert code == "0" and "pnp.render" in loaded
-    assert [name for name in loaded if name.split(".")[0] in ("jinja2", "markupsafe") or name == "pnp.sandbox"] == []
+    assert code == "0" and "pnp.layout.renderer" in loaded
+    assert [name for name in loaded if name.split(".")[0] in ("jinja2", "markupsafe") or name == "pnp.templates.sandbox"] == []
     printed = text(out / "game" / "cards-sk-a4.pdf")
     assert all(word in printed for word in ("Kováč", "Získa dve mestá.", "Mlynár", "Mená"))

@@ -6,7 +6,7 @@ import pytest
 from conftest import edit, run
 from pdfread import MM, card_boxes, marks, reader
 
-from pnp.impose import SheetSpec, impose, plan_grid
+from pnp.impose.sheets import SheetSpec, impose, plan_grid
 
 
 @pytest.mark.parametrize(

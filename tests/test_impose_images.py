@@ -9,7 +9,7 @@ from conftest import run
 from pdfread import MM, card_boxes, marks, reader
 from PIL import Image
 
-from pnp.imposeimages import size_from
+from pnp.commands.impose_images import size_from
 
 COLOURS = ["#d62728", "#2ca02c", "#1f77b4", "#ff7f0e", "#9467bd"]
 

@@ -15,15 +15,15 @@ from conftest import edit, run
 from pdfread import text
 from pypdf import PdfReader
 
-import pnp.render
-from pnp.build import build
-from pnp.errors import PnpError
-from pnp.files import Output, writing_under
-from pnp.impose import SheetSpec
-from pnp.options import BuildOptions
-from pnp.pdfstream import KeptCode
-from pnp.session import Session
-from pnp.watch import CLOSED, Changes
+import pnp.layout.renderer
+from pnp.base.errors import PnpError
+from pnp.base.output import Output, writing_under
+from pnp.impose.sheets import SheetSpec
+from pnp.live.session import Session
+from pnp.live.watch import CLOSED, Changes
+from pnp.pdf.canvas import KeptCode
+from pnp.pipeline.build import build
+from pnp.project.options import BuildOptions
 
 TALLY_LAYOUT = """\
 size: [63, 88]
@@ -72,13 +72,13 @@ class Watcher:
         self.folder, self.out = folder, out
         self.session = Session(folder, [out])
         self.set: list[tuple[str, str, str]] = []
-        face = pnp.render.Renderer.face
+        face = pnp.layout.renderer.Renderer.face
 
         def counted(renderer, card, layout, side, problems, parts=None):
             self.set.append((renderer.lang, card.id, side))
             return face(renderer, card, layout, side, problems, parts)
 
-        monkeypatch.setattr(pnp.render.Renderer, "face", counted)
+        monkeypatch.setattr(pnp.layout.renderer.Renderer, "face", counted)
 
     def build(self) -> dict[str, int]:
         """Build; the files of the output folder with their modification times."""
@@ -338,7 +338,7 @@ DECK = "# the deck\n" + "".join(f'- id: c{i}\n  title: Karta {i}\n  text: "HrÃ¡Ä
 
 def _located(value):
     """A value read from YAML with every location in it, to compare two reads exactly."""
-    from pnp.yamlfile import LList, LMap
+    from pnp.load.yamlfile import LList, LMap
 
     if isinstance(value, LMap):
         return ("map", value.loc, [(key, _located(item), value.locs.get(key), value.key_locs.get(key)) for key, item in value.items()])
@@ -350,8 +350,8 @@ def _located(value):
 def _read(path: Path, kept: dict | None):
     """What reading a data file gives, as the loader sees it: every item with its locations
     and the problems reported, or the error that stops the read."""
-    from pnp.errors import Problems
-    from pnp.yamlfile import keeping, load_yaml_items
+    from pnp.base.errors import Problems
+    from pnp.load.yamlfile import keeping, load_yaml_items
 
     problems = Problems()
     try:
@@ -398,8 +398,8 @@ def test_a_data_file_saved_again_reads_as_a_fresh_read_of_it(tmp_path: Path, old
 
 
 def test_a_save_of_one_card_rereads_that_card_and_keeps_the_others(tmp_path: Path):
-    from pnp.errors import Problems
-    from pnp.yamlfile import keeping, load_yaml_items
+    from pnp.base.errors import Problems
+    from pnp.load.yamlfile import keeping, load_yaml_items
 
     path = tmp_path / "cards.yaml"
     path.write_text(DECK, encoding="utf-8")
@@ -431,8 +431,8 @@ def test_a_broken_save_reports_what_a_fresh_build_reports_in_its_order(tmp_path:
     """A file that cannot be kept (here: a key twice) is read as a build reads it, card by
     card: the problems of the cards before a mistake in the YAML come first, as they do in
     a fresh read, and none is lost."""
-    from pnp.project import prepare
-    from pnp.yamlfile import keeping
+    from pnp.load.yamlfile import keeping
+    from pnp.project.project import prepare
 
     game = tmp_path / "g"
     assert run("new", "g", "--out", tmp_path).exit_code == 0
@@ -465,8 +465,8 @@ def test_a_broken_save_reports_what_a_fresh_build_reports_in_its_order(tmp_path:
 def test_a_large_data_file_is_read_as_a_stream_and_not_kept(tmp_path: Path):
     """Kept, a file's items cost memory as they are read (a 10,000-card deck made the
     watcher 37 MB larger): past half a megabyte it is read as a build reads it."""
-    from pnp.errors import Problems
-    from pnp.yamlfile import LItems, keeping, load_yaml_items
+    from pnp.base.errors import Problems
+    from pnp.load.yamlfile import LItems, keeping, load_yaml_items
 
     path = tmp_path / "cards.yaml"
     path.write_text("".join(f"- {{id: c{i}, title: Karta {i}, text: {'slovo ' * 20}}}\n" for i in range(4000)), encoding="utf-8")

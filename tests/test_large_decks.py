@@ -11,17 +11,17 @@ import weakref
 import pytest
 from conftest import SMALL_CARDS, edit, line_of, make_small_game, run
 
-from pnp import cardstore
-from pnp.build import build
-from pnp.cardstore import PackedCards
-from pnp.edition import make_editions
-from pnp.errors import display_path
-from pnp.files import Output, writing_under
-from pnp.load import load_game
-from pnp.options import BuildOptions
-from pnp.paths import DEFAULT_GAME
-from pnp.project import prepare
-from pnp.session import Session
+from pnp.base.errors import display_path
+from pnp.base.output import Output, writing_under
+from pnp.base.paths import DEFAULT_GAME
+from pnp.live.session import Session
+from pnp.load import packed as cardstore
+from pnp.load.game import load_game
+from pnp.load.packed import PackedCards
+from pnp.pipeline.build import build
+from pnp.project.edition import make_editions
+from pnp.project.options import BuildOptions
+from pnp.project.project import prepare
 
 KEPT = [0, 10, cardstore._KEPT]  # packed from the first card, from the eleventh, or (Mestá's decks) kept as loaded
 

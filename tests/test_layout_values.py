@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run
 
-from pnp.paths import CARDS_DIR
+from pnp.base.paths import CARDS_DIR
 
 LAYOUT = """\
 size: [63, 88]

@@ -7,7 +7,7 @@ import re
 
 from conftest import edit, run
 
-from pnp.paths import DEFAULT_GAME
+from pnp.base.paths import DEFAULT_GAME
 
 
 def test_list_shows_mestas_decks_deals_and_languages():

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.errors import Location, Problems
-from pnp.expressions import FAILED, evaluate_at, fill_in
-from pnp.sandbox import template
+from pnp.base.errors import Location, Problems
+from pnp.templates.expressions import FAILED, evaluate_at, fill_in
+from pnp.templates.sandbox import template
 
 
 class Named:

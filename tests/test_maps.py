@@ -469,7 +469,7 @@ def test_a_hex_map_builds_with_every_hex_and_its_label(tmp_path):
 
 def test_neighbouring_hexes_share_their_sides(tmp_path):
     """No gaps: in each offset layout, horizontal (or vertical) neighbours have two corners in common."""
-    from pnp.elements.hexgrid import hex_centre, hex_corners, to_axial
+    from pnp.layout.elements.hexgrid import hex_centre, hex_corners, to_axial
 
     for coords, orientation in (("odd-r", "pointy"), ("even-r", "pointy"), ("odd-q", "flat"), ("even-q", "flat"), ("axial", "pointy")):
         corners = {}

@@ -12,7 +12,7 @@ import yaml
 from conftest import edit, line_of, run
 from pdfread import MM, card_boxes, reader, text
 
-from pnp.paths import DEFAULT_GAME
+from pnp.base.paths import DEFAULT_GAME
 
 RULES = DEFAULT_GAME / "rules"
 HEADING = re.compile(r"^#{1,3} (.+?)\s*\{#[\w.:-]+\}\s*$", re.M)
@@ -152,11 +152,11 @@ def test_the_watcher_sets_the_rulebooks_from_their_last_pages_and_writes_a_fresh
     fresh build of the same folder."""
     import multiprocessing
 
-    from pnp.build import build
-    from pnp.files import Output, writing_under
-    from pnp.options import BuildOptions
+    from pnp.base.output import Output, writing_under
+    from pnp.live.session import Session
+    from pnp.pipeline.build import build
+    from pnp.project.options import BuildOptions
     from pnp.rulebook import writer
-    from pnp.session import Session
 
     monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # set in this process, to count the passes
     passes = []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import edit, make_small_game, run
 
-import pnp.files
+import pnp.base.output
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def test_build_dot_dot_from_a_subfolder_of_the_game(small, tmp_path, monkeypatch
 
 def test_a_subprocess_in_the_game_folder_writes_under_out(small, tmp_path):
     """As a user runs it: a real working directory, a relative --out beside the game."""
-    env = {**os.environ, "PYTHONPATH": str(Path(pnp.files.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[1])}
     done = subprocess.run([sys.executable, "-m", "pnp", "-q", "build", ".", "--out", "../out"], cwd=small, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4.pdf", tmp_path / "out" / "hra" / "manifest-sk-a4.json"}
@@ -89,7 +89,7 @@ def test_a_new_catalogue_must_have_a_language_code(mesta):
 def test_a_path_outside_the_output_folder_is_refused_before_anything_is_written(tmp_path):
     """The one proof every writer goes through: a file name that climbs out is refused."""
     out = tmp_path / "out"
-    with pytest.raises(pnp.files.PnpError) as caught, pnp.files.transaction(out) as txn:
+    with pytest.raises(pnp.base.output.PnpError) as caught, pnp.base.output.transaction(out) as txn:
         txn.path_for(out / "hra" / "../../escaped.pdf")
     assert f"escaped.pdf: this file would be written outside the output folder {out}; expected every file pnp writes inside it [output-outside]" in str(
         caught.value
@@ -161,7 +161,7 @@ def refuse(monkeypatch, code: int, name: str = "replace") -> None:
     def refused(*args, **kwargs):
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(pnp.files.os, name, refused)
+    monkeypatch.setattr(pnp.base.output.os, name, refused)
 
 
 @pytest.mark.parametrize(
@@ -191,7 +191,7 @@ def test_a_folder_that_cannot_be_made(small, tmp_path, monkeypatch):
     def refused(self, *args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", str(self))
 
-    monkeypatch.setattr(pnp.files.Path, "mkdir", refused)
+    monkeypatch.setattr(pnp.base.output.Path, "mkdir", refused)
     result = run("build", small, "--out", tmp_path / "out")
     assert result.exit_code == 1
     assert f"{tmp_path / 'out'}: cannot write here: permission denied;" in result.output
@@ -215,7 +215,7 @@ def test_a_read_only_output_folder(small, tmp_path):
 def test_a_full_disk_mid_build(mesta, tmp_path, monkeypatch):
     """A write fails while a PDF is being drawn (after the first one is done, while the
     rulebooks are being set aside): nothing is moved into place, nothing is left."""
-    from pnp import pdfstream
+    from pnp.pdf import canvas as pdfstream
 
     out = tmp_path / "out"
     assert run("build", mesta, "--out", out).exit_code == 0
@@ -340,23 +340,23 @@ def test_a_folder_made_meanwhile_by_the_other_process_of_the_build_is_written_in
         make(folder, *args, **kwargs)
 
     monkeypatch.setattr(Path, "mkdir", raced)
-    with pnp.files.transaction(out) as txn:
+    with pnp.base.output.transaction(out) as txn:
         txn.path_for(out / "g" / "cards-en-a4.pdf").write_bytes(b"%PDF")
-    with pytest.raises(RuntimeError), pnp.files.transaction(out) as txn:
+    with pytest.raises(RuntimeError), pnp.base.output.transaction(out) as txn:
         txn.path_for(out / "h" / "cards-en-a4.pdf")
         raise RuntimeError("the build fails")
     monkeypatch.undo()
     assert (out / "h").is_dir() and not list((out / "h").iterdir())  # the other process's folder, left to it
     assert (out / "g" / "cards-en-a4.pdf").read_bytes() == b"%PDF"
     (tmp_path / "file").write_text("x", encoding="utf-8")
-    with pytest.raises(pnp.files.PnpError, match="is a file where a folder must be"), pnp.files.transaction(tmp_path / "file" / "out") as txn:
+    with pytest.raises(pnp.base.output.PnpError, match="is a file where a folder must be"), pnp.base.output.transaction(tmp_path / "file" / "out") as txn:
         txn.path_for(tmp_path / "file" / "out" / "g" / "cards.pdf")
 
 
 def test_the_command_ends_with_its_exit_code_and_all_it_printed(small, tmp_path):
     """`pnp` ends its process at once after a command: what it printed to a file or a
     pipe is all there, and the exit code is the command's."""
-    env = {**os.environ, "PYTHONPATH": str(Path(pnp.files.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[1])}
     pnp_ = [sys.executable, "-m", "pnp"]
     listed = subprocess.run([*pnp_, "list", str(small)], env=env, capture_output=True, text=True)
     assert listed.returncode == 0 and listed.stdout == run("list", small).output and listed.stdout.count("\n") > 3
@@ -373,7 +373,7 @@ def test_the_command_ends_with_its_exit_code_and_all_it_printed(small, tmp_path)
 def test_the_command_ends_as_python_would(tmp_path, ending, code, said):
     """cli.run ends the process at once: what the command printed without flushing is all
     written, and the exit code (and a message given as the code) is Python's."""
-    env = {**os.environ, "PYTHONPATH": str(Path(pnp.files.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[1])}
     command = f"import sys\nfrom pnp import cli\ncli.main = lambda: (sys.stdout.write('x' * 100000), {ending})\ncli.run()"
     done = subprocess.run([sys.executable, "-c", command], env=env, capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr.strip()) == (code, "x" * 100000, said)

@@ -16,12 +16,12 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp import pdf
-from pnp.build import build
-from pnp.faces import BLACK
-from pnp.options import BuildOptions
-from pnp.paths import FONTS_DIR
-from pnp.pdfstream import StreamingCanvas, StreamingDocument, draw_string, draw_text
+from pnp.base.paths import FONTS_DIR
+from pnp.layout.faces import BLACK
+from pnp.pdf.canvas import StreamingCanvas, StreamingDocument, draw_string, draw_text
+from pnp.pipeline.build import build
+from pnp.project.options import BuildOptions
+from pnp.write import pdf
 
 
 def xref_points_at_objects(data: bytes) -> None:
@@ -182,7 +182,7 @@ def test_pages_copied_into_another_pdf_draw_what_was_drawn(tmp_path):
     from PIL import Image
     from reportlab.lib.colors import CMYKColorSep
 
-    from pnp.pdfstream import FormPagesCanvas, KeptPagesCanvas, copy_pages, page_form, place_form
+    from pnp.pdf.canvas import FormPagesCanvas, KeptPagesCanvas, copy_pages, page_form, place_form
 
     pdfmetrics.registerFont(TTFont("CopySans", str(FONTS_DIR / "SourceSansPro-Regular.ttf")))
     covered = pdfmetrics.getFont("CopySans").face.charToGlyph

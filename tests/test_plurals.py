@@ -14,8 +14,8 @@ from conftest import run
 from pypdf import PdfReader
 from test_rulebook import make_game
 
-from pnp.plurals import Plurals
-from pnp.sandbox import MARKDOWN
+from pnp.templates.plurals import Plurals
+from pnp.templates.sandbox import MARKDOWN
 
 NUMBERS = (0, 1, 2, 5, 21, 22, 25)
 # Which form each language uses for 0, 1, 2, 5, 21, 22, 25 (the grammar, not babel's data)

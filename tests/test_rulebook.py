@@ -12,7 +12,7 @@ from conftest import edit, line_of, run
 from pdfread import fonts
 from pypdf import PdfReader
 
-from pnp.paths import DEFAULT_GAME
+from pnp.base.paths import DEFAULT_GAME
 from pnp.rulebook.booklet import saddle_order
 
 GAME = """\

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from test_rulebook import GOAL, build, make_game, pages_text
 
-from pnp.collate import initial
+from pnp.rulebook.collation import initial
 
 SLOVAK = ["cesta", "čaj", "chata", "hora", "šach", "sova", "žaba", "zima"]
 

@@ -62,10 +62,10 @@ def test_a_long_example_splits_across_pages(tmp_path: Path) -> None:
 def test_a_heading_keeps_the_first_lines_that_follow_it() -> None:
     """Keep-with-next still holds: at the foot of a page, a heading goes over with its text
     unless two lines of it fit under the heading; then only those stay."""
-    from pnp.errors import Problems
-    from pnp.fonts import bundled_fonts
+    from pnp.assets.fonts import bundled_fonts
+    from pnp.assets.symbols import SymbolSet
+    from pnp.base.errors import Problems
     from pnp.rulebook.flow import Book, HeadingBlock, KeepWithNext, Setting, Styles, TextBlock
-    from pnp.symbols import SymbolSet
 
     setting = Setting(bundled_fonts(), SymbolSet({}), "sk", Styles.for_size(10), Problems(), Book())
     width = 450.0
@@ -136,10 +136,10 @@ def test_a_lead_in_stays_with_the_table_or_list_it_introduces(tmp_path: Path) ->
 def test_a_long_lead_in_sends_its_last_two_lines_over_with_what_it_introduces() -> None:
     """A lead-in that fits at a page foot while the table after it does not is not moved
     whole (leaving a gap): its last two lines go over with the start of the table."""
-    from pnp.errors import Problems
-    from pnp.fonts import bundled_fonts
+    from pnp.assets.fonts import bundled_fonts
+    from pnp.assets.symbols import SymbolSet
+    from pnp.base.errors import Problems
     from pnp.rulebook.flow import Book, KeepWithNext, Setting, Styles, TextBlock
-    from pnp.symbols import SymbolSet
 
     setting = Setting(bundled_fonts(), SymbolSet({}), "sk", Styles.for_size(10), Problems(), Book())
     width = 450.0

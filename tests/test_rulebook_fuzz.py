@@ -12,12 +12,12 @@ from conftest import assert_located
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.build import build
-from pnp.check import check_all
-from pnp.errors import PnpError
-from pnp.options import BuildOptions
-from pnp.paths import DEFAULT_GAME
-from pnp.project import prepare
+from pnp.base.errors import PnpError
+from pnp.base.paths import DEFAULT_GAME
+from pnp.check.run import check_all
+from pnp.pipeline.build import build
+from pnp.project.options import BuildOptions
+from pnp.project.project import prepare
 
 GAME = """\
 title: Hra

@@ -12,7 +12,7 @@ from conftest import run
 from pdfread import MM, reader
 from PIL import Image
 
-from pnp.paths import DEFAULT_GAME
+from pnp.base.paths import DEFAULT_GAME
 
 GAMES = DEFAULT_GAME.parent
 MARGIN = 5 * MM

@@ -11,9 +11,9 @@ import pdfread
 import pytest
 from conftest import run
 
-from pnp.export import game_faces
-from pnp.expressions import Names
-from pnp.load import load_game
+from pnp.exports.png import game_faces
+from pnp.load.game import load_game
+from pnp.templates.expressions import Names
 
 GAME = """\
 title: Hra

@@ -20,13 +20,13 @@ import pytest
 from conftest import edit, line_of, run
 from PIL import Image
 
-import pnp.serve
-from pnp.check import check_all
-from pnp.interrupt import Interrupted
-from pnp.project import prepare
-from pnp.serve import PreviewServer, start
+import pnp.live.serve
+from pnp.base.signals import Interrupted
+from pnp.check.run import check_all
+from pnp.live.serve import PreviewServer, start
+from pnp.project.project import prepare
 
-DPI = 150  # pnp.preview.DPI: what the pictures are drawn at
+DPI = 150  # pnp.live.preview.DPI: what the pictures are drawn at
 LONG = "Všetci hráči strácajú všetky rímske mestá. " * 40  # far more than an event card's text box holds
 
 
@@ -290,7 +290,7 @@ def test_ctrl_c_while_the_game_is_first_loaded_stops_serving(mesta: Path, tmp_pa
     def interrupted(self, internal=None):
         raise Interrupted("SIGINT")
 
-    monkeypatch.setattr(pnp.serve.Preview, "refresh", interrupted)
+    monkeypatch.setattr(pnp.live.serve.Preview, "refresh", interrupted)
     result = run("serve", mesta, "--no-browser", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == "stopped serving"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import edit
 
-from pnp.serve import start
+from pnp.live.serve import start
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdfread import text
 
-import pnp.spreadsheets
-from pnp.errors import PnpError
-from pnp.load import load_game
+import pnp.load.spreadsheets
+from pnp.base.errors import PnpError
+from pnp.load.game import load_game
 
 RULES = """\
 enums:
@@ -142,7 +142,7 @@ def test_files_over_20_mb_are_refused_before_reading(tmp_path):
 
 
 def test_too_many_rows_are_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(pnp.spreadsheets, "MAX_ROWS", 10)
+    monkeypatch.setattr(pnp.load.spreadsheets, "MAX_ROWS", 10)
     game = sheet_game(tmp_path, "id,title\n" + "".join(f"c{i},T\n" for i in range(11)))
     result = run("check", game)
     assert result.exit_code == 2

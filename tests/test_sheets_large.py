@@ -10,7 +10,7 @@ import pytest
 from conftest import run
 from pdfread import MM, card_boxes, circles, marks, operations, placements, reader
 
-from pnp.impose import SheetSpec, impose, plan_grid, plan_tiling, row_letters
+from pnp.impose.sheets import SheetSpec, impose, plan_grid, plan_tiling, row_letters
 
 GAME = """\
 title: Doska

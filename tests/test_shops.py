@@ -15,7 +15,7 @@ from pdfread import drawn as pdfread_drawn
 from pdfread import reader
 from PIL import Image
 
-from pnp.shops import SHOPS
+from pnp.exports.shops import SHOPS
 
 HAS_GS = shutil.which("gs") is not None
 needs_gs = pytest.mark.skipif(not HAS_GS and not os.environ.get("CI"), reason="Ghostscript (gs) is not installed; .ci/run installs it")

@@ -16,11 +16,11 @@ from reportlab.graphics import renderPDF
 from reportlab.pdfgen.canvas import Canvas
 from svglib.svglib import svg2rlg
 
-from pnp import svgplain
-from pnp.errors import Problems
-from pnp.paths import CARDS_DIR
-from pnp.pdfstream import write_code
-from pnp.symbols import SymbolSet
+from pnp.assets import svgplain
+from pnp.assets.symbols import SymbolSet
+from pnp.base.errors import Problems
+from pnp.base.paths import CARDS_DIR
+from pnp.pdf.canvas import write_code
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" {root}>{body}</svg>'

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from conftest import edit, run
 
-from pnp.errors import Location, Problems
-from pnp.fonts import FontSet, bundled_fonts
-from pnp.paths import FONTS_DIR
-from pnp.text import TextStyle, typeset
-from pnp.textbox import set_in_box
+from pnp.assets.fonts import FontSet, bundled_fonts
+from pnp.base.errors import Location, Problems
+from pnp.base.paths import FONTS_DIR
+from pnp.layout.text import TextStyle, typeset
+from pnp.layout.textbox import set_in_box
 
 FONTS = bundled_fonts()
 MM = 72 / 25.4
@@ -213,7 +213,7 @@ def card_game(tmp_path, text: str):
 
     from conftest import make_small_game
 
-    from pnp.paths import DEFAULT_GAME
+    from pnp.base.paths import DEFAULT_GAME
 
     game = make_small_game(tmp_path / "hra", f"- id: a\n  title: Prvá\n  text: '{text}'\n")
     (game / "symbols").mkdir()

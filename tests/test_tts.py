@@ -15,10 +15,10 @@ import pytest
 from conftest import edit, run
 from PIL import Image, ImageChops, ImageStat
 
-from pnp.load import load_game
-from pnp.paths import CARDS_DIR as CARDS
-from pnp.project import prepare
-from pnp.rules import deal_members
+from pnp.base.paths import CARDS_DIR as CARDS
+from pnp.check.rules import deal_members
+from pnp.load.game import load_game
+from pnp.project.project import prepare
 
 CUSTOM_DECK_KEYS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
 TRANSFORM_KEYS = {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
@@ -241,7 +241,7 @@ def test_tts_with_a_truncated_picture_names_the_file_and_writes_nothing(tmp_path
 def test_a_card_is_named_by_its_title_as_errata_and_the_preview_name_it():
     from types import SimpleNamespace
 
-    from pnp.tts import _name
+    from pnp.exports.tts import _name
 
     assert _name(SimpleNamespace(id="c1", fields={"name": "Rome", "title": "Roma"})) == "Roma"
     assert _name(SimpleNamespace(id="c1", fields={"name": "Rome"})) == "Rome"

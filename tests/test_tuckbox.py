@@ -11,8 +11,8 @@ import shutil
 import pytest
 from pypdf.generic import ContentStream
 
-from pnp.paths import LAYOUTS_DIR
-from pnp.tuckbox import FACES, Net, plan_net
+from pnp.base.paths import LAYOUTS_DIR
+from pnp.impose.tuckbox import FACES, Net, plan_net
 from tests.conftest import edit, line_of, run
 from tests.pdfread import MM, placed_text, reader, text
 

@@ -8,7 +8,7 @@ import os
 from conftest import edit, run
 
 import pnp.cli
-from pnp.watch import changed, snapshot
+from pnp.live.watch import changed, snapshot
 
 
 class FakeChanges:

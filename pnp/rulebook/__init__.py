@@ -1,2 +1,3 @@
-"""Rulebooks: Markdown in the game folder, checked against the game's data and typeset
-with contents, index and pictures of cards (books.py runs it all for one language)."""
+"""Rulebooks: Markdown read, translated and filled in (source) into a typed document
+(document), set with pnp's text engine (flow) into pages with contents and index
+(writer), and imposed as a booklet (booklet)."""

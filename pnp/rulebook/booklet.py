@@ -9,8 +9,8 @@ fonts and all (no PDF read back). Blank pages pad the book to a multiple of four
 
 from __future__ import annotations
 
-from ..paper import RulebookFormats
-from ..pdfstream import FormPagesCanvas, page_form, place_form
+from pnp.impose.paper import RulebookFormats
+from pnp.pdf.canvas import FormPagesCanvas, page_form, place_form
 
 
 def saddle_order(pages: int) -> list[tuple[int, int]]:

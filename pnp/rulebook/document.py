@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import Location
+from pnp.base.errors import Location
 
 # --- inline content ------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Flowables (reportlab platypus) that set rulebook text with pnp.text, the same engine
+"""Flowables (reportlab platypus) that set rulebook text with pnp.layout.text, the same engine
 as the cards: hyphenated, justified lines with the game's vector symbols inline, in the
 bundled fonts only. Platypus does the page flow (frames, splitting, tables); these
 classes set and draw the text, split paragraphs between lines, and tell the Book on which
@@ -14,14 +14,14 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether
 from reportlab.platypus.doctemplate import ActionFlowable
 
-from ..errors import Location, Problems
-from ..faces import Face, TextOp
-from ..fonts import FontSet
-from ..pdf import draw_face
-from ..pdfstream import at_top_of_frame, kept_flowables, split_in_frame_of
-from ..symbols import SymbolSet
-from ..text import TextLayout, TextStyle, typeset
-from ..textbox import report
+from pnp.assets.fonts import FontSet
+from pnp.assets.symbols import SymbolSet
+from pnp.base.errors import Location, Problems
+from pnp.layout.faces import Face, TextOp
+from pnp.layout.text import TextLayout, TextStyle, typeset
+from pnp.layout.textbox import report
+from pnp.pdf.canvas import at_top_of_frame, kept_flowables, split_in_frame_of
+from pnp.write.pdf import draw_face
 
 BIG = 1e6  # points: "as tall as needed" when a paragraph is set before splitting
 
@@ -196,7 +196,7 @@ def letter_boxes(layout: TextLayout, start: int, end: int) -> list[tuple[int, fl
 
 
 class TextBlock(Flowable):
-    """A paragraph in pnp.text markup; splits between lines (at least two on each side)."""
+    """A paragraph in pnp.layout.text markup; splits between lines (at least two on each side)."""
 
     def __init__(self, setting: Setting, markup: str, style: TextStyle, loc: Location | None, marks=(), first: int = 0, lines=None):
         super().__init__()

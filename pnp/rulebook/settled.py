@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..files import Written
+from pnp.base.output import Written
 
 if TYPE_CHECKING:  # platypus: only where rulebooks are set
-    from .flow import Book
+    from pnp.rulebook.flow import Book
 
 Slot = tuple[str, str, str | None]  # language, rulebook, mode
 

@@ -24,15 +24,13 @@ from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 
-from ..errors import Location, PnpError, Problems, display_path
-from ..expressions import CODE, Names, explain
-from ..i18n import Entry, Translated, text_key
-from ..model import Game, RulebookDef
-from ..paths import check_inside
-from ..sandbox import TemplateSyntaxError, UndefinedName, markdown_template, rendered
-from ..schema import suggest
-from ..yamlfile import LList, LMap, load_yaml
-from .document import (
+from pnp.base.errors import Location, PnpError, Problems, display_path
+from pnp.base.paths import check_inside
+from pnp.i18n.catalogues import Entry, Translated, text_key
+from pnp.load.model import Game, RulebookDef
+from pnp.load.schema import suggest
+from pnp.load.yamlfile import LList, LMap, load_yaml
+from pnp.rulebook.document import (
     BOX_KINDS,
     MODE_KINDS,
     Block,
@@ -56,6 +54,8 @@ from .document import (
     number_headings,
     plain,
 )
+from pnp.templates.expressions import CODE, Names, explain
+from pnp.templates.sandbox import TemplateSyntaxError, UndefinedName, markdown_template, rendered
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 CONTEXT = "rulebook."  # msgctxt of a block: rulebook.FILE; of a title: rulebook.ID.title

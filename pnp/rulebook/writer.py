@@ -23,18 +23,18 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplat
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
-from ..collate import initial as initial_of
-from ..collate import sort_key
-from ..errors import Location, PnpError, Problems
-from ..faces import Face, ImageOp
-from ..fonts import FontSet
-from ..images import find_image, image_size
-from ..paper import RulebookFormats, rulebook_formats
-from ..pdfstream import FormPagesCanvas, KeptPagesCanvas, at_top_of_frame, canvas_like, copy_pages, row_heights
-from ..symbols import SymbolSet
-from ..text import TextStyle, escape
-from .booklet import impose
-from .document import (
+from pnp.assets.fonts import FontSet
+from pnp.assets.images import find_image, image_size
+from pnp.assets.symbols import SymbolSet
+from pnp.base.errors import Location, PnpError, Problems
+from pnp.impose.paper import RulebookFormats, rulebook_formats
+from pnp.layout.faces import Face, ImageOp
+from pnp.layout.text import TextStyle, escape
+from pnp.pdf.canvas import FormPagesCanvas, KeptPagesCanvas, at_top_of_frame, canvas_like, copy_pages, row_heights
+from pnp.rulebook.booklet import impose
+from pnp.rulebook.collation import initial as initial_of
+from pnp.rulebook.collation import sort_key
+from pnp.rulebook.document import (
     Box,
     Break,
     CardRef,
@@ -56,7 +56,7 @@ from .document import (
     spans_of,
     walk,
 )
-from .flow import (
+from pnp.rulebook.flow import (
     BIG,
     Book,
     CardRow,
@@ -75,7 +75,7 @@ from .flow import (
     letters,
     line_width,
 )
-from .labels import Labels
+from pnp.rulebook.labels import Labels
 
 MAX_PASSES = 6
 TOC_DEPTH = 2  # headings 1 and 1.1 are listed in the contents
@@ -361,7 +361,7 @@ class Story:
     # --- inline content ------------------------------------------------------------------------
 
     def markup(self, spans: list[Inline] | tuple[Inline, ...]) -> tuple[str, list]:
-        """pnp.text markup of inline content, and where its index terms and references are
+        """pnp.layout.text markup of inline content, and where its index terms and references are
         (counted in letters and digits, which setting the text does not change)."""
         if any(isinstance(span, Ref) for span in spans):  # prints page numbers: made anew in each pass
             return self._markup(spans)
@@ -430,9 +430,9 @@ def _all_spans(doc: Document):
 
 @dataclass
 class _Emphasis:
-    """pnp.text markup built from spans that each know whether they are bold and italic:
+    """pnp.layout.text markup built from spans that each know whether they are bold and italic:
     the marks open and close as the emphasis changes, nested (`**bold *both* bold**`), and
-    always next to a letter, never a space, so that pnp.text reads them back."""
+    always next to a letter, never a space, so that pnp.layout.text reads them back."""
 
     markup: str = ""
     open: list[str] = field(default_factory=list)  # '**' and '*', innermost last

@@ -1,0 +1,173 @@
+"""Fonts: embedded TrueType only, registered once, with a check for missing glyphs.
+
+reportlab draws a glyph the font lacks as nothing at all; `missing_glyphs` is how every
+text is checked before it is drawn, so a missing character is an error, not a blank.
+Before that, a character the style's font lacks is taken from the fallback symbol font,
+DejaVu Sans, which has stars, arrows, mathematical and card symbols, dingbats and most
+alphabets (`FontSet.fallback`). It comes with matplotlib (a dependency for this font
+alone: no package on PyPI that only holds fonts has a TrueType one with those symbols
+whose install does not pull in a document processor); it is found on disk, never imported.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from pnp.base.errors import Location, PnpError, Problems, display_path, fail
+from pnp.base.paths import FONTS_DIR, resolve_inside
+from pnp.load.yamlfile import load_yaml
+
+PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
+
+
+@dataclass(repr=False, eq=False)
+class Font:
+    """A style's font once registered with reportlab, with its metrics per unit of size."""
+
+    name: str  # the name styles use, e.g. "sans-bold"
+    registered: str  # the name reportlab knows
+    path: Path
+    ascent: float  # per unit of size
+    descent: float  # negative, per unit of size
+
+
+class FontSet:
+    """The fonts a game can use: the bundled ones plus any in the game's fonts/ folder.
+
+    Two sets of the same files (path, size, modification time) are equal, so what is
+    cached for one (set texts) serves the next build of the watcher, which makes a new set."""
+
+    def __init__(self, folders: list[Path]):
+        self.fonts: dict[str, Font] = {}
+        self._files: dict[str, tuple[Path, Location]] = {}
+        self._fallbacks: dict[str, str | None] = {}
+        for folder in folders:
+            index = folder / "fonts.yaml"
+            if index.is_file():
+                listing = load_yaml(index)
+                if not isinstance(listing, dict):
+                    raise fail(
+                        Location(display_path(index), 1, 1),
+                        "fonts-shape",
+                        "fonts.yaml must map font names to .ttf files; expected lines such as 'sans: MyFont.ttf'",
+                    )
+                for name, file in listing.items():
+                    path = resolve_inside(str(file), folder, [folder], listing.loc_of(name), f"font '{name}'")
+                    if not path.is_file():
+                        raise fail(listing.loc_of(name), "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml")
+                    self._files[str(name)] = (path, listing.loc_of(name))
+        self.key = tuple((name, str(path), _signature(path)) for name, (path, _) in sorted(self._files.items()))
+        self._hash = hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FontSet) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def names(self) -> list[str]:
+        return sorted(self._files)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._files
+
+    def get(self, name: str) -> Font:
+        """The font `name`, registered with reportlab on first use."""
+        font = self.fonts.get(name)
+        if font is None:
+            path, loc = self._files[name]
+            font = _register(name, path, loc, _signature(path))
+            self.fonts[name] = font
+        return font
+
+    def covering(self, chars: str) -> list[str]:
+        """The fonts of the set that have every one of `chars`: what a message about missing
+        glyphs can suggest (each font is read the first time it is asked)."""
+        return [name for name in self.names() if not missing_glyphs(self.get(name).registered, chars)]
+
+    def fallback(self, registered: str) -> str | None:
+        """The registered name of the fallback symbol font in the weight and slant of
+        `registered` (one of this set's fonts), or None when it is not installed."""
+        if registered in self._fallbacks:
+            return self._fallbacks[registered]
+        font = next((f for f in self.fonts.values() if f.registered == registered), None)
+        name = font.name if font is not None else registered
+        bold, italic = "bold" in name, "italic" in name or "oblique" in name
+        style = "-BoldOblique" if bold and italic else "-Bold" if bold else "-Oblique" if italic else ""
+        path = fallback_folder()
+        found = None
+        if path is not None and (path / f"DejaVuSans{style}.ttf").is_file():
+            file = path / f"DejaVuSans{style}.ttf"
+            found = _register(f"fallback{style.lower()}", file, Location(str(path)), _signature(file)).registered
+        self._fallbacks[registered] = found
+        return found
+
+    def variant(self, family: str, variant: str) -> str:
+        """'sans' + 'bold' -> 'sans-bold' when it exists, else the family itself."""
+        if not variant:
+            return family
+        base = family.removesuffix("-bold").removesuffix("-italic")
+        candidate = f"{base}-{variant}"
+        return candidate if candidate in self._files else family
+
+
+def _signature(path: Path) -> tuple[int, int]:
+    """What tells one version of a font file from another without reading it."""
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns
+
+
+@cache
+def fallback_folder() -> Path | None:
+    """The folder of the fallback symbol font: matplotlib's copy of DejaVu Sans, found
+    without importing matplotlib (its import takes longer than a build of a small deck)."""
+    spec = importlib.util.find_spec("matplotlib")
+    for root in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(root) / "mpl-data" / "fonts" / "ttf"
+        if (folder / "DejaVuSans.ttf").is_file():
+            return folder
+    return None
+
+
+@cache
+def _register(name: str, path: Path, loc: Location, version: tuple[int, int]) -> Font:
+    """The font read and registered, once per version of its file (`version`: its `_signature`)."""
+    registered = PREFIX + name
+    try:
+        ttf = TTFont(registered, str(path))
+    except (TTFError, OSError) as exc:
+        problems = Problems()
+        problems.error(loc, "font-unreadable", f"font '{name}' ({display_path(path)}) cannot be used: {exc}; expected a TrueType (.ttf) file")
+        raise PnpError(problems) from None
+    if registered in pdfmetrics.getRegisteredFontNames():  # its file changed while pnp runs (the watcher)
+        from pnp.pdf.canvas import register_font  # deferred for speed: what measures text loads reportlab's PDF writer only in this rare case
+
+        register_font(ttf)  # reportlab's registerFont would keep the old version
+        for known in BY_NAME:  # they know fonts by their registered name
+            known.cache_clear()
+    else:
+        pdfmetrics.registerFont(ttf)
+    face = ttf.face
+    return Font(name, registered, path, face.ascent / 1000, face.descent / 1000)
+
+
+@lru_cache(maxsize=2048)
+def missing_glyphs(registered: str, text: str) -> str:
+    """The characters of `text` that the font cannot draw (spaces and breaks excluded).
+    Called per word: the 2048 most recent are remembered, as many as text._measure keeps
+    (a cache of every word would grow with the deck)."""
+    covered = pdfmetrics.getFont(registered).face.charToGlyph
+    return "".join(sorted({ch for ch in text if ord(ch) not in covered and ch not in "\n\r\t"}))
+
+
+def bundled_fonts() -> FontSet:
+    return FontSet([FONTS_DIR])
+
+
+BY_NAME: list = [missing_glyphs]  # caches keyed by a font's registered name: cleared when its file changes (text.py adds its own)

@@ -1,0 +1,284 @@
+"""Vector symbols: SVG files read once and drawn as PDF form objects, so a symbol used on
+a thousand cards is stored in the PDF once. A plain SVG is read by `svgplain`; svglib
+(slow to import) reads the others."""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from xml.parsers import expat
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.assets.svgplain import length
+from pnp.assets.svgplain import read as read_plain
+from pnp.base.errors import Location, Problems, display_path
+from pnp.pdf.canvas import current_font, end_form, place_form, portable_code, write_code
+
+if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
+    from reportlab.graphics.shapes import Drawing
+
+MAX_SVG_BYTES = 2 * 1024 * 1024
+MAX_SVG_SIDE = 10_000  # px (about 2.6 m): a symbol is drawn a few mm wide; more is a typo or an attack
+_URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"]*)", re.IGNORECASE)
+
+
+@dataclass(repr=False, eq=False)
+class Symbol:
+    """A symbol of the game, read from its SVG file once a build."""
+
+    id: str
+    drawing: Drawing | None  # svglib's; None for a plain SVG, whose code svgplain gave
+    width: float
+    height: float
+    code: list[str] | None = None  # the operators its form draws, once one is made: the same in every PDF (see SymbolSet.form)
+
+
+class SymbolSet:
+    """The symbols of one game, loaded on first use."""
+
+    def __init__(self, files: dict[str, Path]):
+        self.files = files
+        self._loaded: dict[str, Symbol] = {}
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return frozenset(self.files)
+
+    def load_all(self, problems: Problems) -> None:
+        for sid in self.files:
+            self.get(sid, problems)
+
+    def get(self, sid: str, problems: Problems | None = None) -> Symbol | None:
+        if sid in self._loaded:
+            return self._loaded[sid]
+        path = self.files.get(sid)
+        if path is None:
+            return None
+        read = _read_svg(path, problems)
+        if read is None:
+            return None
+        symbol = Symbol(sid, *read)
+        self._loaded[sid] = symbol
+        return symbol
+
+    def form(self, canvas: Canvas, sid: str) -> str | None:
+        """The name of the PDF form that draws symbol `sid` in `canvas`, defined on first
+        use (outside any other form: forms do not nest while being defined); None for a
+        symbol that cannot be drawn (reported by the layout check)."""
+        symbol = self.get(sid)
+        if symbol is None:
+            return None
+        forms = canvas.__dict__.setdefault("_pnp_forms", set())
+        name = f"pnpsym_{sid}"
+        if name not in forms:
+            canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
+            if symbol.code is not None:
+                write_code(canvas, symbol.code)
+            else:
+                _render(symbol, canvas)
+            end_form(canvas)
+            forms.add(name)
+        return name
+
+    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float) -> None:
+        """Draw symbol `sid` fitted into a size x size square with its lower left at x, y."""
+        name = self.form(canvas, sid)
+        if name is None:  # reported by the layout check; never drawn as a blank silently
+            return
+        symbol = self._loaded[sid]
+        scale = size / max(symbol.width, symbol.height)
+        dx = (size - symbol.width * scale) / 2
+        dy = (size - symbol.height * scale) / 2
+        place_form(canvas, name, (scale, 0, 0, scale, x + dx, y + dy))
+
+
+def _render(symbol: Symbol, canvas: Canvas) -> None:
+    """Draw the symbol into the form being defined, and keep the operators it drew when
+    they name nothing of the document (no font, transparency, image or shading): renderPDF
+    walks the drawing's shapes slowly, and a build writes the same symbol into every deck's
+    PDF and the rulebook, so the next form is those operators again (the same bytes)."""
+    from reportlab.graphics import renderPDF  # here for speed: reportlab.graphics brings in platypus
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+
+    # renderPDF selects its default font (Helvetica, never embedded) before drawing;
+    # point it at the canvas's embedded font so no unembedded font is referenced.
+    default_font = STATE_DEFAULTS["fontName"]
+    STATE_DEFAULTS["fontName"] = current_font(canvas)
+    try:
+        renderPDF.draw(symbol.drawing, canvas, 0, 0)
+    finally:
+        STATE_DEFAULTS["fontName"] = default_font
+    symbol.code = portable_code(canvas)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+class _Refused(Exception):
+    """What makes an SVG unsafe or unusable, where it is: raised by the expat handlers."""
+
+    def __init__(self, code: str, message: str):
+        self.code, self.message = code, message
+        self.at: tuple[int, int] | None = None  # line, 1-based column: set by the handler that refused
+
+
+def _inside_only(value: str) -> bool:
+    """A reference that stays in the file: a fragment (#id) or inline data (data:)."""
+    value = value.strip()
+    return value.startswith("#") or value.lower().startswith("data:")
+
+
+def _side(value: str | None, what: str) -> None:
+    """A width, height or viewBox side: a number at most MAX_SVG_SIDE px."""
+    if value is None:
+        return
+    size = length(value)
+    if size is None:
+        return  # a percentage or a unit svglib does not read: svglib's own check follows
+    if not math.isfinite(size) or abs(size) > MAX_SVG_SIDE:
+        raise _Refused("symbol-svg-size", f"the SVG's {what} is {value.strip()}; expected at most {MAX_SVG_SIDE} px (a symbol is drawn a few mm wide)")
+
+
+def _check_svg(data: bytes, loc: Location) -> tuple[Location, str, str] | None:
+    """Why the SVG must not reach svglib, where: a DOCTYPE or entities, a reference to
+    another file (href, src, CSS url() or @import, a stylesheet), an absurd size, or XML
+    that is not well-formed (what is checked must be what svglib reads)."""
+    parser = expat.ParserCreate(namespace_separator=" ")
+    depth = 0
+
+    def refuse(*_: Any) -> None:
+        raise _Refused(
+            "symbol-svg-doctype", "the SVG declares a DOCTYPE or entities; expected plain SVG (entities can expand without bound or read other files)"
+        )
+
+    def css(text: str, where: str) -> None:
+        for m in _URL.finditer(text):
+            if not _inside_only(m.group(1)):
+                raise _Refused("symbol-svg-reference", f"{where} refers to '{m.group(1).strip()}'; expected references inside this SVG only ('url(#id)')")
+        if "@import" in text:
+            raise _Refused("symbol-svg-reference", f"{where} imports another stylesheet; expected the styles inside this SVG")
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        nonlocal depth
+        depth += 1
+        tag = name.rsplit(" ", 1)[-1]
+        for key, value in attrs.items():
+            local = key.rsplit(" ", 1)[-1]
+            if local in ("href", "src") and not _inside_only(value):
+                raise _Refused("symbol-svg-reference", f"<{tag} {local}=\"{value}\"> refers to another file; expected references inside this SVG only ('#id')")
+            if local == "base" and key.startswith("http://www.w3.org/XML/1998/namespace"):
+                raise _Refused("symbol-svg-reference", f'<{tag} xml:base="{value}"> points references elsewhere; expected no xml:base')
+            if local == "style":
+                css(value, f"the style of <{tag}>")
+        if depth == 1:
+            _side(attrs.get("width"), "width")
+            _side(attrs.get("height"), "height")
+            box = (attrs.get("viewBox") or "").replace(",", " ").split()
+            if len(box) == 4:
+                _side(box[2], "viewBox width")
+                _side(box[3], "viewBox height")
+
+    def end(name: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    def text(data: str) -> None:
+        css(data, "a <style>")
+
+    def instruction(target: str, data: str) -> None:
+        if target.lower() == "xml-stylesheet":
+            raise _Refused("symbol-svg-reference", "the SVG links a stylesheet (<?xml-stylesheet ...?>); expected the styles inside this SVG")
+
+    def located(handler: Any) -> Any:
+        """The handler, its refusal placed where the event starts (after it, expat is past it)."""
+
+        def run(*args: Any) -> None:
+            try:
+                handler(*args)
+            except _Refused as refused:
+                refused.at = refused.at or (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+                raise
+
+        return run
+
+    parser.StartDoctypeDeclHandler = located(refuse)
+    parser.EntityDeclHandler = located(refuse)
+    parser.StartElementHandler = located(start)
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = located(text)
+    parser.ProcessingInstructionHandler = located(instruction)
+    try:
+        parser.Parse(data, True)
+    except _Refused as refused:
+        line, col = refused.at or (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+        return Location(loc.file, line, col), refused.code, refused.message
+    except expat.ExpatError as exc:
+        return (
+            Location(loc.file, exc.lineno, exc.offset + 1),
+            "symbol-unreadable",
+            f"cannot read this SVG: {expat.ErrorString(exc.code)}; expected well-formed XML",
+        )
+    return None
+
+
+_Read = tuple["Drawing | None", float, float, "list[str] | None"]  # a Symbol's drawing, width, height and code
+
+
+def _read_svg(path: Path, problems: Problems | None) -> _Read | None:
+    """The symbol as read, once per version of its file (the watcher and `pnp serve`
+    build again and again: a symbol is read again only when its file changed), with what
+    reading it found reported each time."""
+    stat = path.stat()
+    read, found = _svg(path, display_path(path), stat.st_mtime_ns, stat.st_size)
+    if problems is not None:
+        problems.extend(found.items)
+    return read
+
+
+@lru_cache(maxsize=512)
+def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[_Read | None, Problems]:
+    problems = Problems()
+    loc = Location(shown)
+    if size > MAX_SVG_BYTES:
+        problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
+        return None, problems
+    data = path.read_bytes()
+    refused = _check_svg(data, loc)
+    if refused is not None:
+        problems.error(*refused)
+        return None, problems
+    plain = read_plain(data)
+    if plain is not None:  # of a size _check_svg allowed, and more than none (svgplain's)
+        return (None, *plain), problems
+    # imported here, for the SVGs svgplain leaves to it: svglib pulls in lxml, and reportlab.graphics all of platypus
+    from svglib.svglib import svg2rlg
+
+    handler = _Collect()
+    logger = logging.getLogger("svglib")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        drawing = svg2rlg(str(path))
+    except Exception as exc:  # svglib raises many kinds for broken files
+        drawing = None
+        handler.messages.append(str(exc))
+    finally:
+        logger.removeHandler(handler)
+    for message in handler.messages:
+        problems.warn(loc, "symbol-svg", f"svglib: {message}")
+    if drawing is None or not all(math.isfinite(side) and 0 < side <= MAX_SVG_SIDE for side in (float(drawing.width), float(drawing.height))):
+        problems.error(loc, "symbol-unreadable", f"cannot read this SVG; expected an SVG file with a width and height (at most {MAX_SVG_SIDE} px)")
+        return None, problems
+    return (drawing, float(drawing.width), float(drawing.height), None), problems

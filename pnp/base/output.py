@@ -1,0 +1,274 @@
+"""Atomic writes under one output folder: a file appears complete or not at all, the
+previous one survives any failure (including a killed process), and nothing is written
+outside the folder a command was given.
+
+A build writes several files as one transaction: all are moved into place at the end, or
+none is. A transaction is given the folder it may write under (`root`) and proves every
+path inside it before it makes a folder or a file; what the system refuses (a read-only
+folder, a full disk, a file where a folder must be) becomes one located problem saying
+what to do, not a traceback."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from pnp.base.errors import Location, PnpError, fail
+
+
+class Written(NamedTuple):
+    """A PDF a build wrote, and how it is printed: `duplex` is the edge to turn the paper
+    over ("long" or "short") when it has backs to print double-sided, "either" for pages
+    with nothing behind them to line up (a rulebook), else None: one-sided (fronts without
+    backs, pieces of a large component: printed double-sided they would land behind
+    each other)."""
+
+    path: Path
+    cards: int
+    pages: int
+    duplex: str | None = None
+
+
+@dataclass(repr=False, eq=False)
+class Output:
+    """The folder a command may write under, and what to tell the user who must write
+    somewhere else (`instead`)."""
+
+    root: Path
+    instead: str = "or choose another folder with --out"
+    name: str = "the output folder"
+
+
+_CURRENT: ContextVar[Output | None] = ContextVar("pnp_output", default=None)
+# Temporary files are named .TARGET.OWNER.RANDOM.tmp: OWNER is the process that started
+# the transaction, so a later run can tell a killed run's files from a running one's.
+_TEMPORARY = re.compile(r"^\..+\.(\d+)\.[A-Za-z0-9_]{8}\.tmp$")
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}  # a write failed, whichever file it was
+
+
+@contextmanager
+def writing_under(output: Output | None) -> Iterator[None]:
+    """Every transaction started inside writes under `output` (a command's --out), unless
+    it is given its own; None: the command writes nothing."""
+    token = _CURRENT.set(output)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+class Transaction:
+    """Temporary files beside their targets, moved into place together by `commit`. A
+    transaction that is aborted also removes the folders it made, so a failed build into a
+    new --out folder leaves nothing behind. `owner` names the process whose run this is (a
+    forked helper writes under its parent's)."""
+
+    def __init__(self, output: Output | Path | None = None, owner: int | None = None) -> None:
+        output = output if output is not None else _CURRENT.get()
+        if output is None:
+            raise RuntimeError("a transaction needs the folder it may write under")
+        self.output = output if isinstance(output, Output) else Output(output)
+        self.owner = owner if owner is not None else os.getpid()
+        self.root = _resolved(self.output.root, self.output)
+        self.pending: list[tuple[Path, Path]] = []
+        self.made: list[Path] = []  # folders this transaction made, deepest first
+        self.swept: set[Path] = set()  # folders whose stale temporary files were removed
+
+    def path_for(self, target: Path) -> Path:
+        """A temporary file for `target`, once `target` is proven to lie inside the output
+        folder and its folder can be made."""
+        folder = _resolved(target.parent, self.output)
+        if target.name in ("", ".", "..") or not (folder == self.root or folder.is_relative_to(self.root)):
+            named = Path(os.path.normpath(os.path.abspath(target))).is_relative_to(os.path.normpath(os.path.abspath(self.output.root)))
+            why = "a symbolic link on its path leads" if named and target.name not in ("", ".", "..") else "this file would be written"
+            raise fail(
+                Location(shown(target)),
+                "output-outside",
+                f"{why} outside {self.output.name} {shown(self.output.root)}; expected every file pnp writes inside it",
+            )
+        self._make_folder(target.parent)
+        if target.is_dir() and not target.is_symlink():
+            raise self.problem(OSError(errno.EISDIR, os.strerror(errno.EISDIR), str(target)))
+        if folder not in self.swept:
+            self.swept.add(folder)
+            sweep(folder)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{self.owner}.", suffix=".tmp", dir=target.parent)
+        except OSError as exc:
+            raise self.problem(exc, target.parent) from None
+        os.close(fd)
+        self.pending.append((Path(tmp), target))
+        return Path(tmp)
+
+    def _make_folder(self, folder: Path) -> None:
+        """Make `folder` and its missing parents, remembering them to remove on abort; a
+        file (or a broken link) where a folder must be is named."""
+        missing = []
+        while not os.path.lexists(folder):
+            missing.append(folder)
+            folder = folder.parent
+        if folder.is_symlink() and not folder.exists():
+            raise fail(
+                Location(shown(folder)),
+                "output-not-folder",
+                f"is a link to '{os.readlink(folder)}', which does not exist, where a folder must be; expected a folder (fix the link, {self.output.instead})",
+            )
+        if not folder.is_dir():
+            raise self.problem(OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder)))
+        for made in reversed(missing):
+            try:
+                made.mkdir()
+            except FileExistsError as exc:
+                if made.is_dir():  # made meanwhile by the other process of the build (the rulebooks'): not this one's to remove
+                    continue
+                raise self.problem(exc, made) from None
+            except OSError as exc:
+                raise self.problem(exc, made) from None
+            self.made.insert(0, made)
+
+    def commit(self) -> None:
+        umask = os.umask(0)
+        os.umask(umask)
+        for tmp, target in self.pending:
+            try:
+                os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise self.problem(exc, target) from None
+        self.pending.clear()
+        self.made.clear()
+
+    def adopt(self, pending: list[tuple[Path, Path]], made: list[Path]) -> None:
+        """Take over the files and folders of another process's transaction."""
+        self.pending.extend(pending)
+        self.made.extend(made)
+
+    def abort(self) -> None:
+        for tmp, _ in self.pending:
+            tmp.unlink(missing_ok=True)
+        self.pending.clear()
+        for folder in sorted(set(self.made), key=lambda path: len(path.parts), reverse=True):
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (another file was put there), or already gone
+                pass
+        self.made.clear()
+
+    def writes(self, exc: OSError) -> bool:
+        """Whether `exc` is a failure to write this transaction's files (not to read the game)."""
+        if exc.errno in _WRITE_ERRNOS:
+            return True
+        return exc.filename is not None and any(str(tmp) == str(exc.filename) for tmp, _ in self.pending)
+
+    def problem(self, exc: OSError, where: Path | None = None) -> PnpError:
+        """The error to report for a failed write: the path, what went wrong, what to do."""
+        latest = self.pending[-1][1] if self.pending else self.output.root  # the file being written, when the system does not say
+        path = Path(exc.filename) if exc.filename else where if where is not None else latest
+        for tmp, target in self.pending:
+            if path == tmp:
+                path = target  # the user knows the file, not its temporary name
+        return output_problem(exc, path, self.output.instead)
+
+
+def output_problem(exc: OSError, path: Path, instead: str = Output.instead) -> PnpError:
+    """One located line for an OSError met while writing `path`: what went wrong, and
+    what to do (the particular fix, then `instead`: writing elsewhere)."""
+    what, expected, fix, code = _ADVICE.get(exc.errno or 0, (f"cannot write: {exc.strerror or exc}", "expected a folder pnp can write to", "", "output-failed"))
+    todo = f"{fix}, {instead}" if fix and instead else fix or instead.removeprefix("or ")
+    return fail(Location(shown(path)), code, f"{what}; {expected} ({todo})")
+
+
+_DENIED = ("cannot write here: permission denied", "expected a folder you may write to", "change its permissions", "output-denied")
+_FULL = ("cannot write: the disk is full", "expected free space", "free some", "output-full")
+_FILE = ("is a file where a folder must be", "expected a folder", "move the file away", "output-not-folder")
+_ADVICE: dict[int, tuple[str, str, str, str]] = {
+    errno.EROFS: ("cannot write here: the file system is read-only", "expected a writable folder", "", "output-read-only"),
+    errno.EACCES: _DENIED,
+    errno.EPERM: _DENIED,
+    errno.ENOSPC: _FULL,
+    errno.EDQUOT: ("cannot write: the disk quota is used up", "expected free space", "free some", "output-full"),
+    errno.EFBIG: ("cannot write: the file is too large for this file system", "expected a file system that holds it", "", "output-full"),
+    errno.ENOTDIR: _FILE,
+    errno.EEXIST: _FILE,
+    errno.EISDIR: ("is a folder where an output file must be written", "expected no folder there", "move the folder away", "output-is-folder"),
+    errno.ELOOP: ("symbolic links loop in this path", "expected links that end in a folder", "fix the links", "output-link-loop"),
+    errno.ENAMETOOLONG: ("the file name is too long", "expected a shorter path", "shorten the ids that name files", "output-name-too-long"),
+}
+
+
+def shown(path: Path) -> str:
+    """A path as the user named it, relative to the working directory when inside it; links
+    are not followed (they may loop, or be what is wrong)."""
+    full = Path(os.path.abspath(path))
+    try:
+        return str(full.relative_to(Path.cwd()))
+    except ValueError:
+        return str(full)
+
+
+def _resolved(path: Path, output: Output) -> Path:
+    """`path` with every symbolic link followed (what does not exist yet is kept as named)."""
+    try:
+        return path.resolve()
+    except RuntimeError:  # Python < 3.13 reports a loop so
+        raise output_problem(OSError(errno.ELOOP, os.strerror(errno.ELOOP)), path, output.instead) from None
+    except OSError as exc:
+        raise output_problem(exc, path, output.instead) from None
+
+
+def sweep(folder: Path) -> None:
+    """Remove the temporary files that runs of pnp killed before they could clean up left
+    in `folder` (of any target); those of a running process are kept."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        match = _TEMPORARY.match(name)
+        if match and not _running(int(match.group(1))):
+            (folder / name).unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":  # no harmless way to ask: keep it
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # alive, owned by someone else
+        return True
+    return True
+
+
+@contextmanager
+def transaction(output: Output | Path | None = None) -> Iterator[Transaction]:
+    """Commit on success; on any exception (or a signal turned into one) remove every
+    temporary file. A failed write becomes a located problem."""
+    txn = Transaction(output)
+    try:
+        yield txn
+        txn.commit()
+    except OSError as exc:
+        if not txn.writes(exc):
+            raise
+        raise txn.problem(exc) from None
+    finally:
+        txn.abort()
+
+
+@contextmanager
+def atomic_path(target: Path, output: Output | Path | None = None) -> Iterator[Path]:
+    """Yield a temporary path beside `target`; move it into place only on success."""
+    with transaction(output) as txn:
+        yield txn.path_for(target)

@@ -1,0 +1,136 @@
+"""Stage 2, check: everything `pnp check` reports, and what `pnp build` checks before it
+draws. The checks themselves live with what they check (the rules model in rules.py, the
+glossary, each element kind's `check_game`, the rulebooks' rulebook/check.py); this
+module runs them all, in one order, for the game and for each language of it.
+
+Laying out a face is part of checking it: whether a text fits its box, and whether its
+glyphs and symbols exist, is known only once it is set, so `check_all` sets every face
+(and throws it away) with the same Renderer a build draws with."""
+
+from __future__ import annotations
+
+from pnp.base.errors import Problems
+from pnp.check.rules import check_rules
+from pnp.check.starter import check_starter_text
+from pnp.layout.elements.text import Text
+from pnp.layout.read import check_layout
+from pnp.layout.text import block_syntax
+from pnp.project.edition import make_editions
+from pnp.project.project import Project
+
+
+def check_layouts(project: Project) -> Problems:
+    """Each printed deck's layouts: front and back of one size and shape, the PDF its
+    `group` names, and what the elements name in the game (decks, fields, card sizes)."""
+    problems = Problems()
+    game = project.game
+    for deck_id, front, back in ((d, f, b) for d in project.layouts for f, b in project.pairs(d)):
+        deck = game.decks[deck_id]
+        if back and (abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01):
+            problems.error(
+                deck.locs.get("back", deck.loc),
+                "layout-back-size",
+                f"back layout '{back.name}' is {back.width:g} x {back.height:g} mm but the front '{front.name}' is {front.width:g} x {front.height:g} mm; expected the same size",
+            )
+        if back and back.shape not in ("rect", front.shape):
+            problems.error(
+                deck.locs.get("back", deck.loc),
+                "layout-back-shape",
+                f"back layout '{back.name}' is {back.shape} but the front '{front.name}' is {front.shape}; expected the same shape (the front's is cut)",
+            )
+        if deck.group is not None and deck.group in game.decks and game.decks[deck.group].group != deck.group:  # its spelling is checked where it is read
+            problems.error(
+                deck.locs.get("group", deck.loc),
+                "deck-group",
+                f"group '{deck.group}' of deck '{deck.id}' names the PDF of the group, which would be the PDF of deck '{deck.group}'; expected a name that is not the id of a deck outside the group",
+            )
+        for layout in {front.name: front, **({back.name: back} if back else {})}.values():
+            check_layout(layout, game, deck, project.card_sizes, problems)
+    return problems
+
+
+def check_card_texts(project: Project) -> Problems:
+    """Markdown block syntax (a heading, a table, a code fence) in the cards' texts, which
+    card text would print as it is: each reported at its field, unless the field or the
+    deck prints its texts as written (`markup: false`)."""
+    problems = Problems()
+    game = project.game
+    for deck in game.decks.values():
+        deck_def = game.meta.decks.get(deck.id)
+        if deck_def is not None and not deck_def.markup:
+            continue
+        fields = [name for name, fdef in game.types[deck.type].fields.items() if fdef.type == "text" and fdef.markup]
+        for card in deck.cards if fields else ():
+            for name in fields:
+                value = card.fields.get(name)
+                found = block_syntax(value) if isinstance(value, str) else None
+                if found is not None:
+                    line, what, text = found
+                    problems.error(
+                        card.loc_of(name),
+                        "text-markdown",
+                        f"field '{name}' of card '{card.id}' has {what} on its line {line} ('{text.strip()[:60]}'), which card text does not print as such; "
+                        "expected plain text with **bold**, *italic*, :symbol: and line breaks, or 'markup: false' on the field to print it as written",
+                    )
+    return problems
+
+
+def check_tuckboxes(project: Project) -> Problems:
+    """What each tuck box's layout names in the game, and text boxes that run off their
+    face (whose size comes from the deck, so the layout alone cannot tell)."""
+    problems = Problems()
+    for box in project.tuckboxes.values():
+        for face, elements in box.layout.faces.items():
+            where = f"face '{face}' of tuck box '{box.id}' (layout '{box.layout.name}')"
+            width, height = box.net.face_size(face)
+            for el in elements:
+                el.check_game(project.game, None, project.card_sizes, where, problems)
+                if isinstance(el, Text):
+                    x, y, w, h = el.box
+                    if x < -1e-6 or y < -1e-6 or x + w > width + 1e-6 or y + h > height + 1e-6:
+                        problems.warn(
+                            el._loc,
+                            "tuckbox-face-area",
+                            f"text box {list(el.box)} runs off {where}, which is {width:.1f} x {height:.1f} mm for this deck; expected it inside the face",
+                        )
+    return problems
+
+
+def check_game(project: Project) -> Problems:
+    """The language-independent checks: load warnings, layouts, the cards' texts, the
+    rules model, the glossary."""
+    problems = Problems()
+    problems.extend(project.problems)
+    problems.extend(check_layouts(project))
+    problems.extend(check_card_texts(project))
+    problems.extend(check_starter_text(project.game))
+    problems.extend(check_tuckboxes(project))
+    problems.extend(check_rules(project.game, project.game.constraints))
+    if project.game.glossary:
+        from pnp.check.glossary import check_glossary  # here for speed: only a game with a glossary checks one
+
+        problems.extend(check_glossary(project.game, project.game.glossary))
+    return problems
+
+
+def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
+    """Everything `pnp check` reports, for every language asked for: every face is set
+    (and thrown away), so text that does not fit is found without building."""
+    from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
+
+    problems = check_game(project)
+    for edition in make_editions(project, langs, allow_untranslated):
+        problems.extend(edition.problems)
+        renderer = edition.renderer()
+        for deck_id in project.layouts:
+            for index, card in enumerate(edition.game.decks[deck_id].cards):
+                front, back = project.card_layouts(deck_id, index)
+                renderer.face(card, front, "front", problems)
+                if back:
+                    renderer.face(card, back, "back", problems)
+        for box in project.tuckboxes.values():
+            from pnp.layout.tuckbox_net import box_face  # here for speed: only a game with tuck boxes draws one
+
+            box_face(renderer, box, problems)
+        problems.extend(check_rulebooks(edition))
+    return problems

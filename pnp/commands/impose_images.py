@@ -1,0 +1,356 @@
+"""`pnp impose`: finished card images (a folder of fronts, one back or a folder of backs)
+on the same sheets as generated decks: the grid, crop marks, duplex backs and calibration
+ruler all come from `impose` and `pdf.write_sheets`, each card a Face with one image.
+
+Images are taken in natural file-name order ("card2" before "card10"). The card size is
+given, or read from the images' proportions: portrait cards of about poker proportions are
+63 x 88 mm, others keep their proportions at 63 mm across the short side.
+
+A folder with a `manifest.csv` (what `pnp export shop` writes) is read from it instead:
+each front as many times as its quantity, with its own back or the deck's one back, at
+the trim size and with the bleed the manifest states.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+from reportlab.lib.units import mm
+
+from pnp.assets.fonts import bundled_fonts
+from pnp.assets.images import MAX_PIXELS
+from pnp.base.errors import Location, PnpError, Problems, display_path
+from pnp.base.output import Written, atomic_path
+from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (shopexport.py)
+from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
+from pnp.layout.faces import Face, ImageOp
+from pnp.write.cutfiles import cut_files
+
+SUFFIXES = {".png", ".jpg", ".jpeg"}
+POKER = (63.0, 88.0)
+SHORT_SIDE = 63.0  # mm: the default width of a card that is not of poker proportions
+MIN_DPI = 150  # below this a printed card looks blurred
+MAX_IMAGES = 10_000
+MANIFEST_COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm")
+
+
+@dataclass(repr=False, eq=False)
+class Artwork:
+    fronts: list[Path]
+    backs: list[Path]  # empty, one for every card, or one per front
+    size: tuple[float, float]  # trim in mm
+    problems: Problems = field(default_factory=Problems)
+    bleed: float | None = None  # mm the images hold beyond the trim, when a manifest says; else --bleed
+
+
+def natural_key(path: Path) -> list:
+    """'card2.png' sorts before 'card10.png', as a file manager shows them."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
+
+
+def image_files(folder: Path, skip: Path | None = None) -> list[Path]:
+    """The PNG and JPEG files of a folder in natural order, hidden files and `skip` left out."""
+    files = [p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES and not p.name.startswith(".")]
+    if skip is not None:
+        files = [p for p in files if p.resolve() != skip.resolve()]
+    return sorted(files, key=natural_key)
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """'63x88' (mm) -> (63.0, 88.0); raises ValueError with a reason."""
+    parts = re.split(r"\s*[x×X,]\s*", text.strip().removesuffix("mm").strip())
+    if len(parts) != 2:
+        raise ValueError(f"'{text}' is not a size; expected WIDTHxHEIGHT in mm, e.g. 63x88")
+    width, height = (float(p) for p in parts)
+    if not (10 <= width <= 500 and 10 <= height <= 500):
+        raise ValueError(f"'{text}' is out of range; expected a width and height from 10 to 500 mm")
+    return width, height
+
+
+def _pixels(path: Path, problems: Problems) -> tuple[int, int] | None:
+    """The image's size, once it is known to decode whole: Image.open reads only the header,
+    and a truncated or corrupt file would fail later, while the sheets are written."""
+    try:
+        with Image.open(path) as image:
+            size = image.size
+            if size[0] * size[1] > MAX_PIXELS:  # before decoding it
+                problems.error(
+                    Location(display_path(path)), "image-too-large", f"the image is {size[0]} x {size[1]} pixels; expected at most {MAX_PIXELS:,} pixels"
+                )
+                return None
+            image.load()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as exc:
+        problems.error(Location(display_path(path)), "image-unreadable", f"cannot read this image ({exc}); expected a whole PNG or JPEG file")
+        return None
+    return size
+
+
+def size_from(pixels: tuple[int, int], bleed: float) -> tuple[float, float]:
+    """A trim size in mm for images of these proportions, which include `bleed` mm a side."""
+    w, h = pixels
+    if w <= h:
+        height = (SHORT_SIDE + 2 * bleed) * h / w - 2 * bleed
+        size = (SHORT_SIDE, round(height, 1))
+        return POKER if abs(size[1] - POKER[1]) / POKER[1] < 0.03 else size
+    width = (SHORT_SIDE + 2 * bleed) * w / h - 2 * bleed
+    size = (round(width, 1), SHORT_SIDE)
+    return (POKER[1], POKER[0]) if abs(size[0] - POKER[1]) / POKER[1] < 0.03 else size
+
+
+def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, bleed: float) -> Artwork:
+    """Find and check the images; raises PnpError with every problem found."""
+    problems = Problems()
+    shown = Location(display_path(folder))
+    if not folder.is_dir():
+        problems.error(shown, "images-missing", "this is not a folder; expected a folder of card fronts (PNG or JPEG)")
+        problems.unreadable = True
+        raise PnpError(problems)
+    fronts = image_files(folder, skip=back if back is not None and back.is_file() else None)
+    if not fronts:
+        problems.error(shown, "images-missing", "no PNG or JPEG images in this folder; expected one image per card front")
+        problems.unreadable = True
+        raise PnpError(problems)
+    if len(fronts) > MAX_IMAGES:
+        problems.error(shown, "images-limit", f"{len(fronts)} images; expected at most {MAX_IMAGES}")
+        raise PnpError(problems)
+    backs: list[Path] = []
+    if back is not None:
+        if back.is_dir():
+            backs = image_files(back)
+            if len(backs) != len(fronts):
+                problems.error(
+                    Location(display_path(back)),
+                    "images-backs",
+                    f"{len(backs)} back images for {len(fronts)} fronts; expected one back per front (in the same file-name order) or a single back file",
+                )
+        elif back.is_file():
+            backs = [back]
+        else:
+            problems.error(Location(display_path(back)), "images-missing", "this back image or folder does not exist; expected a PNG or JPEG file, or a folder")
+    sizes = {path: _pixels(path, problems) for path in fronts + backs}
+    problems.raise_if_errors()
+    trim = size or size_from(sizes[fronts[0]], bleed)  # type: ignore[arg-type]
+    art_w, art_h = trim[0] + 2 * bleed, trim[1] + 2 * bleed
+    for path, pixels in sizes.items():
+        assert pixels is not None
+        ratio, want = pixels[0] / pixels[1], art_w / art_h
+        where = Location(display_path(path))
+        if abs(ratio - want) / want > 0.02:
+            problems.warn(
+                where,
+                "image-proportions",
+                f"the image is {pixels[0]} x {pixels[1]} pixels, not in the proportions of {art_w:g} x {art_h:g} mm; it is centred with white margins (check --size and --bleed)",
+            )
+        dpi = pixels[0] / (art_w / 25.4)
+        if dpi < MIN_DPI:
+            problems.warn(where, "image-resolution", f"the image has {dpi:.0f} dpi at {art_w:g} mm across; expected at least {MIN_DPI} for a sharp print")
+    return Artwork(fronts, backs, trim, problems)
+
+
+def collect_manifest(folder: Path, bleed: float) -> Artwork:
+    """The cards a manifest.csv lists: each front `quantity` times, paired with its own back
+    (same card) or the one back of the deck (no card); raises PnpError with every problem."""
+    problems = Problems()
+    path = folder / MANIFEST
+    shown = display_path(path)
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+        columns = set(rows[0]) if rows else set()
+    missing = [c for c in MANIFEST_COLUMNS if c not in columns]
+    if missing:
+        problems.error(
+            Location(shown, 1, 1),
+            "manifest",
+            f"no column {', '.join(missing)}; expected the columns {', '.join(MANIFEST_COLUMNS)} (as pnp export shop writes them)",
+        )
+        raise PnpError(problems)
+    fronts: list[tuple[Path, str]] = []  # (image, card id), one per copy
+    own_backs: dict[str, Path] = {}
+    shared_back: Path | None = None
+    sizes, bleeds = set(), set()
+    for line, row in enumerate(rows, start=2):
+        where = Location(shown, line, 1)
+        name = row["file"]
+        image = folder / name
+        if Path(name).suffix.lower() not in SUFFIXES:
+            problems.error(
+                where,
+                "manifest",
+                f"'{name}' is not a PNG or JPEG image; pnp impose places images, and a PDF shop's file is already one card per page: expected the folder of an image shop's export (--profile tgc or mpc)",
+            )
+            continue
+        if Path(name).name != name or not image.is_file():
+            problems.error(where, "images-missing", f"'{name}' is not a file in {display_path(folder)}; expected the images the manifest lists beside it")
+            continue
+        try:
+            quantity = int(row["quantity"])
+            if not 1 <= quantity <= MAX_IMAGES:
+                raise ValueError
+        except ValueError:
+            problems.error(where, "manifest", f"quantity '{row['quantity']}' of '{name}'; expected a whole number from 1 to {MAX_IMAGES}")
+            continue
+        sizes.add(row["size"])
+        bleeds.add(row["bleed_mm"])
+        if row["side"] == "front":
+            fronts.extend([(image, row["card"])] * quantity)
+        elif row["side"] == "back" and row["card"]:
+            own_backs[row["card"]] = image
+        elif row["side"] == "back":
+            shared_back = image
+        else:
+            problems.error(where, "manifest", f"side '{row['side']}' of '{name}'; expected front or back")
+    if len(fronts) > MAX_IMAGES:
+        problems.error(Location(shown), "images-limit", f"{len(fronts)} cards; expected at most {MAX_IMAGES}")
+    if len(sizes) > 1 or len(bleeds) > 1:
+        problems.error(
+            Location(shown),
+            "manifest",
+            f"cards of sizes {', '.join(sorted(sizes))} mm with bleeds {', '.join(sorted(bleeds))} mm; expected one deck (one size) per manifest",
+        )
+    if not fronts and not problems.errors:
+        problems.error(Location(shown), "images-missing", "no front listed; expected a row with side 'front' per card")
+    problems.raise_if_errors()
+    try:
+        size = parse_size(sizes.pop())
+        image_bleed = float(bleeds.pop())
+    except ValueError as exc:
+        problems.error(Location(shown), "manifest", f"{exc}; expected the size and bleed_mm pnp export shop writes")
+        raise PnpError(problems) from None
+    if bleed > image_bleed + 1e-6:
+        problems.error(
+            Location(shown),
+            "manifest",
+            f"--bleed {bleed:g} is more than the {image_bleed:g} mm of bleed the images hold; expected --bleed {image_bleed:g} or less",
+        )
+        raise PnpError(problems)
+    backs: list[Path] = []
+    if own_backs or shared_back:
+        lacking = sorted({card for _, card in fronts if card not in own_backs}) if shared_back is None else []
+        if lacking:
+            problems.error(
+                Location(shown), "images-backs", f"no back for card {', '.join(lacking)}; expected a back row per card, or one for the deck (no card)"
+            )
+            raise PnpError(problems)
+        backs = [own_backs.get(card, shared_back) for _, card in fronts]  # type: ignore[misc]
+    for image in {p for p, _ in fronts} | set(backs):
+        _pixels(image, problems)
+    problems.raise_if_errors()
+    return Artwork([p for p, _ in fronts], backs, size, problems, image_bleed)
+
+
+def impose_images(
+    folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None
+) -> tuple[Written, Problems, list[Path]]:
+    """Write the sheets of the images in `folder` to one PDF; returns what was written (its
+    path, the number of cards and pages, whether it is printed double-sided), the
+    warnings and the cut files written beside it (--cutter). Cards too large for the
+    paper are turned to landscape, or else printed in overlapping pieces, as `pnp build`
+    does; folded (--sides fold) when half a sheet holds them, else double-sided."""
+    from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
+
+    if back is None and (folder / MANIFEST).is_file():
+        art = collect_manifest(folder, spec.bleed)
+        if size is not None:
+            art.size = size
+    else:
+        art = collect(folder, back, size, spec.bleed)
+    width, height = art.size[0] * mm, art.size[1] * mm
+    grid = fit_grid(spec, width, height)
+    bleed = spec.bleed * mm
+    held = bleed if art.bleed is None else art.bleed * mm  # how far the images reach beyond the trim
+
+    def face(path: Path, side: str) -> Face:
+        return Face(f"{path.name} ({side})", width, height, (ImageOp(str(path.resolve()), -held, -held, width + 2 * held, height + 2 * held),))
+
+    fronts = [face(p, "front") for p in art.fronts]
+    backs = [face(p, "back") for p in art.backs]
+    name = title or folder.resolve().name
+    suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{spec.cutter}" if spec.cutter else "")
+    target = out / f"{folder.resolve().name}-{spec.paper}{suffix}.pdf"
+    if grid is None:
+        return (*_impose_pieces(folder, art, fronts, spec, target, name), [])
+
+    def face_of(side: str, item: int) -> Face:
+        if side == "front":
+            return fronts[item]
+        return backs[item] if len(backs) > 1 else backs[0]
+
+    if spec.sides == "backs" and not backs:
+        art.problems.error(Location(display_path(folder)), "images-backs", "--sides backs needs back images; expected --back FILE or FOLDER")
+        raise PnpError(art.problems)
+    sides = spec.sides if backs else "fronts"
+    fold = None
+    if sides == "fold":
+        try:
+            fold = plan_fold(spec, width, height)
+        except DoesNotFit as exc:
+            message = f"{exc}; the backs are printed on the reverse pages instead, double-sided (flip on the {spec.flip} edge), or use larger paper (--paper)"
+            art.problems.warn(Location(display_path(folder)), "sheet-fold-fit", message)
+            sides = "duplex"
+    if fold is not None:
+        grid = fold.grid
+        pages = list(impose_fold(len(fronts), fold, spec))
+    else:
+        pages = list(impose(len(fronts), grid, replace(spec, sides=sides)))
+    sheets = -(-len(fronts) // grid.per_sheet)
+
+    duplex = sides == "duplex"
+    info = DocInfo(
+        title=name,
+        author="",
+        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.paper.upper()}, {'folded' if fold else sides}",
+        initial_font=bundled_fonts().get("sans").registered,
+        flip=spec.flip if duplex else None,
+    )
+    with atomic_path(target) as tmp:
+        count = write_sheets(tmp, pages, grid, info, face_of, None, ruler_caption(name, sheets), bleed)
+    cuts = []
+    machine = [page for page in pages if page.machine]
+    for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
+        with atomic_path(path) as tmp:
+            tmp.write_bytes(data)
+        cuts.append(path)
+    return Written(target, len(fronts), count, spec.flip if duplex else "fold" if fold else None), art.problems, cuts
+
+
+def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSpec, target: Path, name: str) -> tuple[Written, Problems]:
+    """Cards larger than the paper even turned: each on an assembly page and overlapping
+    pieces to glue (pieces.py), one-sided, so their backs are not printed."""
+    from pnp.write.pdf import DocInfo, ruler_caption
+    from pnp.write.pieces import write_pieces
+
+    where = Location(display_path(folder))
+    try:
+        tiling = plan_tiling(spec, fronts[0].width, fronts[0].height)
+    except DoesNotFit as exc:
+        art.problems.error(where, "sheet-fit", f"{exc}; expected a smaller --overlap or larger paper (--paper)")
+        raise PnpError(art.problems) from None
+    size = f"{art.size[0]:g} x {art.size[1]:g} mm"
+    if spec.sides == "backs":
+        art.problems.error(
+            where,
+            "sheet-split-back",
+            f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces, which have no backs; expected --paper a3 or larger for the backs",
+        )
+        raise PnpError(art.problems)
+    notes = []
+    if art.backs and spec.sides == "duplex":
+        message = f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
+        art.problems.warn(where, "sheet-split-back", message + "; expected --paper a3 or larger if the backs matter")
+        notes.append("The backs are not printed: a component in pieces cannot be printed double-sided.")
+
+    fonts = bundled_fonts()
+    info = DocInfo(
+        title=name,
+        author="",
+        subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
+        initial_font=fonts.get("sans").registered,
+    )
+    faces = ((f"{name} · {path.stem}", face) for path, face in zip(art.fronts, fronts))
+    with atomic_path(target) as tmp:
+        count = write_pieces(tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name), notes)
+    return Written(target, len(fronts), count), art.problems

@@ -1,0 +1,249 @@
+"""The small interface every element kind is written against.
+
+An element kind is a dataclass read from a layout (its schema), with `check` (what the
+layout alone tells, when the layout is read), `check_game` (what needs the game: decks,
+fields and card sizes it names, once per deck that uses the layout) and `draw` (its
+drawing operations on one face, given a `Frame`). Everything `draw` needs from the rest
+of pnp comes through the Frame: templates filled in for the component, colours, symbols,
+named text styles in the face's language, and text set in a box."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Any, ClassVar, Literal, Protocol
+
+from reportlab.lib.colors import Color
+from reportlab.lib.units import mm
+
+from pnp.assets.fonts import FontSet
+from pnp.base.errors import Location, Problems, one_of
+from pnp.layout.faces import BLACK, Box, Op, SymbolOp, TextOp
+from pnp.layout.text import TextStyle
+from pnp.layout.textbox import set_in_box
+from pnp.load.model import Card, Game
+from pnp.load.schema import suggest
+from pnp.load.yamlfile import loc_of
+from pnp.templates.expressions import NO_SYMBOLS
+
+Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
+
+
+@dataclass(repr=False, eq=False)
+class Layout:
+    """How one kind of component is drawn, resolved (parents, styles) by layouts.py: its
+    trim size in mm, named text styles, and elements in drawing order."""
+
+    name: str
+    size: tuple[float, float]
+    safe: float
+    styles: dict[str, TextStyle]
+    elements: list[ElementKind]
+    loc: Location
+    lang_scale: dict[str, float] = field(default_factory=dict)
+    shape: Shape = "rect"  # what the sheet's cut lines follow; the art is still clipped to the trim rect
+
+    @property
+    def width(self) -> float:
+        return self.size[0]
+
+    @property
+    def height(self) -> float:
+        return self.size[1]
+
+    def scaled(self, style: TextStyle, lang: str) -> TextStyle:
+        """A text style in language `lang`: sizes times the layout's `lang_scale` for it."""
+        scale = self.lang_scale.get(lang)
+        if not scale:
+            return style
+        return replace(style, size=style.size * scale, min_size=style.min_size * scale if style.min_size else None)
+
+
+class Services(Protocol):
+    """What the lay-out stage gives the elements of every face (render.Renderer)."""
+
+    game: Game
+    fonts: FontSet
+    symbol_ids: Any
+    lang: str
+    card_sizes: dict[str, tuple[float, float]]  # deck id -> its cards' trim size in mm
+    memo: dict[Any, Any]  # per-element values that do not change from card to card, in this language
+
+    def fill(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> str | None:
+        """A template filled in with `ctx`; None (reported) when it cannot be."""
+
+    def colour(self, value: str | None, ctx: dict, loc: Location, where: str, problems: Problems) -> Color | None:
+        """A colour template filled in and parsed; None for none, or when reported."""
+
+
+@dataclass(repr=False, eq=False)
+class Frame:
+    """One face being drawn: the component, its layout and template context, the face
+    height in points (PDF y runs up, layouts measure down) and how messages name it."""
+
+    services: Services
+    card: Card
+    layout: Layout
+    ctx: dict[str, Any]
+    height: float
+    where: str
+    problems: Problems
+
+    @property
+    def game(self) -> Game:
+        return self.services.game
+
+    def y(self, top_mm: float, h_mm: float = 0.0) -> float:
+        """PDF y of the bottom of a box whose top is `top_mm` from the top of the face."""
+        return self.height - (top_mm + h_mm) * mm
+
+    def fill_in(self, source: str, loc: Location, extra: dict | None = None) -> str | None:
+        """A template filled in for this component (plus `extra` names, e.g. a track's `n`)."""
+        return self.services.fill(source, {**self.ctx, **extra} if extra else self.ctx, loc, self.where, self.problems)
+
+    def color(self, value: str | None, loc: Location, extra: dict | None = None) -> Color | None:
+        return self.services.colour(value, {**self.ctx, **extra} if extra else self.ctx, loc, self.where, self.problems)
+
+    def symbol(self, source: str, box: Box, loc: Location, extra: dict | None = None) -> SymbolOp | None:
+        """A symbol centred in a box given in mm from the top left; None when the template is
+        empty, an error (never a blank) when the symbol does not exist."""
+        sid = self.fill_in(source, loc, extra)
+        if not sid:
+            return None
+        ids = self.services.symbol_ids
+        if sid not in ids:
+            self.problems.error(
+                loc, "symbol-unknown", f"{self.where}: symbol '{sid}' does not exist{suggest(sid, ids)}; expected {one_of(sorted(ids), NO_SYMBOLS)}"
+            )
+            return None
+        x, y, w, h = box
+        size = min(w, h) * mm
+        return SymbolOp(sid, x * mm + (w * mm - size) / 2, self.height - (y + h) * mm + (h * mm - size) / 2, size)
+
+    def style(self, name: str | None, default: TextStyle) -> TextStyle:
+        """A named style of the layout (or `default`), at this face's language's scale."""
+        return self.layout.scaled(self.layout.styles.get(name, default) if name else default, self.services.lang)
+
+    def text(
+        self, content: str, style: TextStyle, box: Box, loc: Location, subject: str, fix: str, extra: dict | None = None, color_loc: Location | None = None
+    ) -> TextOp | None:
+        """Text set in a box (mm from the top left) and placed by the style's valign; what
+        cannot be printed is an error naming `subject` (see textbox.set_in_box)."""
+        services = self.services
+        if style.font not in services.fonts:
+            self.problems.error(loc, "font-unknown", f"{self.where}: font '{style.font}' does not exist; expected one of: {', '.join(services.fonts.names())}")
+            return None
+        x, y, w, h = box
+        result = set_in_box(content, style, (w, h), services.fonts, services.lang, services.symbol_ids, loc, subject, fix, self.problems)
+        block = len(result.lines) * result.leading
+        offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
+        color = self.color(style.color, color_loc or loc, extra) or BLACK
+        return TextOp(x * mm, self.y(y) - max(0.0, offset) - result.ascent, result, color)
+
+
+class ElementKind:
+    """The methods every element kind has; a kind overrides those it needs."""
+
+    _loc: Location
+    # True for a kind that reads the component only through its templates (Frame.fill_in,
+    # color, symbol, text): an element of it whose templates name nothing of a component
+    # draws the same on every card, so it is drawn once per layout (render.py).
+    by_templates: ClassVar[bool] = False
+
+    def check(self, raw: Any, styles: dict[str, TextStyle], problems: Problems) -> bool:
+        """What the layout alone tells, when it is read; False drops the element."""
+        return True
+
+    def check_game(self, game: Game, deck_type: str | None, card_sizes: dict[str, tuple[float, float]], where: str, problems: Problems) -> None:
+        """What needs the game (decks, fields, card sizes it names), once per deck whose
+        cards use the layout (`deck_type`: their type; None for a layout of no deck)."""
+
+    def draw(self, f: Frame) -> list[Op]:
+        raise NotImplementedError
+
+
+# Layout keys whose numbers must be above 0, and those that must not be negative; every
+# number must be finite (YAML reads .nan and .inf as numbers).
+_POSITIVE = frozenset({"size", "min_size", "leading", "columns"})
+_NOT_NEGATIVE = frozenset({"stroke_width", "radius", "padding", "dash"})
+_SIDES = {"box": (2, 3), "rect": (2, 3), "circle": (2,)}  # the lengths of a box (width, height), a circle's radius
+CODE = "layout-value"
+
+
+def check_numbers(value: Any, raw: Any, what: str, problems: Problems) -> bool:
+    """Every number the layout gave `value` (an element, a spec or style inside one) makes
+    sense, each reported at its line: finite; sizes, leading and columns above 0; widths,
+    radii, padding and dashes not negative, a dash not all gaps; a box's width and height,
+    a circle's radius, above 0. False when one does not."""
+    ok = True
+    for f in fields(value):
+        if f.name.startswith("_") or not isinstance(raw, dict) or f.name not in raw:  # a default is sound
+            continue
+        sides = _SIDES.get(f.name, (2, 3) if "Box" in str(f.type) else ())
+        ok &= _check_value(f.name, getattr(value, f.name), raw[f.name], loc_of(raw, f.name), sides, what, problems)
+    return ok
+
+
+def _check_value(key: str, value: Any, raw: Any, loc: Location, sides: tuple[int, ...], what: str, problems: Problems) -> bool:
+    if is_dataclass(value):
+        return check_numbers(value, raw, what, problems)
+    if isinstance(value, dict):
+        ok = True
+        for name, item in value.items():
+            ok &= _check_value(key, item, raw.get(name) if isinstance(raw, dict) else None, loc_of(raw, name), (), what, problems)
+        return ok
+    if isinstance(value, (list, tuple)):
+        ok = True
+        for i, item in enumerate(value):
+            if i in sides and isinstance(item, (int, float)) and math.isfinite(item) and item <= 0:
+                side = {"circle": "radius"}.get(key, "width" if i == 2 else "height")
+                problems.error(loc_of(raw, i), CODE, f"{what}: the {side} in '{key}' is {item:g}; expected a length above 0 mm")
+                ok = False
+                continue
+            ok &= _check_value(key, item, raw[i] if isinstance(raw, list) and i < len(raw) else None, loc_of(raw, i), (), what, problems)
+        if ok and key == "dash" and value and not any(value):
+            problems.error(loc, CODE, f"{what}: 'dash' {list(value)} has only gaps; expected a dash length above 0 (or no dash)")
+            ok = False
+        return ok
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return True
+    if not math.isfinite(value):
+        problems.error(loc, CODE, f"{what}: '{key}' is {value}, not a number; expected a finite number")
+    elif key in _POSITIVE and value <= 0:
+        problems.error(loc, CODE, f"{what}: '{key}' is {value:g}; expected a number above 0")
+    elif key in _NOT_NEGATIVE and value < 0:
+        problems.error(loc, CODE, f"{what}: '{key}' is {value:g}; expected 0 or more")
+    else:
+        return True
+    return False
+
+
+def check_sizes(style: TextStyle, raw: Any, what: str, problems: Problems) -> bool:
+    """A text style shrinks to `min_size` at most: not from below its `size`."""
+    if style.min_size is None or not 0 < style.size < style.min_size:  # NaN or a size of 0 is check_numbers' to report
+        return True
+    key = "min_size" if isinstance(raw, dict) and "min_size" in raw else "size"
+    problems.error(
+        loc_of(raw, key), CODE, f"{what}: min_size {style.min_size:g} is larger than size {style.size:g}; expected a min_size of at most {style.size:g}"
+    )
+    return False
+
+
+def check_style(name: str | None, where: Any, styles: dict, what: str, problems: Problems) -> bool:
+    """An element's `style:` names a style of the layout; `where` is the mapping holding it."""
+    if name is None or name in styles:
+        return True
+    problems.error(
+        where.loc_of("style"),
+        "style-missing",
+        f"{what} uses style '{name}', which is not defined{suggest(name, styles)}; expected "
+        + (f"one of: {', '.join(styles)}" if styles else "a style of the layout's 'styles:'"),
+    )
+    return False
+
+
+def inset(box: Box, by: float) -> Box:
+    """A box shrunk by `by` mm on each side (at most a quarter of its width and height)."""
+    x, y, w, h = box
+    by = min(by, w / 4, h / 4)
+    return x + by, y + by, w - 2 * by, h - 2 * by

@@ -1,0 +1,544 @@
+"""Typesetting of short texts into boxes: line breaking, hyphenation, inline symbols,
+and shrinking to fit down to a minimum size.
+
+Why not reportlab's Paragraph: inline *vector* symbols are not possible there (its
+<img> reads a raster file on every parse), and card texts are short and repeated, so a
+small engine whose result is plain data can be cached, checked without a canvas, and
+drawn with one text object per box. Markup: `**bold**`, `*italic*`, `***both***`, nested
+(`**bold *both* bold**`), `:symbol:` anywhere (inside bold too), `\\*`, `\\:` and `\\\\` for a
+literal `*`, `:` and `\\`, and a newline for a line break. An asterisk that is neither
+opened nor closed, or that stands inside a word (`f**k`), is reported (`TextLayout.markup`),
+never printed silently as markup. Markdown's block syntax (a heading, a table, a code
+fence) is not card text: `block_syntax` finds it, for the check stage to report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal, NamedTuple
+
+import pyphen
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pnp.assets.fonts import BY_NAME, FontSet, missing_glyphs
+
+Align = Literal["left", "center", "right", "justify"]
+VAlign = Literal["top", "middle", "bottom"]
+
+SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
+SIZE_STEP = 0.25  # points between the sizes tried when shrinking
+_SYMBOL = re.compile(r":([a-z0-9][a-z0-9_-]*):")  # ':sun:'
+_TOKEN = re.compile(r"\\([*:\\])|(\*+)|" + _SYMBOL.pattern)  # an escape, a run of asterisks, a symbol
+_CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
+_NUMBER = re.compile(r"\d{1,3}")
+_SPACES = re.compile(r"[ \t]+")  # between words
+_LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
+
+
+@dataclass(unsafe_hash=True, repr=False)
+class TextStyle:
+    """How a text is set: font, size, shrinking, leading, colour, alignment and hyphenation."""
+
+    font: str = "sans"
+    size: float = 9.0
+    min_size: float | None = None  # None: never shrink
+    leading: float = 1.2  # line distance as a multiple of the size
+    color: str = "#000000"
+    align: Align = "left"
+    valign: VAlign = "top"
+    hyphenate: bool = True
+
+
+class Piece(NamedTuple):
+    """A run of text in one font, or a symbol (font == ''), placed on a line (a tuple:
+    a deck has a hundred thousand of them)."""
+
+    x: float  # points from the box's left edge
+    text: str  # the text, or the symbol id
+    font: str  # the font's name registered with reportlab; '' for a symbol
+    width: float
+    word_space: float = 0.0  # extra points per space in the run (justified lines)
+
+
+@dataclass(unsafe_hash=True, repr=False)
+class TextLayout:
+    """A text as set: its lines of pieces at one size, and what did not fit or could not be read."""
+
+    size: float
+    leading: float  # points between baselines
+    ascent: float  # points from a line's top to its baseline
+    lines: tuple[tuple[Piece, ...], ...]
+    height: float  # points the lines need
+    overflow: bool  # does not fit even at the minimum size
+    missing: str = ""  # characters the fonts lack
+    unknown_symbols: tuple[str, ...] = ()
+    markup: tuple[MarkupIssue, ...] = ()  # markup that cannot be read (printed literally)
+
+
+def _variant(family: str, bold: bool, italic: bool) -> str:
+    """The variant for marked text; a bold style's italic is bold italic, not plain italic."""
+    if not (bold or italic):
+        return ""
+    bold = bold or family.endswith(("-bold", "-bold-italic"))
+    italic = italic or family.endswith("-italic")
+    return "bold-italic" if bold and italic else "bold" if bold else "italic"
+
+
+@dataclass(unsafe_hash=True, repr=False)
+class MarkupIssue:
+    """Markup the engine cannot read, printed as the literal asterisks it is: where in the
+    text it is, what is wrong and what would be right."""
+
+    line: int  # 1-based line of the text (texts may hold newlines)
+    col: int  # 1-based column in that line
+    marks: str  # the asterisks in question
+    what: str
+    expected: str
+    literal: bool = False  # printed as the asterisks it is on purpose ('f**k'): a warning, the text still prints
+
+    def describe(self, text: str) -> str:
+        """The message after the field's name: `'**' at column 1 of '**Gain 2' is never
+        closed; expected ...`."""
+        lines = text.replace("\r\n", "\n").split("\n")
+        where = f"line {self.line}, column {self.col}" if len(lines) > 1 else f"column {self.col}"
+        return f"'{self.marks}' at {where} of '{_excerpt(lines[self.line - 1], self.col)}' {self.what}; expected {self.expected}"
+
+
+def _excerpt(line: str, col: int, room: int = 70) -> str:
+    """The line, or as much of it around `col` as a message can hold."""
+    if len(line) <= room:
+        return line
+    start = max(0, min(col - 1 - room // 2, len(line) - room))
+    return ("…" if start else "") + line[start : start + room] + ("…" if start + room < len(line) else "")
+
+
+@dataclass(repr=False, eq=False)
+class _Run:
+    """A run of asterisks: how many are still unmatched and whether it may open or close
+    (an asterisk with a space on both sides is just a character)."""
+
+    col: int
+    size: int
+    left: int
+    can_open: bool
+    can_close: bool
+    opened: bool = False  # waited for a closing run (so a leftover is 'never closed')
+    inside: bool = False  # between two letters or digits: printed as it is, and reported
+
+
+def _compatible(opener: int, closer: int) -> bool:
+    """'*' closes '*', '**' closes '**', '***' closes either (and what is left of it)."""
+    return opener == closer or 3 in (opener, closer)
+
+
+def _segments(raw: str, line: int) -> tuple[list[tuple[str, bool, bool] | tuple[str, None, None]], list[MarkupIssue]]:
+    """One line's text as (text, bold, italic) segments and (symbol id, None, None), plus
+    what could not be read. Runs of asterisks pair like brackets: a closing run closes
+    the nearest open run it is compatible with; runs left open inside are reported."""
+    tokens: list[str | tuple[str] | _Run] = []
+    pos = 0
+    for m in _TOKEN.finditer(raw):
+        if m.start() > pos:
+            tokens.append(raw[pos : m.start()])
+        if m.group(1):
+            tokens.append(m.group(1))
+        elif m.group(3):
+            tokens.append((m.group(3),))
+        else:
+            before = raw[m.start() - 1] if m.start() else " "
+            after = raw[m.end()] if m.end() < len(raw) else " "
+            size = len(m.group(2))
+            if before.isalnum() and after.isalnum():  # 'f**k': inside a word it is not markup, and is said so
+                tokens.append(_Run(m.start() + 1, size, size, False, False, inside=True))
+            else:
+                tokens.append(_Run(m.start() + 1, size, size, not after.isspace(), not before.isspace()))
+        pos = m.end()
+    if pos < len(raw):
+        tokens.append(raw[pos:])
+    bold = [0] * (len(tokens) + 1)
+    italic = [0] * (len(tokens) + 1)
+    issues: list[MarkupIssue] = []
+    open_: list[int] = []  # token indices of runs waiting to be closed, innermost last
+    for j, run in enumerate(tokens):
+        if not isinstance(run, _Run) or run.size > 3:
+            continue
+        while run.can_close and run.left:
+            found = next((k for k in range(len(open_) - 1, -1, -1) if _compatible(tokens[open_[k]].left, run.left)), None)
+            if found is None:
+                break
+            del open_[found + 1 :]  # runs left open inside what this run closes stay open: reported
+            i = open_[-1]
+            opener = tokens[i]
+            use = min(opener.left, run.left)
+            opener.left -= use
+            run.left -= use
+            for depth, on in ((bold, use >= 2), (italic, use != 2)):
+                if on:
+                    depth[i + 1] += 1
+                    depth[j] -= 1
+            if not opener.left:
+                open_.pop()
+        if run.left and run.can_open:
+            run.opened = True
+            open_.append(j)
+    segments: list = []
+    b = it = 0
+    for k, token in enumerate(tokens):
+        b += bold[k]
+        it += italic[k]
+        if isinstance(token, tuple):
+            segments.append((token[0], None, None))
+            continue
+        if isinstance(token, _Run):
+            if token.left and (token.can_open or token.can_close or token.inside):
+                issues.append(_issue(token, line))
+            token = "*" * token.left
+        if not token:
+            continue
+        if segments and segments[-1][1] is not None and segments[-1][1:] == (bool(b), bool(it)):
+            segments[-1] = (segments[-1][0] + token, bool(b), bool(it))
+        else:
+            segments.append((token, bool(b), bool(it)))
+    return segments, issues
+
+
+def _issue(run: _Run, line: int) -> MarkupIssue:
+    marks = "*" * run.left
+    if run.inside and run.size <= 3:
+        return MarkupIssue(
+            line,
+            run.col,
+            marks,
+            "is inside a word, where it is not markup (it is printed as it is)",
+            "markup around whole words ('**bold**'), '\\*' for each literal asterisk, or 'markup: false' for the field in rules.yaml",
+            literal=True,
+        )
+    if run.size > 3:
+        return MarkupIssue(line, run.col, marks, "is not markup", "'**bold**', '*italic*' or '***both***', or '\\*' for each literal asterisk")
+    if run.opened:
+        return MarkupIssue(line, run.col, marks, "is never closed", f"a closing '{marks}' after the text it marks, or '\\*' for a literal asterisk")
+    return MarkupIssue(line, run.col, marks, "closes nothing", f"an opening '{marks}' before the text it marks, or '\\*' for a literal asterisk")
+
+
+Word = tuple[tuple[str, str], ...]  # a word's runs: (text, registered font name) or (symbol id, '')
+
+
+def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[Measured]]:
+    """Split marked-up text into paragraphs (hard line breaks) of measured words; what
+    cannot be read goes to `issues`. A line without asterisks and escapes skips the markup
+    parser: its words are its pieces between spaces, in the family's own font, split at
+    their symbols (a symbol's id holds no space)."""
+    paragraphs = []
+    clinging = _CLINGING if glue else frozenset()
+    plain: str | None = None  # the family's registered font, looked up for the first plain line
+    for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        if "*" not in raw and "\\" not in raw:
+            if plain is None:
+                plain = fonts.get(family).registered
+            paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], clinging))
+            continue
+        segments, found = _segments(raw, n)
+        if issues is not None:
+            issues.extend(found)
+        words: list[list[tuple[str, str]]] = [[]]
+        for chunk, bold, italic in segments:
+            if bold is None:
+                words[-1].append((chunk, ""))
+                continue
+            font = fonts.get(fonts.variant(family, _variant(family, bold, italic))).registered
+            for i, piece in enumerate(_SPACES.split(chunk)):
+                if i > 0 and words[-1]:
+                    words.append([])
+                if piece:
+                    words[-1].extend(_with_fallback(piece, font, fonts))
+        paragraphs.append(_glue([_measure(tuple(w)) for w in words if w], clinging))
+    return paragraphs
+
+
+def _plain_word(piece: str, font: str, fonts: FontSet) -> Measured:
+    """A word without markup, measured: its text runs in `font` (and the fallback), its
+    `:symbol:`s between them."""
+    if ":" not in piece or len(split := _SYMBOL.split(piece)) == 1:
+        return _measured(piece, font, fonts)
+    return _measure(tuple(run for i, part in enumerate(split) if part for run in (_with_fallback(part, font, fonts) if i % 2 == 0 else ((part, ""),))))
+
+
+SYMBOLS = {"Sm", "So", "Sc", "Sk", "No"}  # what the fallback font gives: symbols, not letters (a letter in another typeface would show)
+
+
+@lru_cache(maxsize=256)  # keyed by content (a FontSet is equal to another of the same files); few: _measured and _measure keep what it gives
+def _with_fallback(piece: str, font: str, fonts: FontSet) -> Word:
+    """A word's runs: in `font`, and in the fallback symbol font for the symbols `font`
+    lacks and the fallback has (a '★' in 'Gain ★2'). What neither has, and letters, stay
+    in `font`, to be reported as missing (with the fonts that have them)."""
+    lacking = missing_glyphs(font, piece)
+    if not lacking:
+        return ((piece, font),)
+    symbols = "".join(ch for ch in lacking if unicodedata.category(ch) in SYMBOLS)
+    fallback = fonts.fallback(font) if symbols else None
+    found = set(symbols) - set(missing_glyphs(fallback, symbols)) if fallback else set()
+    if not found:
+        return ((piece, font),)
+    runs: list[tuple[str, str]] = []
+    for ch in piece:
+        use = fallback if ch in found else font
+        if runs and runs[-1][1] == use:
+            runs[-1] = (runs[-1][0] + ch, use)
+        else:
+            runs.append((ch, use))
+    return tuple(runs)
+
+
+def escape(text: str) -> str:
+    """Plain text as markup that prints exactly that text."""
+    return re.sub(r"([*:\\])", r"\\\1", text)
+
+
+def _glue(words: list[Measured], clinging: Collection[str]) -> list[Measured]:
+    """Keep a short number with the word it counts ('2 cities'), and in Czech and Slovak
+    the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
+    with the next word: typography never leaves them at the end of a line."""
+    out: list[Measured] = []
+    carry: Measured | None = None
+    for m in words:
+        if carry is not None:
+            held, word = carry.word, m.word
+            (text, font), (first, first_font) = held[-1], word[0]
+            if font == first_font:
+                m = _measure((*held[:-1], (text + " " + first, font), *word[1:]))
+            else:  # the space stays, in the font of the word before it
+                m = _measure((*held[:-1], (text + " ", font), *word))
+            carry = None
+        if m.short and (m.short in clinging or _NUMBER.fullmatch(m.short)):  # at most three digits, or one letter
+            carry = m
+            continue
+        out.append(m)
+    if carry is not None:
+        out.append(carry)
+    return out
+
+
+@lru_cache(maxsize=16)
+def hyphenator(lang: str) -> pyphen.Pyphen | None:
+    """The hyphenation patterns of a language (None: pyphen has none), read once a process."""
+    found = pyphen.language_fallback(lang.replace("-", "_")) if lang else None
+    return pyphen.Pyphen(lang=found) if found else None
+
+
+class Measured(NamedTuple):
+    """A word measured at size 1, so that trying another size is a multiplication."""
+
+    word: Word
+    widths: tuple[float, ...]
+    width: float
+    space: float  # the width of a space before it
+    missing: str  # the characters its fonts lack
+    symbols: tuple[str, ...]  # the ids of its symbols
+    short: str  # the word when it is one run of text of at most three characters (it may cling to the next)
+
+
+@lru_cache(maxsize=2048)  # the words of a deck repeat: each is measured once (the 2048 most recent)
+def _measure(word: Word) -> Measured:
+    widths = tuple(_width(text, font) if font else SYMBOL_EM for text, font in word)
+    first_font = next((f for _, f in word if f), None)
+    missing = "".join(missing_glyphs(f, t) for t, f in word if f)
+    symbols = tuple(t for t, f in word if not f)
+    short = word[0][0] if len(word) == 1 and word[0][1] and len(word[0][0]) <= 3 else ""
+    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols, short)
+
+
+@lru_cache(maxsize=2048)  # keyed by content (a FontSet is equal to another of the same files)
+def _measured(piece: str, font: str, fonts: FontSet) -> Measured:
+    """A word of plain text in `font`, measured: one look-up for most words of a text."""
+    return _measure(_with_fallback(piece, font, fonts))
+
+
+@lru_cache(maxsize=2048)
+def _width(text: str, registered: str) -> float:
+    """Width at size 1: words repeat across cards, so measure each once (the 2048 most
+    recent, as many as _measure keeps: a cache of every word would grow with the deck,
+    and a larger one than _measure's holds words measured again seldom)."""
+    return stringWidth(text, registered, 1)
+
+
+BY_NAME.extend((_measure, _measured, _width))  # a font file edited while the watcher runs is measured anew
+
+
+def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None = None) -> TextLayout:
+    """Lay out `text` in a box of width x height points, shrinking as far as allowed."""
+    return _typeset(text, style, round(width, 3), round(height, 3), fonts, lang, symbols)
+
+
+@lru_cache(maxsize=256)  # repeated texts (copies, backs, translations) are set once; more would grow memory with the deck
+def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
+    glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
+    issues: list[MarkupIssue] = []
+    paragraphs = parse(text, style.font, fonts, glue, issues)
+    missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
+    unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
+    hyph = hyphenator(lang) if style.hyphenate else None
+    base = fonts.get(style.font)
+    smallest = style.min_size if style.min_size is not None else style.size
+    size = style.size
+    attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
+    sums = [(sum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs] if smallest < size else []
+    while True:  # hyphenate only where the text would not fit at this size without it
+        if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
+            size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
+            continue
+        for attempt in attempts:
+            lines, too_wide = _break(paragraphs, size, width, attempt)
+            needed = len(lines) * size * style.leading
+            fits = needed <= height + 0.01 and not too_wide
+            if fits:
+                break
+        if fits or size - SIZE_STEP < smallest - 1e-9:
+            break
+        size = round(size - SIZE_STEP, 4)
+    placed = tuple(_place(line, size, width, style.align, last) for line, last in lines)
+    half = size * (style.leading - 1) / 2
+    ascent = half + size * base.ascent / (base.ascent - base.descent)
+    return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues))
+
+
+def _fewest_lines(sums: list[tuple[float, int, float]], size: float, width: float) -> int:
+    """At least how many lines paragraphs need at `size`, from each one's words' widths, count
+    and narrowest space at size 1: a line holds at most `width` of words and the spaces
+    between them, a hyphen only adds, and every paragraph takes a line. Shrinking skips the
+    sizes this rules out, so the size chosen is the one trying every size would choose."""
+    lines = 0
+    for words, count, space in sums:
+        least = (words + count * space) * size / (width + 1e-6 + space * size)  # lines L hold the words and at least count - L spaces
+        lines += max(1, math.ceil(least * (1 - 1e-9)))  # less a margin for the rounding of sums taken in another order
+    return lines
+
+
+Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol), width in points
+Line = list[tuple[list[Part], float]]  # words (their parts) with the space before each
+
+
+def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: pyphen.Pyphen | None) -> tuple[list[tuple[Line, bool]], bool]:
+    """Greedy line breaking. A line is a list of (word parts with widths, space before);
+    a word's parts are made when it is placed (most words are one run: one part)."""
+    lines: list = []
+    too_wide = False
+    limit = width + 1e-6
+    for para in paragraphs:
+        line: list = []
+        used = 0.0
+        for m in para:
+            word = m.word
+            w = m.width * size
+            parts = [(*word[0], w)] if len(word) == 1 else [(t, f, x * size) for (t, f), x in zip(word, m.widths)]
+            space = m.space * size
+            while True:
+                gap = space if line else 0.0
+                if used + gap + w <= limit:
+                    line.append((parts, gap))
+                    used += gap + w
+                    break
+                split = _hyphenate(parts, width - used - gap, size, hyph) if hyph else None
+                if split is not None:
+                    head, parts = split
+                    line.append((head, gap))
+                    lines.append((line, False))
+                    w = sum(p[2] for p in parts)
+                    line, used = [], 0.0
+                    continue
+                if line:
+                    lines.append((line, False))
+                    line, used = [], 0.0
+                    continue
+                line.append((parts, 0.0))  # a single word wider than the box
+                too_wide = True
+                used = w
+                break
+        lines.append((line, True))
+    return lines, too_wide
+
+
+def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hyph: pyphen.Pyphen) -> tuple[list, list] | None:
+    """Split a one-run word at the last hyphenation point that fits in `room`."""
+    if len(parts) != 1 or not parts[0][1] or room <= 0:
+        return None
+    word, font, _ = parts[0]
+    m = _LETTERS.match(word)
+    if not m or len(m.group(2)) < 5:
+        return None
+    lead, core, _trail = m.groups()
+    glued = core.rfind(" ")  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
+    for pos in reversed(hyph.positions(core)):
+        if pos < glued + 3 or len(core) - pos < 2:
+            continue
+        head = lead + core[:pos] + "-"
+        head_w = stringWidth(head, font, size)
+        if head_w <= room + 1e-6:
+            tail = word[len(lead) + pos :]
+            return [(head, font, head_w)], [(tail, font, stringWidth(tail, font, size))]
+    return None
+
+
+def _place(line: list, size: float, width: float, align: str, last: bool) -> tuple[Piece, ...]:
+    """Position a line's words. Neighbouring words in one font become one run; on a
+    justified line the run carries the extra space per word gap (PDF word spacing), so a
+    line is one drawing operation, not one per word. The run being extended is kept in
+    locals and made a Piece when it ends."""
+    natural = sum([gap + (parts[0][2] if len(parts) == 1 else sum(p[2] for p in parts)) for parts, gap in line])
+    extra = max(0.0, width - natural)
+    gaps = len(line) - 1
+    stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
+    x = {"center": extra / 2, "right": extra}.get(align, 0.0)
+    pieces: list[Piece] = []
+    texts: list[str] = []  # the run's texts, joined when it ends
+    run_x = run_w = run_ws = 0.0
+    run_font: str | None = None  # None: no run yet; '' a symbol (never extended)
+    run_spaced = False  # the run's text holds a space
+    for parts, gap in line:  # a word space (gap) comes before a word's first part only
+        if gap:
+            x += gap + stretch
+        for text, font, w in parts:  # each part starts where the run ends: only the font and spaces decide
+            if font and font == run_font and not (stretch and (" " in text or (run_spaced and not run_ws))):  # a glued word's own space must not stretch
+                if gap:
+                    texts.append(" ")
+                    run_ws = stretch
+                    run_spaced = True
+                texts.append(text)
+                if not run_spaced and " " in text:
+                    run_spaced = True
+                run_w = x + w - run_x
+            else:
+                if run_font is not None:
+                    pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
+                texts = [text]
+                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text
+            x += w
+            gap = 0.0
+    if run_font is not None:
+        pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
+    return tuple(pieces)
+
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+\S")
+_TABLE_RULE = re.compile(r"^ *\|? *:?-{3,}:? *(\| *:?-{3,}:? *)+\|? *$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+
+
+def block_syntax(text: str) -> tuple[int, str, str] | None:
+    """The first Markdown block in a card's text that the engine would print as it is: (line,
+    what it is, the line), or None. Only headings, tables and code fences: a line starting
+    with '-' or a digit is common in card text and prints as it reads."""
+    if "#" not in text and "|" not in text and "```" not in text and "~~~" not in text:
+        return None
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        if _HEADING.match(line):
+            return number, "a Markdown heading", line
+        if _TABLE_RULE.match(line) and "|" in line:
+            return number, "a Markdown table", line
+        if _FENCE.match(line):
+            return number, "a Markdown code block", line
+    return None

@@ -1,0 +1,171 @@
+"""Turn located YAML values into typed dataclasses, reporting every mismatch.
+
+The dataclasses of the tool's own file formats (game.yaml, layouts, sheets) are the
+schema: their field names are the allowed keys, their type hints the allowed types,
+their defaults make a key optional. One converter serves every format, so an unknown key
+gets the same "did you mean" everywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from functools import cache
+from typing import Any, Literal, Union, get_args, get_origin
+
+from pnp.base.errors import Location, Problems
+from pnp.load.yamlfile import LList, LMap
+
+MISSING = object()  # what convert() returns for a value it rejected
+
+
+def suggest(word: str, choices: typing.Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for the closest choice, or ''."""
+    import difflib  # here for speed: only a mistake is answered with a suggestion
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def describe(tp: Any) -> str:
+    """A type hint in words, for messages."""
+    origin = get_origin(tp)
+    if tp is str:
+        return "text"
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "a whole number"
+    if tp is float:
+        return "a number"
+    if tp is Any:
+        return "any value"
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(tp))
+    if origin in (Union, types.UnionType):
+        return " or ".join(describe(a) for a in get_args(tp) if a is not type(None))
+    if origin is list:
+        return f"a list of {describe(get_args(tp)[0])}"
+    if origin is tuple:
+        return f"a list of {len(get_args(tp))} numbers"
+    if origin is dict:
+        return f"a mapping of names to {describe(get_args(tp)[1])}"
+    if dataclasses.is_dataclass(tp):
+        return "a mapping"
+    return getattr(tp, "__name__", str(tp))
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
+    """Check `value` against the type hint `tp`; return the converted value or MISSING."""
+    origin = get_origin(tp)
+    if tp is Any:
+        return value
+    if value is None and origin in (list, dict):  # `key:` with nothing after it: empty
+        return [] if origin is list else {}
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        for arg in args:  # first match wins; try without reporting
+            trial = Problems()
+            result = convert(value, arg, loc, trial, what)
+            if result is not MISSING and not trial.errors:
+                return result
+        problems.error(loc, "schema-type", f"{what} is {_show(value)}; expected {describe(tp)}")
+        return MISSING
+    if origin is Literal:
+        if value in get_args(tp):
+            return value
+        choices = [str(a) for a in get_args(tp)]
+        problems.error(loc, "schema-value", f"{what} is {_show(value)}; expected {describe(tp)}{suggest(str(value), choices)}")
+        return MISSING
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif tp is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+    elif origin is list:
+        if isinstance(value, list):
+            (item_tp,) = get_args(tp)
+            out = []
+            for i, item in enumerate(value):
+                item_loc = value.loc_of(i) if isinstance(value, LList) else loc
+                got = convert(item, item_tp, item_loc, problems, f"item {i + 1} of {what}")
+                if got is not MISSING:
+                    out.append(got)
+            return out
+    elif origin is tuple:
+        args = get_args(tp)
+        if isinstance(value, list) and len(value) == len(args):
+            out = [convert(v, a, loc, problems, what) for v, a in zip(value, args)]
+            return MISSING if MISSING in out else tuple(out)
+    elif origin is dict:
+        if isinstance(value, dict):
+            _, val_tp = get_args(tp)
+            out = {}
+            for key, item in value.items():
+                item_loc = value.loc_of(key) if isinstance(value, LMap) else loc
+                got = convert(item, val_tp, item_loc, problems, f"'{key}'")
+                if got is not MISSING:
+                    out[str(key)] = got
+            return out
+    elif dataclasses.is_dataclass(tp):
+        if isinstance(value, dict):
+            return build(tp, value, problems, what)
+    problems.error(loc, "schema-type", f"{what} is {_show(value)}; expected {describe(tp)}")
+    return MISSING
+
+
+def build(cls: type, mapping: dict, problems: Problems, what: str) -> Any:
+    """Build dataclass `cls` from a located mapping; unknown keys and missing ones are errors."""
+    hints = _hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init and not f.name.startswith("_")}
+    loc = mapping.loc if isinstance(mapping, LMap) else Location("?")
+    kwargs: dict[str, Any] = {}
+    for key, value in mapping.items():
+        name = str(key).replace("-", "_")
+        key_loc = mapping.key_locs.get(key, loc) if isinstance(mapping, LMap) else loc
+        if name not in fields:
+            problems.error(key_loc, "schema-unknown-key", f"unknown key '{key}' in {what}{suggest(str(key), fields)}; expected one of: {', '.join(fields)}")
+            continue
+        value_loc = mapping.loc_of(key) if isinstance(mapping, LMap) else loc
+        got = convert(value, hints[name], value_loc, problems, f"'{key}'")
+        if got is not MISSING:
+            kwargs[name] = got
+    present = {str(k).replace("-", "_") for k in mapping}
+    required = [n for n, f in fields.items() if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    for name in required:
+        if name not in present:
+            problems.error(loc, "schema-missing-key", f"{what} has no '{name}'; expected a value for it ({describe(hints[name])})")
+    if any(name not in kwargs for name in required):
+        return MISSING
+    obj = cls(**kwargs)
+    if "_loc" in {f.name for f in dataclasses.fields(cls)}:
+        object.__setattr__(obj, "_loc", loc)
+    return obj
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "empty"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "...'"

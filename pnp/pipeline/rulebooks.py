@@ -1,0 +1,95 @@
+"""Every rulebook of a game in one language (an edition), once per mode: read, checked
+against the game's data, set once and written as a PDF on the build's paper and as a booklet.
+
+    source.py    read the files, cut them into blocks, translate, fill in Jinja, parse
+    document.py  the typed document (headings, paragraphs, tables, blocks, inline items)
+    check.py     references, symbols, cards, facts
+    flow.py      the flowables that set text with pnp.layout.text (hyphenated, symbols inline)
+    writer.py    pages: TOC, running header, index, multi-pass until page numbers settle
+    booklet.py   half-size pages imposed 2-up for saddle stitching
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pnp.base.errors import Problems
+from pnp.base.output import Written
+from pnp.check.rulebooks import book_inputs, checked_documents
+from pnp.impose.paper import rulebook_formats
+from pnp.layout.faces import Face
+from pnp.layout.renderer import Renderer
+from pnp.project.edition import Edition
+from pnp.project.options import BuildOptions
+from pnp.rulebook.booklet import sheet_sides
+from pnp.rulebook.document import CardRef, Document
+from pnp.rulebook.settled import SettledPages, Slot
+from pnp.rulebook.source import Source
+
+if TYPE_CHECKING:  # platypus: only where rulebooks are set
+    from pnp.rulebook.flow import Book
+
+
+@dataclass
+class Rulebooks:
+    """Every rulebook of one language, filled in, parsed and checked once (in the build's
+    process, before it forks the one that sets them) and set from these once for the
+    paper and the booklet; the cards they show are laid out once for every pass."""
+
+    edition: Edition
+    documents: list[tuple[Source, Document]]  # one per rulebook and mode
+    problems: Problems  # what reading and checking them found, then what laying out their cards finds
+    faces: dict[tuple[str, str, str], Face | None] = field(default_factory=dict)  # (deck, card, side)
+
+    def face(self, ref: CardRef) -> Face | None:
+        """A card shown in a book, by its own layout; None if the book names no such card
+        (reported by the check)."""
+        key = (ref.deck, ref.id, ref.side)
+        if key not in self.faces:
+            edition = self.edition
+            pair = edition.project.layouts.get(ref.deck)
+            card = next((c for c in edition.game.decks[ref.deck].cards if c.id == ref.id), None) if ref.deck in edition.game.decks else None
+            layout = None if pair is None or card is None else pair[1] if ref.side == "back" else pair[0]
+            self.faces[key] = self.renderer.face(card, layout, ref.side, self.problems) if layout is not None else None
+        return self.faces[key]
+
+    @cached_property
+    def renderer(self) -> Renderer:
+        return self.edition.renderer()
+
+
+def prepare_rulebooks(edition: Edition) -> Rulebooks:
+    """The rulebooks of `edition`, filled in, parsed and checked (not yet set: setting them
+    reports what their texts lack)."""
+    problems = Problems()
+    return Rulebooks(edition, checked_documents(edition, problems, set_text=False), problems)
+
+
+def write_rulebook(
+    books: Rulebooks, source: Source, doc: Document, options: BuildOptions, problems: Problems, txn, settled: SettledPages
+) -> tuple[list[Written], Slot, Book]:
+    """One rulebook in one mode, set once and written as the paper book (on the build's
+    paper) and as the booklet (A5 pages on A4, half-letter on Letter), each a temporary
+    file of the build's transaction `txn`, and the pages it settled on (set from those in
+    `settled`); what setting it finds goes to `problems`."""
+    from pnp.rulebook.writer import write_pdfs
+
+    game, lang = books.edition.game, books.edition.lang
+    formats = rulebook_formats(options.sheet.paper)
+    slot = (lang, source.id, doc.mode)
+    paper, booklet, pages, book = write_pdfs(doc, formats, book_inputs(books.edition, problems, books.face), settled.books.get(slot))
+    stem = options.out / game.name / f"{source.id}{f'-{doc.mode}' if doc.mode else ''}-{lang}"
+    on_paper, folded = Path(f"{stem}-{formats.paper.name}.pdf"), Path(f"{stem}-{formats.page.paper.name}-booklet.pdf")
+    txn.path_for(on_paper).write_bytes(paper)
+    txn.path_for(folded).write_bytes(booklet)
+    return (
+        [
+            Written(on_paper, 0, pages, "either"),  # no backs to line up
+            Written(folded, 0, sheet_sides(pages), "short"),  # folded: turned over its short edge
+        ],
+        slot,
+        book,
+    )

@@ -1,0 +1,405 @@
+"""Expressions and templates: the one sandboxed Jinja environment a game is written in.
+Layouts (`{{ title }}` texts and `when:`), rules (`where:`, `expect:`, `expression:`,
+graph `some:` and messages), deals (`include:`) and rulebooks (Markdown with `{{ }}`)
+all see names the same way, and all report a mistake the same way.
+
+The names an expression sees, first match wins:
+
+  1. pnp's names: game, strings, symbol_names, enums, decks, component, components,
+     deals, values, total; `card`, the component the expression is about; and what the
+     place binds (lang and mode in a rulebook, value and group in a rule with for_each,
+     name in a reference message, deal in deals.include, n on a track, cell, border)
+  2. the decks, by id: the list of their components
+  3. the component's own fields, with id, type, copies and deck
+
+So a deck named like a field hides the field, and nothing hides pnp's names; what is
+hidden stays reachable as `card.NAME` or `decks.NAME`. An optional field left out is
+None. A field that only other component types declare is None too, named alone or on
+`card` and the items of `components` (an expression about each component may visit
+several types); the components of one deck are of one type, so there a field their
+type lacks is a mistake. Any other name is undefined: an error at the expression, with
+the closest name that exists. The environment is strict and sandboxed: templates cannot
+reach Python internals, and a misspelt name never quietly means "nothing".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache, lru_cache
+from types import ModuleType
+from typing import Any
+
+from pnp.base.errors import Location, Problems, one_of
+from pnp.load.model import Card, EnumValue, Game, game_info
+from pnp.load.schema import suggest
+from pnp.templates.plurals import Plurals
+
+CODE = "template"  # the code of every expression or template that cannot be evaluated or filled in
+NO_DECKS = "nothing: the game defines no decks"
+NO_SYMBOLS = "nothing: the game defines no symbols"
+MAX_LENGTH = 1_000_000  # characters of a text, items of a list: what a template may write (sandbox.py checks the same)
+
+
+# A template that is a lone name (`{{ title }}`, `{{ game.title }}`) or an expression that
+# is one (`army`), read as Jinja reads it: an ASCII name, not one of Jinja's constants or
+# operators, then names of attributes; `{{-`, ` -}}` and one newline after (Jinja drops
+# it) allowed. Anything else goes to Jinja, which knows what it means.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_LONE_TEMPLATE = re.compile(rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?")
+_LONE_EXPRESSION = re.compile(rf"\s*({_NAME})\s*")
+_NOT_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "not", "and", "or", "in", "is", "if", "else"})
+_ABSENT = object()  # what `_looked_up` gives where Jinja must say what a name is
+
+
+@lru_cache(maxsize=4096)
+def _lone_name(source: str, expression: bool) -> tuple[str, ...] | None:
+    """The name a template (`{{ title }}`, `{{ game.title }}`) or an expression (`army`) is
+    and nothing more, with the attributes it reads of it, or None: its value is looked up
+    in the context directly, without Jinja (most of a card's templates are such names, and
+    a deck whose templates all are never loads Jinja)."""
+    match = (_LONE_EXPRESSION if expression else _LONE_TEMPLATE).fullmatch(source)
+    if match is None:
+        return None
+    path = tuple(part.strip() for part in match.group(1).split("."))
+    return None if path[0] in _NOT_NAMES or any(hasattr(dict, attribute) for attribute in path[1:]) else path
+
+
+def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
+    """The value of a lone name (`_lone_name`) in `ctx`, or _ABSENT where Jinja must say
+    what it is: a name the context lacks, or an attribute read of anything but a plain
+    dict that has it as a key (`_lone_name` leaves out the names of dict methods, which
+    Jinja's getattr would find first)."""
+    if path is None or path[0] not in ctx:
+        return _ABSENT
+    value = ctx[path[0]]
+    for attribute in path[1:]:
+        if type(value) is not dict or attribute not in value:
+            return _ABSENT
+        value = value[attribute]
+    return value
+
+
+@cache
+def _jinja() -> ModuleType:
+    """The sandbox (sandbox.py), imported when a template or expression first needs Jinja:
+    a deck whose templates are all lone names never loads it."""
+    from pnp.templates import sandbox  # here for speed: Jinja is a tenth of a card build's imports
+
+    return sandbox
+
+
+def evaluate(source: str, ctx: dict[str, Any]) -> Any:
+    """The value of an expression; raises on any failure, an undefined result included
+    (`where: kidn` must not quietly select nothing)."""
+    value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
+    if value is _ABSENT:
+        value = _jinja().evaluated(source, ctx)
+    if hasattr(type(value), "_fail_with_undefined_error"):  # Jinja's undefined: a result, or a name bound to one
+        value._fail_with_undefined_error()
+    return value
+
+
+def filled(source: str, ctx: dict[str, Any]) -> str:
+    """A template filled in by Jinja; raises on any failure (fill_in reports it)."""
+    sandbox = _jinja()
+    return sandbox.rendered(sandbox.template(source), ctx)
+
+
+FAILED = object()  # what `evaluate_at` returns for an expression that failed (and was reported)
+
+
+def evaluate_at(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None = None) -> Any:
+    """The value of an expression, or FAILED with the error reported at `loc` as '{what}: why'.
+    With `once`, an undefined name is reported once per place, not once per component."""
+    try:
+        return evaluate(source, ctx)
+    except Exception as exc:  # undefined names, sandbox refusals, errors inside the expression
+        _report(exc, ctx, loc, what, problems, once)
+    return FAILED
+
+
+def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None = None) -> str | None:
+    """A template filled in, or None with the error reported at `loc` as '{what}: why'
+    (an undefined name once per place, with `once`)."""
+    if "{" not in source:
+        return source
+    value = _looked_up(_lone_name(source, False), ctx)  # '{{ title }}' writes a text as it is
+    if type(value) is str and len(value) <= MAX_LENGTH:
+        return value
+    try:
+        return filled(source, ctx)
+    except Exception as exc:
+        _report(exc, ctx, loc, what, problems, once)
+    return None
+
+
+def _report(exc: Exception, ctx: dict[str, Any], loc: Location, what: str, problems: Problems, once: set | None) -> None:
+    sandbox = _jinja()
+    if once is not None and isinstance(exc, sandbox.UndefinedName) and exc.owner is sandbox.missing:  # the same for every component
+        if (loc, exc.name) in once:
+            return
+        once.add((loc, exc.name))
+    problems.error(loc, CODE, f"{what}: {explain(exc, ctx)}")
+
+
+def explain(exc: BaseException, ctx: dict[str, Any]) -> str:
+    """Why an expression failed, in words, with what was expected."""
+    sandbox = _jinja()
+    if isinstance(exc, sandbox.UndefinedName):
+        return _undefined(exc, ctx)
+    if isinstance(exc, UnknownComponent):
+        return str(exc)  # it says what it expected
+    if isinstance(exc, sandbox.TemplateSyntaxError):
+        return f"cannot read it: {exc.message}; expected Jinja such as {{{{ title }}}} or cards | length"
+    if isinstance(exc, sandbox.TemplateError):
+        return exc.message or str(exc)
+    if isinstance(exc, RecursionError):
+        return "it calls itself without end (a macro that calls itself); expected a macro that stops calling itself"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _undefined(exc: Any, ctx: dict[str, Any]) -> str:
+    """Why a name or attribute is undefined (a sandbox.UndefinedName), and what there is."""
+    name, owner = exc.name, exc.owner
+    if owner is _jinja().missing:
+        decks = ctx.get("decks")
+        per_component = "card" in ctx
+        known = set(ctx) | (decks._names(per_component) if isinstance(decks, Decks) else set())
+        expected = "a field of the component or a game value" if per_component else "a deck or a game value (game, enums, strings, ...)"
+        return f"'{name}' is undefined{suggest(str(name), known)}; expected {expected}"
+    if isinstance(owner, dict):
+        keys = [str(key) for key in owner]
+        what = f"component '{owner['id']}' has no field" if isinstance(owner, View) else "there is no key"
+        return f"{what} '{name}'{suggest(str(name), keys)}; expected {one_of(keys, 'nothing: it is empty')}"
+    if isinstance(owner, EnumValue):
+        keys = list(owner.attrs)
+        return f"'{owner}' has no attribute '{name}'{suggest(str(name), keys)}; expected {one_of(keys, f'nothing: {owner!r} has no attributes')}"
+    return exc.message or str(exc)
+
+
+# --- what expressions see ------------------------------------------------------------------
+
+
+class View(dict):
+    """What expressions see of a component: its fields, id, type, copies and deck. Names
+    in `_blank` (fields other types declare) are None here rather than undefined."""
+
+    __slots__ = ("_blank",)
+
+    def __init__(self, items: dict[str, Any], blank: frozenset[str] = frozenset()):
+        super().__init__(items)
+        self._blank = blank
+
+    def __missing__(self, key: str) -> Any:
+        if key in self._blank:
+            return None
+        raise KeyError(key)
+
+
+def card_view(card: Card, blank: frozenset[str] = frozenset()) -> View:
+    """What expressions see of a card: its fields, id, type, copies and deck."""
+    view = View(card.fields, blank)
+    view.update(id=card.id, type=card.type, copies=card.copies, deck=card.deck)
+    return view
+
+
+def values_of(cards: list[dict], *names: str) -> list[Any]:
+    """Distinct non-empty values of the given fields over cards, lists flattened."""
+    found: list[Any] = []
+    for card in cards:
+        for name in names:
+            value = card.get(name)
+            for v in value if isinstance(value, list) else [value]:
+                if v is not None and v not in found:
+                    found.append(v)
+    return found
+
+
+def total(cards: list[dict]) -> int:
+    """Printed copies of the cards."""
+    return sum(card.get("copies", 1) for card in cards)
+
+
+class UnknownComponent(LookupError):
+    """`component(deck, id)` names a deck or an id that does not exist; the template's
+    error handler reports it at the element (or rulebook line) that asked."""
+
+
+class Decks:
+    """Every deck's components by deck id, for templates: `decks.fields` or `decks['fields']`,
+    a list of card views (id and fields). Not a dict, so a deck called `items` or `keys`
+    is that deck and not a dict method. A deck's views are made when a template first asks
+    for them: a layout that never looks at another deck costs nothing per card."""
+
+    def __init__(self, game: Game):
+        self._game = game
+        self._decks = {deck_id: deck.cards for deck_id, deck in game.decks.items()}
+        self._blank = frozenset(name for tdef in game.types.values() for name in tdef.fields)
+        self._views: dict[str, list[View]] = {}
+        self._by_id: dict[str, dict[str, View]] = {}
+        self._all: dict[str, View] = {}  # component id -> its view with the blank fields
+        self._components: list[View] | None = None
+        self._deals: list[View] | None = None
+        self.read: set[str] = set()  # the decks templates asked for: what the watcher's record of a face depends on (session.py)
+
+    def _deck(self, name: str) -> list[View]:
+        self.read.add(name)
+        views = self._views.get(name)
+        if views is None:
+            views = self._views[name] = [card_view(card) for card in self._decks[name]]
+        return views
+
+    def _view(self, card: Card) -> View:
+        """The view of a component an expression is about, or of one of `components`."""
+        view = self._all.get(card.id)
+        if view is None:
+            view = self._all[card.id] = card_view(card, self._blank)
+        return view
+
+    def _resolve(self, key: str, per_component: bool, absent: Any) -> Any:
+        """The names of a context that are made when first used (sandbox.py asks); `absent`
+        for the rest."""
+        if key in self._decks:
+            return self._deck(key)
+        if key == "components":
+            self.read.update(self._decks)
+            if self._components is None:
+                self._components = [self._view(card) for card in self._game.cards()]
+            return self._components
+        if key == "deals":
+            if self._deals is None:
+                self._deals = [card_view(deal) for deal in self._game.deals]
+            return self._deals
+        if per_component and key in self._blank:
+            return None
+        return absent
+
+    def _names(self, per_component: bool) -> set[str]:
+        return {*self._decks, "components", "deals", *(self._blank if per_component else ())}
+
+    def component(self, deck: str, id: str) -> dict[str, Any]:
+        """One component by deck and id, for templates: `component('starting', 'farm')`.
+        A function, not `decks.starting.farm`: an id may be any word, a list method's too."""
+        if deck not in self._decks:
+            raise UnknownComponent(f"there is no deck '{deck}'{suggest(str(deck), self._decks)}; expected {one_of(self._decks, NO_DECKS)}")
+        by_id = self._by_id.get(deck)
+        if by_id is None:
+            by_id = self._by_id[deck] = {view["id"]: view for view in self._deck(deck)}
+        view = by_id.get(id)
+        if view is None:
+            ids = list(by_id)
+            raise UnknownComponent(
+                f"deck '{deck}' has no component '{id}'{suggest(str(id), ids)}; expected {one_of(ids, 'nothing: the deck has no components')}"
+            )
+        return view
+
+    def __getattr__(self, name: str) -> list[View]:
+        if name.startswith("_") or name not in self.__dict__.get("_decks", {}):
+            raise AttributeError(name)
+        return self._deck(name)
+
+    def __getitem__(self, name: str) -> list[View]:
+        return self._deck(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._decks
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decks)
+
+    def __len__(self) -> int:
+        return len(self._decks)
+
+
+class Strings(dict):
+    """`strings` as templates see them: a string that is itself a template ("{{ level }}
+    {{ school }} spell", translated "Sort {{ school }} de niveau {{ level }}") is filled in
+    with the names of the place that prints it, once per place; so a name built from parts
+    is one string a translator can reorder."""
+
+    __slots__ = ("_ctx", "_done")
+
+    def __init__(self, items: dict[str, Any], ctx: dict[str, Any]):
+        super().__init__(items)
+        self._ctx = ctx
+        self._done: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
+            return value
+        if key not in self._done:
+            try:
+                self._done[key] = filled(value, self._ctx)
+            except Exception as exc:
+                where = f" ({value.loc})" if isinstance(getattr(value, "loc", None), Location) else ""
+                raise _jinja().TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None
+        return self._done[key]
+
+
+def _templated(strings: dict[str, Any]) -> bool:
+    return any(isinstance(v, str) and ("{{" in v or "{%" in v) for v in strings.values())
+
+
+class Names:
+    """The names of one game, in the order of the module docstring; `bound` are names the
+    whole use binds (a rulebook's lang and mode)."""
+
+    def __init__(self, game: Game, **bound: Any):
+        meta = game.meta
+        self.decks = Decks(game)
+        self.base: dict[str, Any] = {
+            "game": game_info(meta),
+            "strings": dict(meta.strings),
+            "symbol_names": dict(meta.symbol_names),
+            "enums": game.enums,
+            "decks": self.decks,
+            "component": self.decks.component,
+            "values": values_of,
+            "total": total,
+            "_pnp_plurals": game.plurals if game.plurals is not None else Plurals(meta.language),
+            **bound,
+        }
+        self._templated = _templated(self.base["strings"])  # strings that are templates: filled in where they are printed
+        fields = set(self.decks._blank) | {"id", "type", "copies", "deck"}
+        self._hidden = fields & self.decks._names(False)  # fields a deck (or components, deals) hides
+        # what the game says once, the same for every component (never a field's name: a
+        # field shown as written is bound over the names of the game, text.py)
+        self._fixed = frozenset({"game", "symbol_names", "enums", *(() if self._templated else ("strings",))}) - fields
+
+    def fixed(self, source: str) -> bool:
+        """Whether a template (in a component's context, with no names bound) fills in the
+        same for every component: it names nothing, or only what the game says once (its
+        title, strings that are not templates, symbol names, enums), as names alone
+        (`{{ game.title }}`). Anything else might not (a field, another deck, a filter):
+        never a wrong yes, a no that costs only speed (render.py)."""
+        if "{" not in source:
+            return True
+        names = [match.group(1).split(".", 1)[0].strip() for match in _LONE_TEMPLATE.finditer(source)]  # the lone names in it
+        return "{" not in _LONE_TEMPLATE.sub("", source) and all(name in self._fixed for name in names)
+
+    def view(self, card: Card) -> View:
+        """The view of a component, as `card` and the items of `components` show it."""
+        return self.decks._view(card)
+
+    def of_game(self, **bindings: Any) -> dict[str, Any]:
+        """The context of an expression about the whole game (a rulebook, a rule's expression:)."""
+        ctx = {**self.base, **bindings}
+        if self._templated:
+            ctx["strings"] = Strings(self.base["strings"], ctx)
+        return ctx
+
+    def of(self, card: Card, **bindings: Any) -> dict[str, Any]:
+        """The context of an expression about one component: its fields under pnp's names
+        and the decks; `bindings` are what the place adds (value, deal, cell, ...)."""
+        view = self.decks._all.get(card.id) or card_view(card, self.decks._blank)  # a face is drawn once: its view is not kept
+        ctx = dict(view)
+        for name in self._hidden:
+            ctx.pop(name, None)
+        ctx.update(self.base)
+        ctx.update(bindings)
+        ctx["card"] = view
+        if self._templated:
+            ctx["strings"] = Strings(self.base["strings"], ctx)
+        return ctx

@@ -1,0 +1,129 @@
+"""Cut files for cutting machines (`--cutter`): the outline of every component on a sheet
+page of fronts, as SVG (Silhouette Studio, Cricut Design Space) and DXF (the machines'
+other software), one pair of files per page, beside the PDF.
+
+The outlines are the page's `machine` cuts, the same `impose.Cut`s the PDF's placements
+were made with, so the cut file and the print cannot disagree. Units are millimetres on
+the whole page: SVG from the page's top-left corner with y down (as SVG has it, and as
+the cutter's software shows the page), DXF from its bottom-left corner with y up (as the
+PDF). Registration marks are not in the files: the cutter's software draws its own, at
+the same place when set as docs/sheets.md says; a mark in the file would be cut.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import math
+from pathlib import Path
+
+from reportlab.lib.units import mm
+
+from pnp.impose.sheets import Cut, Page, SheetSpec
+
+ELLIPSE_STEPS = 720  # vertices of an ellipse in DXF R12 (no ELLIPSE entity): 0.001 mm off on a 100 mm token
+QUARTER_BULGE = math.tan(math.pi / 8)  # a DXF bulge that makes a quarter circle
+
+
+def cut_files(target: Path, pages: list[Page], spec: SheetSpec, page_w: float, page_h: float) -> list[tuple[Path, bytes]]:
+    """For each page with outlines, `NAME-cut-N.svg` and `NAME-cut-N.dxf` beside `target`
+    (NAME.pdf), N its sheet number."""
+    width = len(str(max(page.sheet for page in pages)))
+    out = []
+    for page in pages:
+        stem = f"{target.stem}-cut-{page.sheet:0{width}d}"
+        title = f"{target.name}, sheet {page.sheet} ({spec.cutter})"
+        out.append((target.with_name(stem + ".svg"), svg(page.machine, page_w, page_h, title).encode("utf-8")))
+        out.append((target.with_name(stem + ".dxf"), dxf(page.machine).encode("ascii")))
+    return out
+
+
+def _n(value: float) -> str:
+    """A length in mm, to 0.0001 mm, without trailing zeros."""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def svg(cuts: tuple[Cut, ...], page_w: float, page_h: float, title: str) -> str:
+    """The outlines as an SVG of the page's size in mm, y down from the top-left corner."""
+    w, h = page_w / mm, page_h / mm
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(w)}mm" height="{_n(h)}mm" viewBox="0 0 {_n(w)} {_n(h)}">',
+        f"<title>pnp cut lines: {_escape(title)}</title>",
+        "<!-- millimetres from the top-left corner of the page; print the PDF at 100 % -->",
+        '<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">',
+    ]
+    for cut in cuts:
+        x, top, cw, ch = cut.x / mm, h - (cut.y + cut.h) / mm, cut.w / mm, cut.h / mm
+        if cut.shape == "round":
+            lines.append(f'<ellipse cx="{_n(x + cw / 2)}" cy="{_n(top + ch / 2)}" rx="{_n(cw / 2)}" ry="{_n(ch / 2)}"/>')
+        elif cut.shape == "hex":
+            points = " ".join(f"{_n(px / mm)},{_n(h - py / mm)}" for px, py in cut.points())
+            lines.append(f'<polygon points="{points}"/>')
+        else:
+            r = f' rx="{_n(cut.radius / mm)}" ry="{_n(cut.radius / mm)}"' if cut.radius else ""
+            lines.append(f'<rect x="{_n(x)}" y="{_n(top)}" width="{_n(cw)}" height="{_n(ch)}"{r}/>')
+    lines += ["</g>", "</svg>", ""]
+    return "\n".join(lines)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def dxf_outline(cut: Cut) -> list[tuple[float, float, float]] | tuple[float, float, float]:
+    """A cut in mm, y up: a circle (cx, cy, r), or a closed polyline of (x, y, bulge)
+    vertices (a bulge makes the segment to the next vertex an arc)."""
+    x, y, w, h = cut.x / mm, cut.y / mm, cut.w / mm, cut.h / mm
+    if cut.shape == "round":
+        if abs(w - h) < 1e-9:
+            return x + w / 2, y + h / 2, w / 2
+        return [
+            (x + w / 2 + w / 2 * math.cos(2 * math.pi * i / ELLIPSE_STEPS), y + h / 2 + h / 2 * math.sin(2 * math.pi * i / ELLIPSE_STEPS), 0.0)
+            for i in range(ELLIPSE_STEPS)
+        ]
+    if cut.shape == "hex":
+        return [(px / mm, py / mm, 0.0) for px, py in reversed(cut.points())]  # counter-clockwise, as DXF draws
+    r = cut.radius / mm
+    if not r:
+        return [(x, y, 0.0), (x + w, y, 0.0), (x + w, y + h, 0.0), (x, y + h, 0.0)]
+    b = QUARTER_BULGE
+    return [
+        (x + r, y, 0.0),
+        (x + w - r, y, b),
+        (x + w, y + r, 0.0),
+        (x + w, y + h - r, b),
+        (x + w - r, y + h, 0.0),
+        (x + r, y + h, b),
+        (x, y + h - r, 0.0),
+        (x, y + r, b),
+    ]
+
+
+def dxf(cuts: tuple[Cut, ...]) -> str:
+    """The outlines as DXF R12 (read by every cutter's software), mm, y up from the
+    page's bottom-left corner, on a layer CUT. ezdxf's fixed metadata keeps the same
+    input giving the same bytes (it would write the time of writing)."""
+    import ezdxf  # only a build with --cutter needs it
+
+    ezdxf.options.write_fixed_meta_data_for_testing = True
+    log = logging.getLogger("ezdxf")
+    level = log.level
+    log.setLevel(logging.ERROR)  # new() sets drawing units, which R12 cannot hold, and logs so: the units are said in $MEASUREMENT
+    try:
+        doc = ezdxf.new("R12")
+    finally:
+        log.setLevel(level)
+    doc.header["$MEASUREMENT"] = 1  # metric
+    doc.layers.add("CUT", color=1)
+    msp = doc.modelspace()
+    for cut in cuts:
+        outline = dxf_outline(cut)
+        if isinstance(outline, tuple):
+            msp.add_circle(outline[:2], outline[2], dxfattribs={"layer": "CUT"})
+        else:
+            msp.add_polyline2d(outline, format="xyb", close=True, dxfattribs={"layer": "CUT"})
+    stream = io.StringIO()
+    doc.write(stream)
+    return stream.getvalue()
