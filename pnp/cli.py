@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import threading
+from functools import partial
 from pathlib import Path
 
 import click
@@ -25,6 +26,7 @@ from pnp.live.watch import Changes
 from pnp.live.watch import watch as watch_folder
 from pnp.load.model import LANGUAGE
 from pnp.pipeline.progress import BuildProgress, cut_files_line, print_advice
+from pnp.pipeline.reuse import Reuse
 from pnp.project.options import BuildOptions
 
 EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
@@ -311,7 +313,7 @@ def build(
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
 
-    def action():
+    def action(reuse: Reuse):
         from pnp.pipeline.build import build as run_build
 
         spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
@@ -332,15 +334,16 @@ def build(
                 progress,
                 changed_since=None if changed_since in (None, LAST_BUILD) else Path(changed_since),
                 since_last=changed_since == LAST_BUILD,
-                session=session,
+                reuse=reuse,
             )
         finally:
             progress.finish()
         _report(result.problems.items)
         if result.problems.items:
             ctx.say(_count(result.problems))
-        if session is not None and session.builds > 1:  # a rebuild: one line
-            ctx.say(session.summary())
+        rebuilt = reuse.summary()
+        if rebuilt is not None:  # a rebuild: one line
+            ctx.say(rebuilt)
             for change in result.changes:
                 click.echo(change.text())
             return
@@ -357,17 +360,16 @@ def build(
         for change in result.changes:
             click.echo(change.text())
 
-    session = None
     if watch:
         from pnp.live.session import Session  # the renderer and reportlab: only for --watch (the build imports them when it runs)
 
         if jobs > 1:
             ctx.say(f"--jobs {jobs} is not used with --watch: the watcher keeps what it drew in one process, and redraws only what a save changes")
 
-        session = Session(game, [out])
-        watch_folder(game, lambda: _attempt(ctx, action, Output(out)), ctx.say, Changes(game, [out]))
+        kept = Session(game, [out])
+        watch_folder(game, lambda: _attempt(ctx, partial(action, kept), Output(out)), ctx.say, Changes(game, [out]))
     else:
-        _run(ctx, action, Output(out))
+        _run(ctx, partial(action, Reuse()), Output(out))
 
 
 @main.command()

@@ -84,7 +84,7 @@ class Watcher:
         """Build; the files of the output folder with their modification times."""
         self.set = []
         with writing_under(Output(self.out)):
-            build(self.folder, BuildOptions(out=self.out, langs=["all"], allow_untranslated=True), session=self.session)
+            build(self.folder, BuildOptions(out=self.out, langs=["all"], allow_untranslated=True), reuse=self.session)
         return times(self.out)
 
 
@@ -120,7 +120,7 @@ def test_a_card_edit_redraws_its_deck_and_the_decks_that_read_it_and_sets_only_t
 
     assert changed(first, watcher.build()) == set()  # nothing changed: nothing is written
     assert watcher.set == []
-    assert watcher.session.summary() == f"nothing to rebuild; {len(first) - 2} files unchanged"  # the PDFs, not the manifests
+    assert watcher.session.rebuild_summary() == f"nothing to rebuild; {len(first) - 2} files unchanged"  # the PDFs, not the manifests
 
     edit(game / "cards.yaml", "Every other player discards a card.", "Every other player discards two cards.")
     after = watcher.build()
@@ -130,7 +130,7 @@ def test_a_card_edit_redraws_its_deck_and_the_decks_that_read_it_and_sets_only_t
     }
     assert "discards two cards" in words(tmp_path / "out" / "g" / "cards-de-a4.pdf")
     assert sorted(watcher.set) == [(lang, card, side) for lang in ("de", "en") for card, side in (("dusk", "back"), ("dusk", "front"), ("total", "front"))]
-    assert watcher.session.summary() == (
+    assert watcher.session.rebuild_summary() == (
         "rebuilt tally-en-a4.pdf (1 card changed), cards-en-a4.pdf (1 card changed), tally-de-a4.pdf (1 card changed), cards-de-a4.pdf (1 card changed); 2 files unchanged"
     )
     assert_as_fresh_build(game, tmp_path / "out", tmp_path)
@@ -319,10 +319,10 @@ def test_what_pages_wrote_is_written_again_exactly_on_every_route_to_paper(game,
     session = Session(game, [out])
     options = BuildOptions(sheet=spec, out=out)
     with writing_under(Output(out)):
-        build(game, options, session=session)
+        build(game, options, reuse=session)
     edit(game / "cards.yaml", "text: Ďalšia karta číslo 7.", "text: Ďalšia karta číslo sedem.")
     with writing_under(Output(out)):
-        build(game, options, session=session)
+        build(game, options, reuse=session)
     fresh = tmp_path / "fresh"
     assert run("build", game, "--out", fresh, *flags).exit_code == 0
     names = sorted(p.name for p in (fresh / "g").iterdir())

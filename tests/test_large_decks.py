@@ -135,8 +135,8 @@ def test_the_watcher_sets_again_only_the_cards_edited_or_added_whether_the_deck_
 
     def rebuild() -> str:
         with writing_under(Output(out)):
-            build(game, BuildOptions(out=out), session=session)
-        return session.summary()
+            build(game, BuildOptions(out=out), reuse=session)
+        return session.rebuild_summary()
 
     assert rebuild().startswith("rebuilt cards-sk-a4.pdf (3 cards changed)")
     assert rebuild().startswith("nothing to rebuild")

@@ -155,6 +155,7 @@ def test_the_watcher_sets_the_rulebooks_from_their_last_pages_and_writes_a_fresh
     from pnp.base.output import Output, writing_under
     from pnp.live.session import Session
     from pnp.pipeline.build import build
+    from pnp.pipeline.reuse import Reuse
     from pnp.project.options import BuildOptions
     from pnp.rulebook import writer
 
@@ -168,7 +169,7 @@ def test_the_watcher_sets_the_rulebooks_from_their_last_pages_and_writes_a_fresh
     def rulebooks(folder: Path, out: Path, session: Session | None) -> dict[str, bytes]:
         passes.clear()
         with writing_under(Output(out)):
-            build(folder, BuildOptions(out=out), session=session)
+            build(folder, BuildOptions(out=out), reuse=session or Reuse())
         return {path.name: path.read_bytes() for path in sorted((out / "mesta").glob("rules-*.pdf"))}
 
     cold = rulebooks(mesta, out, session)

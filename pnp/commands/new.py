@@ -198,7 +198,7 @@ Write how the game ends and who wins.
 """
 
 
-def title_of(name: str) -> str:
+def title_from_name(name: str) -> str:
     """A readable default title from a folder name: 'my-game' -> 'My Game'."""
     words = re.split(r"[-_\s]+", name.strip())
     return " ".join(w[:1].upper() + w[1:] for w in words if w) or name
@@ -238,7 +238,7 @@ def create(target: Path, title: str | None = None, lang: str = "en", translation
     parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=parent))
     try:
-        for rel, text in files(title or title_of(target.name), lang).items():
+        for rel, text in files(title or title_from_name(target.name), lang).items():
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

@@ -112,7 +112,7 @@ class _FaceProblems(Problems):
         super().add(problem)
 
 
-class _Setter:
+class _FaceSetter:
     """Sets the faces of one edition, collecting the problems in the order `pnp check` does."""
 
     def __init__(self, edition: Edition, common: Problems):
@@ -163,7 +163,7 @@ def set_edition(edition: Edition, common: Problems) -> State:
     language (check.check_all), each tied to the card or box it concerns."""
     from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
 
-    project, setter = edition.project, _Setter(edition, common)
+    project, setter = edition.project, _FaceSetter(edition, common)
     sections: dict[str, Section] = {}
     for deck_id in project.layouts:
         deck = edition.game.decks[deck_id]

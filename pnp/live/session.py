@@ -32,22 +32,28 @@ was written.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pnp.base.errors import Problem, Problems
-from pnp.base.output import Written
+from pnp.base.output import Transaction, Written
 from pnp.i18n.catalogues import locale_dir
 from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.live.watch import snapshot
 from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
+from pnp.load.yamlfile import keeping
 from pnp.pdf.canvas import KeptCode
+from pnp.pipeline.build import Sheets
+from pnp.pipeline.reuse import Reuse
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
 from pnp.project.project import Project
@@ -88,7 +94,7 @@ def _cards(cards: Any) -> Iterable[tuple[str, bytes]]:
 class _Face:
     """A face set in an earlier build, with what it was set from."""
 
-    key: tuple[bytes, bytes]  # _Setter._key
+    key: tuple[bytes, bytes]  # _KeptFaces._key
     reads: dict[str, bytes]  # deck id -> its digest, for the decks the face's templates read
     face: Face
     problems: list[Problem]
@@ -134,8 +140,11 @@ class _Drawing:
     fresh: set[tuple[str, str]] = field(default_factory=set)  # (deck, card) set again, not kept
 
 
-class Session:
-    """Kept by the watcher across the builds of one game folder (`ignore`: --out)."""
+class Session(Reuse):
+    """Kept by the watcher across the builds of one game folder (`ignore`: --out): what
+    a build may reuse (pipeline.reuse), answered from what the builds before it kept."""
+
+    workers = False  # what is kept lives in this process: decks are drawn here
 
     def __init__(self, folder: Path, ignore: list[Path] | None = None):
         self.folder = folder
@@ -160,6 +169,15 @@ class Session:
         self.rulebook_pages = SettledPages()  # where each rulebook's pages last settled: a rebuild starts from them
 
     # --- a build ---
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """The decks' data files are read again only where a save changed them."""
+        with keeping(self.data):
+            yield
+
+    def settled_pages(self) -> SettledPages:
+        return self.rulebook_pages
 
     def start(self, project: Project, options: BuildOptions) -> None:
         """Look at the folder's files and forget what the last build (if it failed) began."""
@@ -232,10 +250,20 @@ class Session:
 
     # --- faces ---
 
-    def setter(self, edition: Edition, renderer: Any, decks: Decks) -> _Setter:
+    def renderer(self, edition: Edition, renderer: Any, decks: Decks) -> _KeptFaces:
         """`renderer` (an edition's, perhaps counting) with its faces kept across builds;
         `decks` are its templates' decks, whose reads are recorded."""
-        return _Setter(self, self.language(edition), renderer, decks)
+        return _KeptFaces(self, self.language(edition), renderer, decks)
+
+    def face(self, renderer: Any, deck: str, card: str, layout: Layout, side: str, problems: Problems) -> Face | None:
+        return renderer.kept(deck, card, layout, side, problems)
+
+    def face_hash(self, lang: str, deck: str, card: str, side: str, face: Face, make: Callable[[], str]) -> str | Callable[[], str]:
+        """A kept face's hash is made once: known at once for most faces of a save."""
+        kept = self.kept_face(lang, deck, card, side, face)
+        if kept is None:
+            return make
+        return kept.hash if kept.hash is not None else partial(kept.hashed, make)
 
     def kept_face(self, lang: str, deck: str, card: str, side: str, face: Face) -> _Face | None:
         """The record of `face` when it is the one kept for that card's side: its hash for
@@ -274,12 +302,50 @@ class Session:
         self.kept.append(target)
         return kept
 
-    def kept_code(self, target: Path) -> KeptCode:
-        """What the faces of `target` wrote when it was last drawn (pdf.draw_face)."""
+    def code(self, target: Path) -> KeptCode:
+        """What the faces of `target` wrote when it was last drawn (write.pdf.draw_face)."""
         found = self._written.get(target)
         if found is None:
             found = self._written[target] = KeptCode()
         return found
+
+    def deck_file(self, sheets: Sheets, target: Path, deck_ids: list[str], draw: Callable[[Sheets], Written | None]) -> Written | None:
+        """Nothing when the PDF is left as it is: its faces' entries of the manifest and
+        its problems are the last build's."""
+        edition = sheets.edition
+        key = self.unit_key(edition, target, deck_ids, sheets.members)
+        kept = self.kept_file(edition, target, key)
+        if kept is not None:
+            sheets.drawn.update(kept.drawn)
+            sheets.problems.extend(kept.problems)
+            return None
+        found = len(sheets.problems.items)
+        self.begin(sheets.renderer.names.decks)
+        drawing = replace(sheets, drawn=Drawn())  # the faces of this PDF, recorded with it
+        written = draw(drawing)
+        sheets.drawn.update(drawing.drawn)
+        self.end(edition, target, key, written, drawing.drawn, sheets.problems.items[found:])
+        return written
+
+    def tuckbox_file(self, sheets: Sheets, target: Path, deck_id: str, draw: Callable[[Sheets], Written | None]) -> Written | None:
+        edition = sheets.edition
+        key = self.tuckbox_key(edition, target, deck_id)
+        kept = self.kept_file(edition, target, key)
+        if kept is not None:
+            sheets.problems.extend(kept.problems)
+            return None
+        found = len(sheets.problems.items)
+        self.begin(sheets.renderer.names.decks)
+        written = draw(sheets)
+        self.end(edition, target, key, written, {}, sheets.problems.items[found:])
+        return written
+
+    def manifest(self, path: Path, txn: Transaction, write: Callable[[IO[bytes]], None]) -> None:
+        """A manifest that would not change is left as it is."""
+        data = io.BytesIO()
+        write(data)
+        if not path.is_file() or path.read_bytes() != data.getvalue():
+            txn.path_for(path).write_bytes(data.getvalue())
 
     def begin(self, decks: Decks) -> None:
         """A PDF is about to be drawn with the renderer whose templates' decks are `decks`."""
@@ -315,14 +381,18 @@ class Session:
         self._written = {path: code for path, code in self._written.items() if path in self._files}
         self.builds += 1
 
-    def summary(self) -> str:
+    def summary(self) -> str | None:
+        """One line: what the last build wrote and what it left as it was (after the first build)."""
+        return self.rebuild_summary() if self.builds > 1 else None
+
+    def rebuild_summary(self) -> str:
         """One line: what the last build wrote and what it left as it was."""
         parts = [path.name + (f" ({cards} card{'s' if cards != 1 else ''} changed)" if cards else "") for path, cards in self.rebuilt]
         written = "rebuilt " + ", ".join(parts) if parts else "nothing to rebuild"
         return f"{written}; {len(self.kept)} file{'s' if len(self.kept) != 1 else ''} unchanged"
 
 
-class _Setter:
+class _KeptFaces:
     """Stands in for a Renderer: a face whose inputs did not change is the one set before."""
 
     def __init__(self, session: Session, lang: Language, renderer: Any, decks: Decks):

@@ -8,7 +8,6 @@ one way: no stage reaches back into an earlier one.
 
 from __future__ import annotations
 
-import io
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -47,9 +46,9 @@ from pnp.layout.renderer import Renderer
 from pnp.layout.text import hyphenator
 from pnp.layout.tuckbox import Tuckbox
 from pnp.load.model import Deck, Game
-from pnp.load.yamlfile import keeping
 from pnp.pdf.canvas import KeptCode
 from pnp.pipeline.progress import BuildProgress, expected_cards
+from pnp.pipeline.reuse import COLD, Reuse
 from pnp.project.edition import Edition, make_editions, resolve_languages
 from pnp.project.options import BuildOptions
 from pnp.project.project import Project, prepare
@@ -57,7 +56,6 @@ from pnp.write.manifest import Changes, Drawn, Hashes, Manifest, compare, defaul
 from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
 
 if TYPE_CHECKING:
-    from pnp.live.session import Session
     from pnp.pipeline.rulebooks import Rulebooks
     from pnp.rulebook.settled import SettledPages
 
@@ -95,32 +93,32 @@ class Sheets:
     cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
     drawn: Drawn = field(default_factory=Drawn)  # the hashes of the faces drawn: the manifest
     hashes: Hashes = field(default_factory=Hashes)  # what the faces' hashes share, found once a language (errata.face_hash)
-    session: Session | None = None  # the watcher's: PDFs whose inputs did not change are left as they are
+    reuse: Reuse = COLD  # what earlier builds left that this one may reuse (the watcher's)
 
     def record(self, deck_id: str, index: int, card_id: str, side: str, face: Face) -> Face:
-        """Note a face drawn (of card `index`, `card_id`), to be hashed for the manifest (errata.py)."""
+        """Note a face drawn (of card `index`, `card_id`), to be hashed for the manifest (write/manifest.py)."""
         if self.drawn.noted(deck_id, index, side):  # a copy drawn again
             return face
-        kept = self.session.kept_face(self.edition.lang, deck_id, card_id, side, face) if self.session is not None else None
-        if kept is not None and kept.hash is not None:  # most faces of a save: noted at once
-            self.drawn.add(deck_id, index, side, kept.hash)
-            return face
         make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
-        self.drawn.note(deck_id, index, side, make if kept is None else partial(kept.hashed, make))
+        found = self.reuse.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
+        if isinstance(found, str):  # known already
+            self.drawn.add(deck_id, index, side, found)
+        else:
+            self.drawn.note(deck_id, index, side, found)
         return face
 
     def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:
-        """Card `index` of `deck` set in `layout`, its hash recorded; the watcher's face
-        kept from its last build is found without unpacking the card."""
+        """Card `index` of `deck` set in `layout`, its hash recorded; a face kept from an
+        earlier build is found without unpacking the card."""
         card_id = deck.card_id(index)
-        found = self.renderer.kept(deck.id, card_id, layout, side, self.problems) if self.session is not None else None
+        found = self.reuse.face(self.renderer, deck.id, card_id, layout, side, self.problems)
         if found is None:
             found = self.renderer.face(deck.cards[index], layout, side, self.problems)
         return self.record(deck.id, index, card_id, side, found)
 
     def kept_code(self, target: Path) -> KeptCode | None:
-        """The watcher's record of what the faces of `target` wrote in its last build."""
-        return None if self.session is None else self.session.kept_code(target)
+        """What the faces of `target` wrote when it was last drawn, if that is kept."""
+        return self.reuse.code(target)
 
 
 def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
@@ -134,7 +132,7 @@ def build(
     progress: BuildProgress | None = None,
     changed_since: Path | None = None,
     since_last: bool = False,
-    session: Session | None = None,
+    reuse: Reuse = COLD,
 ) -> BuildResult:
     """Check the rules, then set and draw every deck in every language in one pass, while
     the rulebooks are set aside (in a forked process). Every language, and its rulebooks'
@@ -144,13 +142,12 @@ def build(
     only if there are none (or with --force); the problems of rules, decks and rulebooks are reported together.
     Every build records the faces it drew in a manifest per language (errata.py);
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
-    PDFs of the cards changed or new since. With the watcher's `session`, what did not
-    change since its last build is not drawn again (session.py)."""
-    with keeping(session.data if session is not None else None):
+    PDFs of the cards changed or new since. What an earlier build left is asked of
+    `reuse` (the watcher's keeps what a save did not reach: live/session.py)."""
+    with reuse.reading():
         project = prepare(folder, options.decks)
-    if session is not None:
-        session.start(project, options)
-    wanted = bool(project.game.meta.rulebooks) and not options.decks and (session is None or session.books_due())
+    reuse.start(project, options)
+    wanted = bool(project.game.meta.rulebooks) and not options.decks and reuse.books_due()
     editions = make_editions(project, resolve_languages(project.game, options.langs), options.allow_untranslated, rulebooks=wanted)
     since = _since(editions, options, changed_since, since_last)
     progress = progress or BuildProgress(bar=False)
@@ -158,31 +155,26 @@ def build(
     drawn = {edition.lang: Drawn() for edition in editions}
     changes: list[Changes] = []
     with transaction(options.out) as txn:
-        if wanted:
-            from pnp.rulebook.settled import SettledPages  # here for speed, as the rulebooks' modules: only a game with rulebooks sets them
-
-            rulebooks = start_rulebooks(editions, options, txn, session.rulebook_pages if session is not None else SettledPages())
-        else:
-            rulebooks = []
+        rulebooks = start_rulebooks(editions, options, txn, reuse.settled_pages()) if wanted else []
         try:
             problems.extend(check_game(project))
             if problems.errors and not options.force:
                 raise PnpError(problems)
             members = deal_members(project.game, options.deal) if options.deal else None
             progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))
-            if options.jobs > 1 and len(editions) * len(project.layouts) > 1 and session is None:  # the watcher's session keeps faces in this process
+            if options.jobs > 1 and len(editions) * len(project.layouts) > 1 and reuse.workers:
                 files = _build_parallel(editions, options, members, problems, txn, cuts, drawn)
                 for written in files:
                     progress.deck_done(written, timed=False)
             else:
                 for edition in editions:
-                    sheets = Sheets(edition, _renderer(edition, progress, session), options, members, problems, txn, session=session)
+                    sheets = Sheets(edition, _renderer(edition, progress, reuse), options, members, problems, txn, reuse=reuse)
                     files += _write_edition(sheets, progress, cuts)
                     drawn[edition.lang] = sheets.drawn
             for edition in editions:
-                files += write_tuckboxes(Sheets(edition, _renderer(edition, None, session), options, members, problems, txn, session=session))
+                files += write_tuckboxes(Sheets(edition, _renderer(edition, None, reuse), options, members, problems, txn, reuse=reuse))
             for edition in editions:
-                _write_manifest(edition, options, drawn[edition.lang], txn, problems, session)
+                _write_manifest(edition, options, drawn[edition.lang], txn, problems, reuse)
                 if edition.lang in since:
                     path, old = since[edition.lang]
                     now = make_manifest(edition.game, edition.lang, options.sheet.paper, drawn[edition.lang])
@@ -203,17 +195,16 @@ def build(
             files.extend(join_all(rulebooks, problems, txn))
         if problems.errors and not options.force:
             raise PnpError(problems)
-    if session is not None:
-        session.commit(files, wanted)
+    reuse.commit(files, wanted)
     return BuildResult(files, problems, cuts, changes)
 
 
-def _renderer(edition: Edition, progress: BuildProgress | None, session: Session | None):
-    """The edition's renderer, counting the fronts it sets for the progress bar; with the
-    watcher's session, keeping its faces across builds."""
+def _renderer(edition: Edition, progress: BuildProgress | None, reuse: Reuse):
+    """The edition's renderer, counting the fronts it sets for the progress bar, as
+    `reuse` has it (the watcher's keeps its faces across builds)."""
     renderer = edition.renderer()
     counted = progress.wrap(renderer) if progress is not None else renderer
-    return counted if session is None else session.setter(edition, counted, renderer.names.decks)
+    return reuse.renderer(edition, counted, renderer.names.decks)
 
 
 def _since(editions: list[Edition], options: BuildOptions, changed_since: Path | None, since_last: bool) -> dict[str, tuple[Path, Manifest]]:
@@ -239,11 +230,10 @@ def _since(editions: list[Edition], options: BuildOptions, changed_since: Path |
     return found
 
 
-def _write_manifest(edition: Edition, options: BuildOptions, drawn: Drawn, txn: Transaction, problems: Problems, session: Session | None = None) -> None:
+def _write_manifest(edition: Edition, options: BuildOptions, drawn: Drawn, txn: Transaction, problems: Problems, reuse: Reuse) -> None:
     """Record the faces drawn in one language beside the PDFs, in the build's
-    transaction; a build of some decks keeps the last build's record of the others. The
-    watcher leaves a manifest that would not change as it is; a build streams it to the
-    file (a 10,000-card manifest is never held whole)."""
+    transaction, as `reuse` writes it; a build of some decks keeps the last build's record
+    of the others."""
     game, paper = edition.game, options.sheet.paper
     path = manifest_path(options.out, game, edition.lang, paper, options.deal)
     last = None
@@ -252,15 +242,7 @@ def _write_manifest(edition: Edition, options: BuildOptions, drawn: Drawn, txn: 
             last = read_manifest(path)
         except PnpError as err:
             problems.warn(err.problems.items[0].location, "manifest-replaced", f"{err.problems.items[0].message}; it is replaced by one of the decks built now")
-    built = set(edition.project.layouts)
-    if session is None:
-        with txn.path_for(path).open("wb") as file:
-            write_manifest(file, game, edition.lang, paper, drawn, last, built)
-        return
-    data = io.BytesIO()
-    write_manifest(data, game, edition.lang, paper, drawn, last, built)
-    if not path.is_file() or path.read_bytes() != data.getvalue():
-        txn.path_for(path).write_bytes(data.getvalue())
+    reuse.manifest(path, txn, partial(write_manifest, game=game, lang=edition.lang, paper=paper, drawn=drawn, last=last, built=set(edition.project.layouts)))
 
 
 def _write_errata(
@@ -299,26 +281,9 @@ def _write_edition(sheets: Sheets, progress: BuildProgress, cuts: list[Path]) ->
 
 
 def _draw_unit(sheets: Sheets, unit: Unit) -> Written | None:
-    """`write_unit`; with the watcher's session, nothing when the PDF is left as it is
-    (its faces' entries of the manifest and its problems are the last build's)."""
-    session = sheets.session
-    if session is None:
-        return write_unit(sheets, unit)
-    edition = sheets.edition
-    target = unit_target(edition, unit, sheets.options)
-    key = session.unit_key(edition, target, unit[1], sheets.members)
-    kept = session.kept_file(edition, target, key)
-    if kept is not None:
-        sheets.drawn.update(kept.drawn)
-        sheets.problems.extend(kept.problems)
-        return None
-    found = len(sheets.problems.items)
-    session.begin(sheets.renderer.names.decks)
-    drawing = replace(sheets, drawn=Drawn())  # the faces of this PDF, recorded with it
-    written = write_unit(drawing, unit)
-    sheets.drawn.update(drawing.drawn)
-    session.end(edition, target, key, written, drawing.drawn, sheets.problems.items[found:])
-    return written
+    """`write_unit`, as `sheets.reuse` has it: the watcher's leaves a PDF whose inputs did
+    not change as it is (its faces' entries of the manifest and its problems are the last build's)."""
+    return sheets.reuse.deck_file(sheets, unit_target(sheets.edition, unit, sheets.options), unit[1], partial(write_unit, unit=unit))
 
 
 def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
@@ -735,21 +700,12 @@ def write_tuckboxes(sheets: Sheets) -> list[Written]:
     if spec.sides == "backs":
         return []
     box_spec = replace(spec, bleed=BLEED, gap=0.0, marks=False, sides="fronts")
-    files, session = [], sheets.session
+    files = []
     for box in edition.project.tuckboxes.values():
         target = sheets.options.out / f"{edition.game.name}/{box.id}-{edition.lang}-{spec.paper}.pdf"
-        if session is None:
-            files.append(_write_tuckbox(sheets, box, box_spec, target))
-            continue
-        key = session.tuckbox_key(edition, target, box.deck)
-        kept = session.kept_file(edition, target, key)
-        if kept is not None:
-            sheets.problems.extend(kept.problems)
-            continue
-        found = len(sheets.problems.items)
-        session.begin(sheets.renderer.names.decks)
-        files.append(_write_tuckbox(sheets, box, box_spec, target))
-        session.end(edition, target, key, files[-1], {}, sheets.problems.items[found:])
+        written = sheets.reuse.tuckbox_file(sheets, target, box.deck, partial(_write_tuckbox, box=box, box_spec=box_spec, target=target))
+        if written is not None:
+            files.append(written)
     return files
 
 

@@ -14,7 +14,7 @@ _AFTER = {
 }
 
 
-def _plain(text: str) -> str:
+def _unaccented(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
@@ -31,7 +31,7 @@ def sort_key(term: str, lang: str) -> tuple:
             i += 2
             continue
         ch = folded[i]
-        primary.append((after[ch], 1) if ch in after else (_plain(ch), 0))
+        primary.append((after[ch], 1) if ch in after else (_unaccented(ch), 0))
         i += 1
     return (primary, folded, term.swapcase())  # lower case first, as ICU does
 
@@ -50,5 +50,5 @@ def initial(term: str, lang: str) -> str:
         pair = folded[i : i + 2]
         if pair in after:
             return pair[0].upper() + pair[1:]
-        return ch.upper() if ch in after else _plain(ch).upper()
+        return ch.upper() if ch in after else _unaccented(ch).upper()
     return ""
