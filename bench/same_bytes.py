@@ -3,8 +3,9 @@
 Builds every bundled game (every language, A4 and Letter, long and short flip, fronts
 only, with bleed, a deal) and the calibration sheet with the working tree's pnp and with
 the pnp of git revision REV (default HEAD, checked out into a temporary worktree), and
-compares the PDFs byte for byte. A refactoring must print `all N files identical`; the
-exit status is 1 when any file differs or exists on one side only.
+compares the PDFs and the manifests (the record of what was drawn, for errata) byte for
+byte. A refactoring must print `all N files identical`; the exit status is 1 when any
+file differs or exists on one side only.
 
 Both sides run with SOURCE_DATE_EPOCH unset and the same environment, from the same
 game folders (the working tree's cards/), so only the code differs."""
@@ -53,7 +54,8 @@ def build_all(python: str, pnp_root: Path, out: Path) -> None:
 
 
 def digests(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*.pdf"))}
+    files = [p for p in folder.rglob("*") if p.suffix == ".pdf" or (p.suffix == ".json" and p.name.startswith("manifest-"))]
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(files)}
 
 
 def main() -> None:
