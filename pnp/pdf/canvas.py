@@ -16,7 +16,8 @@ read drawn in the canvas's font (`draw_drawing`), a font registered again when i
 changed (`register_font`), a rulebook's pages set as forms and copied from one PDF into
 another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`), and at the end the few
 things the rest of pnp needs that reportlab has no public way to ask (a flowable's
-frame, a table's row heights, a KeepTogether's flowables). tests/test_fences.py lists
+frame, a table's row heights, a KeepTogether's flowables) or set (whether a document
+template writes its file). tests/test_fences.py lists
 every internal name used here; a reportlab upgrade that moves one breaks here and in
 tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
 """
@@ -716,6 +717,12 @@ def canvas_like(template: BaseDocTemplate, buffer: BinaryIO, canvasmaker: Callab
     """A canvas for another PDF made as `template` makes its own (page size, fonts,
     compression, metadata): platypus's own maker, which it has no public name for."""
     return template._makeCanvas(buffer, canvasmaker)
+
+
+def set_saving(template: BaseDocTemplate, save: bool) -> None:
+    """Whether platypus writes the file when `template` is built (its switch, which it has
+    no public name for): a pass that draws nothing writes no file."""
+    template._doSave = int(save)
 
 
 def copy_pages(source: KeptPagesCanvas, target: FormPagesCanvas) -> None:
