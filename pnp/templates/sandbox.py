@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache, partial
 from typing import Any
 
-from jinja2 import StrictUndefined, Template, TemplateError, UndefinedError, nodes, pass_context
+from jinja2 import StrictUndefined, Template, TemplateError, Undefined, UndefinedError, nodes, pass_context
 from jinja2 import TemplateSyntaxError as TemplateSyntaxError  # for expressions.explain, which tells it apart without importing Jinja
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.ext import Extension
@@ -476,6 +476,13 @@ def rendered(template: Template, ctx: dict[str, Any]) -> str:
         return template.environment.concat(template.root_render_func(_context(template, ctx)))
     except Exception:
         template.environment.handle_exception()
+
+
+def refuse_undefined(value: Any) -> None:
+    """Raise the error Jinja's undefined `value` raises when used (it names the name and
+    why it is undefined); nothing for any other value."""
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
 
 
 def evaluated(source: str, ctx: dict[str, Any]) -> Any:
