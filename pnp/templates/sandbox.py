@@ -7,6 +7,10 @@ Why a module of its own: Jinja is a tenth of a card build's imports, and most ga
 templates are lone names (`{{ title }}`) that expressions.py looks up without it; this is
 imported when a template or expression needs Jinja, so a deck that never does never
 loads it.
+
+This is the one module that uses Jinja's internals (its code generator, subclassed; how a
+filter asks for its context; the template inside a compiled expression; what an undefined
+raises): tests/test_fences.py lists them, and pyproject.toml bounds Jinja.
 """
 
 from __future__ import annotations
