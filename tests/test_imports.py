@@ -1,8 +1,9 @@
 """How pnp's modules import each other, read from the source with `ast`: every package
 imports only the packages below it in LAYERS (not even inside a function or for typing),
 no cycles (not even ones held apart by an import inside a function or under
-TYPE_CHECKING), no import deferred into a function when it could be at the top, and
-reportlab's internals used in one module (pnp/pdf/canvas.py).
+TYPE_CHECKING), and no import deferred into a function when it could be at the top.
+Other libraries' internals (reportlab's, Jinja's, babel's), each used in one module, are
+fenced in tests/test_fences.py.
 
 Deferring an import is fine for start-up speed: a module that brings in a third-party
 library the importer does not already load (reportlab, svglib, ...), or code that most runs
@@ -294,34 +295,6 @@ def test_no_import_is_deferred_without_a_reason():
     assert not needless, "imports in a function that could be at the top (no cycle, nothing the importer does not load anyway):\n" + "\n".join(
         f"{e.where}: {e.target}" for e in needless
     )
-
-
-PRIVATE = {  # a library: the one module that may use its internals, which names, which modules
-    "reportlab": (
-        "pnp.pdf.canvas",
-        {"_fontname", "_frame", "_atTop", "_rowHeights", "_content", "_doc", "_code", "_fonts", "_dynFaceNames"},
-        "reportlab.pdfbase.pdfdoc",
-    ),
-}
-
-
-def test_reportlab_internals_are_used_in_one_module():
-    """An upgrade of the library is then checked in one place (the bounds in pyproject.toml say when)."""
-    strays = []
-    for module, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for library, (home, names, internal) in PRIVATE.items():
-            if module == home:
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Attribute) and node.attr in names:
-                    strays.append(f"{_path(module)}:{node.lineno}: .{node.attr} ({library}: only in {_path(home)})")
-                elif isinstance(node, ast.Constant) and node.value in names:
-                    strays.append(f"{_path(module)}:{node.lineno}: '{node.value}' ({library}: only in {_path(home)})")
-                elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                    used = [name for name in _targets(module, node)[1] if name == internal or name.startswith(internal + ".")]
-                    strays.extend(f"{_path(module)}:{node.lineno}: imports {name} ({library}: only in {_path(home)})" for name in used)
-    assert not strays, "\n".join(strays)
 
 
 NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, a glossary, boards, tuck boxes or rulebooks does not need

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 from xml.parsers import expat
 
 from reportlab.pdfgen.canvas import Canvas
@@ -18,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.assets.svgplain import length
 from pnp.assets.svgplain import read as read_plain
 from pnp.base.errors import Location, Problems, display_path
-from pnp.pdf.canvas import current_font, end_form, place_form, portable_code, write_code
+from pnp.pdf.canvas import draw_drawing, end_form, place_form, portable_code, write_code
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
     from reportlab.graphics.shapes import Drawing
@@ -26,6 +27,7 @@ if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an
 MAX_SVG_BYTES = 2 * 1024 * 1024
 MAX_SVG_SIDE = 10_000  # px (about 2.6 m): a symbol is drawn a few mm wide; more is a typo or an attack
 _URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"]*)", re.IGNORECASE)
+_FORMS: WeakKeyDictionary[Canvas, set[str]] = WeakKeyDictionary()  # the symbols' forms each canvas has defined, forgotten with the canvas
 
 
 @dataclass(repr=False, eq=False)
@@ -74,7 +76,9 @@ class SymbolSet:
         symbol = self.get(sid)
         if symbol is None:
             return None
-        forms = canvas.__dict__.setdefault("_pnp_forms", set())
+        forms = _FORMS.get(canvas)
+        if forms is None:
+            forms = _FORMS[canvas] = set()
         name = f"pnpsym_{sid}"
         if name not in forms:
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
@@ -103,17 +107,7 @@ def _render(symbol: Symbol, canvas: Canvas) -> None:
     they name nothing of the document (no font, transparency, image or shading): renderPDF
     walks the drawing's shapes slowly, and a build writes the same symbol into every deck's
     PDF and the rulebook, so the next form is those operators again (the same bytes)."""
-    from reportlab.graphics import renderPDF  # here for speed: reportlab.graphics brings in platypus
-    from reportlab.graphics.shapes import STATE_DEFAULTS
-
-    # renderPDF selects its default font (Helvetica, never embedded) before drawing;
-    # point it at the canvas's embedded font so no unembedded font is referenced.
-    default_font = STATE_DEFAULTS["fontName"]
-    STATE_DEFAULTS["fontName"] = current_font(canvas)
-    try:
-        renderPDF.draw(symbol.drawing, canvas, 0, 0)
-    finally:
-        STATE_DEFAULTS["fontName"] = default_font
+    draw_drawing(canvas, symbol.drawing)  # in the canvas's font: no unembedded font is named
     symbol.code = portable_code(canvas)
 
 

@@ -9,6 +9,9 @@ and an entry is written anew only when what it says differs from the merged cata
 its msgstr, flags, comments, source references or previous msgid. New entries go after
 the entry that precedes them in the template; obsolete ones after the file's own obsolete
 entries. Of the header, only the fields pnp owns are replaced, and only when they differ.
+
+This is the one module that uses babel's internals (a catalogue's number of plural forms,
+its messages and their keys): tests/test_fences.py lists them, and pyproject.toml bounds babel.
 """
 
 from __future__ import annotations

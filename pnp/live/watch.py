@@ -94,11 +94,15 @@ class Changes:
         from watchdog.events import FileSystemEventHandler  # 16 ms: only for a command that watches
         from watchdog.observers import Observer
 
-        handler = FileSystemEventHandler()
-        handler.on_any_event = self._on_event  # type: ignore[method-assign]
+        on_event = self._on_event
+
+        class Handler(FileSystemEventHandler):  # watchdog's way: its hook overridden, not replaced on its object
+            def on_any_event(self, event: Any) -> None:
+                on_event(event)
+
         observer = Observer()
         try:
-            observer.schedule(handler, str(self._root), recursive=True)
+            observer.schedule(Handler(), str(self._root), recursive=True)
             observer.start()
         except (OSError, RuntimeError):  # no notifications here, or too many watches: poll instead
             return None

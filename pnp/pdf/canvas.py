@@ -11,12 +11,14 @@ object order: the same input still gives the same bytes.
 This is the one module that uses reportlab's internals (pdfdoc objects, underscore
 names): the streaming document above, set text written straight into a page's content
 (`draw_text`), what the watcher's faces and pages wrote written again (`KeptCode`), a
-symbol's operators written again into the next PDF (`portable_code`), a font registered
-again when its file changed (`register_font`), a rulebook's pages set as forms and
-copied from one PDF into another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`),
-and at the end the few things the rest of pnp needs that reportlab has no public way to
-ask (a canvas's font, a flowable's frame, a table's row heights, a KeepTogether's
-flowables). A reportlab upgrade that moves them breaks here and in
+symbol's operators written again into the next PDF (`portable_code`), an SVG that svglib
+read drawn in the canvas's font (`draw_drawing`), a font registered again when its file
+changed (`register_font`), a rulebook's pages set as forms and copied from one PDF into
+another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`), and at the end the few
+things the rest of pnp needs that reportlab has no public way to ask (a flowable's
+frame, a table's row heights, a KeepTogether's flowables) or set (whether a document
+template writes its file). tests/test_fences.py lists
+every internal name used here; a reportlab upgrade that moves one breaks here and in
 tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
 """
 
@@ -55,7 +57,8 @@ from reportlab.pdfbase.pdfdoc import format as pdfdoc_format
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas, ExtGState
 
-if TYPE_CHECKING:  # platypus is for rulebooks only: sheets need not import it
+if TYPE_CHECKING:  # platypus is for rulebooks only, graphics for symbols svglib reads: sheets need not import them
+    from reportlab.graphics.shapes import Drawing
     from reportlab.platypus import BaseDocTemplate, Flowable, KeepTogether
     from reportlab.platypus.tables import Table
 
@@ -293,6 +296,22 @@ def portable_code(canvas: Canvas) -> list[str] | None:
 def write_code(canvas: Canvas, code: list[str]) -> None:
     """Operators (from `portable_code`) written into the page or form being drawn."""
     canvas._code.extend(code)
+
+
+def draw_drawing(canvas: Canvas, drawing: Drawing) -> None:
+    """A drawing of reportlab's graphics (an SVG svglib read) drawn at the origin by
+    renderPDF, whose default font is the canvas's while it draws: renderPDF selects its own
+    (Helvetica, never embedded) before drawing, and a PDF must name no font it does not
+    embed. The default is reportlab's, for the whole process: it is put back after."""
+    from reportlab.graphics import renderPDF  # here for speed: reportlab.graphics brings in platypus
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+
+    default_font = STATE_DEFAULTS["fontName"]
+    STATE_DEFAULTS["fontName"] = canvas._fontname
+    try:
+        renderPDF.draw(drawing, canvas, 0, 0)
+    finally:
+        STATE_DEFAULTS["fontName"] = default_font
 
 
 def _names_per_page(canvas: Canvas, code: list[str]) -> bool:
@@ -589,11 +608,6 @@ def register_font(font: TTFont) -> None:
     pdfmetrics.registerFont(font)
 
 
-def current_font(canvas: Canvas) -> str:
-    """The name of the font the canvas draws text in now."""
-    return canvas._fontname
-
-
 def at_top_of_frame(flowable: Flowable) -> bool:
     """Whether platypus is placing `flowable` at the top of its frame (nothing above it
     in the column), where waiting for the next page would not give it more room."""
@@ -703,6 +717,12 @@ def canvas_like(template: BaseDocTemplate, buffer: BinaryIO, canvasmaker: Callab
     """A canvas for another PDF made as `template` makes its own (page size, fonts,
     compression, metadata): platypus's own maker, which it has no public name for."""
     return template._makeCanvas(buffer, canvasmaker)
+
+
+def set_saving(template: BaseDocTemplate, save: bool) -> None:
+    """Whether platypus writes the file when `template` is built (its switch, which it has
+    no public name for): a pass that draws nothing writes no file."""
+    template._doSave = int(save)
 
 
 def copy_pages(source: KeptPagesCanvas, target: FormPagesCanvas) -> None:

@@ -30,7 +30,7 @@ from pnp.base.errors import Location, PnpError, Problems
 from pnp.impose.paper import RulebookFormats, rulebook_formats
 from pnp.layout.faces import Face, ImageOp
 from pnp.layout.text import TextStyle, escape
-from pnp.pdf.canvas import FormPagesCanvas, KeptPagesCanvas, at_top_of_frame, canvas_like, copy_pages, row_heights
+from pnp.pdf.canvas import FormPagesCanvas, KeptPagesCanvas, at_top_of_frame, canvas_like, copy_pages, row_heights, set_saving
 from pnp.rulebook.booklet import impose
 from pnp.rulebook.collation import initial as initial_of
 from pnp.rulebook.collation import sort_key
@@ -182,7 +182,7 @@ class _Template(BaseDocTemplate):
             creator="pnp",
             producer="pnp (reportlab)",
         )
-        self._doSave = int(setting.drawing)  # platypus's switch: a pass that draws nothing writes no file
+        set_saving(self, setting.drawing)  # a pass that draws nothing writes no file
         self.keepTogetherClass = KeepWithNext  # a heading and the first lines after it, not the whole block
         self.setting, self.header, self.book_page = setting, header, page
         self.running = ""  # the chapter in effect at the top of the next page

@@ -25,6 +25,7 @@ reach Python internals, and a misspelt name never quietly means "nothing".
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from types import ModuleType
@@ -95,8 +96,8 @@ def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
     if value is _ABSENT:
         value = _jinja().evaluated(source, ctx)
-    if hasattr(type(value), "_fail_with_undefined_error"):  # Jinja's undefined: a result, or a name bound to one
-        value._fail_with_undefined_error()
+    if "jinja2" in sys.modules:  # Jinja's undefined, a result or a name bound to one, is refused (there is none without Jinja)
+        _jinja().refuse_undefined(value)
     return value
 
 

@@ -7,6 +7,10 @@ Why a module of its own: Jinja is a tenth of a card build's imports, and most ga
 templates are lone names (`{{ title }}`) that expressions.py looks up without it; this is
 imported when a template or expression needs Jinja, so a deck that never does never
 loads it.
+
+This is the one module that uses Jinja's internals (its code generator, subclassed; how a
+filter asks for its context; the template inside a compiled expression; what an undefined
+raises): tests/test_fences.py lists them, and pyproject.toml bounds Jinja.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache, partial
 from typing import Any
 
-from jinja2 import StrictUndefined, Template, TemplateError, UndefinedError, nodes, pass_context
+from jinja2 import StrictUndefined, Template, TemplateError, Undefined, UndefinedError, nodes, pass_context
 from jinja2 import TemplateSyntaxError as TemplateSyntaxError  # for expressions.explain, which tells it apart without importing Jinja
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.ext import Extension
@@ -476,6 +480,13 @@ def rendered(template: Template, ctx: dict[str, Any]) -> str:
         return template.environment.concat(template.root_render_func(_context(template, ctx)))
     except Exception:
         template.environment.handle_exception()
+
+
+def refuse_undefined(value: Any) -> None:
+    """Raise the error Jinja's undefined `value` raises when used (it names the name and
+    why it is undefined); nothing for any other value."""
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
 
 
 def evaluated(source: str, ctx: dict[str, Any]) -> Any:
