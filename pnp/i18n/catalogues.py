@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from pnp.base.errors import Location, Problems, display_path
 from pnp.base.output import atomic_path
 from pnp.base.paths import inside
+from pnp.i18n.msgid import comparable, singular
 from pnp.load.languages import known_language
 from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game
 from pnp.load.packed import PackedCards
@@ -432,14 +433,6 @@ def filled(string: object) -> bool:
     return any(string) if isinstance(string, (tuple, list)) else bool(string)
 
 
-def _plain(value: object) -> object:
-    return tuple(value) if isinstance(value, (tuple, list)) else value
-
-
-def _singular(msgid: object) -> str:
-    return msgid[0] if isinstance(msgid, (tuple, list)) else str(msgid)
-
-
 def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, UpdateReport]:
     chosen = _previous(pot, old)
     used = {id(m) for m in chosen.values()}
@@ -457,7 +450,7 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             string = previous.string
             if isinstance(message.id, tuple) != isinstance(string, (tuple, list)):
                 string = ""  # a plural that was a plain string, or the other way round: translated anew
-            if _plain(previous.id) != _plain(message.id):
+            if comparable(previous.id) != comparable(message.id):
                 flags.add("fuzzy")  # the source changed: the translation is stale
                 previous_id = previous.previous_id or previous.id
             elif previous.fuzzy:
@@ -583,7 +576,7 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
     for m in catalog if catalog is not None else []:
         if m.id and m.context:
             by_key.setdefault(m.context, m)
-            by_key[text_key(m.context, _singular(m.id))] = m
+            by_key[text_key(m.context, singular(m.id))] = m
     count = Plurals(lang).count
     done: dict[str, str | tuple[str, ...]] = {}
     fuzzy, missing = [], []
@@ -593,7 +586,7 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
         if entry.plural:
             if message is None or not isinstance(message.string, (tuple, list)) or len(message.string) < count or not all(message.string[:count]):
                 missing.append((entry.label, line))  # translated only when every form of the language is
-            elif message.fuzzy or _plain(message.id) != (entry.plural[0], entry.plural[-1]):
+            elif message.fuzzy or comparable(message.id) != (entry.plural[0], entry.plural[-1]):
                 fuzzy.append((entry.label, line))
             elif (wrong := _plural_placeholders(entry.plural, message.string[:count])) is not None:
                 problems.error(

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import PoFileParser, write_po
 
+from pnp.i18n.msgid import comparable
+
 # Header fields pnp writes; every other one (Last-Translator, PO-Revision-Date, X-Generator,
 # X-Poedit-*, Language-Team, ...) belongs to the translator and their tools.
 OWNED = ("Project-Id-Version", "Language", "MIME-Version", "Content-Type", "Content-Transfer-Encoding")
@@ -122,23 +124,19 @@ def _words(comments: list[str]) -> list[str]:
     return " ".join(comments).split()
 
 
-def _plain(value: object) -> object:
-    return tuple(value) if isinstance(value, (list, tuple)) else value
-
-
 def same(block: Block, new: Message) -> bool:
     """Whether the entry as written says what `new` says."""
     old = block.message
     assert old is not None
     return (
-        _plain(old.id) == _plain(new.id)
-        and _plain(old.string) == _plain(new.string)
+        comparable(old.id) == comparable(new.id)
+        and comparable(old.string) == comparable(new.string)
         and old.context == new.context
         and block.flags == frozenset(new.flags)
         and _words(old.auto_comments) == _words(new.auto_comments)
         and _words(old.user_comments) == _words(new.user_comments)
         and sorted(old.locations) == sorted(new.locations)
-        and _plain(old.previous_id or None) == _plain(new.previous_id or None)
+        and comparable(old.previous_id or None) == comparable(new.previous_id or None)
     )
 
 
