@@ -25,10 +25,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pnp.base.errors import Location, PnpError, Problem, Problems
+from pnp.base.errors import Location, Problems
 from pnp.load.model import Card, Game
 from pnp.load.schema import MISSING, build, suggest
-from pnp.load.yamlfile import LList, LMap, load_yaml
+from pnp.load.yamlfile import LList, LMap
+from pnp.project.deals import members_of_deals
 from pnp.templates.expressions import CODE, FAILED, Names, evaluate_at, explain, filled
 
 
@@ -535,37 +536,3 @@ def check_rules(game: Game, raw_constraints: Any) -> Problems:
         Checker(game, constraints, problems).run()
     members_of_deals(game, game.deals, problems)
     return problems
-
-
-def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[str, set[str]]:
-    """Ids of the components each deal uses: game.yaml's `deals.include`, evaluated for
-    every component with `deal` bound. A failing include is reported once, at its line."""
-    if game.meta.deals is None or not deals:
-        return {}
-    source = game.meta.deals.include
-    raw = load_yaml(game.root / "game.yaml").get("deals")
-    loc = raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
-    names = Names(game)
-    cards = game.cards()  # unpacked from the card store once, not once per deal
-    members: dict[str, set[str]] = {}
-    for deal in deals:
-        chosen = members[deal.id] = set()
-        for card in cards:
-            ok = evaluate_at(source, names.of(card, deal=names.view(deal)), loc, "deals: include", problems)
-            if ok is FAILED:
-                return members
-            if ok:
-                chosen.add(card.id)
-    return members
-
-
-def deal_members(game: Game, deal_id: str) -> set[str]:
-    """Ids of the components a deal uses, by the game's `deals.include` expression."""
-    deals = {deal.id: deal for deal in game.deals}
-    if deal_id not in deals:
-        choices = ", ".join(deals) or "none: the game defines no deals"
-        raise PnpError(Problem(game.loc, "deal-unknown", f"there is no deal '{deal_id}'{suggest(deal_id, deals)}; expected one of: {choices}"))
-    problems = Problems()
-    members = members_of_deals(game, [deals[deal_id]], problems)
-    problems.raise_if_errors()
-    return members[deal_id]
