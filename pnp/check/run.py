@@ -10,7 +10,7 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 from __future__ import annotations
 
 from pnp.base.errors import Problems
-from pnp.check.rules import check_rules
+from pnp.check.constraints.base import check_rules
 from pnp.check.starter import check_starter_text
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
