@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import fields
 from pathlib import Path
 from textwrap import dedent
 
 import pytest
 from conftest import edit, line_of, run
 from pdfread import reader
+
+from pnp.check.constraints import KINDS, kind_class
+from pnp.check.constraints.base import ConstraintKind
 
 GAME = """\
 title: Test
@@ -135,6 +139,40 @@ def test_constraint_with_two_kinds_is_an_error(tmp_path):
     result = check(game(tmp_path, "  - {id: n, message: m, unique: title, expect: power > 0}\n"))
     assert result.exit_code == 1
     assert "constraint 'n' has 2 of count, unique" in result.output
+
+
+# --- the kinds: one module each, one registry ------------------------------------------
+
+RULES_DOC = Path(__file__).parent.parent / "docs" / "rules.md"
+
+
+def test_every_kind_has_a_module_and_a_row_in_the_docs():
+    """A kind in the registry is a module named like its key, with a ConstraintKind whose
+    first key is the kind's; docs/rules.md's table of checks has one row per kind, in the
+    registry's order, and no other."""
+    keys: list[str] = []
+    for key, name in KINDS.items():
+        cls = kind_class(key)
+        assert cls.__name__ == name and cls.__module__ == f"pnp.check.constraints.{key}" and issubclass(cls, ConstraintKind)
+        own = [f.name for f in fields(cls)]
+        assert own[0] == key, f"the first key of {name} is {own[0]!r}; expected {key!r}"
+        keys.extend(own)
+    assert len(keys) == len(set(keys)), f"two kinds have a key of the same name: {sorted(k for k in keys if keys.count(k) > 1)}"
+    doc = RULES_DOC.read_text(encoding="utf-8")
+    table = doc.split("| check | example | holds when |", 1)[1].split("\n\n", 1)[0]
+    documented = re.findall(r"(?m)^\| `(\w+)` \|", table)
+    assert documented == list(KINDS), f"docs/rules.md documents {documented}; expected a row for each of {list(KINDS)}"
+
+
+def test_an_unknown_kind_is_named_with_a_suggestion(tmp_path):
+    result = check(game(tmp_path, "  - {id: n, message: m, cout: {equals: 4}}\n"))
+    assert result.exit_code == 1
+    rules = tmp_path / "g" / "rules.yaml"
+    assert result.output.splitlines()[:2] == [
+        f"{rules}:15:23: unknown key 'cout' in constraint (did you mean 'count'?); expected one of: id, message, severity, type, where, for_each, count, unique, "
+        "within, reference, expect, partition, values, graph, expression, doc [schema-unknown-key]",
+        f"{rules}:15:3: constraint 'n' has none of count, unique, reference, expect, partition, values, graph, expression; expected exactly one [constraint-kind]",
+    ]
 
 
 # --- Mestá -------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from conftest import edit, run
 from PIL import Image, ImageChops, ImageStat
 
 from pnp.base.paths import CARDS_DIR as CARDS
-from pnp.check.rules import deal_members
 from pnp.load.game import load_game
+from pnp.project.deals import deal_members
 from pnp.project.project import prepare
 
 CUSTOM_DECK_KEYS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}

@@ -1,7 +1,8 @@
 """Stage 2, check: everything `pnp check` reports, and what `pnp build` checks before it
-draws. The checks themselves live with what they check (the rules model in rules.py, the
-glossary, each element kind's `check_game`, the rulebooks' rulebook/check.py); this
-module runs them all, in one order, for the game and for each language of it.
+draws. The checks themselves live with what they check (the rules model in
+constraints/, the glossary, each element kind's `check_game`, the rulebooks'
+rulebook/check.py); this module runs them all, in one order, for the game and for each
+language of it.
 
 Laying out a face is part of checking it: whether a text fits its box, and whether its
 glyphs and symbols exist, is known only once it is set, so `check_all` sets every face
@@ -10,7 +11,7 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 from __future__ import annotations
 
 from pnp.base.errors import Problems
-from pnp.check.rules import check_rules
+from pnp.check.constraints.base import check_rules
 from pnp.check.starter import check_starter_text
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout

@@ -77,8 +77,8 @@ class Listing:
 
 def listing(folder: Path) -> Listing:
     """Everything `pnp list` shows; raises PnpError if the game cannot be loaded."""
-    from pnp.check.rules import deal_members
     from pnp.i18n.catalogues import languages, status
+    from pnp.project.deals import deal_members
     from pnp.project.edition import read_originals
     from pnp.project.project import prepare
 

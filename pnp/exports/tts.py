@@ -130,7 +130,7 @@ def export_tts(
 ) -> Exported:
     """Sheets, boards and tokens as images in out/GAME/tts-LANG[-DEAL]/ and the saved object
     GAME.json that places them all; with `deal`, only the components that deal uses."""
-    from pnp.check.rules import deal_members
+    from pnp.project.deals import deal_members
 
     edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
     result = Exported(problems=problems)

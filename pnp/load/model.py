@@ -85,7 +85,7 @@ class RulesFile:
 
     enums: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     types: dict[str, TypeDef] = field(default_factory=dict)
-    constraints: list[Any] = field(default_factory=list)  # read by check.load_constraints
+    constraints: list[Any] = field(default_factory=list)  # read by check.constraints.base.load_constraints
     translate: list[str] = field(default_factory=lambda: ["name"])  # enum attributes that are texts
 
 

@@ -21,7 +21,6 @@ from pnp.base.errors import Location, PnpError, Problem, Problems, fail
 from pnp.base.forked import Aside, join_all
 from pnp.base.output import Transaction, Written, shown, transaction
 from pnp.base.signals import Interrupted
-from pnp.check.rules import deal_members
 from pnp.check.run import check_game
 from pnp.impose.paper import rulebook_formats
 from pnp.impose.sheets import (
@@ -49,6 +48,7 @@ from pnp.load.model import Deck, Game
 from pnp.pdf.canvas import KeptCode
 from pnp.pipeline.progress import BuildProgress, expected_cards
 from pnp.pipeline.reuse import COLD, Reuse
+from pnp.project.deals import deal_members
 from pnp.project.edition import Edition, make_editions, resolve_languages
 from pnp.project.options import BuildOptions
 from pnp.project.project import Project, prepare

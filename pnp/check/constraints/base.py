@@ -1,0 +1,307 @@
+"""Stage 2, check: hold the loaded game to its own rules model, what every kind of
+constraint shares.
+
+rules.yaml declares constraints, each with an id, a severity and a message, and exactly
+one kind of check, named by its key (KINDS in __init__.py, one module each; see
+docs/rules.md). Selections (`type`, `where`) and `for_each` are shared by all kinds, and
+so is what is here: reading a constraint and its keys (`load_constraints`), the names its
+expressions and message see, reporting a violation with the message filled in, the
+components a selection chooses, the values a field (or a pattern in it) gives, and the
+names a reference target stands for; and the loop that runs every constraint
+(`check_rules`). Expressions and messages are those of pnp/templates/expressions.py:
+sandboxed, strict (a misspelt name is an error at its line, once per constraint), with
+the same names as layouts and rulebooks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields, make_dataclass
+from functools import cache
+from typing import Any, ClassVar, Literal, get_type_hints
+
+from pnp.base.errors import Location, Problems
+from pnp.check.constraints import KINDS, kind_class
+from pnp.load.model import Card, Game
+from pnp.load.schema import MISSING, build
+from pnp.load.yamlfile import LList, LMap
+from pnp.project.deals import members_of_deals
+from pnp.templates.expressions import CODE, FAILED, Names, evaluate_at, explain, filled
+
+
+class ConstraintKind:
+    """One kind of constraint: a dataclass of its keys in rules.yaml, the first named like
+    the kind (`unique`, then `within`), read by schema.build like every other key of the
+    constraint (so no two kinds may have a key of the same name); and its `check`."""
+
+    selects: ClassVar[bool] = True  # checks the components the constraint selects; False: the game as a whole (expression)
+
+    def located(self, item: LMap) -> dict[str, Location]:
+        """Where the kind's expressions are written, by the name their messages give them
+        ('expect', 'some'), so that a mistake in one is reported at its own line."""
+        return {}
+
+    def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
+        """Report each violation among the selected `cards` with checker.say; `extra` binds
+        for_each's `value`. False stops the constraint (an expression or a target that
+        failed, reported once, not once per value of for_each)."""
+        raise NotImplementedError
+
+
+@dataclass(repr=False, eq=False)
+class Constraint:
+    id: str
+    message: str
+    severity: Literal["error", "warning"] = "error"
+    type: str | None = None  # select components of this type (default: all)
+    where: str | None = None  # and only those for which this expression is true
+    for_each: str | None = None  # repeat for every value of this enumeration, bound to `value`
+    kind: ConstraintKind = field(kw_only=True)  # in rules.yaml, the keys of one of KINDS stand here
+    doc: str = ""
+    _loc: Location = field(default=Location("?"), repr=False)
+    _locs: dict[str, Location] = field(default_factory=dict, repr=False)  # of where, message and the kind's expressions
+
+    def loc_of(self, key: str) -> Location:
+        return self._locs.get(key, self._loc)
+
+
+@dataclass(repr=False, eq=False)
+class Source:
+    """Where values come from: a field, optionally searched with a regular expression."""
+
+    field: str
+    pattern: str | None = None  # every group of every match is a value
+    split: str | None = None  # a regular expression that splits each match into names
+
+
+@cache
+def _schema(kinds: tuple[str, ...]) -> type:
+    """The dataclass a constraint is read with: the keys of Constraint, with the keys of
+    `kinds` (each optional) in place of `kind`, in the order of KINDS."""
+    hints = get_type_hints(Constraint)
+    spec: list[tuple[str, Any, Any]] = []
+    for f in fields(Constraint):
+        if f.name != "kind":
+            spec.append((f.name, hints[f.name], field(default=f.default, default_factory=f.default_factory)))
+            continue
+        for key in kinds:
+            cls = kind_class(key)
+            kind_hints = get_type_hints(cls)
+            spec.extend((g.name, kind_hints[g.name] | None, field(default=None)) for g in fields(cls))
+    return make_dataclass("ConstraintKeys", spec, repr=False, eq=False)
+
+
+def _schema_of(item: LMap) -> type:
+    """The schema for one constraint: the keys shared and those of the kinds it names (their
+    modules imported now); every kind's when it has another key, so that a misspelt key is
+    answered with every key there is, and a key of a kind it does not name is known."""
+    keys = {str(key).replace("-", "_") for key in item}
+    schema = _schema(tuple(k for k in KINDS if k in keys))
+    if keys - {f.name for f in fields(schema)}:
+        schema = _schema(tuple(KINDS))
+    return schema
+
+
+def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
+    """Read the `constraints:` list of rules.yaml."""
+    out: list[Constraint] = []
+    if raw is None:
+        return out
+    if not isinstance(raw, LList):
+        problems.error(getattr(raw, "loc", Location("?")), "constraint-shape", "constraints must be a list; expected '- id: ...' entries")
+        return out
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        if not isinstance(item, LMap):
+            problems.error(raw.loc_of(i), "constraint-shape", f"constraint {i + 1} is not a mapping; expected id, message and one of: {', '.join(KINDS)}")
+            continue
+        read = build(_schema_of(item), item, problems, "constraint")
+        if read is MISSING:
+            continue
+        kinds = [k for k in KINDS if getattr(read, k, None) is not None]
+        if len(kinds) != 1:
+            problems.error(item.loc, "constraint-kind", f"constraint '{read.id}' has {len(kinds) or 'none'} of {', '.join(KINDS)}; expected exactly one")
+            continue
+        stray = _stray(read, kinds[0])
+        if stray is not None:
+            name, key = stray
+            problems.error(
+                item.loc_of(name),
+                f"constraint-{name.replace('_', '-')}",
+                f"constraint '{read.id}' has '{name}' but is not a {key} check; expected '{name}' only beside '{key}'",
+            )
+            continue
+        if read.id in seen:
+            problems.error(item.loc_of("id"), "constraint-id", f"constraint id '{read.id}' is used twice; expected unique ids")
+        seen.add(read.id)
+        cls = kind_class(kinds[0])
+        kind = cls(**{name: getattr(read, name) for name in _keys(kinds[0]) if getattr(read, name) is not None})
+        c = Constraint(**{f.name: getattr(read, f.name) for f in fields(Constraint) if f.init and f.name != "kind"}, kind=kind)
+        c._locs = {key: item.loc_of(key) for key in ("where", "message") if key in item} | kind.located(item)
+        out.append(c)
+    return out
+
+
+def _keys(kind: str) -> list[str]:
+    """The keys of a kind in rules.yaml, its own first."""
+    return [f.name for f in fields(kind_class(kind))]
+
+
+def _stray(read: Any, kind: str) -> tuple[str, str] | None:
+    """A key (and its kind) given to a constraint of another kind: `within` beside `expect`."""
+    for other in KINDS:
+        if other != kind and hasattr(read, other):  # read with the keys of `other`
+            for name in _keys(other)[1:]:
+                if getattr(read, name) is not None:
+                    return name, other
+    return None
+
+
+class Checker:
+    """Runs the constraints over one game; what every kind's check uses to evaluate its
+    expressions, choose components, read values and report what it found."""
+
+    def __init__(self, game: Game, constraints: list[Constraint], problems: Problems):
+        self.game = game
+        self.constraints = constraints
+        self.problems = problems
+        self.cards = game.cards() + game.deals
+        self.names = Names(game)
+        self.once: set[Any] = set()  # what a kind reports once for all its constraints (graph: an unknown neighbour)
+        self._message_failed: set[str] = set()  # constraints whose message could not be filled in: reported once
+
+    def run(self) -> None:
+        for c in self.constraints:
+            if c.type is not None and c.type not in self.game.types:
+                self.problems.error(c._loc, "constraint-type", f"[{c.id}] type '{c.type}' does not exist; expected one of: {', '.join(self.game.types)}")
+                continue
+            if c.for_each is not None:
+                if c.for_each not in self.game.enums:
+                    self.problems.error(
+                        c._loc,
+                        "constraint-for-each",
+                        f"[{c.id}] for_each names '{c.for_each}', which is not an enumeration; expected one of: {', '.join(self.game.enums)}",
+                    )
+                    continue
+                bindings = [{"value": v} for v in self.game.enums[c.for_each].values()]
+            else:
+                bindings = [{}]
+            for extra in bindings:
+                if not self._one(c, extra):
+                    break  # an expression error: reported once, not per value
+
+    def _one(self, c: Constraint, extra: dict) -> bool:
+        if not c.kind.selects:
+            return c.kind.check(self, c, [], extra) is not False
+        cards = self.select(c, extra)
+        if cards is None:
+            return False
+        return c.kind.check(self, c, cards, extra) is not False
+
+    def evaluate(self, source: str, ctx: dict, c: Constraint, what: str) -> Any:
+        """The value of one of the constraint's expressions; FAILED (reported) stops the
+        constraint, so a mistake is reported once and not once per component."""
+        return evaluate_at(source, ctx, c.loc_of(what), f"constraint '{c.id}': {what}", self.problems)
+
+    def card_ctx(self, card: Card, extra: dict) -> dict:
+        """What an expression or message about one card sees (pnp/templates/expressions.py)."""
+        return self.names.of(card, **extra)
+
+    def game_ctx(self, extra: dict) -> dict:
+        return self.names.of_game(**extra)
+
+    def say(self, c: Constraint, loc: Location, detail: str, ctx: dict) -> None:
+        """Report a violation of `c` at `loc`: its message filled in with `ctx`, then `detail`."""
+        message = c.message
+        if "{" in message:
+            try:
+                message = filled(message, ctx)
+            except Exception as exc:  # reported once; a broken message must not hide the violation
+                if c.id not in self._message_failed:
+                    self._message_failed.add(c.id)
+                    self.problems.error(c.loc_of("message"), CODE, f"constraint '{c.id}': message: {explain(exc, ctx)}")
+        text = f"{message} ({detail})" if detail else message
+        (self.problems.warn if c.severity == "warning" else self.problems.error)(loc, c.id, text)
+
+    def select(self, c: Constraint, extra: dict) -> list[Card] | None:
+        """The components of the constraint's `type` for which its `where` holds; None when
+        `where` failed (reported)."""
+        chosen = []
+        for card in self.cards:
+            if c.type is not None and card.type != c.type:
+                continue
+            if c.where is not None:
+                ok = self.evaluate(c.where, self.card_ctx(card, extra), c, "where")
+                if ok is FAILED:
+                    return None
+                if not ok:
+                    continue
+            chosen.append(card)
+        return chosen
+
+    def source(self, spec: Source, card: Card) -> list[Any]:
+        """The values `spec` finds on one card: its field's value (each item of a list), or
+        the names its pattern matches there."""
+        value = card.fields.get(spec.field, card.id if spec.field == "id" else None)
+        items = value if isinstance(value, list) else [] if value is None else [value]
+        if spec.pattern is None:
+            return list(items)
+        names: list[str] = []
+        for text in items:
+            for match in re.finditer(spec.pattern, str(text)):
+                for group in match.groups() or (match.group(0),):
+                    if group:
+                        parts = re.split(spec.split, group) if spec.split else [group]
+                        names.extend(p.strip() for p in parts if p.strip())
+        return names
+
+    def target(self, spec: str, c: Constraint) -> set[str] | None:
+        """The set of names a reference or partition must resolve to."""
+        words = spec.split()
+        if words == ["symbol"]:
+            return set(self.game.symbols)
+        if len(words) == 2 and words[0] == "enum":
+            enum, _, attr = words[1].partition(".")
+            if enum not in self.game.enums:
+                self.problems.error(c._loc, "constraint-target", f"[{c.id}] enumeration '{enum}' does not exist; expected one of: {', '.join(self.game.enums)}")
+                return None
+            values = self.game.enums[enum].values()
+            return {str(v.attrs.get(attr)) if attr else str(v) for v in values}
+        if len(words) == 1 and "." in words[0]:
+            type_name, _, field_name = words[0].partition(".")
+            if type_name not in self.game.types:
+                self.problems.error(c._loc, "constraint-target", f"[{c.id}] type '{type_name}' does not exist; expected one of: {', '.join(self.game.types)}")
+                return None
+            found = set()
+            for card in self.cards:
+                if card.type == type_name:
+                    value = card.id if field_name == "id" else card.fields.get(field_name)
+                    found.update(str(v) for v in (value if isinstance(value, list) else [value]) if v is not None)
+            return found
+        self.problems.error(
+            c._loc, "constraint-target", f"[{c.id}] target '{spec}' is not understood; expected 'TYPE.FIELD', 'enum NAME', 'enum NAME.ATTRIBUTE' or 'symbol'"
+        )
+        return None
+
+
+def describe_target(target: str) -> str:
+    """A reference target in words: 'enum empire.name' -> "the name of any 'empire' value"."""
+    words = target.split()
+    if words == ["symbol"]:
+        return "a symbol of the game"
+    if len(words) == 2 and words[0] == "enum":
+        enum, _, attr = words[1].partition(".")
+        return f"the {attr} of any '{enum}' value" if attr else f"a value of '{enum}'"
+    type_name, _, field_name = target.partition(".")
+    return f"the {field_name} of any '{type_name}' component"
+
+
+def check_rules(game: Game, raw_constraints: Any) -> Problems:
+    """Run every constraint of the game, and every deal's `include`; returns the
+    violations (errors and warnings)."""
+    problems = Problems()
+    constraints = load_constraints(raw_constraints, problems)
+    if constraints:  # the checker reads every card: only when there is something to check
+        Checker(game, constraints, problems).run()
+    members_of_deals(game, game.deals, problems)
+    return problems

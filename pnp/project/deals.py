@@ -1,0 +1,46 @@
+"""Deals: which components a build prints for a deal. game.yaml's `deals.include` is an
+expression evaluated for every component with `deal` bound; a deal uses the components
+for which it is true. `pnp check` reports a failing include (check/constraints), and a
+build, an export and `pnp list` print or count only a deal's components."""
+
+from __future__ import annotations
+
+from pnp.base.errors import PnpError, Problem, Problems
+from pnp.load.model import Card, Game
+from pnp.load.schema import suggest
+from pnp.load.yamlfile import LMap, load_yaml
+from pnp.templates.expressions import FAILED, Names, evaluate_at
+
+
+def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[str, set[str]]:
+    """Ids of the components each deal uses: game.yaml's `deals.include`, evaluated for
+    every component with `deal` bound. A failing include is reported once, at its line."""
+    if game.meta.deals is None or not deals:
+        return {}
+    source = game.meta.deals.include
+    raw = load_yaml(game.root / "game.yaml").get("deals")
+    loc = raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
+    names = Names(game)
+    cards = game.cards()  # unpacked from the card store once, not once per deal
+    members: dict[str, set[str]] = {}
+    for deal in deals:
+        chosen = members[deal.id] = set()
+        for card in cards:
+            ok = evaluate_at(source, names.of(card, deal=names.view(deal)), loc, "deals: include", problems)
+            if ok is FAILED:
+                return members
+            if ok:
+                chosen.add(card.id)
+    return members
+
+
+def deal_members(game: Game, deal_id: str) -> set[str]:
+    """Ids of the components a deal uses, by the game's `deals.include` expression."""
+    deals = {deal.id: deal for deal in game.deals}
+    if deal_id not in deals:
+        choices = ", ".join(deals) or "none: the game defines no deals"
+        raise PnpError(Problem(game.loc, "deal-unknown", f"there is no deal '{deal_id}'{suggest(deal_id, deals)}; expected one of: {choices}"))
+    problems = Problems()
+    members = members_of_deals(game, [deals[deal_id]], problems)
+    problems.raise_if_errors()
+    return members[deal_id]
