@@ -82,11 +82,12 @@ def test_every_unit_that_cannot_be_printed_is_reported_at_once(tmp_path):
     ]
 
 
-def test_a_warning_of_the_plan_is_reported_once(tmp_path):
+def test_a_warning_of_the_plan_is_reported_once_by_check_and_by_build(tmp_path):
     game = make_tokens(tmp_path / "mats", {"mats": ((280, 190), None, True)})
-    result = run("build", game, "--sides", "fold", "--out", tmp_path / "out", "--lang", "sk")
-    assert result.exit_code == 0, result.output
-    assert len(_lines(result.output, "sheet-fold-fit")) == 1
+    built = run("build", game, "--sides", "fold", "--out", tmp_path / "out")
+    assert built.exit_code == 0, built.output
+    assert _lines(built.output, "sheet-fold-fit") == _lines(run("check", game, "--sides", "fold").output, "sheet-fold-fit")
+    assert len(_lines(built.output, "sheet-fold-fit")) == 1 and (tmp_path / "out" / "mats" / "mats-sk-a4-fold.pdf").is_file()
 
 
 @pytest.fixture(scope="module")
