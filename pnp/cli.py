@@ -128,6 +128,18 @@ overlap_option = click.option(
     help="For a component larger than the paper, printed in pieces: how many mm neighbouring pieces overlap (to glue).",
 )
 
+bleed_option = click.option(
+    "--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side."
+)
+
+
+def sheet_options(command):
+    """The sheet options of `pnp build` after --paper (and --out), in its order; `pnp check`
+    takes them too, to report what a build on those sheets would find."""
+    for option in reversed((sides_option, flip_option, back_offset_option, bleed_option, gap_option, overlap_option, cutter_option, corner_option)):
+        command = option(command)
+    return command
+
 
 class Context:
     def __init__(self, debug: bool, quiet: bool, verbose: bool = False):
@@ -266,14 +278,7 @@ changed_since_option = click.option(
 @game_argument
 @paper_option
 @out_option
-@sides_option
-@flip_option
-@back_offset_option
-@click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side.")
-@gap_option
-@overlap_option
-@cutter_option
-@corner_option
+@sheet_options
 @click.option("--deck", "decks", multiple=True, help="Build only this deck (repeatable).")
 @click.option("--deal", default=None, help="Print only the cards of this deal (game set-up), e.g. quick.")
 @click.option(
@@ -312,11 +317,11 @@ def build(
     changed_since: str | None,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
+    spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)  # a usage error: before anything runs
 
     def action(reuse: Reuse):
         from pnp.pipeline.build import build as run_build
 
-        spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
         progress = BuildProgress(bar=not ctx.quiet)
         try:
             result = run_build(
@@ -405,11 +410,30 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
     help="Also check this language (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language).",
 )
 @click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
+@paper_choice("Paper size (portrait), as for pnp build: what does not fit it is reported.")
+@sheet_options
 @click.pass_obj
-def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untranslated: bool) -> None:
+def check(
+    ctx: Context,
+    game: Path,
+    fmt: str,
+    langs: tuple[str, ...],
+    allow_untranslated: bool,
+    paper: str,
+    sides: str,
+    flip: str,
+    back_offset: tuple[float, float],
+    bleed: float,
+    gap: float,
+    overlap: float,
+    cutter: str | None,
+    corner_radius: float | None,
+) -> None:
     """Check GAME without building: data types, the game's rules, the glossary, layouts,
-    text that does not fit, missing glyphs, unknown symbols and translations.
+    text that does not fit, missing glyphs, unknown symbols, translations, and how each
+    deck goes on paper (with the sheet options of pnp build, which it takes too).
     Exit 0 when clean, 1 on errors, 2 if the game cannot be read."""
+    spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)  # a usage error: before anything runs
 
     def action():
         from pnp.check.run import check_all
@@ -418,7 +442,7 @@ def check(ctx: Context, game: Path, fmt: str, langs: tuple[str, ...], allow_untr
 
         try:
             project = prepare(game)
-            problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated)
+            problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated, spec)
         except PnpError as err:
             if fmt == "text":
                 raise

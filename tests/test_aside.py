@@ -87,10 +87,10 @@ def test_a_signal_stops_the_rulebooks_being_set_and_removes_their_files(mesta, t
     once, not waited for, and its file removed with the decks'."""
     import pathlib
 
-    from pnp.pipeline import build
+    from pnp.pipeline import sheets
 
     out = tmp_path / "out"
-    real_write, real_sheets = pathlib.Path.write_bytes, build.write_sheets
+    real_write, real_sheets = pathlib.Path.write_bytes, sheets.write_sheets
 
     def slow(self, data):
         if self.name.startswith(".rules-"):
@@ -106,7 +106,7 @@ def test_a_signal_stops_the_rulebooks_being_set_and_removes_their_files(mesta, t
         return count
 
     monkeypatch.setattr(pathlib.Path, "write_bytes", slow)
-    monkeypatch.setattr(build, "write_sheets", then_stopped)
+    monkeypatch.setattr(sheets, "write_sheets", then_stopped)
     start = time.monotonic()
     result = run("build", mesta, "--out", out)
     assert time.monotonic() - start < 20

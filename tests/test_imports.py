@@ -204,6 +204,7 @@ LAYERS = (  # pnp's packages, each importing only those before it (docs/architec
     "write",  # Faces and imposed pages drawn into PDFs; cut files; the manifest of what was drawn
     "rulebook",  # rulebooks read from Markdown, set and written
     "project",  # a game with its assets and layouts, and in each language (an edition); what a build is asked
+    "plan",  # how each deck, group and tuck box goes on paper, decided before drawing, with its sheet-* problems
     "check",  # every check `pnp check` runs
     "pipeline",  # `pnp build`: the stages run in order
     "exports",  # PNG, Tabletop Simulator and print-shop files

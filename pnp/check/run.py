@@ -13,9 +13,11 @@ from __future__ import annotations
 from pnp.base.errors import Problems
 from pnp.check.constraints.base import check_rules
 from pnp.check.starter import check_starter_text
+from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
 from pnp.layout.text import block_syntax
+from pnp.plan.game import Plan, plan_game
 from pnp.project.edition import make_editions
 from pnp.project.project import Project
 
@@ -97,9 +99,11 @@ def check_tuckboxes(project: Project) -> Problems:
     return problems
 
 
-def check_game(project: Project) -> Problems:
+def check_game(project: Project, plan: Plan | None) -> Problems:
     """The language-independent checks: load warnings, layouts, the cards' texts, the
-    rules model, the glossary."""
+    rules model, the glossary, and how each deck and tuck box goes on paper: the sheet-*
+    problems of `plan` (a build's, or what a build with some sheet options would do;
+    None: nothing is printed on sheets, as for PNG images)."""
     problems = Problems()
     problems.extend(project.problems)
     problems.extend(check_layouts(project))
@@ -111,15 +115,18 @@ def check_game(project: Project) -> Problems:
         from pnp.check.glossary import check_glossary  # here for speed: only a game with a glossary checks one
 
         problems.extend(check_glossary(project.game, project.game.glossary))
+    if plan is not None:
+        problems.extend(plan.problems)
     return problems
 
 
-def check_all(project: Project, langs: list[str], allow_untranslated: bool = False) -> Problems:
-    """Everything `pnp check` reports, for every language asked for: every face is set
-    (and thrown away), so text that does not fit is found without building."""
+def check_all(project: Project, langs: list[str], allow_untranslated: bool = False, sheet: SheetSpec | None = None) -> Problems:
+    """Everything `pnp check` reports, for every language asked for, and what a build on
+    the sheets of `sheet` (default: A4, duplex) would find putting the decks on paper:
+    every face is set (and thrown away), so text that does not fit is found without building."""
     from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
 
-    problems = check_game(project)
+    problems = check_game(project, plan_game(project, sheet or SheetSpec()))
     for edition in make_editions(project, langs, allow_untranslated):
         problems.extend(edition.problems)
         renderer = edition.renderer()

@@ -159,7 +159,7 @@ def game_faces(
     from pnp.project.project import prepare
 
     project = prepare(folder, decks)
-    problems = check_game(project)
+    problems = check_game(project, None)  # images: nothing on sheets of paper
     (edition,) = make_editions(project, [lang or project.game.meta.language], allow_untranslated, rulebooks=False)
     problems.extend(edition.problems)
     renderer = edition.renderer()

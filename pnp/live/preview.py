@@ -32,7 +32,10 @@ from pnp.layout.tuckbox_net import box_face
 from pnp.live.watch import Changes
 from pnp.load.model import Card
 from pnp.load.yamlfile import keeping
-from pnp.pipeline.build import Sheets, Unit, print_units, write_unit
+from pnp.pipeline.build import Sheets
+from pnp.pipeline.sheets import write_unit
+from pnp.plan.game import Plan, plan_game
+from pnp.plan.sheets import UnitPlan
 from pnp.project.edition import Edition, make_editions, resolve_languages
 from pnp.project.options import BuildOptions
 from pnp.project.project import Project, prepare
@@ -89,7 +92,7 @@ class State:
     edition: Edition
     sections: dict[str, Section]
     problems: list[Problem]
-    units: list[tuple[str, Unit]]  # each sheet PDF a build writes: its deck's name (or group's) and decks
+    units: list[tuple[str, UnitPlan]]  # each sheet PDF a build writes: its deck's name (or group's) and its plan (A4, duplex)
     sheets: dict[int, list[bytes]] = field(default_factory=dict)  # unit index -> its pages' pictures, drawn when asked
 
     def item(self, section: str, item: str) -> Item | None:
@@ -158,9 +161,10 @@ def _fraction(box: tuple, size: tuple[float, float]) -> Box:
     return (x / size[0], y / size[1], w / size[0], h / size[1])
 
 
-def set_edition(edition: Edition, common: Problems) -> State:
+def set_edition(edition: Edition, common: Problems, plan: Plan) -> State:
     """Every face of the edition set, and every problem `pnp check` reports for its
-    language (check.check_all), each tied to the card or box it concerns."""
+    language (check.check_all), each tied to the card or box it concerns; its sheet PDFs
+    as `plan` puts them on paper."""
     from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
 
     project, setter = edition.project, _FaceSetter(edition, common)
@@ -183,7 +187,7 @@ def set_edition(edition: Edition, common: Problems) -> State:
         sections[BOXES] = Section(BOXES, "Tuck boxes", boxes)
     setter.add(check_rulebooks(edition).items)
     _tie(sections, setter.problems)
-    units = [(group or edition.game.decks[ids[0]].name, (group, ids)) for group, ids in print_units(project)]
+    units = [(unit.unit[0] or edition.game.decks[unit.decks[0]].name, unit) for unit in plan.units]
     return State(edition, sections, setter.problems, units)
 
 
@@ -215,6 +219,7 @@ class Preview:
         self.first_lang = lang
         self.project: Project | None = None
         self.common = Problems()  # the language-independent problems of the last good load
+        self.plan: Plan | None = None  # how the last good load's sheet PDFs go on paper (A4, duplex: BuildOptions' default)
         self.languages: list[str] = []
         self.states: dict[str, State] = {}
         self.error: list[Problem] = []  # why the last load failed; the states are the last good ones
@@ -237,10 +242,11 @@ class Preview:
             try:
                 with keeping(self._data):
                     project = prepare(self.folder)
-                common = check_game(project)
+                plan = plan_game(project, BuildOptions().sheet)
+                common = check_game(project, plan)
                 languages = resolve_languages(project.game, ["all"])
                 wanted = [lang for lang in languages if lang in self.states or lang == self.first_lang] or [languages[0]]
-                states = {edition.lang: set_edition(edition, common) for edition in make_editions(project, wanted)}
+                states = {edition.lang: set_edition(edition, common, plan) for edition in make_editions(project, wanted)}
             except PnpError as err:
                 self.error = list(err.problems.items)
             except Exception as exc:  # noqa: BLE001 - shown on the page, the last good pictures kept
@@ -248,7 +254,7 @@ class Preview:
                     raise
                 self.error = internal(exc)
             else:
-                self.project, self.common, self.languages, self.states, self.error = project, common, languages, states, []
+                self.project, self.common, self.plan, self.languages, self.states, self.error = project, common, plan, languages, states, []
         with self._changed:
             self.generation += 1
             self._changed.notify_all()
@@ -259,9 +265,9 @@ class Preview:
         if found is not None or lang not in self.languages:
             return found
         with self._work:
-            if lang not in self.states and self.project is not None:
+            if lang not in self.states and self.project is not None and self.plan is not None:
                 (edition,) = make_editions(self.project, [lang])
-                self.states = {**self.states, lang: set_edition(edition, self.common)}
+                self.states = {**self.states, lang: set_edition(edition, self.common, self.plan)}
             return self.states.get(lang)
 
     def wait(self, seen: int, timeout: float) -> int:

@@ -8,14 +8,10 @@ one way: no stage reaches back into an earlier one.
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, PnpError, Problem, Problems, fail
 from pnp.base.forked import Aside, join_all
@@ -23,37 +19,23 @@ from pnp.base.output import Transaction, Written, shown, transaction
 from pnp.base.signals import Interrupted
 from pnp.check.run import check_game
 from pnp.impose.paper import rulebook_formats
-from pnp.impose.sheets import (
-    DoesNotFit,
-    Fold,
-    Grid,
-    Member,
-    SharedSheets,
-    SheetSpec,
-    fit_grid,
-    impose,
-    impose_fold,
-    plan_fold,
-    plan_grid,
-    plan_shared,
-    plan_tiling,
-)
-from pnp.impose.tuckbox import BLEED
 from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.layout.renderer import Renderer
 from pnp.layout.text import hyphenator
-from pnp.layout.tuckbox import Tuckbox
-from pnp.load.model import Deck, Game
+from pnp.load.model import Deck
 from pnp.pdf.canvas import KeptCode
 from pnp.pipeline.progress import BuildProgress, expected_cards
 from pnp.pipeline.reuse import COLD, Reuse
+from pnp.pipeline.sheets import draw_tuckbox, write_unit
+from pnp.plan.game import Plan, plan_game
+from pnp.plan.sheets import UnitPlan, plan_unit, print_units
+from pnp.plan.tuckboxes import TuckboxPlan
 from pnp.project.deals import deal_members
 from pnp.project.edition import Edition, make_editions, resolve_languages
 from pnp.project.options import BuildOptions
-from pnp.project.project import Project, prepare
+from pnp.project.project import prepare
 from pnp.write.manifest import Changes, Drawn, Hashes, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, read_manifest, write_manifest
-from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
 
 if TYPE_CHECKING:
     from pnp.pipeline.rulebooks import Rulebooks
@@ -121,11 +103,6 @@ class Sheets:
         return self.reuse.code(target)
 
 
-def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
-    suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{spec.cutter}" if spec.cutter else "") + (f"-{deal}" if deal else "")
-    return f"{game.name}/{deck.id}-{lang}-{spec.paper}{suffix}.pdf"
-
-
 def build(
     folder: Path,
     options: BuildOptions,
@@ -157,22 +134,23 @@ def build(
     with transaction(options.out) as txn:
         rulebooks = start_rulebooks(editions, options, txn, reuse.settled_pages()) if wanted else []
         try:
-            problems.extend(check_game(project))
+            members = deal_members(project.game, options.deal) if options.deal else None
+            plan = plan_game(project, options.sheet, members, options.deal)  # how every PDF goes on paper, for every language
+            problems.extend(check_game(project, plan))
             if problems.errors and not options.force:
                 raise PnpError(problems)
-            members = deal_members(project.game, options.deal) if options.deal else None
             progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))
             if options.jobs > 1 and len(editions) * len(project.layouts) > 1 and reuse.workers:
-                files = _build_parallel(editions, options, members, problems, txn, cuts, drawn)
+                files = _build_parallel(editions, options, plan, members, problems, txn, cuts, drawn)
                 for written in files:
                     progress.deck_done(written, timed=False)
             else:
                 for edition in editions:
                     sheets = Sheets(edition, _renderer(edition, progress, reuse), options, members, problems, txn, reuse=reuse)
-                    files += _write_edition(sheets, progress, cuts)
+                    files += _write_edition(sheets, plan, progress, cuts)
                     drawn[edition.lang] = sheets.drawn
             for edition in editions:
-                files += write_tuckboxes(Sheets(edition, _renderer(edition, None, reuse), options, members, problems, txn, reuse=reuse))
+                files += write_tuckboxes(Sheets(edition, _renderer(edition, None, reuse), options, members, problems, txn, reuse=reuse), plan.tuckboxes)
             for edition in editions:
                 _write_manifest(edition, options, drawn[edition.lang], txn, problems, reuse)
                 if edition.lang in since:
@@ -256,21 +234,21 @@ def _write_errata(
     for unit in print_units(edition.project):
         if any(card.id in reprint for deck_id in unit[1] for card in edition.game.decks[deck_id].cards):
             sheets = Sheets(edition, edition.renderer(), errata, reprint, problems, txn)
-            written = write_unit(sheets, unit)
+            written = write_unit(sheets, plan_unit(edition.project, unit, errata.sheet, reprint, errata.deal))  # its problems are the build's, for fewer cards
             cuts += _write_cut_files(sheets.cut_files, txn)
             if written is not None:
                 files.append(written)
     return files
 
 
-def _write_edition(sheets: Sheets, progress: BuildProgress, cuts: list[Path]) -> list[Written]:
-    """Every PDF of the decks in one language (and their cut files, added to `cuts`); its
-    translation's problems come first."""
+def _write_edition(sheets: Sheets, plan: Plan, progress: BuildProgress, cuts: list[Path]) -> list[Written]:
+    """Every PDF of the decks in one language, as planned (and their cut files, added to
+    `cuts`); its translation's problems come first."""
     sheets.problems.extend(sheets.edition.problems)
     if sheets.problems.errors and not sheets.options.force:
         raise PnpError(sheets.problems)
     files = []
-    for unit in print_units(sheets.edition.project):
+    for unit in plan.units:
         written = _draw_unit(sheets, unit)
         cuts += _write_cut_files(sheets.cut_files, sheets.txn)
         sheets.cut_files.clear()
@@ -280,23 +258,10 @@ def _write_edition(sheets: Sheets, progress: BuildProgress, cuts: list[Path]) ->
     return files
 
 
-def _draw_unit(sheets: Sheets, unit: Unit) -> Written | None:
+def _draw_unit(sheets: Sheets, unit: UnitPlan) -> Written | None:
     """`write_unit`, as `sheets.reuse` has it: the watcher's leaves a PDF whose inputs did
     not change as it is (its faces' entries of the manifest and its problems are the last build's)."""
-    return sheets.reuse.deck_file(sheets, unit_target(sheets.edition, unit, sheets.options), unit[1], partial(write_unit, unit=unit))
-
-
-def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
-    """A sheet PDF's title and subject (what it holds, on what paper, how to print it) and,
-    for duplex, the edge viewers are asked to turn the paper over."""
-    meta, spec = sheets.edition.game.meta, sheets.options.sheet
-    return DocInfo(
-        title=f"{meta.title}: {what}",
-        author=meta.author,
-        subject=f"{count}, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
-        initial_font=sheets.edition.project.fonts.get("sans").registered,
-        flip=spec.flip if duplex else None,
-    )
+    return sheets.reuse.deck_file(sheets, unit.target(sheets.options.out, sheets.edition.lang), unit.decks, partial(write_unit, plan=unit))
 
 
 def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transaction, settled: SettledPages) -> list[Aside]:
@@ -368,17 +333,24 @@ def _write_cut_files(files: list[tuple[Path, bytes]], txn: Transaction) -> list[
 
 
 def _build_parallel(
-    editions: list[Edition], options: BuildOptions, members: set[str] | None, problems: Problems, txn: Transaction, cuts: list[Path], drawn: dict[str, Drawn]
+    editions: list[Edition],
+    options: BuildOptions,
+    plan: Plan,
+    members: set[str] | None,
+    problems: Problems,
+    txn: Transaction,
+    cuts: list[Path],
+    drawn: dict[str, Drawn],
 ) -> list:
-    """Build every (language, deck) in its own process; the parent owns the transaction
-    and sends each the translations it read."""
+    """Build every (language, deck) in its own process, as planned; the parent owns the
+    transaction and sends each the translations it read and the unit's plan."""
     from concurrent.futures import ProcessPoolExecutor
 
     tasks = []
     for edition in editions:
         problems.extend(edition.problems)
-        for unit in print_units(edition.project):
-            target = unit_target(edition, unit, options)
+        for unit in plan.units:
+            target = unit.target(options.out, edition.lang)
             tasks.append((edition.source.root, options, edition.lang, edition.strings, unit, members, target, txn.path_for(target)))
     files = []
     pool = ProcessPoolExecutor(max_workers=options.jobs)
@@ -396,7 +368,7 @@ def _build_parallel(
 
 def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]], Drawn]:
     folder, options, lang, strings, unit, members, target, tmp = task
-    project = prepare(folder, unit[1])
+    project = prepare(folder, unit.decks)
     problems = Problems()
     try:
         edition = Edition.translated(project, lang, strings)
@@ -407,335 +379,15 @@ def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[P
     return (written and written._replace(path=target)), problems.items, sheets.cut_files, sheets.drawn
 
 
-Unit = tuple[str | None, list[str]]  # what one PDF holds: a deck, or a group's decks
-
-
-def print_units(project: Project) -> list[Unit]:
-    """Each deck on its own, except decks with a `group`, which share one PDF (in the order
-    their first deck comes in game.yaml)."""
-    units: list[Unit] = []
-    groups: dict[str, list[str]] = {}
-    for deck_id in project.layouts:
-        group = project.game.decks[deck_id].group
-        if group is None:
-            units.append((None, [deck_id]))
-        elif group in groups:
-            groups[group].append(deck_id)
-        else:
-            groups[group] = [deck_id]
-            units.append((group, groups[group]))
-    return units
-
-
-def unit_target(edition: Edition, unit: Unit, options: BuildOptions) -> Path:
-    group, ids = unit
-    game = edition.game
-    deck = game.decks[ids[0]] if group is None else replace(game.decks[ids[0]], id=group)
-    return options.out / output_name(game, deck, edition.lang, options.sheet, options.deal)
-
-
-def write_unit(sheets: Sheets, unit: Unit) -> Written | None:
-    group, ids = unit
-    if group is None:
-        return write_deck(sheets, sheets.edition.game.decks[ids[0]])
-    return write_group(sheets, unit)
-
-
-def write_group(sheets: Sheets, unit: Unit) -> Written | None:
-    """The decks of one group on shared sheets: each deck in rows of its own size."""
-    group, ids = unit
-    game, problems = sheets.edition.game, sheets.problems
-    spec = sheets.options.sheet
-    entries: list[tuple[str, int]] = []  # (deck, card index), copies repeated
-    placed: list[Member] = []
-    project = sheets.edition.project
-    for deck_id in ids:
-        deck = game.decks[deck_id]
-        for front, _ in project.pairs(deck_id):
-            try:
-                plan_grid(spec, front.width * mm, front.height * mm)
-            except DoesNotFit as exc:
-                problems.error(
-                    deck.locs.get("group", deck.loc),
-                    "sheet-fit",
-                    f"deck '{deck_id}' of group '{group}': {exc}; expected it outside the group, where it is turned or split",
-                )
-                raise PnpError(problems) from None
-        chosen: dict[str, list[tuple[int, Member]]] = {}  # rows of one size: the cards of each front layout together
-        for index, card in enumerate(deck.cards):
-            if sheets.members is None or card.id in sheets.members:
-                front, back = project.card_layouts(deck_id, index)
-                member = Member(front.width * mm, front.height * mm, front.shape, back is not None, f"{deck_id}/{front.name}")  # a new row for each size
-                chosen.setdefault(front.name, []).append((index, member))
-        for rows in chosen.values():
-            for index, member in rows:
-                entries += [(deck_id, index)] * deck.cards[index].copies
-                placed += [member] * deck.cards[index].copies
-    if spec.sides == "backs" and not any(m.back for m in placed):
-        return None
-    if spec.sides == "fold" and any(m.back for m in placed):
-        first = game.decks[ids[0]]
-        problems.warn(
-            first.locs.get("group", first.loc),
-            "sheet-fold-group",
-            f"the decks of group '{group}' share sheets, which are not folded; their backs are printed on the reverse pages, double-sided (flip on the {spec.flip} edge)",
-        )
-        spec = replace(spec, sides="duplex")
-    shared = plan_shared(spec, placed)
-    total_sheets = max((page.sheet for page in shared.pages), default=0)
-
-    @lru_cache(maxsize=512)
-    def face(item: int, side: str) -> Face:
-        deck_id, index = entries[item]
-        front, back = project.card_layouts(deck_id, index)
-        return sheets.face(game.decks[deck_id], index, front if side == "front" else back, side)
-
-    def face_of(side, item):
-        return face(item, side)
-
-    target = unit_target(sheets.edition, unit, sheets.options)
-    names = ", ".join(game.decks[d].name for d in ids)
-    duplex = spec.sides == "duplex" and any(m.back for m in placed)
-    info = _doc_info(sheets, names, f"{len(entries)} components", spec.sides, duplex)
-    caption = ruler_caption(f"{game.meta.title} · {group}", total_sheets)
-    pages = _keep_cuts(shared.pages, sheets, target, shared)
-    count = write_sheets(
-        sheets.txn.path_for(target), pages, shared, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
-    )
-    return Written(target, len(entries), count, spec.flip if duplex else None)
-
-
-def write_deck(sheets: Sheets, deck: Deck) -> Written | None:
-    """Impose one deck in one language and draw it into a temporary file of the build."""
-    if deck.id in sheets.edition.project.per_card:
-        spec = sheets.options.sheet
-        if spec.sides == "fold" or spec.cutter:
-            route = "--sides fold" if spec.sides == "fold" else f"--cutter {spec.cutter}"
-            sheets.problems.error(
-                deck.locs.get("front", deck.loc),
-                "sheet-route",
-                f"deck '{deck.id}' chooses its layout per card, which {route} does not print yet; expected a duplex or one-sided build of it, or one layout for the deck",
-            )
-            raise PnpError(sheets.problems)
-        return _write_sizes(sheets, deck)
-    front, back = sheets.edition.project.layouts[deck.id]
-    spec = sheets.options.sheet
-    grid = fit_grid(spec, front.width * mm, front.height * mm)
-    if spec.sides == "backs" and back is None:
-        return None
-    members = sheets.members
-    # the card of each copy printed, as an array: a list of 10,000 numbers would hold an object each
-    items = array("I", (i for i, copies in enumerate(deck.copies()) if members is None or deck.card_id(i) in members for _ in range(copies)))
-    if grid is None:
-        return _write_split(sheets, deck, items)
-    total_sheets = -(-len(items) // grid.per_sheet)
-
-    @lru_cache(maxsize=2 * grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs
-    def face(index: int, side: str) -> Face:
-        return sheets.face(deck, index, front if side == "front" else back, side)
-
-    def face_of(side, item):
-        return face(items[item], side)
-
-    game = sheets.edition.game
-    target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
-    sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
-    fold = _fold(sheets, deck, front) if sides == "fold" else None
-    if fold is not None:
-        grid, total_sheets = fold.grid, -(-len(items) // fold.grid.per_sheet)
-        pages = impose_fold(len(items), fold, spec, front.shape)
-    else:
-        sides = "duplex" if sides == "fold" else sides  # too large to fold: printed double-sided (warned)
-        pages = impose(len(items), grid, replace(spec, sides=sides), front.shape)
-    duplex = sides == "duplex"
-    info = _doc_info(sheets, deck.name, f"{len(items)} cards", "folded" if fold else sides, duplex)
-    caption = ruler_caption(f"{game.meta.title} · {deck.name}", total_sheets)
-    pages = _keep_cuts(pages, sheets, target, grid)
-    count = write_sheets(
-        sheets.txn.path_for(target), pages, grid, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
-    )
-    return Written(target, len(items), count, spec.flip if duplex else "fold" if fold else None)
-
-
-def _fold(sheets: Sheets, deck: Deck, front) -> Fold | None:
-    """The folded sheet for a deck, or None (with a warning) when its cards do not fit half a sheet."""
-    try:
-        return plan_fold(sheets.options.sheet, front.width * mm, front.height * mm)
-    except DoesNotFit as exc:
-        flip = sheets.options.sheet.flip
-        sheets.problems.warn(
-            deck.locs.get("front", deck.loc),
-            "sheet-fold-fit",
-            f"deck '{deck.id}': {exc}; its backs are printed on the reverse pages instead, double-sided (flip on the {flip} edge), or use larger paper (--paper)",
-        )
-        return None
-
-
-def _keep_cuts(pages, sheets: Sheets, target: Path, grid: Grid | SharedSheets):
-    """The pages, passed on as they are drawn; with a cutting machine, each page's cut file
-    (SVG and DXF, beside the PDF) is kept for the build to write."""
-    spec = sheets.options.sheet
-    if spec.cutter is None:
-        yield from pages
-        return
-    kept = []
-    for page in pages:
-        if page.machine:
-            kept.append(page)
-        yield page
-    if kept:
-        from pnp.write.cutfiles import cut_files  # here for speed: only a build for a cutting machine writes cut files
-
-        sheets.cut_files.extend(cut_files(target, kept, spec, grid.page_w, grid.page_h))
-
-
-def _write_sizes(sheets: Sheets, deck: Deck) -> Written | None:
-    """A deck that chooses its layout per card, in one PDF: the cards of each size (in the
-    order of their first card) on sheets of their own, every sheet in one orientation of
-    the paper."""
-    project, spec = sheets.edition.project, sheets.options.sheet
-    pairs = [project.card_layouts(deck.id, i) for i in range(len(deck.cards))]
-    if spec.sides == "backs" and not any(back for _, back in pairs):
-        return None
-    sizes: dict[tuple[float, float, str], list[int]] = {}  # trim size and shape -> card indices, copies repeated
-    for index, card in enumerate(deck.cards):
-        if sheets.members is None or card.id in sheets.members:
-            front = pairs[index][0]
-            sizes.setdefault((front.width, front.height, front.shape), []).extend([index] * card.copies)
-    grids = _common_grids(sheets, deck, list(sizes))
-    items: list[int] = []
-    pages = []
-    total_sheets = 0
-    for (_, _, shape), grid, indices in zip(sizes, grids, sizes.values()):
-        backed = any(pairs[i][1] is not None for i in indices)
-        for page in impose(len(indices), grid, spec if backed else replace(spec, sides="fronts"), shape):
-            if page.sheet == 0 and total_sheets:
-                continue  # the ruler's page of its own: once, before the first sheets
-            placements = tuple(replace(p, item=p.item + len(items)) for p in page.placements)
-            pages.append(replace(page, sheet=page.sheet + total_sheets if page.sheet else 0, placements=placements))
-        total_sheets += -(-len(indices) // grid.per_sheet)
-        items += indices
-
-    @lru_cache(maxsize=2 * max(g.per_sheet for g in grids) + 2)
-    def face(index: int, side: str) -> Face:
-        front, back = pairs[index]
-        return sheets.face(deck, index, front if side == "front" else back, side)
-
-    def face_of(side, item):
-        return face(items[item], side)
-
-    game = sheets.edition.game
-    target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
-    sides = spec.sides if any(back for _, back in pairs) else "fronts"
-    duplex = sides == "duplex"
-    info = _doc_info(sheets, deck.name, f"{len(items)} cards", sides, duplex)
-    caption = ruler_caption(f"{game.meta.title} · {deck.name}", total_sheets)
-    count = write_sheets(sheets.txn.path_for(target), pages, grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, sheets.kept_code(target))
-    return Written(target, len(items), count, spec.flip if duplex else None)
-
-
-def _common_grids(sheets: Sheets, deck: Deck, sizes: list[tuple[float, float, str]]):
-    """A grid for each size of card, all on the paper turned the same way (one PDF has
-    one page size): upright if every size fits so, else landscape."""
-    spec = sheets.options.sheet
-    failed = None
-    for landscape in (False, True):
-        try:
-            return [plan_grid(spec, w * mm, h * mm, landscape) for w, h, _ in sizes]
-        except DoesNotFit as exc:
-            failed = exc
-    sheets.problems.error(
-        deck.locs.get("front", deck.loc),
-        "sheet-fit",
-        f"deck '{deck.id}' chooses its layout per card, and its cards of {' and '.join(f'{w:g} x {h:g} mm' for w, h, _ in sizes)} do not all fit on {spec.paper.upper()} "
-        f"turned the same way ({failed}); expected larger paper (--paper), or the largest cards in a deck of their own",
-    )
-    raise PnpError(sheets.problems)
-
-
-def _write_split(sheets: Sheets, deck: Deck, items: Sequence[int]) -> Written | None:
-    """A deck whose components do not fit the paper even turned: each component on an
-    assembly page and overlapping pieces (pieces.py). Backs are not printed."""
-
-    front, back = sheets.edition.project.layouts[deck.id]
-    spec, problems = sheets.options.sheet, sheets.problems
-    try:
-        tiling = plan_tiling(spec, front.width * mm, front.height * mm, front.shape)
-    except DoesNotFit as exc:
-        problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
-        raise PnpError(problems) from None
-    notes = []
-    if back is not None and spec.sides != "fronts":
-        message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) is larger than {spec.paper.upper()} and printed in pieces; its back ('{back.name}') is not printed, because pieces cannot be printed double-sided"
-        problems.warn(deck.locs.get("back", deck.loc), "sheet-split-back", message + "; expected --paper a3 or larger if the back matters")
-        notes.append(f"The back ('{back.name}') is not printed: a component in pieces cannot be printed double-sided.")
-    if spec.sides == "backs":
-        return None
-    if spec.cutter:
-        message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) does not fit {spec.cutter.title()}'s cutting area and is printed in pieces, cut by hand; it has no cut file"
-        problems.warn(deck.locs.get("front", deck.loc), "sheet-cutter-pieces", message + "; expected it printed without --cutter")
-    game, fonts = sheets.edition.game, sheets.edition.project.fonts
-    target = sheets.options.out / output_name(game, deck, sheets.edition.lang, spec, sheets.options.deal)
-
-    def faces():
-        for index in items:
-            yield f"{game.meta.title} · {deck.name} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
-
-    info = _doc_info(sheets, deck.name, f"{len(items)} components in {len(tiling.pieces)} pieces each", "one-sided", False)
-    bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
-    caption = ruler_caption(f"{game.meta.title} · {deck.name}")
-    from pnp.write.pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
-
-    count = write_pieces(sheets.txn.path_for(target), tiling, faces(), info, sheets.edition.project.symbols, (info.initial_font, bold), caption, notes)
-    return Written(target, len(items), count)  # pieces are printed one-sided
-
-
-def write_tuckboxes(sheets: Sheets) -> list[Written]:
-    """The tuck boxes of the decks built, in one language, one PDF each: the net on one
-    sheet (portrait, else landscape), else in pieces to glue (pieces.py). Printed
-    one-sided and cut along the outline, so there are no crop marks; the art runs
-    tuckbox.BLEED past the cut edges whatever --bleed says, and --gap and the flip do not
-    apply. Nothing for --sides backs: a box has no back."""
-    spec, edition = sheets.options.sheet, sheets.edition
-    if spec.sides == "backs":
-        return []
-    box_spec = replace(spec, bleed=BLEED, gap=0.0, marks=False, sides="fronts")
+def write_tuckboxes(sheets: Sheets, boxes: list[TuckboxPlan]) -> list[Written]:
+    """The tuck boxes of the decks built, in one language, one PDF each, as planned
+    (plan/tuckboxes.py: the net on one sheet, else in pieces to glue; none for --sides
+    backs)."""
+    edition = sheets.edition
     files = []
-    for box in edition.project.tuckboxes.values():
-        target = sheets.options.out / f"{edition.game.name}/{box.id}-{edition.lang}-{spec.paper}.pdf"
-        written = sheets.reuse.tuckbox_file(sheets, target, box.deck, partial(_write_tuckbox, box=box, box_spec=box_spec, target=target))
+    for box in boxes:
+        target = box.target(sheets.options.out, edition.lang)
+        written = sheets.reuse.tuckbox_file(sheets, target, box.deck, partial(draw_tuckbox, plan=box, target=target))
         if written is not None:
             files.append(written)
     return files
-
-
-def _write_tuckbox(sheets: Sheets, box: Tuckbox, box_spec: SheetSpec, target: Path) -> Written:
-    edition = sheets.edition
-    symbols = edition.project.symbols
-    deck = edition.game.decks[box.deck]
-    from pnp.layout.tuckbox_net import box_face  # here for speed: only a game with tuck boxes draws one
-
-    face = box_face(sheets.renderer, box, sheets.problems)
-    what = f"{deck.name} (tuck box)"
-    info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
-    caption = ruler_caption(f"{edition.game.meta.title} · {what}")
-    grid = fit_grid(box_spec, face.width, face.height)
-    if grid is not None:
-        grid = replace(grid, cols=1, rows=1, x0=(grid.page_w - face.width) / 2, y0=(grid.page_h + face.height) / 2)  # one box, centred
-        pages = impose(1, grid, box_spec)
-        count = write_sheets(sheets.txn.path_for(target), pages, grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
-    else:
-        try:
-            tiling = plan_tiling(box_spec, face.width, face.height)
-        except DoesNotFit as exc:
-            sheets.problems.error(box.loc, "sheet-fit", f"tuck box '{box.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
-            raise PnpError(sheets.problems) from None
-        fonts = edition.project.fonts
-        bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
-        from pnp.write.pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
-
-        notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
-        count = write_pieces(
-            sheets.txn.path_for(target), tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes
-        )
-    return Written(target, 0, count)

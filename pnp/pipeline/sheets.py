@@ -1,0 +1,216 @@
+"""Draw each print unit and tuck box as its plan says (plan/): the faces are laid out as
+their sheets are drawn, and placed where the plan put them. Nothing here decides a
+position or finds a sheet-* problem: a unit that could not be planned was reported by the
+check, and is not drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+from reportlab.lib.units import mm
+
+from pnp.base.errors import PnpError, Problems
+from pnp.base.output import Written
+from pnp.impose.sheets import Grid, Page, SharedSheets
+from pnp.impose.tuckbox import BLEED
+from pnp.layout.elements.base import Layout
+from pnp.layout.faces import Face
+from pnp.layout.renderer import Renderer
+from pnp.load.model import Deck
+from pnp.pdf.canvas import KeptCode
+from pnp.plan.sheets import GridSheets, GroupSheets, Pieces, SizedSheets, UnitPlan
+from pnp.plan.tuckboxes import TuckboxPlan
+from pnp.project.edition import Edition
+from pnp.project.options import BuildOptions
+from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
+
+
+class PathFor(Protocol):
+    def path_for(self, target: Path) -> Path: ...
+
+
+class Drawing(Protocol):
+    """What drawing one language's sheet PDFs takes besides their plans (build.Sheets)."""
+
+    edition: Edition
+    renderer: Renderer
+    options: BuildOptions
+    problems: Problems  # where the problems found while laying out go
+    txn: PathFor  # gives each PDF its temporary file
+    cut_files: list[tuple[Path, bytes]]  # a cutting machine's files, written by the build
+
+    def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face: ...
+
+    def kept_code(self, target: Path) -> KeptCode | None: ...
+
+
+def write_unit(sheets: Drawing, plan: UnitPlan) -> Written | None:
+    """Draw one print unit into a temporary file of the build, as planned; None when it
+    prints nothing. A unit whose plan failed (its error reported by the check) ends the
+    build here, as with --force."""
+    if plan.problems.errors:
+        sheets.problems.extend(plan.problems)
+        raise PnpError(sheets.problems)
+    drawn = plan.sheets
+    if drawn is None:
+        return None
+    target = plan.target(sheets.options.out, sheets.edition.lang)
+    if isinstance(drawn, GridSheets):
+        return _draw_grid(sheets, drawn, target)
+    if isinstance(drawn, SizedSheets):
+        return _draw_sizes(sheets, drawn, target)
+    if isinstance(drawn, GroupSheets):
+        return _draw_group(sheets, drawn, target, plan.unit[0] or "", plan.decks)
+    return _draw_pieces(sheets, drawn, target)
+
+
+def _draw_grid(sheets: Drawing, plan: GridSheets, target: Path) -> Written:
+    """A deck of one size on its grid (or folded sheet)."""
+    deck = sheets.edition.game.decks[plan.deck]
+    front, back = sheets.edition.project.layouts[deck.id]
+    items = plan.items
+
+    @lru_cache(maxsize=2 * plan.grid.per_sheet + 2)  # a sheet's fronts, then the same cards' backs (sized by the grid, folded or not)
+    def face(index: int, side: str) -> Face:
+        return sheets.face(deck, index, front if side == "front" else back, side)
+
+    def face_of(side, item):
+        return face(items[item], side)
+
+    spec = sheets.options.sheet
+    info = _doc_info(sheets, deck.name, f"{len(items)} cards", plan.sides, plan.duplex)
+    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", plan.sheets)
+    pages = _keep_cuts(plan.pages(), sheets, target, plan.fronts)
+    count = write_sheets(
+        sheets.txn.path_for(target), pages, plan.fronts, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
+    )
+    return Written(target, len(items), count, spec.flip if plan.duplex else "fold" if plan.fold else None)
+
+
+def _draw_sizes(sheets: Drawing, plan: SizedSheets, target: Path) -> Written:
+    """A deck that chooses its layout per card: each card in the layouts it chose."""
+    project, spec = sheets.edition.project, sheets.options.sheet
+    deck = sheets.edition.game.decks[plan.deck]
+    items = plan.items
+
+    @lru_cache(maxsize=2 * max(g.per_sheet for g in plan.grids) + 2)
+    def face(index: int, side: str) -> Face:
+        front, back = project.card_layouts(deck.id, index)
+        return sheets.face(deck, index, front if side == "front" else back, side)
+
+    def face_of(side, item):
+        return face(items[item], side)
+
+    info = _doc_info(sheets, deck.name, f"{len(items)} cards", plan.sides, plan.duplex)
+    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", plan.sheets)
+    count = write_sheets(
+        sheets.txn.path_for(target), plan.pages, plan.grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
+    )
+    return Written(target, len(items), count, spec.flip if plan.duplex else None)
+
+
+def _draw_group(sheets: Drawing, plan: GroupSheets, target: Path, group: str, ids: list[str]) -> Written:
+    """The decks of one group on their shared sheets."""
+    game, project = sheets.edition.game, sheets.edition.project
+    entries = plan.entries
+
+    @lru_cache(maxsize=512)
+    def face(item: int, side: str) -> Face:
+        deck_id, index = entries[item]
+        front, back = project.card_layouts(deck_id, index)
+        return sheets.face(game.decks[deck_id], index, front if side == "front" else back, side)
+
+    def face_of(side, item):
+        return face(item, side)
+
+    spec = sheets.options.sheet
+    names = ", ".join(game.decks[d].name for d in ids)
+    info = _doc_info(sheets, names, f"{len(entries)} components", plan.sides, plan.duplex)
+    caption = ruler_caption(f"{game.meta.title} · {group}", plan.sheets)
+    pages = _keep_cuts(plan.shared.pages, sheets, target, plan.shared)
+    count = write_sheets(sheets.txn.path_for(target), pages, plan.shared, info, face_of, project.symbols, caption, spec.bleed * mm, sheets.kept_code(target))
+    return Written(target, len(entries), count, spec.flip if plan.duplex else None)
+
+
+def _draw_pieces(sheets: Drawing, plan: Pieces, target: Path) -> Written:
+    """A deck larger than the paper: each component on an assembly page and its pieces."""
+    edition = sheets.edition
+    game, fonts = edition.game, edition.project.fonts
+    deck = game.decks[plan.deck]
+    front, _ = edition.project.layouts[deck.id]
+
+    def faces():
+        for index in plan.items:
+            yield f"{game.meta.title} · {deck.name} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
+
+    info = _doc_info(sheets, deck.name, f"{len(plan.items)} components in {len(plan.tiling.pieces)} pieces each", "one-sided", False)
+    bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
+    caption = ruler_caption(f"{game.meta.title} · {deck.name}")
+    from pnp.write.pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
+
+    count = write_pieces(sheets.txn.path_for(target), plan.tiling, faces(), info, edition.project.symbols, (info.initial_font, bold), caption, plan.notes)
+    return Written(target, len(plan.items), count)  # pieces are printed one-sided
+
+
+def _keep_cuts(pages: Iterable[Page], sheets: Drawing, target: Path, grid: Grid | SharedSheets) -> Iterator[Page]:
+    """The pages, passed on as they are drawn; with a cutting machine, each page's cut file
+    (SVG and DXF, beside the PDF) is kept for the build to write."""
+    spec = sheets.options.sheet
+    if spec.cutter is None:
+        yield from pages
+        return
+    kept = []
+    for page in pages:
+        if page.machine:
+            kept.append(page)
+        yield page
+    if kept:
+        from pnp.write.cutfiles import cut_files  # here for speed: only a build for a cutting machine writes cut files
+
+        sheets.cut_files.extend(cut_files(target, kept, spec, grid.page_w, grid.page_h))
+
+
+def draw_tuckbox(sheets: Drawing, plan: TuckboxPlan, target: Path) -> Written:
+    """One tuck box's net, laid out now, where its plan puts it: alone on a sheet, or in pieces."""
+    if plan.problems.errors:
+        sheets.problems.extend(plan.problems)
+        raise PnpError(sheets.problems)
+    edition = sheets.edition
+    symbols = edition.project.symbols
+    box = edition.project.tuckboxes[plan.box]
+    deck = edition.game.decks[box.deck]
+    from pnp.layout.tuckbox_net import box_face  # here for speed: only a game with tuck boxes draws one
+
+    face = box_face(sheets.renderer, box, sheets.problems)
+    what = f"{deck.name} (tuck box)"
+    info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
+    caption = ruler_caption(f"{edition.game.meta.title} · {what}")
+    if plan.grid is not None:
+        count = write_sheets(sheets.txn.path_for(target), plan.pages, plan.grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
+    else:
+        assert plan.tiling is not None
+        fonts = edition.project.fonts
+        bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
+        from pnp.write.pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
+
+        notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
+        count = write_pieces(
+            sheets.txn.path_for(target), plan.tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes
+        )
+    return Written(target, 0, count)
+
+
+def _doc_info(sheets: Drawing, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
+    """A sheet PDF's title and subject (what it holds, on what paper, how to print it) and,
+    for duplex, the edge viewers are asked to turn the paper over."""
+    meta, spec = sheets.edition.game.meta, sheets.options.sheet
+    return DocInfo(
+        title=f"{meta.title}: {what}",
+        author=meta.author,
+        subject=f"{count}, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
+        initial_font=sheets.edition.project.fonts.get("sans").registered,
+        flip=spec.flip if duplex else None,
+    )

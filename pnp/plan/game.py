@@ -1,0 +1,38 @@
+"""The plan of a whole game: how every print unit and every tuck box of a Project goes on
+paper for one sheet spec (and a deal's members), and every problem of putting them there,
+made once per build (every language prints the same plan) and reported by the check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.base.errors import Problems
+from pnp.impose.sheets import SheetSpec
+from pnp.plan.sheets import UnitPlan, plan_unit, print_units
+from pnp.plan.tuckboxes import TuckboxPlan, plan_tuckbox
+from pnp.project.project import Project
+
+
+@dataclass(repr=False, eq=False)
+class Plan:
+    """Every sheet PDF of a build, in the order the build writes them."""
+
+    units: list[UnitPlan]
+    tuckboxes: list[TuckboxPlan]  # none for --sides backs: a box has no back
+
+    @property
+    def problems(self) -> Problems:
+        """The sheet-* problems of every unit and box, in that order."""
+        found = Problems()
+        for plan in [*self.units, *self.tuckboxes]:
+            found.extend(plan.problems)
+        return found
+
+
+def plan_game(project: Project, spec: SheetSpec, members: set[str] | None = None, deal: str | None = None) -> Plan:
+    """How every deck (or group) and tuck box of `project` is printed with `spec`: only the
+    cards in `members` (a deal's; None: every card), into the files a build with `deal`
+    writes."""
+    units = [plan_unit(project, unit, spec, members, deal) for unit in print_units(project)]
+    boxes = [] if spec.sides == "backs" else [plan_tuckbox(project.game.name, box, spec) for box in project.tuckboxes.values()]
+    return Plan(units, boxes)
