@@ -22,8 +22,8 @@ MAX_PIXELS = 50_000_000  # about 7000 x 7000: more than any card needs at 600 dp
 def find_image(name: str, game_root: Path, loc: Location, what: str, known: dict[str, Path | tuple[str, str]] | None = None) -> Path:
     """The image file `name` (relative to the game folder), checked; raises PnpError.
     `known`: what one build found already, by name: a build draws an image on every card,
-    and resolving its path (every symlink, against the game folder) cost more than the rest
-    of drawing it; the next build starts with none known and resolves it anew."""
+    and resolving its path (every symlink, against the game folder) for each would be the
+    slow part of drawing it; the next build starts with none known and resolves it anew."""
     found = known.get(name) if known is not None else None
     if found is None:
         found = _locate(name, game_root)

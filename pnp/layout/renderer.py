@@ -117,7 +117,7 @@ class _Same:
     hashes and pdf.py's Forms compare once too). `fixed`: whether each element draws the
     same on every card (Renderer._fixed); `drawn`: its operations, once drawn without a
     problem (one with a problem is drawn again for every card, so that each is reported
-    where it is, as before); `ops`: the face's, when every element is kept."""
+    where it is); `ops`: the face's, when every element is kept."""
 
     layout: Layout
     fixed: list[bool]

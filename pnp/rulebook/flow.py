@@ -305,7 +305,7 @@ class HeadingBlock(TextBlock):
 class KeepWithNext(KeepTogether):
     """A heading (or headings) and what follows, as platypus groups them by keepWithNext.
     Platypus's KeepTogether moves the whole group to the next page when it does not fit,
-    so a heading over a long table left a page nearly empty; this keeps the heading with
+    so a heading over a long table would leave a page nearly empty; this keeps the heading with
     only the first lines (or rows) of what follows and lets the rest run on."""
 
     def split(self, aw, ah):

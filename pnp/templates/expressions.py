@@ -84,7 +84,7 @@ def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
 def _jinja() -> ModuleType:
     """The sandbox (sandbox.py), imported when a template or expression first needs Jinja:
     a deck whose templates are all lone names never loads it."""
-    from pnp.templates import sandbox  # here for speed: Jinja is a tenth of a card build's imports
+    from pnp.templates import sandbox  # here for speed: Jinja is slow to import
 
     return sandbox
 

@@ -68,14 +68,14 @@ class Manifest:
 class Drawn:
     """The faces a build drew, for its manifest: per deck, the hashes of its cards' sides
     by the card's index in the deck, in one bytearray (a card's front's, then its back's;
-    zeros for a side not drawn). A 10,000-card build holds it whole until the manifest is
-    written: 200 kB, where a dict by card id was 1.6 MB (the ids, a bytes per card). The
+    zeros for a side not drawn): a large build holds it whole until the manifest is
+    written, and a dict by card id would hold the ids again, and an object per card. The
     manifest reads the ids from the deck (the watcher's record of a PDF is kept only while
     its deck is unchanged, so the indices stay the same).
 
     A face noted while drawing is hashed later, _BATCH faces at a time (or when the hashes
-    are read): hashed one by one between drawing others, the hashes cost the drawing and
-    themselves a third more (measured: 20 ms of a 1,000-card build's 650)."""
+    are read): hashed one by one between drawing others, hashing and drawing each slow
+    the other down."""
 
     _decks: dict[str, bytearray] = field(default_factory=dict)
     _waiting: dict[tuple[str, int, str], Callable[[], str]] = field(default_factory=dict)  # face -> what makes its hash
@@ -191,8 +191,7 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
 def _row(copies: int, title: str | None, sides: Sides) -> str:
     """A card's row of the manifest, indented as the third level: what json.dumps with
     _JSON writes (its keys sort as back, copies, front, title), each value encoded by
-    json's C encoder (an indented dump is encoded in Python, slowly: a thousand rows took
-    a tenth of the watcher's rebuild)."""
+    json's C encoder (an indented dump is encoded in Python, slowly)."""
     back, front = sides.get("back"), sides.get("front")
     return "".join(
         (
@@ -271,7 +270,7 @@ def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[str, 
     their sides."""
     deck = game.decks[deck_id]
     copies = deck.copies()
-    for index in sorted(range(len(copies)), key=deck.card_id):  # not (id, index) pairs: a 10,000-card deck's were a megabyte at the build's peak
+    for index in sorted(range(len(copies)), key=deck.card_id):  # not (id, index) pairs: a large deck's would weigh on the build's peak memory
         sides = drawn.sides(deck_id, index)
         if sides is not None:
             yield deck.card_id(index), copies[index], title_of(deck.cards[index].fields), sides

@@ -23,7 +23,7 @@ from pnp.layout.faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectO
 from pnp.layout.text import SYMBOL_EM
 from pnp.pdf.canvas import KeptCode, StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
 
-rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
+rl_config.useA85 = 0  # plain binary streams: smaller files
 CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, not loud
 
 
