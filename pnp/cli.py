@@ -773,7 +773,7 @@ def run() -> None:
     process at once leaves to the system. Every file pnp writes is written, closed and
     moved into place (or removed) before `main` returns; where a thread or a child process may still be
     running (the watcher, `pnp serve`), Python's own exit waits for them as usual."""
-    gc.freeze()  # what the imports made lives as long as the process: not scanned (until a fork thaws all: aside.py)
+    gc.freeze()  # what the imports made lives as long as the process: not scanned (until a fork thaws all: base/forked.py)
     gc.set_threshold(100_000, 10, 10)
     try:
         main()

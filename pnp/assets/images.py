@@ -1,7 +1,7 @@
 """Images placed on components: found inside the game folder only, checked once per version
 of the file for size (a decompression bomb is refused before it is decoded) and drawn by
 file name, so reportlab stores each image once however many cards show it. What is
-remembered is keyed by the file's modification time and size, as errata.file_hash is: an
+remembered is keyed by the file's modification time and size, as manifest.file_hash is: an
 image replaced while the watcher runs is seen as it is now."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ one kind of check:
   expression an expression over the whole game (the escape hatch)
 
 Selections (`type`, `where`) and `for_each` are shared by all kinds. Expressions and
-messages are those of pnp/expressions.py: sandboxed, strict (a misspelt name is an
+messages are those of pnp/templates/expressions.py: sandboxed, strict (a misspelt name is an
 error at its line, once per constraint), with the same names as layouts and rulebooks.
 """
 
@@ -163,7 +163,7 @@ class Checker:
         return evaluate_at(source, ctx, c.loc_of(what), f"constraint '{c.id}': {what}", self.problems)
 
     def _card_ctx(self, card: Card, extra: dict) -> dict:
-        """What an expression or message about one card sees (pnp/expressions.py)."""
+        """What an expression or message about one card sees (pnp/templates/expressions.py)."""
         return self.names.of(card, **extra)
 
     def _game_ctx(self, extra: dict) -> dict:

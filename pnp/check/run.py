@@ -1,6 +1,6 @@
 """Stage 2, check: everything `pnp check` reports, and what `pnp build` checks before it
 draws. The checks themselves live with what they check (the rules model in rules.py, the
-glossary, each element kind's `check_game`, the rulebooks' rulebook/check.py); this
+glossary, each element kind's `check_game`, the rulebooks' rulebooks.py); this
 module runs them all, in one order, for the game and for each language of it.
 
 Laying out a face is part of checking it: whether a text fits its box, and whether its

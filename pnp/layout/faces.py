@@ -27,8 +27,9 @@ def once_per_object(cache: dict[int, tuple[Any, Any, Any]], obj: Any, make: Call
     no other's while kept) and `also`, what else the result depends on (compared by
     value); the cache emptied at 64 (not the oldest entry alone: a dict's first key is
     found past every key deleted before it). For what faces share as one object
-    (render.py: a deck's back, a front's frame; a style's colour), worked out once for
-    every face that holds it: its hash (errata.py), its key in a PDF's forms (pdf.py)."""
+    (renderer.py: a deck's back, a front's frame; a style's colour), worked out once for
+    every face that holds it: its hash (write/manifest.py), its key in a PDF's forms
+    (write/pdf.py)."""
     found = cache.get(id(obj))
     if found is None or found[0] is not obj or found[1] != also:
         if len(cache) >= 64:

@@ -2,8 +2,8 @@
 as pictures of its faces and of its sheets, made again after every change of a file.
 
 The faces are set by the edition's Renderer and drawn by the code that draws the PDFs
-(export.rasterise: pdf.draw_face on a page that pdfium rasterises), so a picture shows
-what prints. A picture is kept by the hash of what its face draws (errata.face_hash): after
+(png.rasterise: pdf.draw_face on a page that pdfium rasterises), so a picture shows
+what prints. A picture is kept by the hash of what its face draws (manifest.face_hash): after
 a save only the faces that changed are drawn again. The problems are those `pnp check`
 reports for the language, each marked on the face it was found on (on the box of the
 element being drawn, when there is one: a text that overflows). A load that fails keeps
@@ -58,7 +58,7 @@ class Mark:
 @dataclass(frozen=True, repr=False, eq=False)
 class Side:
     face: Face
-    digest: str  # errata.face_hash: what the picture is kept by
+    digest: str  # manifest.face_hash: what the picture is kept by
     marks: tuple[Mark, ...]
 
 
@@ -121,7 +121,7 @@ class _Setter:
         self.problems: list[Problem] = []
         self.index: dict[Problem, int] = {}
         self.symbols = edition.project.symbols
-        self.hashes = Hashes()  # what the faces' hashes share in this pass (errata.face_hash)
+        self.hashes = Hashes()  # what the faces' hashes share in this pass (manifest.face_hash)
         self.add(common.items)
         self.add(edition.problems.items)
 
@@ -160,7 +160,7 @@ def _fraction(box: tuple, size: tuple[float, float]) -> Box:
 
 def set_edition(edition: Edition, common: Problems) -> State:
     """Every face of the edition set, and every problem `pnp check` reports for its
-    language (check.check_all), each tied to the card or box it concerns."""
+    language (check.run.check_all), each tied to the card or box it concerns."""
     from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
 
     project, setter = edition.project, _Setter(edition, common)

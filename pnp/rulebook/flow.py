@@ -133,7 +133,7 @@ class Setting:
         if loc is not None:
             report(
                 layout, markup, style.font, self.fonts, "the rulebook", loc, self.problems, self.symbols.ids, symbols=False
-            )  # rulebook/check.py has their columns
+            )  # check/rulebooks.py has their columns
         if loc is not None and layout.overflow:
             self.problems.warn(
                 loc, "rulebook-too-wide", f"a word is wider than the column ({width / mm:.0f} mm) and runs into the margin; shorten it or let it break"

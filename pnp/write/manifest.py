@@ -165,7 +165,7 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
     Sorted keys and nothing that changes between builds: same input, same bytes. The JSON
     of json.dumps(sort_keys=True, indent=1), written deck by deck with no object per card:
     the cards are read one at a time, in the order of their ids (a packed deck,
-    cardstore.py, is never unpacked whole), and each row is written as it is made."""
+    load/packed.py, is never unpacked whole), and each row is written as it is made."""
     kept: dict[str, dict[str, str]] = {}
     for (deck, card), entry in last.entries.items() if last is not None else ():
         if deck not in built and deck in game.decks:
@@ -255,7 +255,7 @@ def title_of(fields_: dict[str, Any]) -> str | None:
 
 def make_manifest(game: Game, lang: str, paper: str, drawn: Drawn) -> Manifest:
     """The manifest of the faces a build drew, as entries to compare with another. The
-    cards are read one at a time, in the decks drawn: a packed deck (cardstore.py) is
+    cards are read one at a time, in the decks drawn: a packed deck (load/packed.py) is
     never unpacked whole."""
     manifest = Manifest(game.name, lang, paper)
     for deck_id in drawn.decks:
@@ -405,7 +405,7 @@ def _face(face: Face, named: set[str], hashes: Hashes) -> str:
             out.append(f"F{_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, named, hashes)}")
         elif kind is ImageOp:  # its file as it is now, not its path
             out.append(f"I{hashes.file(op.path)!r}{_values(op.x, op.y, op.w, op.h, op.fit)}")
-        else:  # most often one object every card's face shares (render.py): formatted once
+        else:  # most often one object every card's face shares (renderer.py): formatted once
             out.append(once_per_object(_OPS, op, _other))
     out.append(")")
     return "\n".join(out)

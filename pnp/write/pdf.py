@@ -247,7 +247,7 @@ class Forms:
         self.canvas.restoreState()
 
     def _key(self, face: Face, bleed: float) -> _Key:
-        """The face's key, made once for faces that share their operations (render.py: a
+        """The face's key, made once for faces that share their operations (renderer.py: a
         deck's back): the last few are kept by the id of their operations."""
         return once_per_object(self._keys, face.ops, lambda ops: _Key(face.width, face.height, bleed, ops), (face.width, face.height, bleed))
 

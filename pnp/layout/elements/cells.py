@@ -3,9 +3,9 @@ rows of a table field of the component, or the components of a deck), the style 
 labels, and a cell's symbol and label set in its inner box.
 
 Why maps are generated and not drawn by hand: a map is data the rules check (`graph`
-constraints in rules.py), so the board must be drawn from the same data, or the two drift
-apart. Every cell's label goes through the text engine and is an error when it does not
-fit its cell, as any other text."""
+constraints in pnp/check/rules.py), so the board must be drawn from the same data, or the
+two drift apart. Every cell's label goes through the text engine and is an error when it
+does not fit its cell, as any other text."""
 
 from __future__ import annotations
 
