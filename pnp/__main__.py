@@ -1,7 +1,7 @@
 """`python -m pnp` and the `pnp` command (pyproject.toml): `cli.run`, with the cycle
-collector off while the modules are imported. The imports make some 20,000 objects that
-the collector tracks, and no garbage: the default collector scans them again and again (a
-few ms of every run). `run` freezes them first thing, so the collector never looks at them."""
+collector off while the modules are imported. The imports make many objects that the
+collector tracks, and no garbage: the default collector would scan them again and again,
+for nothing. `run` freezes them first thing, so the collector never looks at them."""
 
 import gc
 

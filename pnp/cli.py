@@ -791,15 +791,15 @@ def impose_images(
 
 def run() -> None:
     """The `pnp` command (and `python -m pnp`): `main`, with the cycle collector run less
-    often, then the process ends at once. Why, measured on Mestá's build (0.7 s of CPU):
-    a build makes millions of objects and almost no cycles, and Python's default (a
-    collection every 700 new objects, each also scanning what the imports made) spends
-    25 ms looking for them (one every 100,000: 2 ms of a 1,000-card build, where one every
-    10,000 spent 9 ms; a 10,000-card build's peak memory is the same); and exiting normally, Python frees every object it made, one
-    by one, another 50 ms. Every file pnp writes is written, closed and moved into place
-    (or removed) before `main` returns; where a thread or a child process may still be
+    often, then the process ends at once. Why: a build makes millions of objects and
+    almost no cycles, and Python's default (a collection every 700 new objects, each also
+    scanning what the imports made) spends its time looking for cycles that are not there
+    (a collection every 100,000, as set here, does not raise a large build's peak memory);
+    and exiting normally, Python frees every object it made, one by one, which ending the
+    process at once leaves to the system. Every file pnp writes is written, closed and
+    moved into place (or removed) before `main` returns; where a thread or a child process may still be
     running (the watcher, `pnp serve`), Python's own exit waits for them as usual."""
-    gc.freeze()  # what the imports made lives as long as the process: not scanned (until a fork thaws all: aside.py)
+    gc.freeze()  # what the imports made lives as long as the process: not scanned (until a fork thaws all: base/forked.py)
     gc.set_threshold(100_000, 10, 10)
     try:
         main()

@@ -126,7 +126,7 @@ def _signature(path: Path) -> tuple[int, int]:
 @cache
 def fallback_folder() -> Path | None:
     """The folder of the fallback symbol font: matplotlib's copy of DejaVu Sans, found
-    without importing matplotlib (its import takes longer than a build of a small deck)."""
+    without importing matplotlib (slow to import, and only its font file is wanted)."""
     spec = importlib.util.find_spec("matplotlib")
     for root in (spec.submodule_search_locations or []) if spec is not None else []:
         folder = Path(root) / "mpl-data" / "fonts" / "ttf"

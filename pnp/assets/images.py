@@ -1,7 +1,7 @@
 """Images placed on components: found inside the game folder only, checked once per version
 of the file for size (a decompression bomb is refused before it is decoded) and drawn by
 file name, so reportlab stores each image once however many cards show it. What is
-remembered is keyed by the file's modification time and size, as errata.file_hash is: an
+remembered is keyed by the file's modification time and size, as manifest.file_hash is: an
 image replaced while the watcher runs is seen as it is now."""
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ MAX_PIXELS = 50_000_000  # about 7000 x 7000: more than any card needs at 600 dp
 def find_image(name: str, game_root: Path, loc: Location, what: str, known: dict[str, Path | tuple[str, str]] | None = None) -> Path:
     """The image file `name` (relative to the game folder), checked; raises PnpError.
     `known`: what one build found already, by name: a build draws an image on every card,
-    and resolving its path (every symlink, against the game folder) cost more than the rest
-    of drawing it; the next build starts with none known and resolves it anew."""
+    and resolving its path (every symlink, against the game folder) for each would be the
+    slow part of drawing it; the next build starts with none known and resolves it anew."""
     found = known.get(name) if known is not None else None
     if found is None:
         found = _locate(name, game_root)

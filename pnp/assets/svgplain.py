@@ -1,7 +1,7 @@
 """Plain SVG symbols turned into PDF operators without svglib.
 
-svglib brings in lxml, cssselect2 and reportlab.graphics with all of platypus: about 75 ms
-of a build, for symbols that are mostly a few circles and paths in solid colours. A file
+svglib brings in lxml, cssselect2 and reportlab.graphics with all of platypus, slow to
+import for symbols that are mostly a few circles and paths in solid colours. A file
 made only of what is read here (shapes and paths, solid fills and strokes, transforms, a
 viewBox) gives the operators renderPDF writes for svglib's drawing of it: the same numbers
 in the same order (an arc's curves computed here from the SVG specification's notes, the

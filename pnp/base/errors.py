@@ -27,7 +27,7 @@ class Location:
     workbook, `sheet` names the sheet and line and column are the cell's row and column,
     shown as a spreadsheet names the cell (`cards.xlsx:Cards!C7`). Every loaded value has
     one, so it is slotted: a large deck keeps tens of thousands. A value, never changed
-    once made, though not frozen (see faces.py)."""
+    once made, though not frozen (see pnp/layout/faces.py)."""
 
     file: str
     line: int = 0

@@ -1,5 +1,5 @@
 """Work done aside: in a forked child process while the parent goes on (the rulebooks are
-set while the decks are drawn, which halves a small game's build on two cores).
+set while the decks are drawn, on another core).
 
 The child writes temporary files of its own transaction and sends back what it wrote;
 the parent adopts them into its transaction, so they are committed or removed with the

@@ -1,7 +1,7 @@
 """Stage 2, check: everything `pnp check` reports, and what `pnp build` checks before it
 draws. The checks themselves live with what they check (the rules model in
 constraints/, the glossary, each element kind's `check_game`, the rulebooks'
-rulebook/check.py); this module runs them all, in one order, for the game and for each
+check/rulebooks.py); this module runs them all, in one order, for the game and for each
 language of it.
 
 Laying out a face is part of checking it: whether a text fits its box, and whether its

@@ -1,6 +1,6 @@
 """`pnp impose`: finished card images (a folder of fronts, one back or a folder of backs)
 on the same sheets as generated decks: the grid, crop marks, duplex backs and calibration
-ruler all come from `impose` and `pdf.write_sheets`, each card a Face with one image.
+ruler all come from `impose.sheets` and `pdf.write_sheets`, each card a Face with one image.
 
 Images are taken in natural file-name order ("card2" before "card10"). The card size is
 given, or read from the images' proportions: portrait cards of about poker proportions are
@@ -25,7 +25,7 @@ from pnp.assets.fonts import bundled_fonts
 from pnp.assets.images import MAX_PIXELS
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Written, atomic_path
-from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (shopexport.py)
+from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
 from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
 from pnp.layout.faces import Face, ImageOp
 from pnp.write.cutfiles import cut_files

@@ -1,6 +1,6 @@
 """The whole table in Tabletop Simulator: image sheets and one saved object.
 
-`pnp export tts` rasterises every face like `pnp export png` (export.rasterise) and
+`pnp export tts` rasterises every face like `pnp export png` (png.rasterise) and
 writes what Tabletop Simulator (TTS) loads from its Saved Objects folder: one JSON file
 holding a custom deck per card deck, a custom board or tile per board or map, and a
 custom tile in its shape (square, hex, circle) per token. What is a card, a board or a

@@ -5,9 +5,8 @@ nothing here knows about layouts, games or PDFs.
 
 Operations, faces, set texts and locations are values: compared and hashed by what they
 hold (tables of forms and caches key on them), and never changed once made. They are not
-frozen dataclasses all the same (`unsafe_hash`): a frozen one is made a third slower (a
-1,000-card build makes some 20,000) and costs two more generated methods when pnp starts;
-together 12 ms of that build's 0.45 s."""
+frozen dataclasses all the same (`unsafe_hash`): a frozen one is slower to make (a build
+makes them by the thousand) and costs two more generated methods when pnp starts."""
 
 from __future__ import annotations
 
@@ -28,8 +27,9 @@ def once_per_object(cache: dict[int, tuple[Any, Any, Any]], obj: Any, make: Call
     no other's while kept) and `also`, what else the result depends on (compared by
     value); the cache emptied at 64 (not the oldest entry alone: a dict's first key is
     found past every key deleted before it). For what faces share as one object
-    (render.py: a deck's back, a front's frame; a style's colour), worked out once for
-    every face that holds it: its hash (errata.py), its key in a PDF's forms (pdf.py)."""
+    (renderer.py: a deck's back, a front's frame; a style's colour), worked out once for
+    every face that holds it: its hash (write/manifest.py), its key in a PDF's forms
+    (write/pdf.py)."""
     found = cache.get(id(obj))
     if found is None or found[0] is not obj or found[1] != also:
         if len(cache) >= 64:

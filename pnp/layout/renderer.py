@@ -113,11 +113,11 @@ class Renderer:
 @dataclass(repr=False, eq=False)
 class _Same:
     """What the elements of one layout draw on every card: a deck's back, a front's frame
-    and art are drawn once (each card's face holds the same operations, which errata.py
-    hashes and pdf.py's Forms compare once too). `fixed`: whether each element draws the
-    same on every card (Renderer._fixed); `drawn`: its operations, once drawn without a
-    problem (one with a problem is drawn again for every card, so that each is reported
-    where it is, as before); `ops`: the face's, when every element is kept."""
+    and art are drawn once (each card's face holds the same operations, which
+    write/manifest.py hashes and write/pdf.py's Forms compare once too). `fixed`: whether
+    each element draws the same on every card (Renderer._fixed); `drawn`: its operations,
+    once drawn without a problem (one with a problem is drawn again for every card, so
+    that each is reported where it is); `ops`: the face's, when every element is kept."""
 
     layout: Layout
     fixed: list[bool]

@@ -11,9 +11,9 @@ A tuck box layout says what is drawn on each face of a box, face by face:
       top: [elements]
       bottom: [elements]
 
-A face's size comes from the deck (tuckbox.py), so the layout has no `size:`; a face the
-layout leaves out is left blank. The elements are read by the same code as a card
-layout's (layouts.py), so a box shows every mistake a card would.
+A face's size comes from the deck (pnp/impose/tuckbox.py), so the layout has no `size:`;
+a face the layout leaves out is left blank. The elements are read by the same code as a
+card layout's (read.py), so a box shows every mistake a card would.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def load_box_layout(loader: LayoutLoader, name: str, loc: Location, problems: Pr
 
 def load_tuckboxes(game: Game, loader: LayoutLoader, card_sizes: dict[str, tuple[float, float]], decks: set[str], problems: Problems) -> dict[str, Tuckbox]:
     """The tuck boxes of the printed decks in `decks`, each with its net and layout. What
-    game.yaml says of them alone was checked when it was read (load.py)."""
+    game.yaml says of them alone was checked when it was read (load/game.py)."""
     boxes: dict[str, Tuckbox] = {}
     for box_id, spec in game.meta.tuckboxes.items():
         if spec.deck not in decks or spec.deck not in card_sizes:  # not asked for, or reported (unknown deck, data only, no layout)

@@ -1,7 +1,7 @@
 """Stage 3, lay out a tuck box: its net as one Face. Each face of the layout is set like a
-card face (render.Renderer), at the size of its panel, and placed on the net turned as
-the folded box needs (tuckbox.py says how); over the art, the fold lines (dashed) and
-the cut outline (solid). The writers draw it like any other face."""
+card face (renderer.Renderer), at the size of its panel, and placed on the net turned as
+the folded box needs (pnp/impose/tuckbox.py says how); over the art, the fold lines
+(dashed) and the cut outline (solid). The writers draw it like any other face."""
 
 from __future__ import annotations
 

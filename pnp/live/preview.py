@@ -2,8 +2,8 @@
 as pictures of its faces and of its sheets, made again after every change of a file.
 
 The faces are set by the edition's Renderer and drawn by the code that draws the PDFs
-(export.rasterise: pdf.draw_face on a page that pdfium rasterises), so a picture shows
-what prints. A picture is kept by the hash of what its face draws (errata.face_hash): after
+(png.rasterise: pdf.draw_face on a page that pdfium rasterises), so a picture shows
+what prints. A picture is kept by the hash of what its face draws (manifest.face_hash): after
 a save only the faces that changed are drawn again. The problems are those `pnp check`
 reports for the language, each marked on the face it was found on (on the box of the
 element being drawn, when there is one: a text that overflows). A load that fails keeps
@@ -61,7 +61,7 @@ class Mark:
 @dataclass(frozen=True, repr=False, eq=False)
 class Side:
     face: Face
-    digest: str  # errata.face_hash: what the picture is kept by
+    digest: str  # manifest.face_hash: what the picture is kept by
     marks: tuple[Mark, ...]
 
 
@@ -124,7 +124,7 @@ class _FaceSetter:
         self.problems: list[Problem] = []
         self.index: dict[Problem, int] = {}
         self.symbols = edition.project.symbols
-        self.hashes = Hashes()  # what the faces' hashes share in this pass (errata.face_hash)
+        self.hashes = Hashes()  # what the faces' hashes share in this pass (manifest.face_hash)
         self.add(common.items)
         self.add(edition.problems.items)
 

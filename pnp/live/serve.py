@@ -2,7 +2,7 @@
 
 A small HTTP server (the standard library's; no framework) with GET routes only, which
 take ids (language, deck, card, side, sheet PDF, page), never a path: each id is looked up
-in the game loaded, anything else is a 404. The page's own files come from pnp/static by a
+in the game loaded, anything else is a 404. The page's own files come from pnp/live/static by a
 fixed list of names. The Host header must name this server (127.0.0.1 or localhost with
 its port), so a web page elsewhere cannot reach it through a name of its own (DNS
 rebinding). The page learns of a rebuild through server-sent events (/events) and fetches

@@ -91,7 +91,7 @@ class Changes:
 
     def _observe(self) -> Any:
         """A started watchdog observer of the folder, or None where there is none to be had."""
-        from watchdog.events import FileSystemEventHandler  # 16 ms: only for a command that watches
+        from watchdog.events import FileSystemEventHandler  # slow to import: only for a command that watches
         from watchdog.observers import Observer
 
         on_event = self._on_event

@@ -137,15 +137,16 @@ class RulebookDef:
 
 @dataclass(repr=False, eq=False)
 class TuckboxDef:
-    """A tuck box for a deck (pnp/tuckbox.py): sized from the deck's card size, its number
-    of cards (copies counted) and a card's thickness; its faces drawn by a tuck box layout."""
+    """A tuck box for a deck (pnp/impose/tuckbox.py): sized from the deck's card size, its
+    number of cards (copies counted) and a card's thickness; its faces drawn by a tuck box
+    layout."""
 
     deck: str  # the deck it holds
     layout: str  # a tuck box layout: elements per face (front, back, spine, top, bottom)
     thickness: float = THICKNESS  # mm per card
     clearance: float = CLEARANCE  # mm added to the inner width, height and depth
     _loc: Location = field(default=Location("?"), repr=False)
-    _locs: dict[str, Location] = field(default_factory=dict, repr=False)  # of each key given (load.py)
+    _locs: dict[str, Location] = field(default_factory=dict, repr=False)  # of each key given (game.py)
 
 
 @dataclass(repr=False, eq=False)
@@ -221,12 +222,12 @@ class Deck:
 
     def card_id(self, index: int) -> str:
         """The id of card `index` (a packed deck keeps them: not unpacked here)."""
-        packed = getattr(self.cards, "card_id", None)  # cardstore.PackedCards
+        packed = getattr(self.cards, "card_id", None)  # packed.PackedCards
         return packed(index) if packed is not None else self.cards[index].id
 
     def copies(self) -> list[int]:
         """Copies printed of each card (a packed deck has counted them: not unpacked here)."""
-        counts = getattr(self.cards, "counts", None)  # cardstore.PackedCards
+        counts = getattr(self.cards, "counts", None)  # packed.PackedCards
         return list(counts) if counts is not None else [card.copies for card in self.cards]
 
 

@@ -1,22 +1,22 @@
 """A deck's cards, packed once the deck is large, so memory does not grow with the deck.
 
 Why: a loaded card is a dozen Python objects (the card, its fields and their locations,
-the strings: two bytes a letter as soon as one letter is outside Latin-1), about 1.8 kB
-for a short card; a 10,000-card deck held that way was most of a build's memory. Every
+the strings: two bytes a letter as soon as one letter is outside Latin-1): a large deck
+held that way would be most of a build's memory. Every
 stage reads the cards one at a time, so past `_KEPT` cards `PackedCards` keeps each
 pickled and compressed (all in one bytearray) and unpacks a card when it is read. Cards of a deck
 share their field names and much of their words, so each is compressed with the deck's
-first card as the dictionary: a short card packs into a tenth of its unpacked size.
+first card as the dictionary: a short card packs into a small part of its unpacked size.
 Enumeration values are packed by reference, so an unpacked card shares them with the game
 exactly as a loaded one does; locations in the deck's data file are packed as line and
 column.
 
-A deck of up to `_KEPT` cards is kept as loaded: packing and unpacking cost a 1,000-card
-build 50 ms of its 0.63 s CPU (a card is read three times: checked, drawn, titled in the
-manifest), while its cards held as they are take about 2 MB of the build's 42 MB. Printed
-decks have tens or hundreds of cards, so packing is for generated data; a large deck's
-first `_KEPT` cards are packed when the next one comes (a 10,000-card build's peak memory
-is later, when its manifest is written: measured, it is not raised).
+A deck of up to `_KEPT` cards is kept as loaded: packing and unpacking take time (a card
+is read three times: checked, drawn, titled in the manifest), while such a deck's cards
+held as they are take little of a build's memory. Printed decks have tens or hundreds of
+cards, so packing is for generated data; a large deck's first `_KEPT` cards are packed
+when the next one comes (a large build's peak memory comes later, when its manifest is
+written, so this does not raise it).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pnp.load.model import Card, EnumValue
 
 _FIELDS = tuple(f.name for f in fields(Card))
 _LOC, _FIELD_LOCS = _FIELDS.index("loc"), _FIELDS.index("field_locs")
-_KEPT = 2000  # cards of a deck kept as loaded: about 4 MB of short cards (1.8 kB each), a tenth of a build's memory
+_KEPT = 2000  # cards of a deck kept as loaded: more than printed decks have (see the module docstring)
 _RECENT = 24  # cards of a packed deck kept unpacked: a sheet of poker or mini cards (its fronts are read again for its backs)
 _WBITS = -11  # raw deflate, a 2 kB window: a card and the dictionary; small to set up per card
 _PLAIN, _REFS = b"P", b"E"  # the first byte of a packed card: does it refer to enumeration values?
@@ -49,7 +49,7 @@ def _enum_value(enum: str, key: str) -> EnumValue:
 class _Pickler(pickle.Pickler):
     """Packs enumeration values as (enum, key), and notes that it did. By reducer_override,
     which pickle asks only about objects that are not plain data (strings, numbers, lists,
-    dicts, tuples): persistent_id was asked about every object, a Python call each."""
+    dicts, tuples): persistent_id would be asked about every object, a Python call each."""
 
     def __init__(self, file: io.BytesIO, refs: dict[int, tuple[str, str]]):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
@@ -79,7 +79,7 @@ class _Unpickler(pickle.Unpickler):
 
 class _Run:
     """Byte strings kept one after another in one bytearray: in a list, each short bytes or
-    str object costs 40 to 50 bytes beside its contents (half a megabyte for 10,000 cards)."""
+    str object is a whole Python object beside its contents."""
 
     def __init__(self) -> None:
         self.data = bytearray()
@@ -107,7 +107,7 @@ class PackedCards(Sequence[Card]):
         self.kept: list[Card] | None = []  # the cards as loaded, while there are at most _KEPT; then None
         self.packed = _Run()
         self.counts: list[int] = []  # printed copies of each card
-        self._ids = _Run()  # each packed card's id, in UTF-8 (a list of strings is ten times the size)
+        self._ids = _Run()  # each packed card's id, in UTF-8 (a list of strings would be many times the size)
         self._recent: dict[int, Card] = {}  # the cards last read by index: a sheet's fronts are read again for its backs
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, {id(value): (name, key) for name, values in enums.items() for key, value in values.items()})

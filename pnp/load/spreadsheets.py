@@ -1,6 +1,6 @@
 """Card data from spreadsheets: a CSV or XLSX file with a header row of field names and
 one row per card, turned into the same located rows (`LMap`) a YAML list gives, so
-`load.validate_card` checks both the same way.
+`game.validate_card` checks both the same way.
 
 Locations are what the designer's program shows. In a CSV, the physical line of the cell
 (a quoted cell with line breaks takes several lines) and the cell's number in its record:

@@ -33,7 +33,7 @@ MAX_NODES = 500_000  # values after alias expansion
 MAX_ALIASES = 1_000
 MAX_FILE_BYTES = 20 * 1024 * 1024
 
-try:  # the C loader is 5-10x faster and gives the same marks
+try:  # the C loader is much faster and gives the same marks
     _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Loader = yaml.SafeLoader
@@ -82,8 +82,8 @@ def loc_of(container: Any, key: Any) -> Location:
 
 class _Converter:
     """Builds located values straight from the parser's events. Why not yaml.compose: its
-    node tree (with two marks per value) is several times the size of the values, and
-    for a large deck it was the build's peak memory."""
+    node tree (with two marks per value) is much larger than the values, and for a large
+    deck it would be the build's peak memory."""
 
     def __init__(self, file: str, problems: Problems, events: Any, source: str | bytes | BinaryIO):
         self.file = file
@@ -444,8 +444,8 @@ def _reported(shown: str, source: str | bytes | BinaryIO) -> Iterator[None]:
 _KEEPING: ContextVar[dict[str, _Stretches] | None] = ContextVar("_KEEPING", default=None)
 _DASH = re.compile(r"-[ \t]*")  # what begins a list item, before its value
 _OTHER_BREAKS = re.compile(r"\r(?!\n)|[\x85\u2028\u2029]")  # line breaks to YAML besides \n (and \r\n): a file with one is read whole
-# A larger file is read as a stream, not kept: its items, read, take about 3.7 kB each (a
-# 10,000-card deck, 1.3 MB, made the watcher 37 MB larger).
+# A larger file is read as a stream, not kept: its items, once read, take many times the
+# file's size, which the watcher would hold from one build to the next.
 _KEPT_BYTES = 512 * 1024
 _BLANK = re.compile(r"(?:[ \t\r\n]|#[^\n]*)*")  # what may follow a list: space and comments
 

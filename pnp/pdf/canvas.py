@@ -169,7 +169,7 @@ class StreamingDocument(PDFDocument):
         PDFPage.check_format and format, then PDFStream.format, write them; None for any
         other page (links, transitions, a document with comments), which
         reportlab formats. Why: reportlab's general formatting of these two small
-        dictionaries cost as much as compressing the page (30 ms of a 1,000-card build)."""
+        dictionaries is slow for what they hold, and every page has them."""
         contents = page.Contents
         if (
             page.Override_default_compilation
@@ -344,7 +344,7 @@ def _resource_dict(xobjects: object, images: bool = True, states: object = None)
 def end_form(canvas: Canvas) -> None:
     """End the form being defined (reportlab's endForm), with its graphics states in its
     resources: reportlab notes them on the form but writes only its fonts and forms, so a
-    translucent symbol or face drawn as a form named a state its PDF lacked (viewers
+    translucent symbol or face drawn as a form would name a state its PDF lacks (viewers
     complain, and draw it opaque)."""
     name = canvas._formData[0]
     canvas.endForm()
@@ -391,7 +391,7 @@ def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, f
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:
     """canvas.drawString in the current font, its operators kept by the document: the same
     string drawn again at the same place in the same font (the ruler's caption on every
-    page) is written as it was, not split into font subsets anew (9 us a line).
+    page) is written as it was, not split into font subsets anew.
 
     The operators depend on nothing else: its characters have their codes in the
     document's subsets since it was first drawn. At most _KEPT_STRINGS are kept."""
@@ -478,7 +478,7 @@ class KeptCode:
     that PDF, each under a key (a face: its object, bleed and lead; a page: its number).
 
     Why: a save that changes one card of a thousand still writes the whole PDF, and
-    turning every face into operators again was most of that. A drawing is written again
+    turning every face into operators again is the costly part of it. A drawing is written again
     as it was only where that is exactly what drawing it would write now: the same faces
     (the same objects) and inputs, the drawer in the same state, its characters already
     coded in this document with the same codes (codes are given in the order characters

@@ -18,7 +18,7 @@ import click
 
 from pnp.base.output import Written
 
-BAR_THRESHOLD = 500  # cards (copies and languages counted): about two seconds of work
+BAR_THRESHOLD = 500  # cards (copies and languages counted): fewer are built too soon for a bar to be worth showing
 
 
 class BuildProgress:

@@ -1,12 +1,12 @@
 """Every rulebook of a game in one language (an edition), once per mode: read, checked
 against the game's data, set once and written as a PDF on the build's paper and as a booklet.
 
-    source.py    read the files, cut them into blocks, translate, fill in Jinja, parse
-    document.py  the typed document (headings, paragraphs, tables, blocks, inline items)
-    check.py     references, symbols, cards, facts
-    flow.py      the flowables that set text with pnp.layout.text (hyphenated, symbols inline)
-    writer.py    pages: TOC, running header, index, multi-pass until page numbers settle
-    booklet.py   half-size pages imposed 2-up for saddle stitching
+    rulebook/source.py    read the files, cut them into blocks, translate, fill in Jinja, parse
+    rulebook/document.py  the typed document (headings, paragraphs, tables, blocks, inline items)
+    check/rulebooks.py    references, symbols, cards, facts
+    rulebook/flow.py      the flowables that set text with pnp.layout.text (hyphenated, symbols inline)
+    rulebook/writer.py    pages: TOC, running header, index, multi-pass until page numbers settle
+    rulebook/booklet.py   half-size pages imposed 2-up for saddle stitching
 """
 
 from __future__ import annotations

@@ -4,11 +4,12 @@ language: the decks, the rulebooks, the exported images.
 
 Translating a game takes every string of it (cards, strings, rulebook blocks), the
 language's catalogue and a copy of the game with the translations put in; the rulebooks'
-Markdown is read both to extract its blocks and to set them. When each stage did that for
-itself, `pnp check --lang all` extracted the strings eight times and read every catalogue
-and rulebook file more than once. Now what every language is made from (`Originals`) is
-read once per command, and each language is translated once into an `Edition`; a build
-makes them all before it forks the process that sets the rulebooks, which inherits them.
+Markdown is read both to extract its blocks and to set them. No stage does that for
+itself (`pnp check --lang all` would extract the strings again and again, and read every
+catalogue and rulebook file more than once): what every language is made from
+(`Originals`) is read once per command, and each language is translated once into an
+`Edition`; a build makes them all before it forks the process that sets the rulebooks,
+which inherits them.
 """
 
 from __future__ import annotations

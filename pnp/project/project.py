@@ -1,4 +1,4 @@
-"""Stage 1, load, for a whole game: the game's data (load.py) with the fonts, symbols and
+"""Stage 1, load, for a whole game: the game's data (load/game.py) with the fonts, symbols and
 layouts it is drawn with, read once and handed to every later stage as a `Project`.
 
 A deck's `front:` and `back:` name a layout, or choose one per card with a template
@@ -50,12 +50,12 @@ class Project:
         return list({(front.name, back.name if back else None): (front, back) for front, back in chosen}.values())
 
     tuckboxes: dict[str, Tuckbox] = field(default_factory=dict)  # of the decks asked for
-    layout_files: dict[str, tuple[Path, ...]] = field(default_factory=dict)  # layout name -> the files it was read from (session.py)
+    layout_files: dict[str, tuple[Path, ...]] = field(default_factory=dict)  # layout name -> the files it was read from (pnp/live/session.py)
 
 
 def prepare(folder: Path, decks: list[str] | None = None) -> Project:
     """Load the game, its fonts, symbols and the layouts of `decks` (default: all); raise
-    PnpError when something cannot be read. The checks are the check stage's (check.py)."""
+    PnpError when something cannot be read. The checks are the check stage's (pnp/check/)."""
     game, problems = load_game(folder)
     fonts = FontSet([game.root / "fonts", FONTS_DIR])
     symbols = SymbolSet(game.symbols)

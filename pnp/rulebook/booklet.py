@@ -3,7 +3,7 @@ for Letter), imposed two to a side of a landscape sheet in saddle-stitch order, 
 stapled on the fold, reads 1, 2, 3, ... Print it double-sided, flipping on the short edge.
 
 The pages are the paper book's, copied as it drew them into forms of the booklet's file
-(pdfstream.copy_pages, FormPagesCanvas) and placed on the sheets when it is saved: vector,
+(canvas.copy_pages, FormPagesCanvas) and placed on the sheets when it is saved: vector,
 fonts and all (no PDF read back). Blank pages pad the book to a multiple of four, at its end.
 """
 

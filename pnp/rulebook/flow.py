@@ -133,7 +133,7 @@ class Setting:
         if loc is not None:
             report(
                 layout, markup, style.font, self.fonts, "the rulebook", loc, self.problems, self.symbols.ids, symbols=False
-            )  # rulebook/check.py has their columns
+            )  # check/rulebooks.py has their columns
         if loc is not None and layout.overflow:
             self.problems.warn(
                 loc, "rulebook-too-wide", f"a word is wider than the column ({width / mm:.0f} mm) and runs into the margin; shorten it or let it break"
@@ -305,7 +305,7 @@ class HeadingBlock(TextBlock):
 class KeepWithNext(KeepTogether):
     """A heading (or headings) and what follows, as platypus groups them by keepWithNext.
     Platypus's KeepTogether moves the whole group to the next page when it does not fit,
-    so a heading over a long table left a page nearly empty; this keeps the heading with
+    so a heading over a long table would leave a page nearly empty; this keeps the heading with
     only the first lines (or rows) of what follows and lets the rest run on."""
 
     def split(self, aw, ah):

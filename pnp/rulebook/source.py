@@ -325,7 +325,7 @@ def context_of(block: RawBlock) -> str:
 
 
 def template_context(game: Game, lang: str, mode: str | None) -> dict[str, Any]:
-    """What the Jinja in a rulebook sees: the names layouts and rules see (pnp/expressions.py),
+    """What the Jinja in a rulebook sees: the names layouts and rules see (pnp/templates/expressions.py),
     with no component, and the mode and the language."""
     return Names(game, mode=mode, lang=lang).of_game()
 

@@ -103,7 +103,7 @@ def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: B
     the first from the `known` pages (those a watcher kept from the last build: when they
     are still right, the paper book's pass is the only one), or, without them, it only
     finds the pages and draws nothing. The booklet is the last pass's pages, copied as they
-    were drawn (pdfstream.copy_pages), not set again."""
+    were drawn (canvas.copy_pages), not set again."""
     memo = Memo()  # what a pass works out the same as the one before
     previous = known
     for n in range(MAX_PASSES):

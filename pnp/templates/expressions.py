@@ -85,7 +85,7 @@ def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
 def _jinja() -> ModuleType:
     """The sandbox (sandbox.py), imported when a template or expression first needs Jinja:
     a deck whose templates are all lone names never loads it."""
-    from pnp.templates import sandbox  # here for speed: Jinja is a tenth of a card build's imports
+    from pnp.templates import sandbox  # here for speed: Jinja is slow to import
 
     return sandbox
 
@@ -242,7 +242,7 @@ class Decks:
         self._all: dict[str, View] = {}  # component id -> its view with the blank fields
         self._components: list[View] | None = None
         self._deals: list[View] | None = None
-        self.read: set[str] = set()  # the decks templates asked for: what the watcher's record of a face depends on (session.py)
+        self.read: set[str] = set()  # the decks templates asked for: what the watcher's record of a face depends on (pnp/live/session.py)
 
     def _deck(self, name: str) -> list[View]:
         self.read.add(name)
@@ -374,7 +374,7 @@ class Names:
         same for every component: it names nothing, or only what the game says once (its
         title, strings that are not templates, symbol names, enums), as names alone
         (`{{ game.title }}`). Anything else might not (a field, another deck, a filter):
-        never a wrong yes, a no that costs only speed (render.py)."""
+        never a wrong yes, a no that costs only speed (renderer.py)."""
         if "{" not in source:
             return True
         names = [match.group(1).split(".", 1)[0].strip() for match in _LONE_TEMPLATE.finditer(source)]  # the lone names in it

@@ -5,7 +5,7 @@ that goes with the number EXPR (Slovak: 1 mesto, 2 mestá, 5 miest), with `n` bo
 number inside each form. The sandbox (sandbox.py) rewrites the tag, before Jinja reads
 the template, into a call that picks the form by the language's gettext plural rule
 (babel's CLDR data), and in a translated edition the forms of the catalogue's
-msgid_plural entry (i18n.py). Here is what needs no Jinja: the rule, the forms, and
+msgid_plural entry (i18n/catalogues.py). Here is what needs no Jinja: the rule, the forms, and
 finding the tags in a text, so that a game's names (expressions.Names) can hold its
 plurals without loading the template engine.
 """

@@ -2,7 +2,7 @@
 page of fronts, as SVG (Silhouette Studio, Cricut Design Space) and DXF (the machines'
 other software), one pair of files per page, beside the PDF.
 
-The outlines are the page's `machine` cuts, the same `impose.Cut`s the PDF's placements
+The outlines are the page's `machine` cuts, the same `sheets.Cut`s the PDF's placements
 were made with, so the cut file and the print cannot disagree. Units are millimetres on
 the whole page: SVG from the page's top-left corner with y down (as SVG has it, and as
 the cutter's software shows the page), DXF from its bottom-left corner with y up (as the

@@ -68,14 +68,14 @@ class Manifest:
 class Drawn:
     """The faces a build drew, for its manifest: per deck, the hashes of its cards' sides
     by the card's index in the deck, in one bytearray (a card's front's, then its back's;
-    zeros for a side not drawn). A 10,000-card build holds it whole until the manifest is
-    written: 200 kB, where a dict by card id was 1.6 MB (the ids, a bytes per card). The
+    zeros for a side not drawn): a large build holds it whole until the manifest is
+    written, and a dict by card id would hold the ids again, and an object per card. The
     manifest reads the ids from the deck (the watcher's record of a PDF is kept only while
     its deck is unchanged, so the indices stay the same).
 
     A face noted while drawing is hashed later, _BATCH faces at a time (or when the hashes
-    are read): hashed one by one between drawing others, the hashes cost the drawing and
-    themselves a third more (measured: 20 ms of a 1,000-card build's 650)."""
+    are read): hashed one by one between drawing others, hashing and drawing each slow
+    the other down."""
 
     _decks: dict[str, bytearray] = field(default_factory=dict)
     _waiting: dict[tuple[str, int, str], Callable[[], str]] = field(default_factory=dict)  # face -> what makes its hash
@@ -165,7 +165,7 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
     Sorted keys and nothing that changes between builds: same input, same bytes. The JSON
     of json.dumps(sort_keys=True, indent=1), written deck by deck with no object per card:
     the cards are read one at a time, in the order of their ids (a packed deck,
-    cardstore.py, is never unpacked whole), and each row is written as it is made."""
+    load/packed.py, is never unpacked whole), and each row is written as it is made."""
     kept: dict[str, dict[str, str]] = {}
     for (deck, card), entry in last.entries.items() if last is not None else ():
         if deck not in built and deck in game.decks:
@@ -191,8 +191,7 @@ def write_manifest(file: BinaryIO, game: Game, lang: str, paper: str, drawn: Dra
 def _row(copies: int, title: str | None, sides: Sides) -> str:
     """A card's row of the manifest, indented as the third level: what json.dumps with
     _JSON writes (its keys sort as back, copies, front, title), each value encoded by
-    json's C encoder (an indented dump is encoded in Python, slowly: a thousand rows took
-    a tenth of the watcher's rebuild)."""
+    json's C encoder (an indented dump is encoded in Python, slowly)."""
     back, front = sides.get("back"), sides.get("front")
     return "".join(
         (
@@ -256,7 +255,7 @@ def title_of(fields_: dict[str, Any]) -> str | None:
 
 def make_manifest(game: Game, lang: str, paper: str, drawn: Drawn) -> Manifest:
     """The manifest of the faces a build drew, as entries to compare with another. The
-    cards are read one at a time, in the decks drawn: a packed deck (cardstore.py) is
+    cards are read one at a time, in the decks drawn: a packed deck (load/packed.py) is
     never unpacked whole."""
     manifest = Manifest(game.name, lang, paper)
     for deck_id in drawn.decks:
@@ -271,7 +270,7 @@ def _drawn_cards(game: Game, drawn: Drawn, deck_id: str) -> Iterator[tuple[str, 
     their sides."""
     deck = game.decks[deck_id]
     copies = deck.copies()
-    for index in sorted(range(len(copies)), key=deck.card_id):  # not (id, index) pairs: a 10,000-card deck's were a megabyte at the build's peak
+    for index in sorted(range(len(copies)), key=deck.card_id):  # not (id, index) pairs: a large deck's would weigh on the build's peak memory
         sides = drawn.sides(deck_id, index)
         if sides is not None:
             yield deck.card_id(index), copies[index], title_of(deck.cards[index].fields), sides
@@ -406,7 +405,7 @@ def _face(face: Face, named: set[str], hashes: Hashes) -> str:
             out.append(f"F{_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, named, hashes)}")
         elif kind is ImageOp:  # its file as it is now, not its path
             out.append(f"I{hashes.file(op.path)!r}{_values(op.x, op.y, op.w, op.h, op.fit)}")
-        else:  # most often one object every card's face shares (render.py): formatted once
+        else:  # most often one object every card's face shares (renderer.py): formatted once
             out.append(once_per_object(_OPS, op, _other))
     out.append(")")
     return "\n".join(out)

@@ -23,7 +23,7 @@ from pnp.layout.faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectO
 from pnp.layout.text import SYMBOL_EM
 from pnp.pdf.canvas import KeptCode, StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
 
-rl_config.useA85 = 0  # plain binary streams: about 18 % smaller files
+rl_config.useA85 = 0  # plain binary streams: smaller files
 CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, not loud
 
 
@@ -247,7 +247,7 @@ class Forms:
         self.canvas.restoreState()
 
     def _key(self, face: Face, bleed: float) -> _Key:
-        """The face's key, made once for faces that share their operations (render.py: a
+        """The face's key, made once for faces that share their operations (renderer.py: a
         deck's back): the last few are kept by the id of their operations."""
         return once_per_object(self._keys, face.ops, lambda ops: _Key(face.width, face.height, bleed, ops), (face.width, face.height, bleed))
 

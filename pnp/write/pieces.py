@@ -1,7 +1,7 @@
 """Draw a component larger than the sheet: an assembly page (the whole component scaled
 down, the pieces drawn over it with their labels), then one page per piece with its
 label, cut edges, glue hints and alignment targets. Geometry comes from
-`impose.plan_tiling`; each face is drawn once into a PDF form and placed on every page
+`sheets.plan_tiling`; each face is drawn once into a PDF form and placed on every page
 that shows part of it, so the file does not grow with the number of pieces."""
 
 from __future__ import annotations

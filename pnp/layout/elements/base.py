@@ -31,7 +31,7 @@ Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
 
 @dataclass(repr=False, eq=False)
 class Layout:
-    """How one kind of component is drawn, resolved (parents, styles) by layouts.py: its
+    """How one kind of component is drawn, resolved (parents, styles) by layout/read.py: its
     trim size in mm, named text styles, and elements in drawing order."""
 
     name: str
@@ -60,7 +60,7 @@ class Layout:
 
 
 class Services(Protocol):
-    """What the lay-out stage gives the elements of every face (render.Renderer)."""
+    """What the lay-out stage gives the elements of every face (renderer.Renderer)."""
 
     game: Game
     fonts: FontSet
@@ -147,7 +147,7 @@ class ElementKind:
     _loc: Location
     # True for a kind that reads the component only through its templates (Frame.fill_in,
     # color, symbol, text): an element of it whose templates name nothing of a component
-    # draws the same on every card, so it is drawn once per layout (render.py).
+    # draws the same on every card, so it is drawn once per layout (renderer.py).
     by_templates: ClassVar[bool] = False
 
     def check(self, raw: Any, styles: dict[str, TextStyle], problems: Problems) -> bool:

@@ -40,7 +40,7 @@ class Grid(ElementKind):
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
-        """What the layout alone tells (layouts.py calls it when the layout is read)."""
+        """What the layout alone tells (layout/read.py calls it when the layout is read)."""
         spec, where = self.grid, raw["grid"]
         ok = check_style(spec.style, where, styles, "grid", problems) & check_one_source(spec, where, "grid", problems)
         if spec.box[2] <= 0 or spec.box[3] <= 0:
