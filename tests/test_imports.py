@@ -252,7 +252,7 @@ def test_the_import_graph_is_read_from_the_source():
     pairs = {(e.source, e.target) for e in edges}
     assert ("pnp.commands.calibrate", "pnp.impose.paper") in pairs  # a relative import at the top
     assert ("pnp.cli", "pnp.pipeline.build") in pairs  # one inside a function
-    assert ("pnp.pipeline.build", "pnp.rulebook") in pairs and ("pnp.pipeline.build", "pnp.rulebook.booklet") not in pairs
+    assert ("pnp.pipeline.rulebooks", "pnp.rulebook") in pairs and ("pnp.pipeline.rulebooks", "pnp.rulebook.labels") not in pairs
     assert ("pnp.rulebook.writer", "pnp.impose.paper") in pairs  # from .. import
     assert "reportlab.pdfbase.pdfdoc" in libraries["pnp.pdf.canvas"] and not any("pypdf" in used for used in libraries.values())  # tests only
     assert "reportlab.platypus" in libraries["pnp.rulebook.writer"]

@@ -32,8 +32,7 @@ from pnp.layout.tuckbox_net import box_face
 from pnp.live.watch import Changes
 from pnp.load.model import Card
 from pnp.load.yamlfile import keeping
-from pnp.pipeline.build import Sheets
-from pnp.pipeline.sheets import write_unit
+from pnp.pipeline.sheets import Sheets, write_unit
 from pnp.plan.game import Plan, plan_game
 from pnp.plan.sheets import UnitPlan
 from pnp.project.edition import Edition, make_editions, resolve_languages

@@ -3,7 +3,7 @@
 Every build still loads and checks the whole game (a mistake anywhere is reported, and
 what the check needs is cheap), though a deck's data file is read again only where a save
 changed it (yamlfile.keeping, `Session.data`); what is kept is the expensive part, the faces and the
-PDFs, and what the faces and pages of each PDF wrote (pdfstream.KeptCode: a PDF written
+PDFs, and what the faces and pages of each PDF wrote (pdf.canvas.KeptCode: a PDF written
 again draws only the pages a save reached). Each is kept with a digest of what
 determined it, compared by content, never by objects a build makes anew (a kept face
 is found by its deck and card id and the card's digest, without unpacking the card):
@@ -52,8 +52,8 @@ from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
 from pnp.load.yamlfile import keeping
 from pnp.pdf.canvas import KeptCode
-from pnp.pipeline.build import Sheets
 from pnp.pipeline.reuse import Reuse
+from pnp.pipeline.sheets import Sheets
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
 from pnp.project.project import Project
@@ -98,7 +98,7 @@ class _Face:
     reads: dict[str, bytes]  # deck id -> its digest, for the decks the face's templates read
     face: Face
     problems: list[Problem]
-    hash: str | None = None  # errata.face_hash, for the manifest
+    hash: str | None = None  # manifest.face_hash, for the manifest
 
     def hashed(self, make: Any) -> str:
         """The face's hash for the manifest, made by `make` the first time."""
@@ -405,7 +405,7 @@ class _KeptFaces:
     def _key(self, deck: str, digest: bytes, layout: Layout, side: str) -> tuple[bytes, bytes]:
         """What a face is set from: the hash of the language, the deck, the layout and the
         side, taken once for the deck's faces, and the card's digest (a pair compared as it
-        is: hashed together, it was a hash per face at every build)."""
+        is: hashed together, it would be a hash per face at every build)."""
         shared = self._keys.get((deck, layout.name, side))
         if shared is None:
             lang = self._lang

@@ -1,9 +1,12 @@
-"""The pipeline: load -> check -> lay out -> impose -> write, one deck at a time.
+"""`pnp build`: load -> plan -> check -> lay out -> impose -> write, one deck at a time.
 
-Every command goes through `prepare` (load the game and its layouts), then makes the game
-in each language asked for once (edition.py); `check_all` and `build` set faces with the
-edition's Renderer, so `pnp check` and `pnp build` report the same mistakes. Data flows
-one way: no stage reaches back into an earlier one.
+The game is loaded (`project.prepare`), planned on paper (`plan.game.plan_game`), made in
+each language asked for once (`project.edition`) and checked (`check.run.check_game`, with
+the plan's problems) before anything is drawn; each deck is then laid out as its sheets
+are drawn (`pipeline.sheets`), with the same Renderer `pnp check` uses, so both report the
+same mistakes. The rulebooks are set meanwhile in a forked process (`pipeline.rulebooks`).
+What an earlier build left is asked of a `Reuse` (`pipeline.reuse`). Data flows one way:
+no stage reaches back into an earlier one.
 """
 
 from __future__ import annotations
@@ -13,21 +16,15 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp.base.errors import Location, PnpError, Problem, Problems, fail
-from pnp.base.forked import Aside, join_all
+from pnp.base.errors import Location, PnpError, Problem, Problems
+from pnp.base.forked import join_all
 from pnp.base.output import Transaction, Written, shown, transaction
 from pnp.base.signals import Interrupted
 from pnp.check.run import check_game
-from pnp.impose.paper import rulebook_formats
-from pnp.layout.elements.base import Layout
-from pnp.layout.faces import Face
-from pnp.layout.renderer import Renderer
-from pnp.layout.text import hyphenator
-from pnp.load.model import Deck
-from pnp.pdf.canvas import KeptCode
+from pnp.pipeline.parallel import build_parallel
 from pnp.pipeline.progress import BuildProgress, expected_cards
 from pnp.pipeline.reuse import COLD, Reuse
-from pnp.pipeline.sheets import draw_tuckbox, write_unit
+from pnp.pipeline.sheets import Sheets, draw_tuckbox, write_cut_files, write_unit
 from pnp.plan.game import Plan, plan_game
 from pnp.plan.sheets import UnitPlan, plan_unit, print_units
 from pnp.plan.tuckboxes import TuckboxPlan
@@ -35,11 +32,10 @@ from pnp.project.deals import deal_members
 from pnp.project.edition import Edition, make_editions, resolve_languages
 from pnp.project.options import BuildOptions
 from pnp.project.project import prepare
-from pnp.write.manifest import Changes, Drawn, Hashes, Manifest, compare, default_since, face_hash, make_manifest, manifest_path, read_manifest, write_manifest
+from pnp.write.manifest import Changes, Drawn, Manifest, compare, default_since, make_manifest, manifest_path, read_manifest, write_manifest
 
 if TYPE_CHECKING:
-    from pnp.pipeline.rulebooks import Rulebooks
-    from pnp.rulebook.settled import SettledPages
+    pass
 
 
 @dataclass(repr=False, eq=False)
@@ -50,57 +46,6 @@ class BuildResult:
     problems: Problems
     cut_files: list[Path] = field(default_factory=list)  # a cutting machine's (--cutter), beside the PDFs
     changes: list[Changes] = field(default_factory=list)  # with --changed-since: what the errata PDFs hold, per language
-
-
-class _Given:
-    """Stands in for a Transaction in a worker process: the parent chose the file."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def path_for(self, target: Path) -> Path:
-        return self.path
-
-
-@dataclass(repr=False, eq=False)
-class Sheets:
-    """What drawing the sheet PDFs of one language of a build takes besides the deck."""
-
-    edition: Edition
-    renderer: Renderer  # the edition's (counting the faces it sets, for the progress bar)
-    options: BuildOptions
-    members: set[str] | None  # the components of --deal; None: every component
-    problems: Problems  # where the problems found while laying out go
-    txn: Transaction | _Given  # gives each PDF its temporary file
-    cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
-    drawn: Drawn = field(default_factory=Drawn)  # the hashes of the faces drawn: the manifest
-    hashes: Hashes = field(default_factory=Hashes)  # what the faces' hashes share, found once a language (errata.face_hash)
-    reuse: Reuse = COLD  # what earlier builds left that this one may reuse (the watcher's)
-
-    def record(self, deck_id: str, index: int, card_id: str, side: str, face: Face) -> Face:
-        """Note a face drawn (of card `index`, `card_id`), to be hashed for the manifest (write/manifest.py)."""
-        if self.drawn.noted(deck_id, index, side):  # a copy drawn again
-            return face
-        make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
-        found = self.reuse.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
-        if isinstance(found, str):  # known already
-            self.drawn.add(deck_id, index, side, found)
-        else:
-            self.drawn.note(deck_id, index, side, found)
-        return face
-
-    def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:
-        """Card `index` of `deck` set in `layout`, its hash recorded; a face kept from an
-        earlier build is found without unpacking the card."""
-        card_id = deck.card_id(index)
-        found = self.reuse.face(self.renderer, deck.id, card_id, layout, side, self.problems)
-        if found is None:
-            found = self.renderer.face(deck.cards[index], layout, side, self.problems)
-        return self.record(deck.id, index, card_id, side, found)
-
-    def kept_code(self, target: Path) -> KeptCode | None:
-        """What the faces of `target` wrote when it was last drawn, if that is kept."""
-        return self.reuse.code(target)
 
 
 def build(
@@ -117,7 +62,7 @@ def build(
     face is laid out when its sheet is drawn and dropped after, so memory does not grow
     with the deck. Layout problems are found while drawing: the PDFs are moved into place
     only if there are none (or with --force); the problems of rules, decks and rulebooks are reported together.
-    Every build records the faces it drew in a manifest per language (errata.py);
+    Every build records the faces it drew in a manifest per language (write/manifest.py);
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
     PDFs of the cards changed or new since. What an earlier build left is asked of
     `reuse` (the watcher's keeps what a save did not reach: live/session.py)."""
@@ -132,7 +77,12 @@ def build(
     drawn = {edition.lang: Drawn() for edition in editions}
     changes: list[Changes] = []
     with transaction(options.out) as txn:
-        rulebooks = start_rulebooks(editions, options, txn, reuse.settled_pages()) if wanted else []
+        if wanted:
+            from pnp.pipeline.rulebooks import start_rulebooks  # Markdown and Jinja: only for a game with rulebooks
+
+            rulebooks = start_rulebooks(editions, options, txn, reuse.settled_pages())
+        else:
+            rulebooks = []
         try:
             members = deal_members(project.game, options.deal) if options.deal else None
             plan = plan_game(project, options.sheet, members, options.deal)  # how every PDF goes on paper, for every language
@@ -141,7 +91,7 @@ def build(
                 raise PnpError(problems)
             progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))
             if options.jobs > 1 and len(editions) * len(project.layouts) > 1 and reuse.workers:
-                files = _build_parallel(editions, options, plan, members, problems, txn, cuts, drawn)
+                files = build_parallel(editions, options, plan, members, problems, txn, cuts, drawn)
                 for written in files:
                     progress.deck_done(written, timed=False)
             else:
@@ -235,7 +185,7 @@ def _write_errata(
         if any(card.id in reprint for deck_id in unit[1] for card in edition.game.decks[deck_id].cards):
             sheets = Sheets(edition, edition.renderer(), errata, reprint, problems, txn)
             written = write_unit(sheets, plan_unit(edition.project, unit, errata.sheet, reprint, errata.deal))  # its problems are the build's, for fewer cards
-            cuts += _write_cut_files(sheets.cut_files, txn)
+            cuts += write_cut_files(sheets.cut_files, txn)
             if written is not None:
                 files.append(written)
     return files
@@ -250,7 +200,7 @@ def _write_edition(sheets: Sheets, plan: Plan, progress: BuildProgress, cuts: li
     files = []
     for unit in plan.units:
         written = _draw_unit(sheets, unit)
-        cuts += _write_cut_files(sheets.cut_files, sheets.txn)
+        cuts += write_cut_files(sheets.cut_files, sheets.txn)
         sheets.cut_files.clear()
         progress.deck_done(written)
         if written is not None:
@@ -262,121 +212,6 @@ def _draw_unit(sheets: Sheets, unit: UnitPlan) -> Written | None:
     """`write_unit`, as `sheets.reuse` has it: the watcher's leaves a PDF whose inputs did
     not change as it is (its faces' entries of the manifest and its problems are the last build's)."""
     return sheets.reuse.deck_file(sheets, unit.target(sheets.options.out, sheets.edition.lang), unit.decks, partial(write_unit, plan=unit))
-
-
-def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transaction, settled: SettledPages) -> list[Aside]:
-    """The rulebooks of every language, filled in, parsed and checked here, then set aside
-    in one forked process (set once for both formats), which inherits them, the fonts they are set in
-    and the imports, while this one draws the decks; each is set from the pages it last
-    settled on (`settled`, which keeps the new ones). Join the returned Asides for their
-    files."""
-    from pnp.pipeline.rulebooks import prepare_rulebooks  # Markdown and Jinja: only for a game with rulebooks
-    from pnp.rulebook.flow import Styles
-
-    books = [prepare_rulebooks(edition) for edition in editions]
-    fonts = editions[0].project.fonts
-    for name in Styles.for_size(rulebook_formats(options.sheet.paper).page.body).fonts():  # parsed once, here: the decks use most of them too
-        fonts.get(name)
-    for edition in editions:  # read once, here: the decks hyphenate the same languages
-        hyphenator(edition.lang)
-    where = next(iter(editions[0].game.meta.rulebooks.values()))._loc
-    return [Aside(partial(_write_rulebooks, books, options, settled), txn, "setting the rulebooks", where, settled.keep)]
-
-
-def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: SettledPages, problems: Problems, txn: Transaction) -> list[tuple]:
-    """Every rulebook in every language asked for, set once and written on the paper and as
-    the booklet, with the pages each settled on. The editions' translation problems are
-    reported with the decks. Each rulebook is set on its own, so that one pnp cannot set
-    is named, with its language, where it is defined, and the others are still tried."""
-    from pnp.pipeline.rulebooks import write_rulebook  # with platypus and pypdf: only for a game that has rulebooks
-
-    files, failed = [], False
-    for book in books:
-        problems.extend(book.problems)
-        if book.problems.errors and not options.force:
-            continue
-        for source, doc in book.documents:
-            try:
-                files.append(write_rulebook(book, source, doc, options, problems, txn, settled))
-            except Interrupted:
-                raise
-            except PnpError as err:
-                problems.extend(err.problems)
-                failed = True
-            except OSError as exc:
-                if txn.writes(exc):
-                    raise txn.problem(exc) from None
-                problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
-                failed = True
-            except Exception as exc:  # noqa: BLE001 - a bug met on this rulebook: named, not a traceback from another process
-                problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
-                failed = True
-        problems.extend(book.problems)  # what laying out the cards they show found
-    if failed:
-        raise PnpError(problems)
-    return files
-
-
-def _unset(rulebook: str, lang: str, where: Location, exc: BaseException) -> PnpError:
-    return fail(
-        where,
-        "rulebook-failed",
-        f"rulebook '{rulebook}' in '{lang}' could not be set: {type(exc).__name__}: {exc}; "
-        "expected it set (simplify what it fails on, and report this as a bug in pnp)",
-    )
-
-
-def _write_cut_files(files: list[tuple[Path, bytes]], txn: Transaction) -> list[Path]:
-    for target, data in files:
-        txn.path_for(target).write_bytes(data)
-    return [target for target, _ in files]
-
-
-def _build_parallel(
-    editions: list[Edition],
-    options: BuildOptions,
-    plan: Plan,
-    members: set[str] | None,
-    problems: Problems,
-    txn: Transaction,
-    cuts: list[Path],
-    drawn: dict[str, Drawn],
-) -> list:
-    """Build every (language, deck) in its own process, as planned; the parent owns the
-    transaction and sends each the translations it read and the unit's plan."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    tasks = []
-    for edition in editions:
-        problems.extend(edition.problems)
-        for unit in plan.units:
-            target = unit.target(options.out, edition.lang)
-            tasks.append((edition.source.root, options, edition.lang, edition.strings, unit, members, target, txn.path_for(target)))
-    files = []
-    pool = ProcessPoolExecutor(max_workers=options.jobs)
-    try:
-        for (_, _, lang, *_), (written, found, cut_files, faces) in zip(tasks, pool.map(_build_one, tasks)):
-            problems.extend(found)
-            drawn[lang].update(faces)
-            cuts += _write_cut_files(cut_files, txn)
-            if written is not None:
-                files.append(written)
-    finally:  # on a failure or a signal, what has not started never starts; what has is waited for, so its file is removed after
-        pool.shutdown(wait=True, cancel_futures=True)
-    return files
-
-
-def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]], Drawn]:
-    folder, options, lang, strings, unit, members, target, tmp = task
-    project = prepare(folder, unit.decks)
-    problems = Problems()
-    try:
-        edition = Edition.translated(project, lang, strings)
-        sheets = Sheets(edition, edition.renderer(), options, members, problems, _Given(tmp))
-        written = write_unit(sheets, unit)
-    except PnpError as err:
-        return None, err.problems.items, [], Drawn()
-    return (written and written._replace(path=target)), problems.items, sheets.cut_files, sheets.drawn
 
 
 def write_tuckboxes(sheets: Sheets, boxes: list[TuckboxPlan]) -> list[Written]:

@@ -12,16 +12,19 @@ against the game's data, set once and written as a PDF on the build's paper and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp.base.errors import Problems
-from pnp.base.output import Written
+from pnp.base.errors import Location, PnpError, Problems, fail
+from pnp.base.forked import Aside
+from pnp.base.output import Transaction, Written
+from pnp.base.signals import Interrupted
 from pnp.check.rulebooks import book_inputs, checked_documents
 from pnp.impose.paper import rulebook_formats
 from pnp.layout.faces import Face
 from pnp.layout.renderer import Renderer
+from pnp.layout.text import hyphenator
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
 from pnp.rulebook.booklet import sheet_sides
@@ -92,4 +95,63 @@ def write_rulebook(
         ],
         slot,
         book,
+    )
+
+
+def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transaction, settled: SettledPages) -> list[Aside]:
+    """The rulebooks of every language, filled in, parsed and checked here, then set aside
+    in one forked process (set once for both formats), which inherits them, the fonts they are set in
+    and the imports, while this one draws the decks; each is set from the pages it last
+    settled on (`settled`, which keeps the new ones). Join the returned Asides for their
+    files."""
+    from pnp.rulebook.flow import Styles
+
+    books = [prepare_rulebooks(edition) for edition in editions]
+    fonts = editions[0].project.fonts
+    for name in Styles.for_size(rulebook_formats(options.sheet.paper).page.body).fonts():  # parsed once, here: the decks use most of them too
+        fonts.get(name)
+    for edition in editions:  # read once, here: the decks hyphenate the same languages
+        hyphenator(edition.lang)
+    where = next(iter(editions[0].game.meta.rulebooks.values()))._loc
+    return [Aside(partial(_write_rulebooks, books, options, settled), txn, "setting the rulebooks", where, settled.keep)]
+
+
+def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: SettledPages, problems: Problems, txn: Transaction) -> list[tuple]:
+    """Every rulebook in every language asked for, set once and written on the paper and as
+    the booklet, with the pages each settled on. The editions' translation problems are
+    reported with the decks. Each rulebook is set on its own, so that one pnp cannot set
+    is named, with its language, where it is defined, and the others are still tried."""
+    files, failed = [], False
+    for book in books:
+        problems.extend(book.problems)
+        if book.problems.errors and not options.force:
+            continue
+        for source, doc in book.documents:
+            try:
+                files.append(write_rulebook(book, source, doc, options, problems, txn, settled))
+            except Interrupted:
+                raise
+            except PnpError as err:
+                problems.extend(err.problems)
+                failed = True
+            except OSError as exc:
+                if txn.writes(exc):
+                    raise txn.problem(exc) from None
+                problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
+                failed = True
+            except Exception as exc:  # noqa: BLE001 - a bug met on this rulebook: named, not a traceback from another process
+                problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
+                failed = True
+        problems.extend(book.problems)  # what laying out the cards they show found
+    if failed:
+        raise PnpError(problems)
+    return files
+
+
+def _unset(rulebook: str, lang: str, where: Location, exc: BaseException) -> PnpError:
+    return fail(
+        where,
+        "rulebook-failed",
+        f"rulebook '{rulebook}' in '{lang}' could not be set: {type(exc).__name__}: {exc}; "
+        "expected it set (simplify what it fails on, and report this as a bug in pnp)",
     )

@@ -6,7 +6,8 @@ check, and is not drawn."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Protocol
 
@@ -21,33 +22,70 @@ from pnp.layout.faces import Face
 from pnp.layout.renderer import Renderer
 from pnp.load.model import Deck
 from pnp.pdf.canvas import KeptCode
+from pnp.pipeline.reuse import COLD, Reuse
 from pnp.plan.sheets import GridSheets, GroupSheets, Pieces, SizedSheets, UnitPlan
 from pnp.plan.tuckboxes import TuckboxPlan
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
+from pnp.write.manifest import Drawn, Hashes, face_hash
 from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
 
 
 class PathFor(Protocol):
+    """Gives each PDF its temporary file: the build's Transaction, or in a worker process the file its parent chose."""
+
     def path_for(self, target: Path) -> Path: ...
 
 
-class Drawing(Protocol):
-    """What drawing one language's sheet PDFs takes besides their plans (build.Sheets)."""
+@dataclass(repr=False, eq=False)
+class Sheets:
+    """What drawing the sheet PDFs of one language of a build takes besides the deck."""
 
     edition: Edition
-    renderer: Renderer
+    renderer: Renderer  # the edition's (counting the faces it sets, for the progress bar)
     options: BuildOptions
+    members: set[str] | None  # the components of --deal; None: every component
     problems: Problems  # where the problems found while laying out go
     txn: PathFor  # gives each PDF its temporary file
-    cut_files: list[tuple[Path, bytes]]  # a cutting machine's files, written by the build
+    cut_files: list[tuple[Path, bytes]] = field(default_factory=list)  # a cutting machine's files, written by the build
+    drawn: Drawn = field(default_factory=Drawn)  # the hashes of the faces drawn: the manifest
+    hashes: Hashes = field(default_factory=Hashes)  # what the faces' hashes share, found once a language (manifest.face_hash)
+    reuse: Reuse = COLD  # what earlier builds left that this one may reuse (the watcher's)
 
-    def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face: ...
+    def record(self, deck_id: str, index: int, card_id: str, side: str, face: Face) -> Face:
+        """Note a face drawn (of card `index`, `card_id`), to be hashed for the manifest (write/manifest.py)."""
+        if self.drawn.noted(deck_id, index, side):  # a copy drawn again
+            return face
+        make = partial(face_hash, face, self.edition.project.symbols, self.hashes)
+        found = self.reuse.face_hash(self.edition.lang, deck_id, card_id, side, face, make)
+        if isinstance(found, str):  # known already
+            self.drawn.add(deck_id, index, side, found)
+        else:
+            self.drawn.note(deck_id, index, side, found)
+        return face
 
-    def kept_code(self, target: Path) -> KeptCode | None: ...
+    def face(self, deck: Deck, index: int, layout: Layout, side: str) -> Face:
+        """Card `index` of `deck` set in `layout`, its hash recorded; a face kept from an
+        earlier build is found without unpacking the card."""
+        card_id = deck.card_id(index)
+        found = self.reuse.face(self.renderer, deck.id, card_id, layout, side, self.problems)
+        if found is None:
+            found = self.renderer.face(deck.cards[index], layout, side, self.problems)
+        return self.record(deck.id, index, card_id, side, found)
+
+    def kept_code(self, target: Path) -> KeptCode | None:
+        """What the faces of `target` wrote when it was last drawn, if that is kept."""
+        return self.reuse.code(target)
 
 
-def write_unit(sheets: Drawing, plan: UnitPlan) -> Written | None:
+def write_cut_files(files: list[tuple[Path, bytes]], txn: PathFor) -> list[Path]:
+    """Write a cutting machine's files that drawing a PDF made (`Sheets.cut_files`) into the build's transaction."""
+    for target, data in files:
+        txn.path_for(target).write_bytes(data)
+    return [target for target, _ in files]
+
+
+def write_unit(sheets: Sheets, plan: UnitPlan) -> Written | None:
     """Draw one print unit into a temporary file of the build, as planned; None when it
     prints nothing. A unit whose plan failed (its error reported by the check) ends the
     build here, as with --force."""
@@ -67,7 +105,7 @@ def write_unit(sheets: Drawing, plan: UnitPlan) -> Written | None:
     return _draw_pieces(sheets, drawn, target)
 
 
-def _draw_grid(sheets: Drawing, plan: GridSheets, target: Path) -> Written:
+def _draw_grid(sheets: Sheets, plan: GridSheets, target: Path) -> Written:
     """A deck of one size on its grid (or folded sheet)."""
     deck = sheets.edition.game.decks[plan.deck]
     front, back = sheets.edition.project.layouts[deck.id]
@@ -90,7 +128,7 @@ def _draw_grid(sheets: Drawing, plan: GridSheets, target: Path) -> Written:
     return Written(target, len(items), count, spec.flip if plan.duplex else "fold" if plan.fold else None)
 
 
-def _draw_sizes(sheets: Drawing, plan: SizedSheets, target: Path) -> Written:
+def _draw_sizes(sheets: Sheets, plan: SizedSheets, target: Path) -> Written:
     """A deck that chooses its layout per card: each card in the layouts it chose."""
     project, spec = sheets.edition.project, sheets.options.sheet
     deck = sheets.edition.game.decks[plan.deck]
@@ -112,7 +150,7 @@ def _draw_sizes(sheets: Drawing, plan: SizedSheets, target: Path) -> Written:
     return Written(target, len(items), count, spec.flip if plan.duplex else None)
 
 
-def _draw_group(sheets: Drawing, plan: GroupSheets, target: Path, group: str, ids: list[str]) -> Written:
+def _draw_group(sheets: Sheets, plan: GroupSheets, target: Path, group: str, ids: list[str]) -> Written:
     """The decks of one group on their shared sheets."""
     game, project = sheets.edition.game, sheets.edition.project
     entries = plan.entries
@@ -135,7 +173,7 @@ def _draw_group(sheets: Drawing, plan: GroupSheets, target: Path, group: str, id
     return Written(target, len(entries), count, spec.flip if plan.duplex else None)
 
 
-def _draw_pieces(sheets: Drawing, plan: Pieces, target: Path) -> Written:
+def _draw_pieces(sheets: Sheets, plan: Pieces, target: Path) -> Written:
     """A deck larger than the paper: each component on an assembly page and its pieces."""
     edition = sheets.edition
     game, fonts = edition.game, edition.project.fonts
@@ -155,7 +193,7 @@ def _draw_pieces(sheets: Drawing, plan: Pieces, target: Path) -> Written:
     return Written(target, len(plan.items), count)  # pieces are printed one-sided
 
 
-def _keep_cuts(pages: Iterable[Page], sheets: Drawing, target: Path, grid: Grid | SharedSheets) -> Iterator[Page]:
+def _keep_cuts(pages: Iterable[Page], sheets: Sheets, target: Path, grid: Grid | SharedSheets) -> Iterator[Page]:
     """The pages, passed on as they are drawn; with a cutting machine, each page's cut file
     (SVG and DXF, beside the PDF) is kept for the build to write."""
     spec = sheets.options.sheet
@@ -173,7 +211,7 @@ def _keep_cuts(pages: Iterable[Page], sheets: Drawing, target: Path, grid: Grid 
         sheets.cut_files.extend(cut_files(target, kept, spec, grid.page_w, grid.page_h))
 
 
-def draw_tuckbox(sheets: Drawing, plan: TuckboxPlan, target: Path) -> Written:
+def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
     """One tuck box's net, laid out now, where its plan puts it: alone on a sheet, or in pieces."""
     if plan.problems.errors:
         sheets.problems.extend(plan.problems)
@@ -203,7 +241,7 @@ def draw_tuckbox(sheets: Drawing, plan: TuckboxPlan, target: Path) -> Written:
     return Written(target, 0, count)
 
 
-def _doc_info(sheets: Drawing, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
+def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
     """A sheet PDF's title and subject (what it holds, on what paper, how to print it) and,
     for duplex, the edge viewers are asked to turn the paper over."""
     meta, spec = sheets.edition.game.meta, sheets.options.sheet

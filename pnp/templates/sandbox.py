@@ -3,7 +3,7 @@ expressions.py for the names they see and how mistakes are reported): strict und
 names, a budget of steps and lengths per evaluation, the {% plural %} tag, and the
 compiled templates and expressions, each compiled once.
 
-Why a module of its own: Jinja is a tenth of a card build's imports, and most games'
+Why a module of its own: Jinja is slow to import, and most games'
 templates are lone names (`{{ title }}`) that expressions.py looks up without it; this is
 imported when a template or expression needs Jinja, so a deck that never does never
 loads it.
@@ -438,7 +438,7 @@ def _finalize(context: Context, value: Any) -> str:
 
 
 # Not optimized: Jinja's optimizer folds constant expressions, of which a game's templates
-# have next to none, and costs a seventh of compiling one; a template is compiled once.
+# have next to none, and it adds to compiling every template; a template is compiled once.
 ENV = _Environment(undefined=_Undefined, finalize=_finalize, autoescape=False, extensions=[PluralExtension], optimized=False)
 ENV.globals["_pnp_plural"] = _pnp_plural
 # Rulebooks: Jinja comments are {## ... ##} there ({#id} names a heading, as in Pandoc), and
@@ -468,8 +468,8 @@ def _context(template: Template, ctx: dict[str, Any]) -> Context:
     """A context for `template` (made by this module without globals of its own: its
     globals are its environment's) with the names of `ctx`. The two are merged as plain
     dicts: Jinja's own way (`Template.render`, an expression's call) merges them key by
-    key through a ChainMap, which costs more than the rest of evaluating a typical rule or
-    layout expression, and a build evaluates thousands."""
+    key through a ChainMap, which is slow for what a rule or layout expression needs, and a
+    build evaluates thousands."""
     return template.new_context({**template.environment.globals, **ctx}, shared=True)
 
 
