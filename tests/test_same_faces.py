@@ -11,7 +11,7 @@ import pdfread
 import pytest
 from conftest import run
 
-from pnp.exports.png import game_faces
+from pnp.exports.raster import game_faces
 from pnp.load.game import load_game
 from pnp.templates.expressions import Names
 

@@ -25,8 +25,8 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import atomic_path
 from pnp.exports.pdfx import convert
-from pnp.exports.png import DeckFaces, Exported, _digest, _save, game_faces, one_size, rasterise_to
 from pnp.exports.preflight import FaceParts, cards_text, preflight
+from pnp.exports.raster import DeckFaces, Exported, game_faces, image_digest, one_size, rasterise_to, save_image
 from pnp.exports.shops import MANIFEST, SHOPS, TOLERANCE_MM, CardSize, Shop
 
 PREFLIGHT = "preflight.txt"
@@ -153,19 +153,19 @@ def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, prob
         name = quantity_name(card.copies, f"{card.id}-front.png")
         image = rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi)
         short.setdefault("front", []).extend([card.id] if short_of_bleed(image, shop.bleed_px) else [])
-        _save(image, where / name, shop.dpi, files)
+        save_image(image, where / name, shop.dpi, files)
         rows.append((name, deck.id, card.id, "front", card.copies, size, bleed, pixels, ""))
     backs = [rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi) for face in plan.faces.backs]
     short["back"] = [card.id for card, image in zip(deck.cards, backs) if short_of_bleed(image, shop.bleed_px)]
-    if backs and len({_digest(image) for image in backs}) == 1:
+    if backs and len({image_digest(image) for image in backs}) == 1:
         total = deck.count
         name = quantity_name(total, "back.png")
-        _save(backs[0], where / name, shop.dpi, files)
+        save_image(backs[0], where / name, shop.dpi, files)
         rows.append((name, deck.id, "", "back", total, size, bleed, pixels, ""))
     else:
         for card, image in zip(deck.cards, backs):
             name = quantity_name(card.copies, f"{card.id}-back.png")
-            _save(image, where / name, shop.dpi, files)
+            save_image(image, where / name, shop.dpi, files)
             rows.append((name, deck.id, card.id, "back", card.copies, size, bleed, pixels, ""))
     for side, cards in short.items():
         if cards:

@@ -24,7 +24,7 @@ from PIL import Image
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import atomic_path
-from pnp.exports.png import Exported, _digest, _save, check_pixels, game_faces, one_size, pixels, rasterise
+from pnp.exports.raster import Exported, check_pixels, game_faces, image_digest, one_size, pixels, rasterise, save_image
 from pnp.write.manifest import title_of
 
 MAX_COLS, MAX_ROWS = 10, 7  # the largest card sheet TTS cuts
@@ -223,12 +223,12 @@ def _deck(deck, keep, fronts, backs, where, suffix, dpi, max_pixels, urls: Urls,
     backs differ), and a DeckCustom (a Card when it is one card) with every copy."""
     cell = fronts[keep[0]].size
     largest = largest_grid(cell, max_pixels)
-    unique_backs = len({_digest(image) for image in backs.values()}) > 1
+    unique_backs = len({image_digest(image) for image in backs.values()}) > 1
     shared_back = next(iter(backs.values())) if backs and not unique_backs else Image.new("RGB", cell, "white")
     back_file = None
     if not unique_backs:
         back_file = where / f"{deck.id}-back.{suffix}"
-        _save(shared_back, back_file, dpi, result.files)
+        save_image(shared_back, back_file, dpi, result.files)
     groups = [keep[i : i + largest.cells] for i in range(0, len(keep), largest.cells)]
     custom: dict[str, dict] = {}
     ids: dict[int, int] = {}  # card index -> CardID
@@ -239,11 +239,11 @@ def _deck(deck, keep, fronts, backs, where, suffix, dpi, max_pixels, urls: Urls,
         key = table.next_deck
         table.next_deck += 1
         face_file = where / f"{deck.id}-{number}.{suffix}"
-        _save(_sheet([fronts[i] for i in group], grid, cell), face_file, dpi, result.files)
+        save_image(_sheet([fronts[i] for i in group], grid, cell), face_file, dpi, result.files)
         this_back = back_file
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
-            _save(_sheet([backs[i] for i in group], grid, cell), this_back, dpi, result.files)
+            save_image(_sheet([backs[i] for i in group], grid, cell), this_back, dpi, result.files)
         assert this_back is not None
         custom[str(key)] = {
             "FaceURL": urls.of(face_file),
@@ -301,11 +301,11 @@ def _pieces(deck, kind, shape, keep, fronts, backs, where, suffix, dpi, urls: Ur
     for i in keep:
         card = deck.cards[i]
         front_file = where / deck.id / f"{card.id}.{suffix}"
-        _save(fronts[i], front_file, dpi, result.files)
+        save_image(fronts[i], front_file, dpi, result.files)
         back_url = ""
         if i in backs:
             back_file = where / deck.id / f"{card.id}-back.{suffix}"
-            _save(backs[i], back_file, dpi, result.files)
+            save_image(backs[i], back_file, dpi, result.files)
             back_url = urls.of(back_file)
         w_mm, h_mm = (n / dpi * INCH_MM for n in fronts[i].size)
         scale = round(max(w_mm, h_mm) / INCH_MM / TILE_UNITS, 4)

@@ -26,7 +26,7 @@ from reportlab.lib.units import mm
 from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.output import Output, Transaction
 from pnp.check.run import check_game
-from pnp.exports.png import rasterise
+from pnp.exports.raster import rasterise
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
 from pnp.live.watch import Changes

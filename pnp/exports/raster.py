@@ -1,0 +1,192 @@
+"""Faces as pixels, for every export: each face drawn by the same code as the print PDFs
+(`write.pdf.draw_face`) onto a one-page PDF in memory, which pypdfium2 rasterises, so an
+exported image is exactly what prints; the faces of a game's decks gathered once
+(`game_faces`); images saved atomically and told apart by their pixels."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PIL import Image
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.base.errors import PnpError, Problems
+from pnp.base.output import atomic_path
+from pnp.layout.faces import Face
+from pnp.load.model import Deck
+
+if TYPE_CHECKING:
+    from pnp.project.edition import Edition
+
+BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far out
+
+
+MAX_MEGAPIXELS = 100  # per image: a board at 1200 dpi would take gigabytes to rasterise
+
+
+@dataclass(repr=False, eq=False)
+class DeckFaces:
+    """The faces of one deck in one language: one per distinct card."""
+
+    deck: Deck
+    fronts: list[Face]
+    backs: list[Face]  # empty when the deck has no back layout
+    front_parts: list[list] = field(default_factory=list)  # per card, (element, ops): when asked for (a shop's preflight)
+    back_parts: list[list] = field(default_factory=list)
+
+
+@dataclass(repr=False, eq=False)
+class Exported:
+    files: list[Path] = field(default_factory=list)
+    problems: Problems = field(default_factory=Problems)
+    notes: list[str] = field(default_factory=list)  # what to tell the user (TTS import)
+
+
+def pixels(length_pt: float, dpi: int) -> int:
+    """A length in points as whole pixels at `dpi` (at least one)."""
+    return max(1, round(length_pt / 72 * dpi))
+
+
+def largest_dpi(width_pt: float, height_pt: float, dpi: int, limit: int) -> int:
+    """The largest dpi up to `dpi` at which an image of this size has at most `limit` pixels."""
+    fit = min(dpi, math.floor(dpi * math.sqrt(limit / (pixels(width_pt, dpi) * pixels(height_pt, dpi)))))
+    while fit > 1 and pixels(width_pt, fit) * pixels(height_pt, fit) > limit:
+        fit -= 1
+    return fit
+
+
+def one_size(faces: DeckFaces, what: str, problems: Problems) -> bool:
+    """Whether every card of the deck is one size; when its cards choose layouts of several
+    sizes, says so, for `what` (an export that takes one size per deck)."""
+    sizes = sorted({(round(face.width / mm, 2), round(face.height / mm, 2)) for face in faces.fronts})
+    if len(sizes) <= 1:
+        return True
+    deck = faces.deck
+    problems.error(
+        deck.locs.get("front", deck.loc),
+        "export-sizes",
+        f"deck '{deck.id}' has cards of {len(sizes)} sizes ({', '.join(f'{w:g} x {h:g} mm' for w, h in sizes)}), chosen per card; "
+        f"{what} takes one size per deck: expected one size, or --deck to export the other decks",
+    )
+    return False
+
+
+def check_pixels(all_faces: list[DeckFaces], dpi: int, bleed_pt: float, problems: Problems) -> None:
+    """Refuses, before anything is rasterised, a face that would be more than MAX_MEGAPIXELS
+    at `dpi`; says the largest dpi that fits that component. Raises PnpError."""
+    limit = MAX_MEGAPIXELS * 1_000_000
+    for faces in all_faces:
+        for side, side_faces in (("front", faces.fronts), ("back", faces.backs)):
+            for card, face in zip(faces.deck.cards, side_faces):
+                width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
+                px_w, px_h = pixels(width, dpi), pixels(height, dpi)
+                if px_w * px_h > limit:
+                    problems.error(
+                        faces.deck.locs.get(side, faces.deck.loc),
+                        "image-too-large",
+                        f"deck '{faces.deck.id}': the {side} of '{card.id}' at {dpi} dpi is {px_w} x {px_h} pixels ({px_w * px_h / 1e6:,.0f} megapixels); "
+                        f"pnp exports at most {MAX_MEGAPIXELS} megapixels per image: expected --dpi {largest_dpi(width, height, dpi, limit)} or less",
+                    )
+                    raise PnpError(problems)
+
+
+def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Image.Image:
+    """`face` (with `bleed_pt` of its surroundings) as an RGB image at `dpi`."""
+    from pnp.write.pdf import draw_face
+
+    width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
+    px_w, px_h = pixels(width, dpi), pixels(height, dpi)
+    page_w, page_h = px_w * 72 / dpi, px_h * 72 / dpi  # whole pixels: the art is stretched by less than one
+
+    def draw(canvas: Canvas) -> None:
+        canvas.scale(page_w / width, page_h / height)
+        draw_face(canvas, face, bleed_pt, bleed_pt, bleed_pt, symbols)
+
+    return _render(draw, (px_w, px_h), dpi, font)
+
+
+def rasterise_to(face: Face, symbols, font: str, size_px: tuple[int, int], trim_px: tuple[float, float], dpi: int) -> Image.Image:
+    """`face` as an image of exactly `size_px`, its trim `trim_px` across (scaled to it:
+    a shop's size) and centred, the rest its bleed: a print shop's card image."""
+    from pnp.write.pdf import draw_face
+
+    sx, sy = trim_px[0] * 72 / dpi / face.width, trim_px[1] * 72 / dpi / face.height
+    bleed_x, bleed_y = (size_px[0] - trim_px[0]) / 2 * 72 / dpi, (size_px[1] - trim_px[1]) / 2 * 72 / dpi
+
+    def draw(canvas: Canvas) -> None:
+        canvas.translate(bleed_x, bleed_y)
+        canvas.scale(sx, sy)
+        draw_face(canvas, face, 0, 0, max(bleed_x / sx, bleed_y / sy), symbols)
+
+    return _render(draw, size_px, dpi, font)
+
+
+def _render(draw: Callable[[Canvas], None], size_px: tuple[int, int], dpi: int, font: str) -> Image.Image:
+    """What `draw` puts on a page of `size_px` pixels at `dpi`, rasterised by pdfium."""
+    import pypdfium2 as pdfium  # only for exports: pnp --help stays fast
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(size_px[0] * 72 / dpi, size_px[1] * 72 / dpi), invariant=1, initialFontName=font)
+    draw(canvas)
+    canvas.showPage()
+    canvas.save()
+    document = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        image = document[0].render(scale=dpi / 72 * (1 - 1e-9)).to_pil()  # pdfium rounds up: stay below the next pixel
+    finally:
+        document.close()
+    if image.size != size_px:  # pragma: no cover - a rounding difference of pdfium
+        image = image.resize(size_px, Image.Resampling.LANCZOS)
+    return image.convert("RGB")
+
+
+def game_faces(
+    folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool, parts: bool = False
+) -> tuple[Edition, list[DeckFaces], Problems]:
+    """Check the game and set every face of the chosen decks in one language, like
+    `pnp build` does (`parts`: and keep what each element drew); raises PnpError on errors
+    unless `force`."""
+    from pnp.check.run import check_game
+    from pnp.project.edition import make_editions
+    from pnp.project.project import prepare
+
+    project = prepare(folder, decks)
+    problems = check_game(project, None)  # images: nothing on sheets of paper
+    (edition,) = make_editions(project, [lang or project.game.meta.language], allow_untranslated, rulebooks=False)
+    problems.extend(edition.problems)
+    renderer = edition.renderer()
+    result = []
+    for deck_id in project.layouts:
+        deck = edition.game.decks[deck_id]
+        pairs = [project.card_layouts(deck_id, i) for i in range(len(deck.cards))]  # each card's own, as the build prints it
+        backed = any(back for _, back in pairs)
+        front_parts: list[list] = [[] for _ in deck.cards] if parts else []
+        back_parts: list[list] = [[] for _ in deck.cards] if parts and backed else []
+        fronts = [renderer.face(card, pairs[i][0], "front", problems, front_parts[i] if parts else None) for i, card in enumerate(deck.cards)]
+        backs = [renderer.face(card, pairs[i][1], "back", problems, back_parts[i] if parts else None) for i, card in enumerate(deck.cards)] if backed else []
+        result.append(DeckFaces(deck, fronts, backs, front_parts, back_parts))
+    if problems.errors and not force:
+        raise PnpError(problems)
+    return edition, result, problems
+
+
+def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path]) -> None:
+    kind = "JPEG" if target.suffix.lower() in (".jpg", ".jpeg") else "PNG"
+    with atomic_path(target) as tmp:
+        with tmp.open("wb") as handle:
+            if kind == "JPEG":
+                image.save(handle, kind, quality=90, dpi=(dpi, dpi))
+            else:
+                image.save(handle, kind, dpi=(dpi, dpi), optimize=False)
+    files.append(target)
+
+
+def image_digest(image: Image.Image) -> str:
+    return hashlib.sha256(image.tobytes()).hexdigest()
