@@ -19,9 +19,9 @@ import pnp.layout.renderer
 from pnp.base.errors import PnpError
 from pnp.base.output import Output, writing_under
 from pnp.impose.sheets import SheetSpec
+from pnp.live.kept_code import KeptCode
 from pnp.live.session import Session
 from pnp.live.watch import CLOSED, Changes
-from pnp.pdf.canvas import KeptCode
 from pnp.pipeline.build import build
 from pnp.project.options import BuildOptions
 
@@ -248,7 +248,7 @@ def test_a_save_during_the_quiet_wait_of_other_events_is_not_held_back_by_it(tmp
 
 def test_kept_operators_are_written_again_only_while_the_letters_keep_their_codes(game, tmp_path, monkeypatch):
     """A face (and a page) the save did not change is written as the operators it wrote
-    last time (pdfstream.KeptCode), unless the save gave its letters other codes: a letter
+    last time (live.kept_code.KeptCode), unless the save gave its letters other codes: a letter
     new in the first card moves the code of every letter first drawn after it, so every
     face after it is drawn again; either way the file is exactly a fresh build's."""
     with (game / "cards.yaml").open("a", encoding="utf-8") as cards:  # ASCII letters have codes of their own; the others are coded as first drawn
@@ -257,14 +257,14 @@ def test_kept_operators_are_written_again_only_while_the_letters_keep_their_code
     watcher = Watcher(game, tmp_path / "out", monkeypatch)
     watcher.build()
     drawn: list[str] = []
-    keep = KeptCode.keep
+    keep = KeptCode._keep
 
     def counted(kept, canvas, key, owners, mark, texts, *state):
         if key[0] == "face":
             drawn.append(owners[0].name)
         keep(kept, canvas, key, owners, mark, texts, *state)
 
-    monkeypatch.setattr(KeptCode, "keep", counted)
+    monkeypatch.setattr(KeptCode, "_keep", counted)
     edit(game / "cards.yaml", "Every other player discards a card.", "Every other player discards a noon card.")
     watcher.build()
     assert "dusk (front)" in drawn and "late (front)" not in drawn  # the card edited is drawn, the last card written as kept
@@ -284,7 +284,7 @@ def test_pages_far_from_the_edit_are_written_as_they_were(game, tmp_path, monkey
     watcher = Watcher(game, tmp_path / "out", monkeypatch)
     watcher.build()
     written: list[int] = []
-    replay = KeptCode.replay
+    replay = KeptCode._replay
 
     def counted(kept, canvas, key, owners, *state):
         found = replay(kept, canvas, key, owners, *state)
@@ -292,7 +292,7 @@ def test_pages_far_from_the_edit_are_written_as_they_were(game, tmp_path, monkey
             written.append(key[1])
         return found
 
-    monkeypatch.setattr(KeptCode, "replay", counted)
+    monkeypatch.setattr(KeptCode, "_replay", counted)
     edit(game / "cards.yaml", "text: Ďalšia karta číslo 3.", "text: Ďalšia karta číslo tri.")
     watcher.build()
     pages = len(PdfReader(tmp_path / "out" / "g" / "cards-en-a4.pdf").pages)

@@ -3,7 +3,7 @@
 Every build still loads and checks the whole game (a mistake anywhere is reported, and
 what the check needs is cheap), though a deck's data file is read again only where a save
 changed it (yamlfile.keeping, `Session.data`); what is kept is the expensive part, the faces and the
-PDFs, and what the faces and pages of each PDF wrote (pdf.canvas.KeptCode: a PDF written
+PDFs, and what the faces and pages of each PDF wrote (live/kept_code.py: a PDF written
 again draws only the pages a save reached). Each is kept with a digest of what
 determined it, compared by content, never by objects a build makes anew (a kept face
 is found by its deck and card id and the card's digest, without unpacking the card):
@@ -47,11 +47,11 @@ from pnp.base.output import Transaction, Written
 from pnp.i18n.catalogues import locale_dir
 from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
+from pnp.live.kept_code import KeptCode
 from pnp.live.watch import snapshot
 from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
 from pnp.load.yamlfile import keeping
-from pnp.pdf.canvas import KeptCode
 from pnp.pipeline.reuse import Reuse
 from pnp.pipeline.sheets import Sheets
 from pnp.project.edition import Edition
@@ -302,8 +302,8 @@ class Session(Reuse):
         self.kept.append(target)
         return kept
 
-    def code(self, target: Path) -> KeptCode:
-        """What the faces of `target` wrote when it was last drawn (write.pdf.draw_face)."""
+    def writing(self, target: Path) -> KeptCode:
+        """What the faces and pages of `target` wrote when it was last drawn, written again where still exact."""
         found = self._written.get(target)
         if found is None:
             found = self._written[target] = KeptCode()

@@ -10,7 +10,8 @@ object order: the same input still gives the same bytes.
 
 This is the one module that uses reportlab's internals (pdfdoc objects, underscore
 names): the streaming document above, set text written straight into a page's content
-(`draw_text`), what the watcher's faces and pages wrote written again (`KeptCode`), a
+(`draw_text`), what a drawing wrote taken and written again as it was (`code_since`,
+`write_again`, `font_codes`: pnp/live/kept_code.py keeps them between builds), a
 symbol's operators written again into the next PDF (`portable_code`), an SVG that svglib
 read drawn in the canvas's font (`draw_drawing`), a font registered again when its file
 changed (`register_font`), a rulebook's pages set as forms and copied from one PDF into
@@ -25,11 +26,8 @@ tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
 from __future__ import annotations
 
 import copy
-import hashlib
-import zlib
 from array import array
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -109,7 +107,7 @@ class StreamingDocument(PDFDocument):
         self._header = PDFFile(self._pdfVersion).strings[0]  # reportlab's header line
         self._write(self._header)
         self.Pages.__class__ = _PageTree
-        self.flate: _KeptFlate | None = None  # the watcher's: compressed streams kept from its last build of this PDF (KeptCode.begin)
+        self.flate = None  # the page streams' compressor when not reportlab's (compress_with)
         self._formatted: dict[tuple, _Formatted] = {}  # pages' resources, by the forms and images they name
 
     def _write(self, data: bytes) -> int:
@@ -140,7 +138,9 @@ class StreamingDocument(PDFDocument):
 
     def addPage(self, page: PDFPage) -> None:
         """Register the page as reportlab does, then write it and its content stream now."""
-        if not page.Contents and page.stream and page.compression and not rl_config.useA85:  # as PDFPage.check_format makes it, with the watcher's flate
+        if (
+            not page.Contents and page.stream and page.compression and not rl_config.useA85
+        ):  # as PDFPage.check_format makes it, with the compressor given (compress_with)
             page.Contents = PDFStream(content=page.stream, filters=[self.flate or PDFZCompress])
             page.Contents.__Comment__ = "page stream"
         if not (page.Resources or page.ExtGState or _names_colours(page)):
@@ -288,7 +288,7 @@ def portable_code(canvas: Canvas) -> list[str] | None:
     nothing of its document (no font, graphics state, form, image, colour space or
     shading), so that another document's form can be given them as they are; else None."""
     code = canvas._code
-    if canvas._formsinuse or _names_per_page(canvas, code) or any(op.endswith((" Tf", " Do", " sh")) or op.startswith("BT") for op in code):
+    if canvas._formsinuse or names_per_page(canvas, code) or any(op.endswith((" Tf", " Do", " sh")) or op.startswith("BT") for op in code):
         return None
     return list(code)
 
@@ -314,7 +314,7 @@ def draw_drawing(canvas: Canvas, drawing: Drawing) -> None:
         STATE_DEFAULTS["fontName"] = default_font
 
 
-def _names_per_page(canvas: Canvas, code: list[str]) -> bool:
+def names_per_page(canvas: Canvas, code: list[str]) -> bool:
     """Whether what was drawn names what reportlab names per page or form: a colour space,
     a shading or a graphics state (transparency)."""
     return _names_colours(canvas) or any(line.endswith(" gs") for line in code)
@@ -449,119 +449,43 @@ def _encoding(doc: PDFDocument, font: str) -> _Encoding:
     return found
 
 
-@dataclass(slots=True, repr=False, eq=False)
-class _Drawn:
-    """What one drawing (a face, a page) wrote, with what it was drawn from and what it
-    refers to in the document."""
-
-    owners: tuple  # the faces drawn, compared by identity (the watcher keeps an unchanged face) and kept alive by this
-    inputs: object  # the rest of what was drawn, compared by value
-    before: object  # the drawer's own state when it began (pdf.Forms), compared by value
-    after: object  # and when it ended: restored when the code is written again
-    code: list[str]
-    forms: list[str]  # forms and images placed (the page's resources must name them)
-    fonts: tuple[tuple[str, array, str, array], ...]  # font, the characters drawn, the font's name in the document, their codes
-    parts: tuple[tuple, ...]  # the keys of the drawings inside this one (a page's faces)
+def code_position(canvas: Canvas) -> tuple[int, int]:
+    """Where the page (or form) being drawn stands: its operators and the forms it placed so far."""
+    return len(canvas._code), len(canvas._formsinuse)
 
 
-@dataclass(repr=False, eq=False)
-class Mark:
-    """Where a page (or form) stood when a drawing began."""
-
-    code: int
-    forms: int
-    parts: int
+def code_since(canvas: Canvas, position: tuple[int, int]) -> tuple[list[str], list[str]]:
+    """The operators written and the forms placed since `position` (code_position)."""
+    return canvas._code[position[0] :], canvas._formsinuse[position[1] :]
 
 
-class KeptCode:
-    """What faces and pages wrote into one PDF, kept by the watcher for the next build of
-    that PDF, each under a key (a face: its object, bleed and lead; a page: its number).
-
-    Why: a save that changes one card of a thousand still writes the whole PDF, and
-    turning every face into operators again is the costly part of it. A drawing is written again
-    as it was only where that is exactly what drawing it would write now: the same faces
-    (the same objects) and inputs, the drawer in the same state, its characters already
-    coded in this document with the same codes (codes are given in the order characters
-    are first drawn, so an edit can move them), the forms and images it places already
-    defined, and it names no graphics state or colour space (those are named per page).
-    Anything else is drawn, and kept anew."""
-
-    def __init__(self) -> None:
-        self._last: dict[tuple, _Drawn] = {}
-        self._now: dict[tuple, _Drawn] = {}
-        self._parts: list[tuple] = []  # the keys written or kept since the PDF began, in order
-        self.flate = _KeptFlate()
-
-    def begin(self, canvas: Canvas) -> None:
-        """A build of the PDF starts on `canvas`: what the last one kept is what this one may reuse."""
-        if self._now:
-            self._last, self._now = self._now, {}
-        self.flate.begin()
-        self._parts = []
-        canvas._doc.flate = self.flate
-
-    def replay(self, canvas: Canvas, key: tuple, owners: tuple, inputs: object = None, before: object = None) -> _Drawn | None:
-        """Write what was drawn under `key` again, if it is still exact; returns what was kept."""
-        kept = self._now.get(key) or self._last.get(key)
-        if kept is None or len(kept.owners) != len(owners) or not all(a is b for a, b in zip(kept.owners, owners)):
-            return None
-        if kept.inputs != inputs or kept.before != before:
-            return None
-        doc = canvas._doc
-        if not all(doc.hasForm(name) for name in kept.forms) or not _still_coded(doc, kept.fonts):
-            return None
-        canvas._code.extend(kept.code)
-        canvas._formsinuse.extend(kept.forms)
-        self._now[key] = kept
-        for part in kept.parts:  # the faces of a page written again: kept for the next build too
-            found = self._last.get(part)
-            if found is not None:
-                self._now.setdefault(part, found)
-        self._parts.append(key)
-        return kept
-
-    def mark(self, canvas: Canvas) -> Mark:
-        return Mark(len(canvas._code), len(canvas._formsinuse), len(self._parts))
-
-    def keep(
-        self, canvas: Canvas, key: tuple, owners: tuple, mark: Mark, texts: dict[str, str], inputs: object = None, before: object = None, after: object = None
-    ) -> None:
-        """What was drawn since `mark`, setting `texts` (font -> its characters), is kept
-        under `key`, unless it cannot be written again as it is."""
-        parts = tuple(self._parts[mark.parts :])
-        self._parts.append(key)
-        code = canvas._code[mark.code :]
-        if _names_per_page(canvas, code):
-            return
-        fonts = _coded(canvas._doc, texts)
-        if fonts is not None:
-            self._now[key] = _Drawn(owners, inputs, before, after, code, canvas._formsinuse[mark.forms :], fonts, parts)
+def write_again(canvas: Canvas, code: list[str], forms: list[str]) -> None:
+    """Operators and the forms they place (from `code_since`) written again into the page being drawn."""
+    canvas._code.extend(code)
+    canvas._formsinuse.extend(forms)
 
 
-class _KeptFlate:
-    """reportlab's page stream compression (PDFZCompress), remembering what it compressed
-    in the last build of the PDF: a page written again as it was is not compressed again."""
+def forms_defined(canvas: Canvas, names: list[str]) -> bool:
+    """Whether the document defines every form (and image) of `names`."""
+    doc = canvas._doc
+    return all(doc.hasForm(name) for name in names)
 
-    pdfname = "FlateDecode"
 
-    def __init__(self) -> None:
-        self._last: dict[bytes, bytes] = {}  # digest of the stream -> the stream compressed
-        self._now: dict[bytes, bytes] = {}
+def font_codes(canvas: Canvas, texts: dict[str, str]) -> tuple | None:
+    """Each font's characters of `texts` (font -> characters) with the codes the document
+    gave them; None when one has none yet."""
+    return _coded(canvas._doc, texts)
 
-    def begin(self) -> None:
-        """A build of the PDF starts: what the last one compressed may be reused (if it
-        compressed anything: a build that wrote nothing leaves the one before it)."""
-        if self._now:
-            self._last, self._now = self._now, {}
 
-    def encode(self, text: str) -> bytes:
-        data = text.encode("utf8")
-        key = hashlib.blake2b(data, digest_size=16).digest()
-        found = self._last.get(key)
-        if found is None:
-            found = zlib.compress(data)
-        self._now[key] = found
-        return found
+def still_coded(canvas: Canvas, fonts: tuple) -> bool:
+    """Whether the characters of `fonts` (from `font_codes`) still have those codes in the document."""
+    return _still_coded(canvas._doc, fonts)
+
+
+def compress_with(canvas: Canvas, compressor: object) -> None:
+    """The page streams of `canvas`'s document compressed by `compressor` (an object with
+    reportlab's PDFZCompress's `pdfname` and `encode`) instead of reportlab's own."""
+    canvas._doc.flate = compressor
 
 
 def _coded(doc: PDFDocument, texts: dict[str, str]) -> tuple | None:

@@ -20,12 +20,12 @@ if TYPE_CHECKING:
     from pnp.base.output import Transaction, Written
     from pnp.layout.elements.base import Layout
     from pnp.layout.faces import Face
-    from pnp.pdf.canvas import KeptCode
     from pnp.project.edition import Edition
     from pnp.project.options import BuildOptions
     from pnp.project.project import Project
     from pnp.rulebook.settled import SettledPages
     from pnp.templates.expressions import Decks
+    from pnp.write.pdf import Writing
 
 
 class Reuse:
@@ -64,9 +64,11 @@ class Reuse:
         """The manifest's hash of `face`, or what makes it when it is needed (`make`)."""
         return make
 
-    def code(self, target: Path) -> KeptCode | None:
-        """What the faces of `target` wrote into it when it was last drawn; None: nothing is kept."""
-        return None
+    def writing(self, target: Path) -> Writing:
+        """How the faces and pages of the PDF `target` get into it: drawn, every one."""
+        from pnp.write.pdf import DRAWN  # here for speed: the command line makes a Reuse before it knows it builds
+
+        return DRAWN
 
     def deck_file(self, sheets: Any, target: Path, deck_ids: list[str], draw: Callable[[Any], Written | None]) -> Written | None:
         """The PDF `target` of the decks `deck_ids`, drawn by `draw(sheets)`; None when

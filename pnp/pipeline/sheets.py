@@ -21,14 +21,13 @@ from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.layout.renderer import Renderer
 from pnp.load.model import Deck
-from pnp.pdf.canvas import KeptCode
 from pnp.pipeline.reuse import COLD, Reuse
 from pnp.plan.sheets import GridSheets, GroupSheets, Pieces, SizedSheets, UnitPlan
 from pnp.plan.tuckboxes import TuckboxPlan
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
 from pnp.write.manifest import Drawn, Hashes, face_hash
-from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
+from pnp.write.pdf import DocInfo, Writing, ruler_caption, write_sheets
 
 
 class PathFor(Protocol):
@@ -73,9 +72,9 @@ class Sheets:
             found = self.renderer.face(deck.cards[index], layout, side, self.problems)
         return self.record(deck.id, index, card_id, side, found)
 
-    def kept_code(self, target: Path) -> KeptCode | None:
-        """What the faces of `target` wrote when it was last drawn, if that is kept."""
-        return self.reuse.code(target)
+    def writing(self, target: Path) -> Writing:
+        """How the faces and pages of `target` get into it (write.pdf.Writing), as `reuse` has it."""
+        return self.reuse.writing(target)
 
 
 def write_cut_files(files: list[tuple[Path, bytes]], txn: PathFor) -> list[Path]:
@@ -123,7 +122,7 @@ def _draw_grid(sheets: Sheets, plan: GridSheets, target: Path) -> Written:
     caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", plan.sheets)
     pages = _keep_cuts(plan.pages(), sheets, target, plan.fronts)
     count = write_sheets(
-        sheets.txn.path_for(target), pages, plan.fronts, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
+        sheets.txn.path_for(target), pages, plan.fronts, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.writing(target)
     )
     return Written(target, len(items), count, spec.flip if plan.duplex else "fold" if plan.fold else None)
 
@@ -145,7 +144,7 @@ def _draw_sizes(sheets: Sheets, plan: SizedSheets, target: Path) -> Written:
     info = _doc_info(sheets, deck.name, f"{len(items)} cards", plan.sides, plan.duplex)
     caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", plan.sheets)
     count = write_sheets(
-        sheets.txn.path_for(target), plan.pages, plan.grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, sheets.kept_code(target)
+        sheets.txn.path_for(target), plan.pages, plan.grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, sheets.writing(target)
     )
     return Written(target, len(items), count, spec.flip if plan.duplex else None)
 
@@ -169,7 +168,7 @@ def _draw_group(sheets: Sheets, plan: GroupSheets, target: Path, group: str, ids
     info = _doc_info(sheets, names, f"{len(entries)} components", plan.sides, plan.duplex)
     caption = ruler_caption(f"{game.meta.title} · {group}", plan.sheets)
     pages = _keep_cuts(plan.shared.pages, sheets, target, plan.shared)
-    count = write_sheets(sheets.txn.path_for(target), pages, plan.shared, info, face_of, project.symbols, caption, spec.bleed * mm, sheets.kept_code(target))
+    count = write_sheets(sheets.txn.path_for(target), pages, plan.shared, info, face_of, project.symbols, caption, spec.bleed * mm, sheets.writing(target))
     return Written(target, len(entries), count, spec.flip if plan.duplex else None)
 
 

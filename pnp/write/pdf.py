@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from reportlab import rl_config
@@ -21,7 +22,7 @@ from pnp.assets.images import image_size
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from pnp.layout.faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
-from pnp.pdf.canvas import KeptCode, StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
+from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
 
 rl_config.useA85 = 0  # plain binary streams: smaller files
 CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, not loud
@@ -54,6 +55,40 @@ def ruler_caption(what: str, sheets: int = 0) -> Callable[[Page, int], str]:
     return caption
 
 
+class Writing:
+    """How the faces and pages of one PDF get into it: drawn, every one (a cold build).
+
+    The writer hands each face and page to its Writing with what drawing it would write
+    from (the face objects, the page's inputs, the drawer's state) and how to draw it; the
+    watcher's (pnp/live/kept_code.py) writes again what its last build of the PDF wrote
+    where that is exactly what drawing it would write now, and draws the rest."""
+
+    def begin(self, canvas: Canvas, forms: Forms) -> None:
+        """A PDF starts on `canvas`, drawn with `forms`."""
+
+    def face(self, canvas: Canvas, key: tuple, face: Face, draw: Callable[[], None], texts: Callable[[], dict[str, str]]) -> None:
+        """Write `face` (its box entered): `draw()` draws it; `texts()` the characters it sets, by font."""
+        draw()
+
+    def page(
+        self,
+        canvas: Canvas,
+        forms: Forms,
+        key: tuple,
+        faces: tuple[Face, ...],
+        inputs: tuple,
+        draw: Callable[[], None],
+        again: Callable[[], None],
+        texts: Callable[[], dict[str, str]],
+    ) -> None:
+        """Write a page of `faces` placed as `inputs` say: `draw()` draws it; `again()` sets
+        what a page written again without drawing still needs (its boxes)."""
+        draw()
+
+
+DRAWN = Writing()  # every face and page drawn
+
+
 def new_canvas(path: Path, page_size: tuple[float, float], info: DocInfo) -> Canvas:
     canvas = StreamingCanvas(path, pagesize=page_size, invariant=1, initialFontName=info.initial_font, pageCompression=1)
     canvas.setTitle(info.title)
@@ -76,26 +111,18 @@ def draw_face(
     symbols,
     turned: bool = False,
     lead: tuple[str, int] | None = None,
-    kept: KeptCode | None = None,
+    writing: Writing = DRAWN,
 ) -> None:
     """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed;
     `turned`: upside down in the same box (a back on a page turned over its short side);
     `lead`: a form (Forms) that draws the face's first operations, and how many;
-    `kept`: what the faces wrote in the watcher's last build of this PDF, written again
-    where it is still exact, and what this one writes kept."""
+    `writing`: how the face gets into the PDF (drawn, unless the watcher's writes it again)."""
     _enter_box(canvas, face, x, y, bleed, turned)
     ops = face.ops
     if lead is not None:
         canvas.doForm(lead[0])
         ops = ops[lead[1] :]
-    if kept is None:
-        _draw_ops(canvas, ops, symbols)
-    else:
-        key = ("face", id(face), bleed, len(face.ops) - len(ops))
-        if kept.replay(canvas, key, (face,)) is None:
-            mark = kept.mark(canvas)
-            _draw_ops(canvas, ops, symbols)
-            kept.keep(canvas, key, (face,), mark, _texts(ops))
+    writing.face(canvas, ("face", id(face), bleed, len(face.ops) - len(ops)), face, partial(_draw_ops, canvas, ops, symbols), partial(_texts, ops))
     canvas.restoreState()
 
 
@@ -202,10 +229,10 @@ class Forms:
     repeat. Both tables are bounded: memory stays flat however long the deck (a face
     pushed out is drawn anew, correctly)."""
 
-    def __init__(self, canvas: Canvas, symbols, recent: int = 64, kept: KeptCode | None = None):
+    def __init__(self, canvas: Canvas, symbols, recent: int = 64, writing: Writing = DRAWN):
         self.canvas = canvas
         self.symbols = symbols
-        self.kept = kept
+        self.writing = writing
         self.recent = recent
         self._faces: OrderedDict[_Key, str | None] = OrderedDict()  # face key -> its form, None: seen once
         self._other: dict[tuple, str] = {}  # marks and rulers: one per page layout, few
@@ -214,9 +241,9 @@ class Forms:
         self._keys: dict[int, tuple[tuple, tuple[float, float, float], _Key]] = {}  # a face's key by its operations, size and bleed (once_per_object)
 
     def state(self) -> tuple:
-        """All that what these tables draw next depends on (for KeptCode: a page drawn
-        from the same state draws the same), as compact as it can be: the watcher keeps
-        one for every page."""
+        """All that what these tables draw next depends on (a page drawn from the same
+        state draws the same), as compact as it can be: a Writing that writes pages again
+        keeps one for every page."""
         return tuple(self._faces), tuple(self._faces.values()), self._last, self._count, tuple(self._other.items())
 
     def restore(self, state: tuple) -> None:
@@ -234,7 +261,7 @@ class Forms:
         key = self._key(face, bleed)
         name = self._faces.get(key, "")
         if name == "":  # never seen (or forgotten): drawn as it is
-            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed), self.kept)
+            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed), self.writing)
             self._remember(key, None)
             return
         if name is None:
@@ -543,35 +570,30 @@ def write_sheets(
     symbols,
     caption: Callable[[Page, int], str],
     bleed: float,
-    kept: KeptCode | None = None,
+    writing: Writing = DRAWN,
 ) -> int:
     """Draw every page into `target` (a temporary file of the build); returns the page count.
-    `face_of(side, item)` gives the face of a component's front or back; `kept`: the
-    watcher's record of what the faces wrote in its last build of this PDF."""
+    `face_of(side, item)` gives the face of a component's front or back; `writing`: how
+    faces and pages get into the PDF (drawn, unless the watcher's writes them again)."""
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
-    if kept is not None:
-        kept.begin(canvas)
-    forms = Forms(canvas, symbols, kept=kept)
-    state = forms.state() if kept is not None else None  # the forms' state between pages: one page's end is the next one's start
+    forms = Forms(canvas, symbols, writing=writing)
+    writing.begin(canvas, forms)
     try:
         for number, page in enumerate(pages):
             faces = tuple(face_of("back" if placement.back else page.side, placement.item) for placement in page.placements)
             boxes = page_boxes(page, [(face.width, face.height) for face in faces], bleed)
-            if kept is None:
-                _draw_page(canvas, forms, page, faces, boxes, bleed, caption, info.initial_font)
-            else:
-                key, inputs, before = ("page", number), (page, boxes, _caption(page, caption)), state
-                found = kept.replay(canvas, key, faces, inputs, before)
-                if found is not None:
-                    forms.restore(found.after)
-                    set_boxes(canvas, boxes)
-                    state = found.after
-                else:
-                    mark = kept.mark(canvas)
-                    _draw_page(canvas, forms, page, faces, boxes, bleed, caption, info.initial_font)
-                    state = forms.state()
-                    kept.keep(canvas, key, faces, mark, _page_texts(page, faces, inputs[2], info.initial_font), inputs, before, state)
+            text = _caption(page, caption)
+            writing.page(
+                canvas,
+                forms,
+                ("page", number),
+                faces,
+                (page, boxes, text),
+                partial(_draw_page, canvas, forms, page, faces, boxes, bleed, caption, info.initial_font),
+                partial(set_boxes, canvas, boxes),
+                partial(_page_texts, page, faces, text, info.initial_font),
+            )
             canvas.showPage()  # the page is written to the file here
             count += 1
         canvas.save()
