@@ -331,7 +331,7 @@ def test_what_pages_wrote_is_written_again_exactly_on_every_route_to_paper(game,
         assert (fresh / "g" / name).read_bytes() == (out / "g" / name).read_bytes(), name
 
 
-# --- the decks' data files: a save rereads only the items it changed (yamlfile.keeping) ---
+# --- the decks' data files: a save rereads only the items it changed (live.kept_data.keeping) ---
 
 DECK = "# the deck\n" + "".join(f'- id: c{i}\n  title: Karta {i}\n  text: "Hráč získa {i} miest."\n' for i in range(12)) + "- {id: flow, title: Tok}\n"
 
@@ -351,7 +351,8 @@ def _read(path: Path, kept: dict | None):
     """What reading a data file gives, as the loader sees it: every item with its locations
     and the problems reported, or the error that stops the read."""
     from pnp.base.errors import Problems
-    from pnp.load.yamlfile import keeping, load_yaml_items
+    from pnp.live.kept_data import keeping
+    from pnp.load.yamlfile import load_yaml_items
 
     problems = Problems()
     try:
@@ -399,7 +400,8 @@ def test_a_data_file_saved_again_reads_as_a_fresh_read_of_it(tmp_path: Path, old
 
 def test_a_save_of_one_card_rereads_that_card_and_keeps_the_others(tmp_path: Path):
     from pnp.base.errors import Problems
-    from pnp.load.yamlfile import keeping, load_yaml_items
+    from pnp.live.kept_data import keeping
+    from pnp.load.yamlfile import load_yaml_items
 
     path = tmp_path / "cards.yaml"
     path.write_text(DECK, encoding="utf-8")
@@ -431,7 +433,7 @@ def test_a_broken_save_reports_what_a_fresh_build_reports_in_its_order(tmp_path:
     """A file that cannot be kept (here: a key twice) is read as a build reads it, card by
     card: the problems of the cards before a mistake in the YAML come first, as they do in
     a fresh read, and none is lost."""
-    from pnp.load.yamlfile import keeping
+    from pnp.live.kept_data import keeping
     from pnp.project.project import prepare
 
     game = tmp_path / "g"
@@ -466,7 +468,8 @@ def test_a_large_data_file_is_read_as_a_stream_and_not_kept(tmp_path: Path):
     """Kept, a file's items cost memory as they are read (a 10,000-card deck made the
     watcher 37 MB larger): past half a megabyte it is read as a build reads it."""
     from pnp.base.errors import Problems
-    from pnp.load.yamlfile import LItems, keeping, load_yaml_items
+    from pnp.live.kept_data import keeping
+    from pnp.load.yamlfile import LItems, load_yaml_items
 
     path = tmp_path / "cards.yaml"
     path.write_text("".join(f"- {{id: c{i}, title: Karta {i}, text: {'slovo ' * 20}}}\n" for i in range(4000)), encoding="utf-8")

@@ -29,9 +29,9 @@ from pnp.check.run import check_game
 from pnp.exports.raster import rasterise
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
+from pnp.live.kept_data import keeping
 from pnp.live.watch import Changes
 from pnp.load.model import Card
-from pnp.load.yamlfile import keeping
 from pnp.pipeline.sheets import Sheets, write_unit
 from pnp.plan.game import Plan, plan_game
 from pnp.plan.sheets import UnitPlan
@@ -227,7 +227,7 @@ class Preview:
         self._changed = threading.Condition()
         self._work = threading.RLock()
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
-        self._data: dict = {}  # the decks' data files as last read (yamlfile.keeping): a save rereads only the items it changed
+        self._data: dict = {}  # the decks' data files as last read (live.kept_data.keeping): a save rereads only the items it changed
 
     @property
     def default_lang(self) -> str:

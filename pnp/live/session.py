@@ -2,7 +2,7 @@
 
 Every build still loads and checks the whole game (a mistake anywhere is reported, and
 what the check needs is cheap), though a deck's data file is read again only where a save
-changed it (yamlfile.keeping, `Session.data`); what is kept is the expensive part, the faces and the
+changed it (live/kept_data.py, `Session.data`); what is kept is the expensive part, the faces and the
 PDFs, and what the faces and pages of each PDF wrote (live/kept_code.py: a PDF written
 again draws only the pages a save reached). Each is kept with a digest of what
 determined it, compared by content, never by objects a build makes anew (a kept face
@@ -48,10 +48,10 @@ from pnp.i18n.catalogues import locale_dir
 from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.live.kept_code import KeptCode
+from pnp.live.kept_data import keeping
 from pnp.live.watch import snapshot
 from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
-from pnp.load.yamlfile import keeping
 from pnp.pipeline.reuse import Reuse
 from pnp.pipeline.sheets import Sheets
 from pnp.project.edition import Edition
@@ -162,7 +162,7 @@ class Session(Reuse):
         self._pending: dict[Path, _File] = {}
         self._written: dict[Path, KeptCode] = {}  # what the faces of each PDF wrote when it was last drawn
         self._drawing: _Drawing | None = None
-        self.data: dict = {}  # the decks' data files as last read (yamlfile.keeping): a save rereads only the items it changed
+        self.data: dict = {}  # the decks' data files as last read (live.kept_data.keeping): a save rereads only the items it changed
         self.rebuilt: list[tuple[Path, int | None]] = []  # the last build's files written, with the cards set again
         self.kept: list[Path] = []  # the last build's files left as they were
         self.builds = 0  # builds that succeeded
