@@ -22,8 +22,6 @@ from pnp.base.signals import Interrupted, raising_on_signals
 from pnp.commands.new import create
 from pnp.impose.paper import PAPERS
 from pnp.impose.sheets import SheetSpec
-from pnp.live.watch import Changes
-from pnp.live.watch import watch as watch_folder
 from pnp.load.model import LANGUAGE
 from pnp.pipeline.progress import BuildProgress, cut_files_line, print_advice
 from pnp.pipeline.reuse import Reuse
@@ -366,13 +364,11 @@ def build(
             click.echo(change.text())
 
     if watch:
-        from pnp.live.session import Session  # the renderer and reportlab: only for --watch (the build imports them when it runs)
+        from pnp.live.session import watch_builds  # the renderer and reportlab: only for --watch (the build imports them when it runs)
 
         if jobs > 1:
             ctx.say(f"--jobs {jobs} is not used with --watch: the watcher keeps what it drew in one process, and redraws only what a save changes")
-
-        kept = Session(game, [out])
-        watch_folder(game, lambda: _attempt(ctx, partial(action, kept), Output(out)), ctx.say, Changes(game, [out]))
+        watch_builds(game, out, lambda reuse: _attempt(ctx, partial(action, reuse), Output(out)), ctx.say)
     else:
         _run(ctx, partial(action, Reuse()), Output(out))
 

@@ -8,6 +8,7 @@ import os
 from conftest import edit, run
 
 import pnp.cli
+import pnp.live.session
 from pnp.live.watch import changed, snapshot
 
 
@@ -41,7 +42,7 @@ def test_watch_rebuilds_on_change_reports_errors_and_stops_on_ctrl_c(tmp_path, m
         raise KeyboardInterrupt
 
     fake = FakeChanges([typo, fix, stop])
-    monkeypatch.setattr(pnp.cli, "Changes", lambda folder, ignore: fake)
+    monkeypatch.setattr(pnp.live.session, "Changes", lambda folder, ignore: fake)
     result = run("build", tmp_path / "g", "--out", tmp_path / "out", "--watch")
     assert result.exit_code == 0, result.output
     out = result.output
@@ -75,7 +76,7 @@ def test_watch_says_that_it_builds_in_one_process(tmp_path, monkeypatch):
     def stop():
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pnp.cli, "Changes", lambda folder, ignore: FakeChanges([stop]))
+    monkeypatch.setattr(pnp.live.session, "Changes", lambda folder, ignore: FakeChanges([stop]))
     result = run("build", tmp_path / "g", "--out", tmp_path / "out", "--watch", "--jobs", 2)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("--jobs 2 is not used with --watch: the watcher keeps what it drew in one process")

@@ -49,7 +49,7 @@ from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.live.kept_code import KeptCode
 from pnp.live.kept_data import keeping
-from pnp.live.watch import snapshot
+from pnp.live.watch import Changes, snapshot, watch
 from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
 from pnp.pipeline.reuse import Reuse
@@ -452,3 +452,10 @@ class _KeptFaces:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._renderer, name)
+
+
+def watch_builds(folder: Path, out: Path, build: Callable[[Reuse], None], say: Callable[[str], None]) -> None:
+    """`pnp build --watch`: `build(reuse)` now and after every save in `folder` (not in
+    `out`), until Ctrl-C, with one Session kept across the builds."""
+    kept = Session(folder, [out])
+    watch(folder, partial(build, kept), say, Changes(folder, [out]))
