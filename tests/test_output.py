@@ -51,7 +51,7 @@ def test_build_dot_dot_from_a_subfolder_of_the_game(small, tmp_path, monkeypatch
 
 def test_a_subprocess_in_the_game_folder_writes_under_out(small, tmp_path):
     """As a user runs it: a real working directory, a relative --out beside the game."""
-    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[2])}
     done = subprocess.run([sys.executable, "-m", "pnp", "-q", "build", ".", "--out", "../out"], cwd=small, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert files_under(tmp_path / "out") == {tmp_path / "out" / "hra" / "cards-sk-a4.pdf", tmp_path / "out" / "hra" / "manifest-sk-a4.json"}
@@ -356,7 +356,7 @@ def test_a_folder_made_meanwhile_by_the_other_process_of_the_build_is_written_in
 def test_the_command_ends_with_its_exit_code_and_all_it_printed(small, tmp_path):
     """`pnp` ends its process at once after a command: what it printed to a file or a
     pipe is all there, and the exit code is the command's."""
-    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[2])}
     pnp_ = [sys.executable, "-m", "pnp"]
     listed = subprocess.run([*pnp_, "list", str(small)], env=env, capture_output=True, text=True)
     assert listed.returncode == 0 and listed.stdout == run("list", small).output and listed.stdout.count("\n") > 3
@@ -373,7 +373,7 @@ def test_the_command_ends_with_its_exit_code_and_all_it_printed(small, tmp_path)
 def test_the_command_ends_as_python_would(tmp_path, ending, code, said):
     """cli.run ends the process at once: what the command printed without flushing is all
     written, and the exit code (and a message given as the code) is Python's."""
-    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(pnp.base.output.__file__).parents[2])}
     command = f"import sys\nfrom pnp import cli\ncli.main = lambda: (sys.stdout.write('x' * 100000), {ending})\ncli.run()"
     done = subprocess.run([sys.executable, "-c", command], env=env, capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr.strip()) == (code, "x" * 100000, said)
