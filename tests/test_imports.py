@@ -193,7 +193,7 @@ def deferred_imports(edges: list[Import], libraries: dict[str, set[str]]) -> dic
 
 
 LAYERS = (  # pnp's packages, each importing only those before it (docs/architecture.md says what each holds)
-    "base",  # errors and locations, paths inside the game folder, atomic output, signals, work in a forked process
+    "base",  # errors and locations, paths inside the game folder, atomic output, signals, work in a forked process, file versions
     "pdf",  # the PDF file: reportlab's canvas written page by page (reportlab's internals live here)
     "load",  # YAML, CSV and XLSX read into the model, every value located
     "templates",  # expressions and templates: the names they see, the sandbox, plurals

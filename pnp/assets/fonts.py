@@ -21,6 +21,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.paths import FONTS_DIR, resolve_inside
+from pnp.base.versions import per_version, version
 from pnp.load.yamlfile import load_yaml
 
 PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
@@ -40,7 +41,7 @@ class Font:
 class FontSet:
     """The fonts a game can use: the bundled ones plus any in the game's fonts/ folder.
 
-    Two sets of the same files (path, size, modification time) are equal, so what is
+    Two sets of the same files (paths and versions: base.versions) are equal, so what is
     cached for one (set texts) serves the next build of the watcher, which makes a new set."""
 
     def __init__(self, folders: list[Path]):
@@ -62,7 +63,7 @@ class FontSet:
                     if not path.is_file():
                         raise fail(listing.loc_of(name), "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml")
                     self._files[str(name)] = (path, listing.loc_of(name))
-        self.key = tuple((name, str(path), _signature(path)) for name, (path, _) in sorted(self._files.items()))
+        self.key = tuple((name, str(path), version(path)) for name, (path, _) in sorted(self._files.items()))
         self._hash = hash(self.key)
 
     def __eq__(self, other: object) -> bool:
@@ -82,7 +83,7 @@ class FontSet:
         font = self.fonts.get(name)
         if font is None:
             path, loc = self._files[name]
-            font = _register(name, path, loc, _signature(path))
+            font = _register(path, name, loc)
             self.fonts[name] = font
         return font
 
@@ -104,7 +105,7 @@ class FontSet:
         found = None
         if path is not None and (path / f"DejaVuSans{style}.ttf").is_file():
             file = path / f"DejaVuSans{style}.ttf"
-            found = _register(f"fallback{style.lower()}", file, Location(str(path)), _signature(file)).registered
+            found = _register(file, f"fallback{style.lower()}", Location(str(path))).registered
         self._fallbacks[registered] = found
         return found
 
@@ -115,12 +116,6 @@ class FontSet:
         base = family.removesuffix("-bold").removesuffix("-italic")
         candidate = f"{base}-{variant}"
         return candidate if candidate in self._files else family
-
-
-def _signature(path: Path) -> tuple[int, int]:
-    """What tells one version of a font file from another without reading it."""
-    stat = path.stat()
-    return stat.st_size, stat.st_mtime_ns
 
 
 @cache
@@ -135,9 +130,9 @@ def fallback_folder() -> Path | None:
     return None
 
 
-@cache
-def _register(name: str, path: Path, loc: Location, version: tuple[int, int]) -> Font:
-    """The font read and registered, once per version of its file (`version`: its `_signature`)."""
+@per_version(maxsize=None)
+def _register(path: Path, name: str, loc: Location) -> Font:
+    """The font read and registered, once per version of its file."""
     registered = PREFIX + name
     try:
         ttf = TTFont(registered, str(path))

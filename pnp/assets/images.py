@@ -1,13 +1,11 @@
 """Images placed on components: found inside the game folder only, checked once per version
 of the file for size (a decompression bomb is refused before it is decoded) and drawn by
 file name, so reportlab stores each image once however many cards show it. What is
-remembered is keyed by the file's modification time and size, as manifest.file_hash is: an
+remembered is kept per version of the file (base.versions), as manifest.file_hash is: an
 image replaced while the watcher runs is seen as it is now."""
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
 from pathlib import Path
 from stat import S_ISREG
 
@@ -15,6 +13,7 @@ from PIL import Image, UnidentifiedImageError
 
 from pnp.base.errors import Location, PnpError, fail
 from pnp.base.paths import LAYOUTS_DIR, resolve_inside
+from pnp.base.versions import Version, per_version
 
 MAX_PIXELS = 50_000_000  # about 7000 x 7000: more than any card needs at 600 dpi
 
@@ -48,12 +47,12 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
         stat = None
     if stat is None or not S_ISREG(stat.st_mode):
         return "image-missing", "does not exist; expected an image file inside the game folder"
-    return _check(path, stat.st_mtime_ns, stat.st_size)
+    return _check.at(path, Version.of(stat))  # the stat that found a file gives its version
 
 
-@lru_cache(maxsize=1024)
-def _check(path: Path, mtime_ns: int, size: int) -> Path | tuple[str, str]:
-    """Checked once per version of a file (`mtime_ns`, `size`), however many cards use it."""
+@per_version(maxsize=1024)
+def _check(path: Path) -> Path | tuple[str, str]:
+    """Checked once per version of a file, however many cards use it."""
     try:
         with Image.open(path) as image:  # reads the header only
             width, height = image.size
@@ -71,14 +70,9 @@ def _check(path: Path, mtime_ns: int, size: int) -> Path | tuple[str, str]:
     return path
 
 
+@per_version(maxsize=1024)
 def image_size(path: str) -> tuple[int, int]:
     """Pixel size of an image already checked by find_image (header only), read again
     when the file changes."""
-    stat = os.stat(path)
-    return _size(path, stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=1024)
-def _size(path: str, mtime_ns: int, size: int) -> tuple[int, int]:
     with Image.open(path) as image:
         return image.size

@@ -8,7 +8,6 @@ import logging
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -19,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.assets.svgplain import length
 from pnp.assets.svgplain import read as read_plain
 from pnp.base.errors import Location, Problems, display_path
+from pnp.base.versions import per_version
 from pnp.pdf.canvas import draw_drawing, end_form, place_form, portable_code, write_code
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
@@ -234,18 +234,17 @@ def _read_svg(path: Path, problems: Problems | None) -> _Read | None:
     """The symbol as read, once per version of its file (the watcher and `pnp serve`
     build again and again: a symbol is read again only when its file changed), with what
     reading it found reported each time."""
-    stat = path.stat()
-    read, found = _svg(path, display_path(path), stat.st_mtime_ns, stat.st_size)
+    read, found = _svg(path, display_path(path))
     if problems is not None:
         problems.extend(found.items)
     return read
 
 
-@lru_cache(maxsize=512)
-def _svg(path: Path, shown: str, mtime_ns: int, size: int) -> tuple[_Read | None, Problems]:
+@per_version(maxsize=512)
+def _svg(path: Path, shown: str) -> tuple[_Read | None, Problems]:
     problems = Problems()
     loc = Location(shown)
-    if size > MAX_SVG_BYTES:
+    if path.stat().st_size > MAX_SVG_BYTES:  # refused before it is read
         problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
         return None, problems
     data = path.read_bytes()

@@ -44,12 +44,13 @@ from typing import IO, Any
 
 from pnp.base.errors import Problem, Problems
 from pnp.base.output import Transaction, Written
+from pnp.base.versions import per_version
 from pnp.i18n.catalogues import locale_dir
 from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.live.kept_code import KeptCode
 from pnp.live.kept_data import keeping
-from pnp.live.watch import Changes, snapshot, watch
+from pnp.live.watch import MAX_FILES, Changes, snapshot, watch
 from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
 from pnp.pipeline.reuse import Reuse
@@ -74,6 +75,13 @@ def _hasher(*parts: bytes | str) -> Any:
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h
+
+
+@per_version(maxsize=MAX_FILES)  # as many as a snapshot holds: a folder's files are all kept
+def _file_digest(path: Path) -> bytes:
+    """The digest of a file's bytes, read once per version of the file: a save reads
+    again only the files it changed."""
+    return _digest(path.read_bytes())
 
 
 def _card_digest(card: Card) -> bytes:
@@ -149,7 +157,7 @@ class Session(Reuse):
     def __init__(self, folder: Path, ignore: list[Path] | None = None):
         self.folder = folder
         self.ignore = ignore or []
-        self._stats: dict[str, tuple[tuple[int, int], bytes]] = {}  # path -> (mtime, size), digest of its bytes
+        self._digests: dict[str, bytes] = {}  # the game folder's files in this build: path -> digest of its bytes
         self._faces: dict[tuple[str, str, str, str], _Face] = {}  # (lang, deck, card, side)
         self._files: dict[Path, _File] = {}
         self._books: tuple[dict[str, bytes], str] | None = None  # the files and options the rulebooks were last set from
@@ -181,25 +189,22 @@ class Session(Reuse):
 
     def start(self, project: Project, options: BuildOptions) -> None:
         """Look at the folder's files and forget what the last build (if it failed) began."""
-        stats: dict[str, tuple[tuple[int, int], bytes]] = {}
-        for name, stat in snapshot(self.folder, self.ignore).items():
-            old = self._stats.get(name)
-            if old is not None and old[0] == stat:
-                stats[name] = old
-                continue
+        digests: dict[str, bytes] = {}
+        root = self.folder.absolute()  # the store of digests is the process's: a file is known by its whole path
+        for name, found in snapshot(self.folder, self.ignore).items():
             try:
-                stats[name] = (stat, _digest((self.folder / name).read_bytes()))
+                digests[name] = _file_digest.at(root / name, found)
             except OSError:  # gone meanwhile: the build reports it if it needed it
                 continue
-        self._stats = stats
+        self._digests = digests
         game = project.game
         own = self._owned(game)
-        self._common = _digest(*(f"{name}\0".encode() + digest for name, (_, digest) in sorted(stats.items()) if name not in own))
+        self._common = _digest(*(f"{name}\0".encode() + digest for name, digest in sorted(digests.items()) if name not in own))
         self._options = repr(replace(options, jobs=1))
         self._languages = {}
         self._pending = {}
         self._layouts = {name: self._layout_digest(files) for name, files in project.layout_files.items()}
-        self._every_layout = _digest(*(f"{name}\0".encode() + digest for name, (_, digest) in sorted(stats.items()) if Path(name).parts[:1] == ("layouts",)))
+        self._every_layout = _digest(*(f"{name}\0".encode() + digest for name, digest in sorted(digests.items()) if Path(name).parts[:1] == ("layouts",)))
         self.rebuilt, self.kept = [], []
 
     def _owned(self, game: Game) -> set[str]:
@@ -209,16 +214,13 @@ class Session(Reuse):
         own = {os.path.normpath(deck.data) for deck in meta.decks.values()} - shared
         own |= {os.path.normpath(name) for book in meta.rulebooks.values() for name in book.files} - shared
         locales = os.path.relpath(locale_dir(game), game.root)
-        own |= {name for name in self._stats if os.path.dirname(name) == locales and name.endswith(".po")}
-        own |= {name for name in self._stats if Path(name).parts[:1] == ("layouts",)}
+        own |= {name for name in self._digests if os.path.dirname(name) == locales and name.endswith(".po")}
+        own |= {name for name in self._digests if Path(name).parts[:1] == ("layouts",)}
         return {name for name in own if (root / name).is_file()}
 
     def books_due(self) -> bool:
         """Whether the rulebooks must be set again (see the module docstring)."""
-        return self._books != (self._file_digests(), self._options)
-
-    def _file_digests(self) -> dict[str, bytes]:
-        return {name: digest for name, (_, digest) in self._stats.items()}
+        return self._books != (self._digests, self._options)
 
     def language(self, edition: Edition) -> Language:
         """What faces and PDFs of `edition` are compared by."""
@@ -227,7 +229,7 @@ class Session(Reuse):
             return found
         game = edition.game
         catalogue = os.path.relpath(locale_dir(game) / f"{edition.lang}.po", game.root)
-        po = self._stats.get(catalogue, ((0, 0), b""))[1] if edition.strings is not None else b"source"
+        po = self._digests.get(catalogue, b"") if edition.strings is not None else b"source"
         decks, cards = {}, {}
         for deck_id, deck in game.decks.items():
             digests = list(_cards(deck.cards))
@@ -245,7 +247,7 @@ class Session(Reuse):
             except ValueError:  # a bundled layout: part of pnp, it does not change while pnp runs
                 parts.append(str(path))
                 continue
-            parts += [name, self._stats.get(name, ((0, 0), b"?"))[1]]
+            parts += [name, self._digests.get(name, b"?")]
         return _digest(*parts)
 
     # --- faces ---
@@ -371,7 +373,7 @@ class Session(Reuse):
         self._pending = {}
         drawn = {path for path, _ in self.rebuilt}
         if books:
-            self._books = (self._file_digests(), self._options)
+            self._books = (dict(self._digests), self._options)
             self._book_files = [written.path for written in files if written.path not in drawn and written.path not in self._files]
             self.rebuilt += [(path, None) for path in self._book_files]
         else:

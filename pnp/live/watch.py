@@ -7,7 +7,7 @@ watches), by polling the modification times every half second. Either way one sa
 editor writes a backup, the file, then renames: several events) is one change: events
 are gathered until none has come for `SETTLE` seconds (`CLOSED` after a file written is
 closed: that write is over, and what else a save does follows at once), and a file counts as changed only
-if its modification time or size differs from the last look (reading a file does not
+if its version (base.versions: modification time and size) differs from the last look (reading a file does not
 change it; a notification for its access time alone is dropped). `Changes` knows nothing
 of builds: `pnp build --watch` and the preview server both use it.
 """
@@ -21,13 +21,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pnp.base.versions import Version, version
+
 INTERVAL = 0.5  # seconds between two looks at the folder, when polling
 SETTLE = 0.03  # seconds without an event after which a burst of them is over (an editor saves in a few ms)
 CLOSED = 0.005  # the same, after the event of a written file closed: a save's rename into place comes within a millisecond
 MAX_FILES = 20_000  # a game folder is small; beyond this, stop looking deeper
 _WRITES = {"created", "modified", "deleted", "moved", "closed"}  # not "opened" or "closed_no_write": pnp's own reading
 
-Snapshot = dict[str, tuple[int, int]]  # relative path -> (mtime in ns, size)
+Snapshot = dict[str, Version]  # relative path -> the file's version
 
 
 def ignored(name: str) -> bool:
@@ -37,8 +39,8 @@ def ignored(name: str) -> bool:
 
 
 def snapshot(folder: Path, ignore: list[Path]) -> Snapshot:
-    """Modification time and size of every file under `folder`, the `ignored` ones and
-    the folders in `ignore` left out."""
+    """The version of every file under `folder`, the `ignored` ones and the folders in
+    `ignore` left out."""
     skipped = [p.resolve() for p in ignore]
     found: Snapshot = {}
     stack = [folder]
@@ -56,10 +58,9 @@ def snapshot(folder: Path, ignore: list[Path]) -> Snapshot:
                     if entry.resolve() not in skipped:
                         stack.append(entry)
                     continue
-                stat = entry.stat()
+                found[str(entry.relative_to(folder))] = version(entry)
             except OSError:
                 continue
-            found[str(entry.relative_to(folder))] = (stat.st_mtime_ns, stat.st_size)
     return found
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -25,6 +24,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.output import shown
+from pnp.base.versions import per_version, version
 from pnp.layout.faces import Face, FaceOp, ImageOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import TextLayout
 from pnp.load.model import Game
@@ -497,14 +497,14 @@ def _font_file(font: Any) -> str:
 def file_hash(path: str) -> str:
     """A hash of a file's bytes (remembered while the file is unchanged)."""
     try:
-        stat = os.stat(path)
+        found = version(path)
     except OSError:
         return "missing"
-    return _file_hash(path, stat.st_mtime_ns, stat.st_size)
+    return _file_hash.at(path, found)  # an error reading it, unlike one finding it, is raised
 
 
-@lru_cache(maxsize=1024)
-def _file_hash(path: str, mtime: int, size: int) -> str:
+@per_version(maxsize=1024)
+def _file_hash(path: str) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as file:
         for block in iter(lambda: file.read(1 << 20), b""):
