@@ -21,7 +21,7 @@ from reportlab.lib.units import mm
 from pnp.base.errors import Location, PnpError, Problem, Problems, fail
 from pnp.base.forked import Aside, join_all
 from pnp.base.output import Transaction, Written, shown, transaction
-from pnp.base.signals import Interrupted
+from pnp.base.signals import Interrupted, stop_if_received
 from pnp.check.rules import deal_members
 from pnp.check.run import check_game
 from pnp.impose.paper import rulebook_formats
@@ -379,6 +379,7 @@ def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: Set
                 problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
                 failed = True
             except Exception as exc:  # noqa: BLE001 - a bug met on this rulebook: named, not a traceback from another process
+                stop_if_received(exc)  # unless it was a signal, turned into another exception on its way
                 problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
                 failed = True
         problems.extend(book.problems)  # what laying out the cards they show found
