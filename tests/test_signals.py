@@ -87,9 +87,10 @@ def velka(tmp_path_factory) -> tuple[Path, Path, dict[str, bytes]]:
     ],
 )
 def test_a_build_stopped_by_a_signal_removes_its_temporary_files(velka, tmp_path, signum, code, point, count):
-    """A signal from outside, with the deck's PDF half written and the rulebooks' files
-    written aside and not yet moved into place: the build says it was interrupted, exits
-    128 + the signal, and leaves the last build's files as they were and no temporary file."""
+    """A signal from outside while the deck's PDF is being written (between its pages, or
+    while reportlab formats a page or the final save), the rulebooks' files written aside
+    and not yet moved into place: the build says it was interrupted, exits 128 + the
+    signal, and leaves the last build's files as they were and no temporary file."""
     game, out, before = shutil.copytree(velka[0], tmp_path / "velka"), shutil.copytree(velka[1], tmp_path / "out"), velka[2]
     edit(game / "cards.yaml", "  title: ", "  title: Nová ")
     process = subprocess.Popen(stopped_at(point, count, "-q", "build", game, "--out", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
