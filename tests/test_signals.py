@@ -42,7 +42,7 @@ def pnp_command(*args: str | Path) -> list[str]:
 def stopped_at(point: str, count: int, *args: str | Path) -> list[str]:
     """pnp's command, held at the `count`-th `point` of the build until the test signals
     it (tests/stop_at.py)."""
-    return [sys.executable, str(CHECKOUT / "tests" / "stop_at.py"), point, str(count), "--", *(str(a) for a in args)]
+    return [sys.executable, str(Path(__file__).with_name("stop_at.py")), point, str(count), "--", *(str(a) for a in args)]
 
 
 def reached(process: subprocess.Popen) -> str:
