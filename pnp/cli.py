@@ -18,7 +18,7 @@ from pnp import __version__
 from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, grouped
 from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
-from pnp.base.signals import Interrupted, raising_on_signals
+from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
 from pnp.commands.new import create
 from pnp.impose.paper import PAPERS
 from pnp.impose.sheets import SheetSpec
@@ -185,7 +185,13 @@ def _run(ctx: Context, action, output: Output | None = None):
 
 def _reporting(ctx: Context, action):
     try:
-        return action()
+        try:
+            return action()
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # a signal a library turned into another exception (or a problem) on its way is the signal
+            stop_if_received(exc)
+            raise
     except PnpError as err:
         _report(err.problems.items)
         click.echo(f"{_many(len(err.problems.errors), 'error')}; nothing was written.", err=True)

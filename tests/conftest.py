@@ -31,6 +31,16 @@ def built(tmp_path_factory) -> Path:
     return out / "mesta"
 
 
+@pytest.fixture(scope="session")
+def built_in_every_language(tmp_path_factory) -> Path:
+    """The bundled Mestá deck built once in each of its languages (--lang all), A4 duplex,
+    for tests that only read PDFs."""
+    out = tmp_path_factory.mktemp("every-language")
+    result = CliRunner().invoke(main, ["build", "--lang", "all", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out / "mesta"
+
+
 def run(*args: str):
     """Run the CLI in-process; returns click's Result (exit_code, output)."""
     return CliRunner().invoke(main, [str(a) for a in args])

@@ -3,7 +3,9 @@ crop marks and where each card was placed (its clip rectangle)."""
 
 from __future__ import annotations
 
+import copy
 import logging
+import weakref
 from collections import Counter
 from pathlib import Path
 
@@ -12,6 +14,35 @@ from pypdf.generic import ContentStream, DictionaryObject, NameObject
 
 MM = 72 / 25.4
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # a transformation matrix that moves nothing
+
+
+def _fonts_read_once() -> None:
+    """pypdf reads a font's character map anew for every page and form that names it: four
+    fifths of extracting the text of a deck, whose every card face is a form naming the same
+    fonts. Each font of a file is read once here, and each caller given its own copy (pypdf
+    sets the copy's space width): the text extracted is the same. Left as it is where pypdf
+    has no Font.from_font_resource (before 6)."""
+    try:
+        from pypdf.generic._font import Font
+    except ImportError:
+        return
+    read = Font.from_font_resource.__func__
+    kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # the reader -> its fonts read, by object number
+
+    def from_font_resource(cls, font):
+        ref = getattr(font, "indirect_reference", None)
+        if ref is None or ref.pdf is None:
+            return read(cls, font)
+        fonts = kept.setdefault(ref.pdf, {})
+        key = (ref.idnum, ref.generation)
+        if key not in fonts:
+            fonts[key] = read(cls, font)
+        return copy.copy(fonts[key])
+
+    Font.from_font_resource = classmethod(from_font_resource)
+
+
+_fonts_read_once()
 
 
 def reader(path: Path) -> PdfReader:

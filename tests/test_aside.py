@@ -4,6 +4,7 @@ belong to the build's one transaction."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import time
 
@@ -90,26 +91,32 @@ def test_a_signal_stops_the_rulebooks_being_set_and_removes_their_files(mesta, t
     from pnp.pipeline import sheets
 
     out = tmp_path / "out"
+    waited = tmp_path / "waited"  # the rulebooks' process was let finish its wait: it was waited for, not stopped
     real_write, real_sheets = pathlib.Path.write_bytes, sheets.write_sheets
+    opened, says_opened = os.pipe()
 
-    def slow(self, data):
-        if self.name.startswith(".rules-"):
-            time.sleep(30)
+    def held(self, data):
+        if self.name.startswith(".rules-"):  # in the rulebooks' process, its temporary file made
+            os.write(says_opened, b"!")
+            time.sleep(60)  # until stopped: the signal's handler raises out of the sleep
+            waited.touch()
         return real_write(self, data)
 
     def then_stopped(*args, **kwargs):
         count = real_sheets(*args, **kwargs)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not list((out / "mesta").glob(".rules-*.tmp")):
-            time.sleep(0.01)
+        ready, _, _ = select.select([opened], [], [], 60)  # the limit is only against hanging
+        assert ready, "the rulebooks' file was never opened"
         os.kill(os.getpid(), signal.SIGTERM)
         return count
 
-    monkeypatch.setattr(pathlib.Path, "write_bytes", slow)
+    monkeypatch.setattr(pathlib.Path, "write_bytes", held)
     monkeypatch.setattr(sheets, "write_sheets", then_stopped)
-    start = time.monotonic()
-    result = run("build", mesta, "--out", out)
-    assert time.monotonic() - start < 20
+    try:
+        result = run("build", mesta, "--out", out)
+    finally:
+        os.close(opened)
+        os.close(says_opened)
     assert result.exit_code == 143
     assert result.output == "interrupted by SIGTERM; the files being written were removed\n"
     assert not out.exists()
+    assert not waited.exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 from textwrap import dedent, indent
 
 from conftest import edit, run
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdfread import MM, card_boxes, drawn, operations, placed_text, reader
 
@@ -400,7 +400,7 @@ def test_symbol_names_naming_no_symbol_is_an_error(tmp_path):
 # --- geometry, for any box and count -------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     path=st.sampled_from(["line", "rows", "edge", "ring"]),
     count=st.integers(1, 400),

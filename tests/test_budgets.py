@@ -1,11 +1,15 @@
 """A game's templates are bounded (pnp/expressions.py): one that would loop for ever, build
 a text or list of gigabytes or a number of millions of digits stops within seconds with an
-error at its line that names the limit, in a layout, a rule, a rulebook and a translation."""
+error at its line that names the limit, in a layout, a rule, a rulebook and a translation.
+
+Within seconds, counted as work, not time: the steps each evaluation spent from its
+budget (sandbox.Budget), and the memory what it made took."""
 
 from __future__ import annotations
 
+import re
 import shutil
-import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,9 @@ from test_rulebook_i18n import catalogue, translate_all
 
 from pnp.base.errors import Location, Problems
 from pnp.base.paths import DEFAULT_GAME
+from pnp.templates import sandbox
 from pnp.templates.expressions import FAILED, evaluate_at, fill_in
+from pnp.templates.sandbox import MAX_STEPS
 
 AGES = DEFAULT_GAME.parent / "ages"
 LIMIT = "(pnp's limit for one expression or template)"
@@ -60,12 +66,58 @@ HOSTILE_TEMPLATES = [
 ]
 
 
+MOST = MAX_STEPS * 1.05  # what one evaluation may spend: its budget, and what the step past it charged
+SIZES = (TEXT, LIST, NUMBER, WRITTEN)  # the limits on what a template makes
+MEMORY = 64 * 2**20  # bytes: a value at its limit takes a few MB, one of gigabytes is refused before it is made
+
+
+@pytest.fixture
+def budgets(monkeypatch) -> list[sandbox.Budget]:
+    """Every budget an evaluation in this process spends from, as it is made."""
+    made: list[sandbox.Budget] = []
+
+    class Kept(sandbox.Budget):
+        __slots__ = ()
+
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(sandbox, "Budget", Kept)
+    return made
+
+
+def within_budgets(budgets: list[sandbox.Budget], ran_out: int) -> None:
+    """Every evaluation stopped within its budget, `ran_out` of them at it, and the others
+    together spent less than one: the work of a run is bounded by the failures it reports."""
+    assert budgets and all(b.steps <= MOST for b in budgets), max(b.steps for b in budgets)
+    assert sum(b.steps > MAX_STEPS for b in budgets) == ran_out
+    assert sum(b.steps for b in budgets if b.steps <= MAX_STEPS) < MAX_STEPS
+
+
+def peak_memory(evaluate):
+    """What `evaluate()` returns, and the most memory it held at once (bytes)."""
+    tracemalloc.start()
+    try:
+        return evaluate(), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 @pytest.mark.parametrize(("source", "expected"), HOSTILE_TEMPLATES)
-def test_a_hostile_template_stops_fast_with_the_limit_it_reached(source: str, expected: str) -> None:
+def test_a_hostile_template_stops_fast_with_the_limit_it_reached(source: str, expected: str, budgets: list[sandbox.Budget]) -> None:
     problems = Problems()
-    started = time.monotonic()
-    assert fill_in(source, {}, Location("layouts/x.yaml", 4, 11), "text", problems) is None
-    assert time.monotonic() - started < 3
+
+    def evaluate():
+        return fill_in(source, {}, Location("layouts/x.yaml", 4, 11), "text", problems)
+
+    if expected in SIZES:  # refused before it is made, or once it is as large as the limit
+        value, peak = peak_memory(evaluate)
+        assert peak < MEMORY
+    else:  # memory is traced only where it is what the limit is about: tracing makes a loop five times slower
+        value = evaluate()
+    assert value is None
+    assert budgets and all(b.steps <= MOST for b in budgets)  # stopped by its budget, not past it
     assert len(problems.items) == 1 and str(problems.items[0]).startswith(f"layouts/x.yaml:4:11: text: {expected}"), problems.items
 
 
@@ -79,11 +131,11 @@ def test_a_hostile_template_stops_fast_with_the_limit_it_reached(source: str, ex
         ("range(100000)|map('string')|map('center', 999999)|join", STEPS),
     ],
 )
-def test_a_hostile_expression_stops_fast(source: str, expected: str) -> None:
+def test_a_hostile_expression_stops_fast(source: str, expected: str, budgets: list[sandbox.Budget]) -> None:
     problems = Problems()
-    started = time.monotonic()
-    value = evaluate_at(source, {}, Location("rules.yaml", 3, 12), "where", problems)
-    assert time.monotonic() - started < 3
+    value, peak = peak_memory(lambda: evaluate_at(source, {}, Location("rules.yaml", 3, 12), "where", problems))
+    assert peak < MEMORY or expected not in SIZES  # a budget of steps lets a lazy join hold 100 MB of texts before it is spent
+    assert budgets and all(b.steps <= MOST for b in budgets)
     if source.startswith("2 ** 10**9"):
         assert value is True and not problems.items
     else:
@@ -113,44 +165,47 @@ def ages(tmp_path: Path) -> Path:
     return target
 
 
-def timed(*args: object):
-    started = time.monotonic()
-    result = run(*args)
-    return result, time.monotonic() - started
+def places(output: str, first: str) -> int:
+    """How many places the grouped problem whose line holds `first` is reported at."""
+    lines = output.splitlines()
+    at = next(n for n, line in enumerate(lines) if first in line)
+    same = re.fullmatch(r"  the same at ((?:\d+:\d+, )*\d+:\d+)(?: \.\.\. and (\d+) more \w+)?", lines[at + 1]) if at + 1 < len(lines) else None
+    return 1 + (len(same.group(1).split(", ")) + int(same.group(2) or 0) if same else 0)
 
 
-def test_a_layout_that_loops_for_ever_is_an_error_at_its_line(ages: Path) -> None:
+def test_a_layout_that_loops_for_ever_is_an_error_at_its_line(ages: Path, budgets: list[sandbox.Budget]) -> None:
     layout = ages / "layouts" / "aid.yaml"
     edit(layout, '- text: "{{ title }}"', f'- text: "{NESTED}"')
-    result, seconds = timed("build", ages, "--out", ages.parent / "out")
+    result = run("build", ages, "--out", ages.parent / "out")
     assert result.exit_code == 1, result.output
     line = line_of(layout, "range(100000)")
     assert f"layouts/aid.yaml:{line}:" in result.output and STEPS in result.output
     assert "Traceback" not in result.output and "internal error" not in result.output
-    assert seconds < 30  # every aid card reports it: each stops within its budget
+    assert result.output.count(STEPS) == 3  # every aid card reports it...
+    within_budgets(budgets, ran_out=3)  # ...each stops within its budget, once
     assert not (ages.parent / "out" / "ages").exists() or not list((ages.parent / "out" / "ages").glob("*.pdf"))
 
 
-def test_a_rule_that_builds_a_gigabyte_is_an_error_at_its_line(ages: Path) -> None:
+def test_a_rule_that_builds_a_gigabyte_is_an_error_at_its_line(ages: Path, budgets: list[sandbox.Budget]) -> None:
     rules = ages / "rules.yaml"
     edit(rules, "    where: players == 'three'\n", "    where: players == 'three' and ('ab' * 10**9) != ''\n")
-    result, seconds = timed("check", ages)
+    result = run("check", ages)
     assert result.exit_code == 1, result.output
     line = line_of(rules, "10**9")
     assert f"rules.yaml:{line}:12: constraint 'one-three-player-card-per-age': where: {TEXT}" in result.output
-    assert seconds < 30
+    within_budgets(budgets, ran_out=0)  # refused before it is made: no budget spent on it
 
 
-def test_a_rule_message_that_loops_for_ever_is_an_error_at_its_line(ages: Path) -> None:
+def test_a_rule_message_that_loops_for_ever_is_an_error_at_its_line(ages: Path, budgets: list[sandbox.Budget]) -> None:
     rules = ages / "rules.yaml"
     hostile = "{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}"
     edit(rules, "    message: Antiquity civil cards are used", f'    message: "{hostile}" # Antiquity civil cards are used')
-    edit(rules, "    expect: not players\n", "    expect: age == 'Z'\n")
-    result, seconds = timed("check", ages)
+    edit(rules, "    expect: not players\n", "    expect: id != 'asha'\n")  # fails on one card: its message is filled in once
+    result = run("check", ages)
     assert result.exit_code == 1, result.output
     line = line_of(rules, "range(99999)")
     assert f"rules.yaml:{line}:14: constraint 'antiquity-has-no-player-marks': message: {STEPS}" in result.output
-    assert seconds < 30
+    within_budgets(budgets, ran_out=places(result.output, "[antiquity-has-no-player-marks]"))  # once for each card it fails on
 
 
 HOSTILE_GOAL = """\
@@ -162,16 +217,16 @@ Hra má {{ cards | length }} kariet.
 """
 
 
-def test_a_rulebook_that_loops_for_ever_is_an_error_at_its_line(tmp_path: Path) -> None:
+def test_a_rulebook_that_loops_for_ever_is_an_error_at_its_line(tmp_path: Path, budgets: list[sandbox.Budget]) -> None:
     game = make_game(tmp_path / "hra", goal=HOSTILE_GOAL)
-    result, seconds = timed("build", game, "--out", tmp_path / "out")
+    result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 1, result.output
     assert "rules/01-goal.md:5:" in result.output and STEPS in result.output
     assert "Traceback" not in result.output
-    assert seconds < 30
+    within_budgets(budgets, ran_out=2)  # once for each mode of the rulebook (basic, solo), which both read the file
 
 
-def test_a_translation_that_builds_a_gigabyte_is_an_error(tmp_path: Path) -> None:
+def test_a_translation_that_builds_a_gigabyte_is_an_error(tmp_path: Path, budgets: list[sandbox.Budget]) -> None:
     game = make_game(tmp_path / "hra")
     assert run("i18n", "update", game, "--add", "en").exit_code == 0
     po = game / "locale" / "en.po"
@@ -182,7 +237,8 @@ def test_a_translation_that_builds_a_gigabyte_is_an_error(tmp_path: Path) -> Non
             message.string = "Shuffle all {{ '!' * 10**10 ~ cards | length }} cards."  # the same names as the source: only the budget stops it
     with po.open("wb") as handle:
         write_po(handle, catalog, width=0)
-    result, seconds = timed("build", game, "--out", tmp_path / "out", "--lang", "en")
+    budgets.clear()  # those of making the catalogue
+    result = run("build", game, "--out", tmp_path / "out", "--lang", "en")
     assert result.exit_code == 1, result.output
     assert TEXT in result.output and "Traceback" not in result.output
-    assert seconds < 30
+    within_budgets(budgets, ran_out=0)  # refused before it is made

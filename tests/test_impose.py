@@ -75,15 +75,14 @@ def test_bleed_extends_the_art_and_keeps_marks_on_the_trim(tmp_path):
     assert xs[0] - left_box == pytest.approx(1.5 * MM, abs=0.01)  # the cut is 1.5 mm inside the art
 
 
-def test_same_input_gives_the_same_bytes(tmp_path, monkeypatch):
-    assert run("build", "--out", tmp_path / "a").exit_code == 0
+def test_same_input_gives_the_same_bytes(built, tmp_path, monkeypatch):
     monkeypatch.setenv("TZ", "Pacific/Auckland")
     monkeypatch.setenv("LC_ALL", "C")
     monkeypatch.setenv("LANG", "cs_CZ.UTF-8")
     monkeypatch.chdir(tmp_path)
     assert run("build", "--out", tmp_path / "b").exit_code == 0
     for name in ("cities-sk-a4.pdf", "events-sk-a4.pdf"):
-        assert (tmp_path / "a" / "mesta" / name).read_bytes() == (tmp_path / "b" / "mesta" / name).read_bytes()
+        assert (built / name).read_bytes() == (tmp_path / "b" / "mesta" / name).read_bytes()
 
 
 def test_calibration_sheet_has_rulers_and_crosshairs_behind_each_other(tmp_path):
@@ -101,14 +100,14 @@ def test_calibration_sheet_has_rulers_and_crosshairs_behind_each_other(tmp_path)
     assert sorted((round(width - x, 2), y) for x, y in back) == front
 
 
-def test_parallel_build_gives_the_same_bytes(tmp_path):
-    assert run("build", "--lang", "all", "--out", tmp_path / "one").exit_code == 0
+def test_parallel_build_gives_the_same_bytes(built_in_every_language, tmp_path):
+    one = built_in_every_language  # built with one job
     assert run("build", "--lang", "all", "--jobs", "2", "--out", tmp_path / "two").exit_code == 0
-    names = sorted(p.name for p in (tmp_path / "one" / "mesta").iterdir())
+    names = sorted(p.name for p in one.iterdir())
     decks = {f"{deck}-{lang}-a4.pdf" for deck in ("aids", "cities", "events") for lang in ("cs", "en", "sk")}
     assert decks <= set(names) and names == sorted(p.name for p in (tmp_path / "two" / "mesta").iterdir())
     for name in names:
-        assert (tmp_path / "one" / "mesta" / name).read_bytes() == (tmp_path / "two" / "mesta" / name).read_bytes()
+        assert (one / name).read_bytes() == (tmp_path / "two" / "mesta" / name).read_bytes()
 
 
 def test_parallel_build_reports_errors_and_writes_nothing(mesta, tmp_path):

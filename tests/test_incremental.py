@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import threading
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -180,6 +179,9 @@ def test_a_deleted_output_file_is_written_again(game, tmp_path, monkeypatch):
     assert_as_fresh_build(game, tmp_path / "out", tmp_path)
 
 
+WAIT = 60  # seconds: only against hanging
+
+
 @pytest.mark.parametrize("poll", [False, True])
 def test_changes_sees_a_save_and_not_hidden_files_backups_or_the_output(tmp_path, poll):
     (tmp_path / "out").mkdir()
@@ -190,13 +192,26 @@ def test_changes_sees_a_save_and_not_hidden_files_backups_or_the_output(tmp_path
         (tmp_path / ".cards.yaml.swp").write_text("x", encoding="utf-8")
         (tmp_path / "cards.yaml~").write_text("x", encoding="utf-8")
         (tmp_path / "out" / "cards.pdf").write_text("x", encoding="utf-8")
-        assert changes.wait(timeout=0.5) == []
         (tmp_path / "cards.yaml").write_text("ab", encoding="utf-8")
-        assert changes.wait(timeout=30) == ["cards.yaml"]
+        assert changes.wait(timeout=WAIT) == ["cards.yaml"]  # not the swap file, the backup or the output written before it
         (tmp_path / "cards.yaml").read_text(encoding="utf-8")  # reading is not a change
-        assert changes.wait(timeout=0.5) == []
+        (tmp_path / "rules.yaml").write_text("x", encoding="utf-8")
+        assert changes.wait(timeout=WAIT) == ["rules.yaml"]
     finally:
         changes.close()
+
+
+def on_event(changes: Changes, kind: str, path: Path, folder: bool = False) -> None:
+    """What watchdog calls with a notification."""
+    changes._on_event(SimpleNamespace(event_type=kind, src_path=str(path), is_directory=folder))
+
+
+def waiting(changes: Changes) -> threading.Thread:
+    """`changes.wait()` in a thread of its own (`.result` once it returns): a test waits for
+    it with a limit that is only against hanging, not a wait of the watcher's own."""
+    thread = threading.Thread(target=lambda: setattr(thread, "result", changes.wait()), daemon=True)
+    thread.start()
+    return thread
 
 
 def test_a_save_is_over_soon_after_its_file_is_closed_and_a_safe_save_is_one_change(tmp_path):
@@ -204,25 +219,58 @@ def test_a_save_is_over_soon_after_its_file_is_closed_and_a_safe_save_is_one_cha
     burst is then over within CLOSED, not SETTLE; a save through a temporary file renamed
     into place is still one change of the file saved."""
     (tmp_path / "cards.yaml").write_text("a", encoding="utf-8")
-    changes = Changes(tmp_path, settle=1.0)
+    given = Changes(tmp_path, poll=True, settle=1.0)  # notifications given by hand, on a clock of the test's
+    now = 100.0
+    given.clock = lambda: now
+    on_event(given, "modified", tmp_path / "cards.yaml")
+    assert given._quiet_at == now + 1.0  # still writing, perhaps
+    now += 0.1
+    on_event(given, "closed", tmp_path / "cards.yaml")
+    assert given._quiet_at == now + CLOSED
+    over = given._quiet_at
+    now += 0.001
+    given._event.clear()
+    on_event(given, "modified", tmp_path, folder=True)  # the folder's time, after its file
+    on_event(given, "closed", tmp_path / ".hidden")
+    on_event(given, "modified", tmp_path / "cards.yaml~")
+    assert given._quiet_at == over and not given._event.is_set()  # not the game's: no later, and no wake
+
+    changes = Changes(tmp_path, settle=600.0)  # a quiet wait longer than the test's patience: only the file closed ends it
     try:
         assert changes.notified
-        saved = str(tmp_path / "cards.yaml")
-        changes._on_event(SimpleNamespace(event_type="modified", src_path=saved, is_directory=False))
-        assert changes._quiet_at - time.monotonic() > 0.9  # still writing, perhaps
-        changes._on_event(SimpleNamespace(event_type="closed", src_path=saved, is_directory=False))
-        changes._on_event(SimpleNamespace(event_type="modified", src_path=str(tmp_path), is_directory=True))  # the folder's time, after its file
-        assert changes._quiet_at - time.monotonic() <= CLOSED
-        changes._on_event(SimpleNamespace(event_type="closed", src_path=str(tmp_path / ".hidden"), is_directory=False))
-        assert changes._quiet_at - time.monotonic() <= CLOSED  # not the game's: no later
-        changes.wait(timeout=0.2)
-        temporary = tmp_path / "cards.yaml.part"
-        temporary.write_text("ab", encoding="utf-8")
-        os.replace(temporary, tmp_path / "cards.yaml")
-        assert changes.wait(timeout=30) == ["cards.yaml"]
-        assert changes.wait(timeout=0.3) == []
+        thread = waiting(changes)
+        (tmp_path / "cards.yaml").write_text("ab", encoding="utf-8")
+        thread.join(WAIT)
+        assert not thread.is_alive(), "the save was not over when its file was closed"
+        assert thread.result == ["cards.yaml"]
     finally:
         changes.close()
+
+    changes = Changes(tmp_path)
+    try:
+        temporary = tmp_path / "cards.yaml.part"
+        temporary.write_text("abc", encoding="utf-8")
+        os.replace(temporary, tmp_path / "cards.yaml")
+        assert changes.wait(timeout=WAIT) == ["cards.yaml"]
+        (tmp_path / "rules.yaml").write_text("x", encoding="utf-8")
+        assert changes.wait(timeout=WAIT) == ["rules.yaml"]  # and nothing more of the save
+    finally:
+        changes.close()
+
+
+class _Waits(threading.Event):
+    """A watcher's event that says when the watcher is in a quiet wait longer than `over`
+    seconds (the burst of events is not over yet)."""
+
+    def __init__(self, over: float):
+        super().__init__()
+        self.over = over
+        self.quiet = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if timeout is not None and timeout > self.over:
+            self.quiet.set()
+        return super().wait(timeout)
 
 
 def test_a_save_during_the_quiet_wait_of_other_events_is_not_held_back_by_it(tmp_path):
@@ -231,17 +279,18 @@ def test_a_save_during_the_quiet_wait_of_other_events_is_not_held_back_by_it(tmp
     wait would have ended."""
     for name in ("cards.yaml", "other.yaml"):
         (tmp_path / name).write_text("a", encoding="utf-8")
-    changes = Changes(tmp_path, settle=3.0)
+    changes = Changes(tmp_path, settle=600.0)  # longer than the test's patience
+    changes._event = _Waits(over=WAIT)
     try:
         with (tmp_path / "other.yaml").open("ab") as other:
+            thread = waiting(changes)
             other.write(b"b")
             other.flush()  # written, not closed: the burst may go on
-            save = threading.Timer(0.3, (tmp_path / "cards.yaml").write_text, ["ab"], {"encoding": "utf-8"})
-            save.start()
-            start = time.monotonic()
-            assert changes.wait(timeout=30) == ["cards.yaml", "other.yaml"]
-            assert time.monotonic() - start < 2.0  # not the 3 s the open file's write asked for
-            save.join()
+            assert changes._event.quiet.wait(WAIT), "the open file's write started no quiet wait"
+            (tmp_path / "cards.yaml").write_text("ab", encoding="utf-8")
+            thread.join(WAIT)
+            assert not thread.is_alive(), "the save was held back by the open file's wait"
+            assert thread.result == ["cards.yaml", "other.yaml"]
     finally:
         changes.close()
 

@@ -17,12 +17,9 @@ def test_english_and_czech_are_complete():
     assert re.search(r"^en: (\d+)/\1 translated \(100 %\), 0 fuzzy, 0 missing$", result.output, re.M), result.output
 
 
-@pytest.fixture(scope="module")
-def translated(tmp_path_factory):
-    out = tmp_path_factory.mktemp("lang")
-    result = run("build", "--lang", "all", "--out", out)
-    assert result.exit_code == 0, result.output
-    return out / "mesta"
+@pytest.fixture
+def translated(built_in_every_language):
+    return built_in_every_language
 
 
 @pytest.mark.parametrize(

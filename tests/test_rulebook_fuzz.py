@@ -117,7 +117,7 @@ def test_the_unmutated_source_is_clean(tmp_path: Path) -> None:
     assert not check_all(prepare(folder), ["sk"]).errors
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(mutation())
 def test_mutated_rulebooks_fail_only_with_located_errors(source: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -137,7 +137,7 @@ def test_mutated_rulebooks_fail_only_with_located_errors(source: bytes) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutation())
 def test_mutated_rulebooks_fail_only_with_located_errors_long(source: bytes) -> None:
     test_mutated_rulebooks_fail_only_with_located_errors.hypothesis.inner_test(source)

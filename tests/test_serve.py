@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import io
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from conftest import edit, line_of, run
 from PIL import Image
 
 import pnp.live.serve
+from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted
 from pnp.check.run import check_all
 from pnp.live.serve import PreviewServer, start
@@ -77,7 +79,16 @@ def serving(folder: Path, out: Path) -> Iterator[Live]:
 
 @pytest.fixture
 def live(mesta: Path, tmp_path: Path) -> Iterator[Live]:
+    """A server of a copy of Mestá that the test may edit."""
     yield from serving(mesta, tmp_path / "out")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[Live]:
+    """One server of a copy of Mestá for the tests that only ask it: none edits the game."""
+    folder = tmp_path_factory.mktemp("served")
+    shutil.copytree(DEFAULT_GAME, folder / "mesta")
+    yield from serving(folder / "mesta", folder / "out")
 
 
 def until(check: Callable[[], object], what: str, limit: float = 30.0):
@@ -95,34 +106,34 @@ def not_blank(image: Image.Image) -> bool:
     return len(image.getcolors(maxcolors=1 << 20) or range(1 << 20)) > 50
 
 
-def test_the_page_and_its_files(live: Live):
-    status, headers, body = live.get("/")
+def test_the_page_and_its_files(served: Live):
+    status, headers, body = served.get("/")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert b"/static/app.js" in body and b"/static/style.css" in body
     for name in ("app.js", "style.css"):
-        assert live.get(f"/static/{name}")[0] == 200
+        assert served.get(f"/static/{name}")[0] == 200
 
 
-def test_every_deck_and_card_is_a_picture_at_screen_resolution(live: Live):
-    state = live.json("/api/state")
+def test_every_deck_and_card_is_a_picture_at_screen_resolution(served: Live):
+    state = served.json("/api/state")
     assert state["title"] == "Mestá" and state["lang"] == "sk" and state["languages"] == ["sk", "cs", "en"]
     sections = {s["id"]: s for s in state["sections"]}
     assert {"cities", "events", "aids", ":boxes"} <= set(sections)
     assert len(sections["cities"]["items"]) == 54 and len(sections["events"]["items"]) == 53
     rim = sections["cities"]["items"][0]
     assert rim["id"] == "rim" and [s["side"] for s in rim["sides"]] == ["front", "back"]
-    front = live.picture(f"/face/sk/cities/rim/front.png?v={rim['sides'][0]['digest']}")
+    front = served.picture(f"/face/sk/cities/rim/front.png?v={rim['sides'][0]['digest']}")
     assert front.size == (round(44 / 25.4 * DPI), round(68 / 25.4 * DPI))  # the card's trim, 44 x 68 mm
     assert not_blank(front)
-    box = live.picture("/face/sk/:boxes/cities-box/net.png")
+    box = served.picture("/face/sk/:boxes/cities-box/net.png")
     assert box.size[0] > front.size[0] and not_blank(box)
 
 
-def test_a_cards_data_with_where_each_value_is(live: Live):
-    card = live.json("/api/card/sk/events/julius-caesar")
+def test_a_cards_data_with_where_each_value_is(served: Live):
+    card = served.json("/api/card/sk/events/julius-caesar")
     fields = {f["name"]: f for f in card["fields"]}
     assert fields["text"]["value"] == "Všetci hráči strácajú všetky rímske mestá."
-    line = line_of(live.folder / "events.yaml", "text: Všetci hráči strácajú všetky rímske")
+    line = line_of(served.folder / "events.yaml", "text: Všetci hráči strácajú všetky rímske")
     assert fields["text"]["where"].endswith(f"events.yaml:{line}:9")
     assert card["deck"] == "events" and card["problems"] == []
 
@@ -147,15 +158,15 @@ def test_problems_are_listed_and_marked_on_their_card(mesta: Path, tmp_path: Pat
         assert [(p["where"], p["code"], p["message"]) for p in state["problems"]] == [(str(p.location), p.code, p.message) for p in checked.items]
 
 
-def test_the_language_switch(live: Live):
-    sk, en = live.item("cities/rim", "sk"), live.item("cities/rim", "en")
+def test_the_language_switch(served: Live):
+    sk, en = served.item("cities/rim", "sk"), served.item("cities/rim", "en")
     assert sk["sides"][0]["digest"] != en["sides"][0]["digest"]  # Rím and Rome
     assert sk["sides"][1]["digest"] != en["sides"][1]["digest"]
-    pictures = [live.picture(f"/face/{lang}/cities/rim/front.png").tobytes() for lang in ("sk", "en")]
+    pictures = [served.picture(f"/face/{lang}/cities/rim/front.png").tobytes() for lang in ("sk", "en")]
     assert pictures[0] != pictures[1]
-    assert live.json("/api/card/en/cities/rim")["title"] != live.json("/api/card/sk/cities/rim")["title"]
-    assert live.get("/api/state?lang=de")[0] == 404
-    assert live.get("/face/de/cities/rim/front.png")[0] == 404
+    assert served.json("/api/card/en/cities/rim")["title"] != served.json("/api/card/sk/cities/rim")["title"]
+    assert served.get("/api/state?lang=de")[0] == 404
+    assert served.get("/face/de/cities/rim/front.png")[0] == 404
 
 
 def events(live: Live) -> tuple[http.client.HTTPConnection, Iterator[str]]:
@@ -206,16 +217,16 @@ def test_a_broken_file_is_shown_and_the_last_good_pictures_stay(live: Live):
     until(lambda: not live.json("/api/state")["error"], "the error gone once fixed")
 
 
-def test_sheets_as_imposed_on_paper_and_nothing_written(live: Live):
-    state = live.json("/api/state")
+def test_sheets_as_imposed_on_paper_and_nothing_written(served: Live):
+    state = served.json("/api/state")
     assert [s["name"] for s in state["sheets"]] == [s["name"] for s in state["sections"] if s["id"] != ":boxes"]  # a PDF per deck
-    pages = live.json("/api/sheets/sk/1")["pages"]
+    pages = served.json("/api/sheets/sk/1")["pages"]
     assert pages >= 2
-    page = live.picture("/sheet/sk/1/1.png")
+    page = served.picture("/sheet/sk/1/1.png")
     assert abs(page.size[0] - 210 / 25.4 * 60) <= 1 and abs(page.size[1] - 297 / 25.4 * 60) <= 1 and not_blank(page)  # A4 at 60 dpi
-    assert live.get(f"/sheet/sk/1/{pages + 1}.png")[0] == 404
-    assert live.get("/api/sheets/sk/9")[0] == 404
-    assert not live.out.exists() or not any(live.out.rglob("*"))
+    assert served.get(f"/sheet/sk/1/{pages + 1}.png")[0] == 404
+    assert served.get("/api/sheets/sk/9")[0] == 404
+    assert not served.out.exists() or not any(served.out.rglob("*"))
 
 
 @pytest.mark.parametrize(
@@ -234,17 +245,17 @@ def test_sheets_as_imposed_on_paper_and_nothing_written(live: Live):
         "/sheet/sk/-1/1.png",
     ],
 )
-def test_no_route_takes_a_path(live: Live, path: str):
-    status, _, body = live.get(path)
+def test_no_route_takes_a_path(served: Live, path: str):
+    status, _, body = served.get(path)
     assert status == 404, (path, body[:200])
     assert b"id:" not in body and b"root:" not in body
 
 
-def test_another_host_and_other_methods_are_refused(live: Live):
-    for host in ("evil.example:80", f"evil.example:{live.server.server_port}", "127.0.0.1", "localhost:1"):
-        assert live.get("/api/state", host=host)[0] == 403
-    assert live.get("/", host=f"localhost:{live.server.server_port}")[0] == 200
-    connection = http.client.HTTPConnection("127.0.0.1", live.server.server_port, timeout=30)
+def test_another_host_and_other_methods_are_refused(served: Live):
+    for host in ("evil.example:80", f"evil.example:{served.server.server_port}", "127.0.0.1", "localhost:1"):
+        assert served.get("/api/state", host=host)[0] == 403
+    assert served.get("/", host=f"localhost:{served.server.server_port}")[0] == 200
+    connection = http.client.HTTPConnection("127.0.0.1", served.server.server_port, timeout=30)
     try:
         connection.request("POST", "/api/state", body=b"{}")
         assert connection.getresponse().status == 501

@@ -215,7 +215,7 @@ def test_sheet_is_only_for_workbooks(tmp_path):
     assert "'sheet: Karty' is only for XLSX workbooks" in result.output
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.one_of(st.binary(max_size=400), st.text(alphabet=st.sampled_from('id,title;text"\r\n\ufeffax\x00 1'), max_size=200).map(str.encode)))
 def test_any_csv_bytes_give_located_errors_or_cards(tmp_path_factory, data):
     game = sheet_game(tmp_path_factory.mktemp("fuzz"), "")
@@ -226,7 +226,7 @@ def test_any_csv_bytes_give_located_errors_or_cards(tmp_path_factory, data):
         assert all(p.location.file.endswith(("cards.csv", "hra")) for p in err.problems.items), err
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.binary(max_size=300))
 def test_any_xlsx_bytes_give_located_errors(tmp_path_factory, data):
     game = sheet_game(tmp_path_factory.mktemp("fuzz"), "", name="cards.xlsx")

@@ -17,7 +17,7 @@ from typing import Any
 
 from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.output import Transaction
-from pnp.base.signals import Interrupted, raising_on_signals
+from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
 
 Work = Callable[[Problems, Transaction], list[Any]]
 
@@ -60,7 +60,12 @@ class Aside:
         try:
             try:
                 with raising_on_signals():
-                    files = self.work(problems, txn)
+                    try:
+                        files = self.work(problems, txn)
+                        stop_if_received()  # one a library swallowed whole
+                    except Exception as exc:  # a signal a library turned into another exception (or a problem) on its way is the signal
+                        stop_if_received(exc)
+                        raise
                 outcome: tuple = ("done", files, problems.items)
             except PnpError as err:
                 outcome = ("error", [], problems.items + err.problems.items)

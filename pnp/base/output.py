@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pnp.base.errors import Location, PnpError, fail
+from pnp.base.signals import stop_if_received
 
 
 class Written(NamedTuple):
@@ -135,6 +136,7 @@ class Transaction:
             self.made.insert(0, made)
 
     def commit(self) -> None:
+        stop_if_received()  # a signal came, even one a library dropped on its way: nothing is moved into place
         umask = os.umask(0)
         os.umask(umask)
         for tmp, target in self.pending:

@@ -35,7 +35,26 @@ class Interrupted(KeyboardInterrupt):
         return 128 + self.signum
 
 
-_received: list[int] = []  # the signals this process was stopped by
+_received: list[int] = []  # the signals this process was stopped by (in the last raising_on_signals)
+_raising = False  # within raising_on_signals
+
+
+def received() -> int | None:
+    """Within raising_on_signals, the signal that asked this process to stop, if one did:
+    also when the Interrupted it raised was caught on its way out by a library's bare
+    `except:` (reportlab's turns it into a KeyError while it formats a PDF) and became
+    another exception, or was dropped."""
+    return _received[-1] if _raising and _received else None
+
+
+def stop_if_received(cause: BaseException | None = None) -> None:
+    """Raise Interrupted if a signal asked this process to stop: called where a failure is
+    about to be reported as something else (`cause`), and before what must not go on once
+    a signal came (the next page, a commit), so that a signal a library swallowed still
+    stops the run and is reported as the signal."""
+    signum = received()
+    if signum is not None:
+        raise Interrupted(signum) from cause
 
 
 def _raise(signum: int, frame: object) -> None:
@@ -57,9 +76,13 @@ def raising_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    global _raising
+    _received.clear()  # a signal of an earlier run in this process (the watcher's, a test's) is not this one's
     previous = {signum: signal.signal(signum, _raise) for signum in SIGNALS}
+    was, _raising = _raising, True
     try:
         yield
     finally:
+        _raising = was
         for signum, handler in previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)

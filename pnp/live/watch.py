@@ -73,6 +73,8 @@ class Changes:
     """The files of `folder` that change, as paths relative to it: `wait` returns the next
     save's. Notifications when the system gives them (`poll` forces polling), else polling."""
 
+    clock = staticmethod(time.monotonic)  # what the quiet after a burst is reckoned by (a test gives its own)
+
     def __init__(self, folder: Path, ignore: list[Path] | None = None, poll: bool = False, settle: float = SETTLE, interval: float = INTERVAL):
         self.folder = folder
         self.ignore = ignore or []
@@ -82,7 +84,7 @@ class Changes:
         self._root = folder.resolve()
         self.seen = snapshot(folder, self.ignore)  # before the first build: a change made meanwhile is seen next time
         self._event = threading.Event()
-        self._quiet_at = 0.0  # when the burst of events is over, as the last one concerning the folder says (time.monotonic)
+        self._quiet_at = 0.0  # when the burst of events is over, as the last one concerning the folder says (self.clock)
         self._observer: Any = None if poll else self._observe()
 
     @property
@@ -114,7 +116,7 @@ class Changes:
             return
         for path in (event.src_path, getattr(event, "dest_path", "")):
             if path and self._concerns(os.fsdecode(path)):
-                self._quiet_at = time.monotonic() + (min(CLOSED, self.settle) if event.event_type == "closed" else self.settle)
+                self._quiet_at = self.clock() + (min(CLOSED, self.settle) if event.event_type == "closed" else self.settle)
                 self._event.set()
 
     def _concerns(self, path: str) -> bool:
@@ -130,16 +132,16 @@ class Changes:
     def wait(self, timeout: float | None = None) -> list[str]:
         """The files changed since the last call (or since this was made), once the burst
         of events of a save is over; [] when nothing changed within `timeout` seconds."""
-        end = None if timeout is None else time.monotonic() + timeout
+        end = None if timeout is None else self.clock() + timeout
         while True:
-            left = None if end is None else max(0.0, end - time.monotonic())
+            left = None if end is None else max(0.0, end - self.clock())
             if self._observer is not None:
                 if not self._event.wait(left if left is not None else self.interval):
-                    if end is not None and time.monotonic() >= end:
+                    if end is not None and self.clock() >= end:
                         return []
                     continue
                 self._event.clear()
-                while (quiet := self._quiet_at - time.monotonic()) > 0:  # until the burst is over
+                while (quiet := self._quiet_at - self.clock()) > 0:  # until the burst is over
                     self._event.wait(quiet)  # woken by the next event: a file closed ends the burst sooner
                     self._event.clear()
             else:
@@ -153,7 +155,7 @@ class Changes:
             self.seen = now
             if names:
                 return names
-            if end is not None and time.monotonic() >= end:
+            if end is not None and self.clock() >= end:
                 return []
 
     def close(self) -> None:

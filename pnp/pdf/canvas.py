@@ -55,6 +55,8 @@ from reportlab.pdfbase.pdfdoc import format as pdfdoc_format
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas, ExtGState
 
+from pnp.base.signals import stop_if_received
+
 if TYPE_CHECKING:  # platypus is for rulebooks only, graphics for symbols svglib reads: sheets need not import them
     from reportlab.graphics.shapes import Drawing
     from reportlab.platypus import BaseDocTemplate, Flowable, KeepTogether
@@ -138,6 +140,7 @@ class StreamingDocument(PDFDocument):
 
     def addPage(self, page: PDFPage) -> None:
         """Register the page as reportlab does, then write it and its content stream now."""
+        stop_if_received()  # a signal a library dropped while the page was drawn stops the build here
         if (
             not page.Contents and page.stream and page.compression and not rl_config.useA85
         ):  # as PDFPage.check_format makes it, with the compressor given (compress_with)
@@ -155,7 +158,8 @@ class StreamingDocument(PDFDocument):
             return
         try:
             data = PDFIndirectObject(name, page).format(self)  # registers the content stream
-        except KeyError:  # refers to something not yet defined: left for save()
+        except KeyError as exc:  # refers to something not yet defined: left for save() (unless it is a signal reportlab turned into a KeyError)
+            stop_if_received(exc)
             return
         self._write_object(name, data, forget="object")
         stream = page.Contents

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from pnp.base.errors import Location, PnpError, Problems, fail
 from pnp.base.forked import Aside
 from pnp.base.output import Transaction, Written
-from pnp.base.signals import Interrupted
+from pnp.base.signals import Interrupted, stop_if_received
 from pnp.check.rulebooks import book_inputs, checked_documents
 from pnp.impose.paper import rulebook_formats
 from pnp.layout.faces import Face
@@ -140,6 +140,7 @@ def _write_rulebooks(books: list[Rulebooks], options: BuildOptions, settled: Set
                 problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
                 failed = True
             except Exception as exc:  # noqa: BLE001 - a bug met on this rulebook: named, not a traceback from another process
+                stop_if_received(exc)  # unless it was a signal, turned into another exception on its way
                 problems.extend(_unset(source.id, book.edition.lang, source.loc, exc).problems)
                 failed = True
         problems.extend(book.problems)  # what laying out the cards they show found
