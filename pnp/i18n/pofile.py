@@ -11,7 +11,7 @@ the entry that precedes them in the template; obsolete ones after the file's own
 entries. Of the header, only the fields pnp owns are replaced, and only when they differ.
 
 This is the one module that uses babel's internals (a catalogue's number of plural forms,
-its messages and their keys): tests/test_fences.py lists them, and pyproject.toml bounds babel.
+its messages and their keys): tests/code/test_fences.py lists them, and pyproject.toml bounds babel.
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ changed (`register_font`), a rulebook's pages set as forms and copied from one P
 another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`), and at the end the few
 things the rest of pnp needs that reportlab has no public way to ask (a flowable's
 frame, a table's row heights, a KeepTogether's flowables) or set (whether a document
-template writes its file). tests/test_fences.py lists
+template writes its file). tests/code/test_fences.py lists
 every internal name used here; a reportlab upgrade that moves one breaks here and in
-tests/test_pdfstream.py, nowhere else; pyproject.toml bounds it.
+tests/pdf/test_canvas.py, nowhere else; pyproject.toml bounds it.
 """
 
 from __future__ import annotations

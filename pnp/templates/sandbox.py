@@ -10,7 +10,7 @@ loads it.
 
 This is the one module that uses Jinja's internals (its code generator, subclassed; how a
 filter asks for its context; the template inside a compiled expression; what an undefined
-raises): tests/test_fences.py lists them, and pyproject.toml bounds Jinja.
+raises): tests/code/test_fences.py lists them, and pyproject.toml bounds Jinja.
 """
 
 from __future__ import annotations

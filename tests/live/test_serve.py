@@ -1,0 +1,307 @@
+"""`pnp serve`, driven over HTTP: a server on a copy of Mestá in a thread, its page, its
+pictures (decoded), problems on their cards, languages, updates after a save, a broken
+file, and what it refuses."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import edit, line_of, run
+from PIL import Image
+
+import pnp.live.serve
+from pnp.base.paths import DEFAULT_GAME
+from pnp.base.signals import Interrupted
+from pnp.check.run import check_all
+from pnp.live.serve import PreviewServer, start
+from pnp.project.project import prepare
+
+DPI = 150  # pnp.live.preview.DPI: what the pictures are drawn at
+LONG = "Všetci hráči strácajú všetky rímske mestá. " * 40  # far more than an event card's text box holds
+
+
+@dataclass
+class Live:
+    server: PreviewServer
+    folder: Path
+    out: Path
+
+    def get(self, path: str, host: str | None = None) -> tuple[int, dict[str, str], bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.server_port, timeout=30)
+        try:
+            connection.putrequest("GET", path, skip_host=True)
+            connection.putheader("Host", host or f"127.0.0.1:{self.server.server_port}")
+            connection.endheaders()
+            response = connection.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            connection.close()
+
+    def json(self, path: str):
+        status, _, body = self.get(path)
+        assert status == 200, body
+        return json.loads(body)
+
+    def picture(self, path: str) -> Image.Image:
+        status, headers, body = self.get(path)
+        assert status == 200 and headers["Content-Type"] == "image/png", body[:200]
+        return Image.open(io.BytesIO(body)).convert("RGB")
+
+    def item(self, key: str, lang: str = "sk") -> dict:
+        section, item = key.split("/")
+        state = self.json(f"/api/state?lang={lang}")
+        return next(i for s in state["sections"] if s["id"] == section for i in s["items"] if i["id"] == item)
+
+
+def serving(folder: Path, out: Path) -> Iterator[Live]:
+    server, _ = start(folder, out)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield Live(server, folder, out)
+    finally:
+        server.preview.close()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def live(mesta: Path, tmp_path: Path) -> Iterator[Live]:
+    """A server of a copy of Mestá that the test may edit."""
+    yield from serving(mesta, tmp_path / "out")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[Live]:
+    """One server of a copy of Mestá for the tests that only ask it: none edits the game."""
+    folder = tmp_path_factory.mktemp("served")
+    shutil.copytree(DEFAULT_GAME, folder / "mesta")
+    yield from serving(folder / "mesta", folder / "out")
+
+
+def until(check: Callable[[], object], what: str, limit: float = 30.0):
+    """Wait for `check` to give something true (a save is seen within a poll; the limit is only against hanging)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+def not_blank(image: Image.Image) -> bool:
+    return len(image.getcolors(maxcolors=1 << 20) or range(1 << 20)) > 50
+
+
+def test_the_page_and_its_files(served: Live):
+    status, headers, body = served.get("/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert b"/static/app.js" in body and b"/static/style.css" in body
+    for name in ("app.js", "style.css"):
+        assert served.get(f"/static/{name}")[0] == 200
+
+
+def test_every_deck_and_card_is_a_picture_at_screen_resolution(served: Live):
+    state = served.json("/api/state")
+    assert state["title"] == "Mestá" and state["lang"] == "sk" and state["languages"] == ["sk", "cs", "en"]
+    sections = {s["id"]: s for s in state["sections"]}
+    assert {"cities", "events", "aids", ":boxes"} <= set(sections)
+    assert len(sections["cities"]["items"]) == 54 and len(sections["events"]["items"]) == 53
+    rim = sections["cities"]["items"][0]
+    assert rim["id"] == "rim" and [s["side"] for s in rim["sides"]] == ["front", "back"]
+    front = served.picture(f"/face/sk/cities/rim/front.png?v={rim['sides'][0]['digest']}")
+    assert front.size == (round(44 / 25.4 * DPI), round(68 / 25.4 * DPI))  # the card's trim, 44 x 68 mm
+    assert not_blank(front)
+    box = served.picture("/face/sk/:boxes/cities-box/net.png")
+    assert box.size[0] > front.size[0] and not_blank(box)
+
+
+def test_a_cards_data_with_where_each_value_is(served: Live):
+    card = served.json("/api/card/sk/events/julius-caesar")
+    fields = {f["name"]: f for f in card["fields"]}
+    assert fields["text"]["value"] == "Všetci hráči strácajú všetky rímske mestá."
+    line = line_of(served.folder / "events.yaml", "text: Všetci hráči strácajú všetky rímske")
+    assert fields["text"]["where"].endswith(f"events.yaml:{line}:9")
+    assert card["deck"] == "events" and card["problems"] == []
+
+
+def test_problems_are_listed_and_marked_on_their_card(mesta: Path, tmp_path: Path):
+    edit(mesta / "events.yaml", "text: Všetci hráči strácajú všetky rímske mestá.", f"text: {LONG}")
+    for live in serving(mesta, tmp_path / "out"):
+        state = live.json("/api/state")
+        overflow = [p for p in state["problems"] if p["code"] == "text-overflow"]
+        assert len(overflow) == 1, state["problems"]
+        line = line_of(mesta / "events.yaml", "text: Všetci hráči strácajú všetky rímske")
+        assert overflow[0]["where"].endswith(f"events.yaml:{line}:9") and overflow[0]["line"] == line
+        assert overflow[0]["item"] == "events/julius-caesar"
+        card = live.item("events/julius-caesar")
+        number = state["problems"].index(overflow[0])
+        assert card["problems"] == [number]
+        (mark,) = card["sides"][0]["marks"]
+        x, y, w, h = mark["box"]  # the text box, as fractions of the face: not the whole card
+        assert mark["problem"] == number and 0 <= x < x + w <= 1 and 0 <= y < y + h <= 1 and w * h < 0.9
+        assert live.json("/api/card/sk/events/julius-caesar")["problems"][0]["code"] == "text-overflow"
+        checked = check_all(prepare(mesta), ["sk"])
+        assert [(p["where"], p["code"], p["message"]) for p in state["problems"]] == [(str(p.location), p.code, p.message) for p in checked.items]
+
+
+def test_the_language_switch(served: Live):
+    sk, en = served.item("cities/rim", "sk"), served.item("cities/rim", "en")
+    assert sk["sides"][0]["digest"] != en["sides"][0]["digest"]  # Rím and Rome
+    assert sk["sides"][1]["digest"] != en["sides"][1]["digest"]
+    pictures = [served.picture(f"/face/{lang}/cities/rim/front.png").tobytes() for lang in ("sk", "en")]
+    assert pictures[0] != pictures[1]
+    assert served.json("/api/card/en/cities/rim")["title"] != served.json("/api/card/sk/cities/rim")["title"]
+    assert served.get("/api/state?lang=de")[0] == 404
+    assert served.get("/face/de/cities/rim/front.png")[0] == 404
+
+
+def events(live: Live) -> tuple[http.client.HTTPConnection, Iterator[str]]:
+    """The event stream, as the event names it sends (after its first, hello)."""
+    connection = http.client.HTTPConnection("127.0.0.1", live.server.server_port, timeout=30)
+    connection.request("GET", "/events")
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+
+    def names() -> Iterator[str]:
+        while line := response.fp.readline():
+            if line.startswith(b"event: "):
+                yield line[7:].strip().decode()
+
+    stream = names()
+    assert next(stream) == "hello"
+    return connection, stream
+
+
+def test_a_save_is_announced_and_drawn_again(live: Live):
+    before = live.item("events/julius-caesar")["sides"][0]["digest"]
+    old = live.picture("/face/sk/events/julius-caesar/front.png")
+    untouched = live.item("events/leonidas")["sides"][0]["digest"]
+    connection, stream = events(live)
+    try:
+        edit(live.folder / "events.yaml", "text: Všetci hráči strácajú všetky rímske mestá.", "text: Nikto nestráca nič.")
+        assert next(stream) == "change"
+    finally:
+        connection.close()
+    after = live.item("events/julius-caesar")["sides"][0]
+    assert after["digest"] != before
+    assert live.picture(f"/face/sk/events/julius-caesar/front.png?v={after['digest']}").tobytes() != old.tobytes()
+    assert live.item("events/leonidas")["sides"][0]["digest"] == untouched
+    fields = {f["name"]: f["value"] for f in live.json("/api/card/sk/events/julius-caesar")["fields"]}
+    assert fields["text"] == "Nikto nestráca nič."
+
+
+def test_a_broken_file_is_shown_and_the_last_good_pictures_stay(live: Live):
+    cities = live.folder / "cities.yaml"
+    good = cities.read_text(encoding="utf-8")
+    generation = live.json("/api/state")["generation"]
+    cities.write_text(good + "\n- id: [broken\n", encoding="utf-8")
+    state = until(lambda: (s := live.json("/api/state"))["generation"] > generation and s["error"] and s, "the error shown")
+    assert any("cities.yaml:" in p["where"] and p["line"] > 0 for p in state["error"]), state["error"]
+    assert len(state["sections"]) >= 3  # the last good state
+    assert not_blank(live.picture("/face/sk/cities/rim/front.png"))
+    cities.write_text(good, encoding="utf-8")
+    until(lambda: not live.json("/api/state")["error"], "the error gone once fixed")
+
+
+def test_sheets_as_imposed_on_paper_and_nothing_written(served: Live):
+    state = served.json("/api/state")
+    assert [s["name"] for s in state["sheets"]] == [s["name"] for s in state["sections"] if s["id"] != ":boxes"]  # a PDF per deck
+    pages = served.json("/api/sheets/sk/1")["pages"]
+    assert pages >= 2
+    page = served.picture("/sheet/sk/1/1.png")
+    assert abs(page.size[0] - 210 / 25.4 * 60) <= 1 and abs(page.size[1] - 297 / 25.4 * 60) <= 1 and not_blank(page)  # A4 at 60 dpi
+    assert served.get(f"/sheet/sk/1/{pages + 1}.png")[0] == 404
+    assert served.get("/api/sheets/sk/9")[0] == 404
+    assert not served.out.exists() or not any(served.out.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../preview.py",
+        "/static/..%2Fpreview.py",
+        "/static/%2e%2e/serve.py",
+        "/../cards/mesta/game.yaml",
+        "/face/sk/..%2F..%2Fgame.yaml/rim/front.png",
+        "/face/sk/cities/rim/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/api/card/sk/events/..%2F..%2Fgame.yaml",
+        "/game.yaml",
+        "/cities.yaml",
+        "/static/",
+        "/sheet/sk/-1/1.png",
+    ],
+)
+def test_no_route_takes_a_path(served: Live, path: str):
+    status, _, body = served.get(path)
+    assert status == 404, (path, body[:200])
+    assert b"id:" not in body and b"root:" not in body
+
+
+def test_another_host_and_other_methods_are_refused(served: Live):
+    for host in ("evil.example:80", f"evil.example:{served.server.server_port}", "127.0.0.1", "localhost:1"):
+        assert served.get("/api/state", host=host)[0] == 403
+    assert served.get("/", host=f"localhost:{served.server.server_port}")[0] == 200
+    connection = http.client.HTTPConnection("127.0.0.1", served.server.server_port, timeout=30)
+    try:
+        connection.request("POST", "/api/state", body=b"{}")
+        assert connection.getresponse().status == 501
+    finally:
+        connection.close()
+
+
+def test_the_command_prints_its_address_and_stops_on_ctrl_c(mesta: Path, tmp_path: Path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pnp", "serve", str(mesta), "--no-browser", "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    try:
+        line = process.stdout.readline()
+        assert line.startswith(f"serving {mesta} at http://127.0.0.1:") and line.rstrip().endswith("/ (Ctrl-C to stop)"), line
+        port = int(line.split("127.0.0.1:")[1].split("/")[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/api/state")
+        assert json.loads(connection.getresponse().read())["title"] == "Mestá"
+        connection.close()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0 and out.strip() == "stopped serving" and "Traceback" not in err, (out, err)
+
+
+def test_a_folder_without_a_game_is_refused_before_serving(tmp_path):
+    result = run("serve", tmp_path, "--no-browser", "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert f"{tmp_path}: no game.yaml in this folder; expected a game folder such as cards/mesta [game-missing]" in result.output
+    assert "internal error" not in result.output and "serving" not in result.output
+
+
+def test_ctrl_c_while_the_game_is_first_loaded_stops_serving(mesta: Path, tmp_path: Path, monkeypatch):
+    """The first load of a large game takes a while: Ctrl-C then stops the server as it
+    would later, not as a build interrupted while writing files."""
+
+    def interrupted(self, internal=None):
+        raise Interrupted("SIGINT")
+
+    monkeypatch.setattr(pnp.live.serve.Preview, "refresh", interrupted)
+    result = run("serve", mesta, "--no-browser", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "stopped serving"

@@ -1,0 +1,145 @@
+"""Cutting machines (--cutter), read from what was written: the registration marks where
+the machine looks for them, no crop marks, and cut files (SVG and DXF) whose every
+outline lies on a card's trim box in the PDF to 0.05 mm; and every sheet page's TrimBox
+and BleedBox."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import ezdxf
+import pytest
+from conftest import run
+from makers import fold_game
+from pdfread import MM, card_boxes, marks, operations, reader
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def filled_rects(page) -> list[tuple[float, float, float, float]]:
+    """Rectangles filled on the page itself (outside any card): (left, bottom, right, top)."""
+    found, depth, last = [], 0, None
+    for operands, op in operations(page):
+        if op == b"q":
+            depth += 1
+        elif op == b"Q":
+            depth -= 1
+        elif depth == 0 and op == b"re":
+            last = [float(v) for v in operands]
+        elif depth == 0 and op in (b"f", b"f*") and last:
+            x, y, w, h = last
+            found.append((x, y, x + w, y + h))
+            last = None
+    return found
+
+
+def svg_outlines(path: Path, page_h: float) -> list[tuple[str, tuple[float, float, float, float], float]]:
+    """(kind, (left, bottom, right, top) in PDF points, corner radius in mm) of each outline."""
+    root = ET.parse(path).getroot()
+    assert root.get("viewBox") == f"0 0 {root.get('width')[:-2]} {root.get('height')[:-2]}"
+    out = []
+    for el in root.iter():
+        tag = el.tag.removeprefix(SVG)
+        if tag == "rect":
+            x, y, w, h = (float(el.get(k)) for k in ("x", "y", "width", "height"))
+            out.append(("rect", (x * MM, page_h - (y + h) * MM, (x + w) * MM, page_h - y * MM), float(el.get("rx", 0))))
+        elif tag == "ellipse":
+            cx, cy, rx, ry = (float(el.get(k)) for k in ("cx", "cy", "rx", "ry"))
+            out.append(("round", ((cx - rx) * MM, page_h - (cy + ry) * MM, (cx + rx) * MM, page_h - (cy - ry) * MM), 0.0))
+    return out
+
+
+def dxf_outlines(path: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    doc = ezdxf.readfile(path)
+    out = []
+    for entity in doc.modelspace():
+        if entity.dxftype() == "CIRCLE":
+            (cx, cy, _), r = entity.dxf.center, entity.dxf.radius
+            out.append(("round", ((cx - r) * MM, (cy - r) * MM, (cx + r) * MM, (cy + r) * MM)))
+        elif entity.dxftype() == "POLYLINE":
+            xs, ys = zip(*((v.dxf.location[0], v.dxf.location[1]) for v in entity.vertices))
+            out.append(("rect", (min(xs) * MM, min(ys) * MM, max(xs) * MM, max(ys) * MM)))
+    return out
+
+
+def near(a, b) -> bool:
+    return all(abs(p - q) < 0.05 * MM for p, q in zip(a, b))
+
+
+@pytest.mark.parametrize("cutter", ["silhouette", "cricut"])
+def test_cut_files_hold_every_card_outline_of_the_pdf(tmp_path, cutter):
+    out = tmp_path / "out"
+    result = run("build", fold_game(tmp_path, 63, 88, 11), "--out", out, "--cutter", cutter, "--bleed", "1")
+    assert result.exit_code == 0, result.output
+    assert "cut files for the cutting machine" in result.output
+    folder = out / "hra"
+    pdf = reader(folder / f"cards-sk-a4-{cutter}.pdf")
+    fronts = [page for i, page in enumerate(pdf.pages) if i % 2 == 0]
+    assert len(fronts) == len(list(folder.glob("*.svg"))) == len(list(folder.glob("*.dxf"))) > 1
+    for number, page in enumerate(fronts, 1):
+        page_w, page_h = float(page.mediabox.width), float(page.mediabox.height)
+        assert not marks(page), "no crop marks: the machine cuts"
+        trims = [(x + MM, y + MM, x + w - MM, y + h - MM) for x, y, w, h in card_boxes(page)]
+        svg = svg_outlines(folder / f"cards-sk-a4-{cutter}-cut-{number}.svg", page_h)
+        dxf = dxf_outlines(folder / f"cards-sk-a4-{cutter}-cut-{number}.dxf")
+        assert len(svg) == len(dxf) == len(trims) > 0
+        for trim in trims:
+            assert [kind for kind, box, radius in svg if near(box, trim) and radius == 3] == ["rect"]
+            assert [kind for kind, box in dxf if near(box, trim)] == ["rect"]
+        bars = filled_rects(page)
+        if cutter == "silhouette":  # a 5 mm square top left, an L top right and bottom left, 10 mm in
+            square = (10 * MM, page_h - 15 * MM, 15 * MM, page_h - 10 * MM)
+            assert any(near(bar, square) for bar in bars)
+            assert any(near(bar, (page_w - 15 * MM, page_h - 11 * MM, page_w - 10 * MM, page_h - 10 * MM)) for bar in bars)
+            assert any(near(bar, (10 * MM, 10 * MM, 15 * MM, 11 * MM)) for bar in bars)
+            corners = [square, (page_w - 16 * MM, page_h - 16 * MM, page_w - 9 * MM, page_h - 9 * MM), (9 * MM, 9 * MM, 16 * MM, 16 * MM)]
+            for x, y, w, h in card_boxes(page):
+                assert x >= 10 * MM and x + w <= page_w - 10 * MM and y >= 10 * MM and y + h <= page_h - 10 * MM
+                assert not any(x < c[2] and c[0] < x + w and y < c[3] and c[1] < y + h for c in corners)
+        else:  # everything inside Design Space's 6.75 x 9.25 in, centred; a black border around it
+            left, bottom = (page_w - 6.75 * 72) / 2, (page_h - 9.25 * 72) / 2
+            for x, y, w, h in card_boxes(page):
+                assert x >= left - 0.01 and x + w <= page_w - left + 0.01 and y >= bottom - 0.01 and y + h <= page_h - bottom + 0.01
+            assert len(bars) == 4 and min(b[0] for b in bars) < left and max(b[2] for b in bars) > page_w - left
+    assert not filled_rects(pdf.pages[1]), "the backs carry no registration"
+
+
+def test_round_tokens_are_cut_as_circles(tmp_path):
+    folder = fold_game(tmp_path, 30, 30, 5)
+    for name in ("front.yaml", "back.yaml"):
+        layout = folder / "layouts" / name
+        layout.write_text(layout.read_text(encoding="utf-8").replace("size: [30, 30]", "size: [30, 30]\nshape: round"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = run("build", folder, "--out", out, "--cutter", "silhouette")
+    assert result.exit_code == 0, result.output
+    page = reader(out / "hra" / "cards-sk-a4-silhouette.pdf").pages[0]
+    trims = card_boxes(page)
+    svg = svg_outlines(out / "hra" / "cards-sk-a4-silhouette-cut-1.svg", float(page.mediabox.height))
+    dxf = dxf_outlines(out / "hra" / "cards-sk-a4-silhouette-cut-1.dxf")
+    for x, y, w, h in trims:
+        assert [kind for kind, box, _ in svg if near(box, (x, y, x + w, y + h))] == ["round"]
+        assert [kind for kind, box in dxf if near(box, (x, y, x + w, y + h))] == ["round"]
+
+
+def test_cut_files_are_the_same_bytes_every_time(tmp_path):
+    folder = fold_game(tmp_path, 63, 88, 3)
+    for out in ("a", "b"):
+        assert run("build", folder, "--out", tmp_path / out, "--cutter", "silhouette").exit_code == 0
+    for suffix in ("svg", "dxf"):
+        first, second = (tmp_path / out / "hra" / f"cards-sk-a4-silhouette-cut-1.{suffix}" for out in ("a", "b"))
+        assert first.read_bytes() == second.read_bytes()
+
+
+@pytest.mark.parametrize("sides", ["duplex", "fold"])
+def test_every_sheet_page_declares_its_trim_and_bleed(tmp_path, sides):
+    out = tmp_path / "out"
+    result = run("build", fold_game(tmp_path, 63, 88, 11), "--out", out, "--bleed", "2", "--sides", sides)
+    assert result.exit_code == 0, result.output
+    suffix = "" if sides == "duplex" else "-fold"
+    for page in reader(out / "hra" / f"cards-sk-a4{suffix}.pdf").pages:
+        boxes = card_boxes(page)
+        art = (min(x for x, _, _, _ in boxes), min(y for _, y, _, _ in boxes), max(x + w for x, _, w, _ in boxes), max(y + h for _, y, _, h in boxes))
+        trim = (art[0] + 2 * MM, art[1] + 2 * MM, art[2] - 2 * MM, art[3] - 2 * MM)
+        assert near([float(v) for v in page.bleedbox], art)
+        assert near([float(v) for v in page.trimbox], trim)
