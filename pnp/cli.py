@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import errno
+import functools
 import gc
 import json
 import os
@@ -98,6 +99,18 @@ def _sheet_spec(
     return SheetSpec(
         paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap, cutter=cutter, corner_radius=corner_radius
     )
+
+
+def with_sheet(command):
+    """The command takes `sheet`, the SheetSpec of its sheet options (--paper, --sides,
+    --flip, --back-offset, --bleed, --gap, --overlap, --cutter, --corner-radius), checked
+    together before anything runs: a contradiction is a usage error (exit 2)."""
+
+    @functools.wraps(command)
+    def taking_sheet(*args, paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, **kwargs):
+        return command(*args, sheet=_sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius), **kwargs)
+
+    return taking_sheet
 
 
 flip_option = click.option(
@@ -298,19 +311,12 @@ changed_since_option = click.option(
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
 @changed_since_option
 @click.pass_obj
+@with_sheet
 def build(
     ctx: Context,
     game: Path,
-    paper: str,
     out: Path,
-    sides: str,
-    flip: str,
-    back_offset: tuple[float, float],
-    bleed: float,
-    gap: float,
-    overlap: float,
-    cutter: str | None,
-    corner_radius: float | None,
+    sheet: SheetSpec,
     decks: tuple[str, ...],
     deal: str | None,
     langs: tuple[str, ...],
@@ -321,7 +327,6 @@ def build(
     changed_since: str | None,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
-    spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)  # a usage error: before anything runs
 
     def action(reuse: Reuse):
         from pnp.pipeline.build import build as run_build
@@ -331,7 +336,7 @@ def build(
             result = run_build(
                 game,
                 BuildOptions(
-                    sheet=spec,
+                    sheet=sheet,
                     out=out,
                     decks=list(decks) or None,
                     deal=deal,
@@ -415,27 +420,19 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
 @paper_choice("Paper size (portrait), as for pnp build: what does not fit it is reported.")
 @sheet_options
 @click.pass_obj
+@with_sheet
 def check(
     ctx: Context,
     game: Path,
     fmt: str,
     langs: tuple[str, ...],
     allow_untranslated: bool,
-    paper: str,
-    sides: str,
-    flip: str,
-    back_offset: tuple[float, float],
-    bleed: float,
-    gap: float,
-    overlap: float,
-    cutter: str | None,
-    corner_radius: float | None,
+    sheet: SheetSpec,
 ) -> None:
     """Check GAME without building: data types, the game's rules, the glossary, layouts,
     text that does not fit, missing glyphs, unknown symbols, translations, and how each
     deck goes on paper (with the sheet options of pnp build, which it takes too).
     Exit 0 when clean, 1 on errors, 2 if the game cannot be read."""
-    spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)  # a usage error: before anything runs
 
     def action():
         from pnp.check.run import check_all
@@ -444,7 +441,7 @@ def check(
 
         try:
             project = prepare(game)
-            problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated, spec)
+            problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated, sheet)
         except PnpError as err:
             if fmt == "text":
                 raise
@@ -756,21 +753,14 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @corner_option
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
 @click.pass_obj
+@with_sheet
 def impose_images(
     ctx: Context,
     folder: Path,
     back: Path | None,
     size: tuple[float, float] | None,
-    paper: str,
     out: Path,
-    sides: str,
-    flip: str,
-    back_offset: tuple[float, float],
-    bleed: float,
-    gap: float,
-    overlap: float,
-    cutter: str | None,
-    corner_radius: float | None,
+    sheet: SheetSpec,
     title: str | None,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
@@ -779,8 +769,7 @@ def impose_images(
     def action():
         from pnp.commands.impose_images import impose_images as run_impose
 
-        spec = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius)
-        written, problems, cuts = run_impose(folder, back, size, spec, out, title)
+        written, problems, cuts = run_impose(folder, back, size, sheet, out, title)
         _report(problems.items)
         ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:

@@ -153,3 +153,15 @@ def test_a_truncated_image_is_reported_by_name_before_anything_is_written(tmp_pa
     assert result.exit_code == 1, result.output
     assert "fronts/b.png: cannot read this image (image file is truncated" in result.output and "[image-unreadable]" in result.output
     assert "internal error" not in result.output and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["impose", "build", "check"])
+def test_sheet_options_that_contradict_each_other_are_a_usage_error_before_anything_is_read(tmp_path, command):
+    """--sides fold with --cutter: the same usage error (exit 2, nothing written) from every
+    command that takes the sheet options, never an internal error."""
+    out = tmp_path / "out"
+    args = [command, tmp_path] if command != "check" else [command]
+    result = run(*args, "--sides", "fold", "--cutter", "silhouette", *(["--out", out] if command != "check" else []))
+    assert result.exit_code == 2
+    assert "--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)" in result.output
+    assert "internal error" not in result.output and not out.exists()
