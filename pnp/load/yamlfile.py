@@ -285,8 +285,8 @@ def _reason(exc: yaml.YAMLError) -> str:
 
 class LItems:
     """The items of a top-level YAML sequence, read one at a time as they are iterated
-    (once), so a large data file is never held whole (or, inside `keeping`, the items
-    already read). `loc_of` knows the item just read."""
+    (once), so a large data file is never held whole (or the items already read, when a
+    reader given with `items_read_by` had them). `loc_of` knows the item just read."""
 
     def __init__(self, loc: Location, pairs: Iterable[tuple[Any, Location]]):
         self.loc = loc
