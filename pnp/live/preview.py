@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from pnp.check.run import check_game
 from pnp.exports.raster import rasterise
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
-from pnp.live.kept_data import keeping
+from pnp.live.session import Session
 from pnp.live.watch import Changes
 from pnp.load.model import Card
 from pnp.pipeline.sheets import Sheets, write_unit
@@ -115,11 +116,15 @@ class _FaceProblems(Problems):
 
 
 class _FaceSetter:
-    """Sets the faces of one edition, collecting the problems in the order `pnp check` does."""
+    """Sets the faces of one edition, collecting the problems in the order `pnp check` does;
+    a face whose inputs did not change since the last pass is the one set then (the
+    watcher's way of keeping faces: live/session.py)."""
 
-    def __init__(self, edition: Edition, common: Problems):
+    def __init__(self, edition: Edition, common: Problems, kept: Session):
         self.edition = edition
-        self.renderer = edition.renderer()
+        renderer = edition.renderer()
+        self.renderer = kept.renderer(edition, renderer, renderer.names.decks)
+        self.kept = kept
         self.problems: list[Problem] = []
         self.index: dict[Problem, int] = {}
         self.symbols = edition.project.symbols
@@ -147,7 +152,8 @@ class _FaceSetter:
             box = getattr(element, "box", None)
             shape = (layout.width, layout.height)
             marks.append(Mark(number, _fraction(box, shape) if box is not None and len(box) == 4 else None))
-        return Side(face, face_hash(face, self.symbols, self.hashes), tuple(marks))
+        digest = self.kept.face_hash(self.edition.lang, card.deck, card.id, side, face, partial(face_hash, face, self.symbols, self.hashes))
+        return Side(face, digest if isinstance(digest, str) else digest(), tuple(marks))
 
     def box_side(self, box) -> Side:
         found = Problems()
@@ -160,13 +166,13 @@ def _fraction(box: tuple, size: tuple[float, float]) -> Box:
     return (x / size[0], y / size[1], w / size[0], h / size[1])
 
 
-def set_edition(edition: Edition, common: Problems, plan: Plan) -> State:
+def set_edition(edition: Edition, common: Problems, plan: Plan, kept: Session) -> State:
     """Every face of the edition set, and every problem `pnp check` reports for its
     language (check.check_all), each tied to the card or box it concerns; its sheet PDFs
     as `plan` puts them on paper."""
     from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
 
-    project, setter = edition.project, _FaceSetter(edition, common)
+    project, setter = edition.project, _FaceSetter(edition, common, kept)
     sections: dict[str, Section] = {}
     for deck_id in project.layouts:
         deck = edition.game.decks[deck_id]
@@ -227,7 +233,7 @@ class Preview:
         self._changed = threading.Condition()
         self._work = threading.RLock()
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
-        self._data: dict = {}  # the decks' data files as last read (live.kept_data.keeping): a save rereads only the items it changed
+        self._kept = Session(folder, [out])  # the faces set and the data files read, as the watcher keeps them: a save sets again only what it reaches
 
     @property
     def default_lang(self) -> str:
@@ -239,13 +245,15 @@ class Preview:
         into problems to show (the server must keep going)."""
         with self._work:
             try:
-                with keeping(self._data):
+                with self._kept.reading():
                     project = prepare(self.folder)
+                self._kept.start(project, BuildOptions())
                 plan = plan_game(project, BuildOptions().sheet)
                 common = check_game(project, plan)
                 languages = resolve_languages(project.game, ["all"])
                 wanted = [lang for lang in languages if lang in self.states or lang == self.first_lang] or [languages[0]]
-                states = {edition.lang: set_edition(edition, common, plan) for edition in make_editions(project, wanted)}
+                states = {edition.lang: set_edition(edition, common, plan, self._kept) for edition in make_editions(project, wanted)}
+                self._kept.faces_pass()
             except PnpError as err:
                 self.error = list(err.problems.items)
             except Exception as exc:  # noqa: BLE001 - shown on the page, the last good pictures kept
@@ -266,7 +274,7 @@ class Preview:
         with self._work:
             if lang not in self.states and self.project is not None and self.plan is not None:
                 (edition,) = make_editions(self.project, [lang])
-                self.states = {**self.states, lang: set_edition(edition, self.common, self.plan)}
+                self.states = {**self.states, lang: set_edition(edition, self.common, self.plan, self._kept)}
             return self.states.get(lang)
 
     def wait(self, seen: int, timeout: float) -> int:

@@ -107,6 +107,8 @@ class _Face:
     face: Face
     problems: list[Problem]
     hash: str | None = None  # manifest.face_hash, for the manifest
+    parts: list | None = None  # (element, its operations) as drawn, when asked for (the preview's marks)
+    found_at: tuple[int, ...] = ()  # with `parts`: for each problem, how many elements were drawn before it was found
 
     def hashed(self, make: Any) -> str:
         """The face's hash for the manifest, made by `make` the first time."""
@@ -159,6 +161,7 @@ class Session(Reuse):
         self.ignore = ignore or []
         self._digests: dict[str, bytes] = {}  # the game folder's files in this build: path -> digest of its bytes
         self._faces: dict[tuple[str, str, str, str], _Face] = {}  # (lang, deck, card, side)
+        self._seen: set[tuple[str, str, str, str]] = set()  # the faces set or found kept since the last pass (`faces_pass`)
         self._files: dict[Path, _File] = {}
         self._books: tuple[dict[str, bytes], str] | None = None  # the files and options the rulebooks were last set from
         self._book_files: list[Path] = []
@@ -381,7 +384,14 @@ class Session(Reuse):
         live = {(kept.lang, *face) for kept in self._files.values() for face in kept.faces}  # faces of cards gone or not printed are let go
         self._faces = {slot: face for slot, face in self._faces.items() if slot in live}
         self._written = {path: code for path, code in self._written.items() if path in self._files}
+        self._seen = set()
         self.builds += 1
+
+    def faces_pass(self) -> None:
+        """A pass that sets every face it shows (the preview's) is over: the faces it did
+        not set or find are let go."""
+        self._faces = {slot: face for slot, face in self._faces.items() if slot in self._seen}
+        self._seen = set()
 
     def summary(self) -> str | None:
         """One line: what the last build wrote and what it left as it was (after the first build)."""
@@ -420,29 +430,39 @@ class _KeptFaces:
         digest = self._lang.cards.get((deck, card_id))
         return None if digest is None else self._kept((self._lang.lang, deck, card_id, side), self._key(deck, digest, layout, side), problems)
 
-    def _kept(self, slot: tuple[str, str, str, str], key: tuple[bytes, bytes], problems: Problems) -> Face | None:
+    def _kept(self, slot: tuple[str, str, str, str], key: tuple[bytes, bytes], problems: Problems, parts: list | None = None) -> Face | None:
         kept = self._session._faces.get(slot)
-        if kept is None or kept.key != key or not self._lang.current(kept.reads):
+        if kept is None or kept.key != key or not self._lang.current(kept.reads) or (parts is not None and kept.parts is None):
             return None
-        problems.extend(kept.problems)
+        _found_again(kept, problems, parts)
         self._decks.read |= kept.reads.keys()
+        self._session._seen.add(slot)
         return kept.face
 
-    def face(self, card: Card, layout: Layout, side: str, problems: Problems) -> Face:
+    def face(self, card: Card, layout: Layout, side: str, problems: Problems, parts: list | None = None) -> Face:
+        """The face of `card` in `layout`, set again only when what it is set from changed;
+        `parts`, when given, receives (element, its operations) for each element drawn, and
+        each problem is added to `problems` once as many elements are in it as were drawn
+        before it was found (as Renderer.face does: the preview marks the element)."""
         lang, session = self._lang, self._session
         slot = (lang.lang, card.deck, card.id, side)
         key = self._key(card.deck, self._card_digest(card), layout, side)
-        found = self._kept(slot, key, problems)
+        found = self._kept(slot, key, problems, parts)
         if found is not None:
             return found
         outer, self._decks.read = self._decks.read, set()
-        found = Problems()
+        drawn: list | None = [] if parts is not None else None
+        setting = _Found(drawn)
         try:
-            face = self._renderer.face(card, layout, side, found)
+            face = self._renderer.face(card, layout, side, setting, drawn)
         finally:
             read, self._decks.read = self._decks.read, outer | self._decks.read
-        problems.extend(found)
-        session._faces[slot] = _Face(key, {deck: lang.decks[deck] for deck in read if deck in lang.decks}, face, list(found.items))
+        record = _Face(
+            key, {deck: lang.decks[deck] for deck in read if deck in lang.decks}, face, list(setting.items), parts=drawn, found_at=tuple(setting.found_at)
+        )
+        session._faces[slot] = record
+        session._seen.add(slot)
+        _found_again(record, problems, parts)
         if session._drawing is not None:
             session._drawing.fresh.add((card.deck, card.id))
         return face
@@ -454,6 +474,34 @@ class _KeptFaces:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._renderer, name)
+
+
+class _Found(Problems):
+    """The problems setting a face finds, with how many of its elements were drawn before each."""
+
+    def __init__(self, parts: list | None) -> None:
+        super().__init__()
+        self.parts = parts
+        self.found_at: list[int] = []
+
+    def add(self, problem: Problem) -> None:
+        if problem not in self._seen:
+            self.found_at.append(len(self.parts) if self.parts is not None else 0)
+        super().add(problem)
+
+
+def _found_again(face: _Face, problems: Problems, parts: list | None) -> None:
+    """What setting `face` found, added to `problems` as setting it adds them; with `parts`,
+    its elements too, each problem added once the elements drawn before it are in."""
+    if parts is None:
+        problems.extend(face.problems)
+        return
+    drawn = face.parts or []
+    start = len(parts)
+    for problem, at in zip(face.problems, face.found_at):
+        parts.extend(drawn[len(parts) - start : at])
+        problems.add(problem)
+    parts.extend(drawn[len(parts) - start :])
 
 
 def watch_builds(folder: Path, out: Path, build: Callable[[Reuse], None], say: Callable[[str], None]) -> None:

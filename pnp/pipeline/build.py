@@ -65,7 +65,7 @@ def build(
     Every build records the faces it drew in a manifest per language (write/manifest.py);
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
     PDFs of the cards changed or new since. What an earlier build left is asked of
-    `reuse` (the watcher's keeps what a save did not reach: live/session.py)."""
+    `reuse` (the watcher's keeps what a save did not reach: pnp/live)."""
     with reuse.reading():
         project = prepare(folder, options.decks)
     reuse.start(project, options)

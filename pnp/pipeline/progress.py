@@ -79,10 +79,10 @@ class _Counting:
         self._renderer = renderer
         self._progress = progress
 
-    def face(self, card, layout, side, problems):
+    def face(self, card, layout, side, problems, parts=None):
         if side == "front":
             self._progress.tick()
-        return self._renderer.face(card, layout, side, problems)
+        return self._renderer.face(card, layout, side, problems, parts)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._renderer, name)

@@ -5,8 +5,8 @@ A build asks its `Reuse` at each point where an earlier build's work could serve
 file's items, a card's face, a PDF whose inputs did not change, what a face wrote into a
 PDF, where a rulebook's pages settled. This class is the cold build's: it reuses nothing
 and every answer draws afresh, so the build's code has one path and never asks which
-kind it was given. The watcher's `live.session.Session` overrides it to keep what a save
-did not reach; nothing outside pnp/live keeps state between builds."""
+kind it was given. The watcher's (pnp/live) overrides it to keep what a save did not
+reach; nothing outside pnp/live keeps state between builds."""
 
 from __future__ import annotations
 

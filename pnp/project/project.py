@@ -50,7 +50,7 @@ class Project:
         return list({(front.name, back.name if back else None): (front, back) for front, back in chosen}.values())
 
     tuckboxes: dict[str, Tuckbox] = field(default_factory=dict)  # of the decks asked for
-    layout_files: dict[str, tuple[Path, ...]] = field(default_factory=dict)  # layout name -> the files it was read from (pnp/live/session.py)
+    layout_files: dict[str, tuple[Path, ...]] = field(default_factory=dict)  # layout name -> the files it was read from: what its faces depend on
 
 
 def prepare(folder: Path, decks: list[str] | None = None) -> Project:

@@ -242,7 +242,7 @@ class Decks:
         self._all: dict[str, View] = {}  # component id -> its view with the blank fields
         self._components: list[View] | None = None
         self._deals: list[View] | None = None
-        self.read: set[str] = set()  # the decks templates asked for: what the watcher's record of a face depends on (pnp/live/session.py)
+        self.read: set[str] = set()  # the decks templates asked for: what a face set with them depends on
 
     def _deck(self, name: str) -> list[View]:
         self.read.add(name)

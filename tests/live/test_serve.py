@@ -305,3 +305,46 @@ def test_ctrl_c_while_the_game_is_first_loaded_stops_serving(mesta: Path, tmp_pa
     result = run("serve", mesta, "--no-browser", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == "stopped serving"
+
+
+def test_a_save_sets_again_only_the_faces_it_reaches_and_a_kept_face_keeps_its_marks(mesta: Path, tmp_path: Path, monkeypatch):
+    """The preview keeps faces as the watcher does (live/session.py): after a save, only the
+    card edited is set again; a face kept with a problem keeps its problem and its mark, and
+    what the page shows is what a fresh preview of the same folder shows."""
+    from pnp.layout.renderer import Renderer
+    from pnp.live.preview import Preview
+
+    edit(mesta / "events.yaml", "text: Všetci hráči strácajú všetky rímske mestá.", f"text: {LONG}")  # julius-caesar overflows
+    set_again: list[tuple[str, str]] = []
+    real = Renderer.face
+
+    def counted(self, card, layout, side, problems, parts=None):
+        set_again.append((card.id, side))
+        return real(self, card, layout, side, problems, parts)
+
+    monkeypatch.setattr(Renderer, "face", counted)
+    preview = Preview(mesta, tmp_path / "out")
+    preview.refresh()
+    assert ("julius-caesar", "front") in set_again and len(set_again) > 100  # every face, the first time
+
+    def shown(preview: Preview) -> tuple:
+        state = preview.state("sk")
+        assert state is not None
+        sides = {
+            (s, i, n): (side.digest, side.marks) for s, section in state.sections.items() for i, item in section.items.items() for n, side in item.sides.items()
+        }
+        problems = [(str(p.location), p.code, p.message) for p in state.problems]
+        marks = {key: [(problems[m.problem], m.box) for m in value[1]] for key, value in sides.items()}
+        return {key: value[0] for key, value in sides.items()}, problems, marks
+
+    before = shown(preview)
+    set_again.clear()
+    edit(mesta / "events.yaml", "text: Všetci hráči strácajú všetky grécke mestá.", "text: Všetci hráči stratia všetky grécke mestá.")
+    preview.refresh()
+    assert sorted(set_again) == [("leonidas", "back"), ("leonidas", "front")]  # its faces: the card they are set from changed
+    after = shown(preview)
+    assert after[2][("events", "julius-caesar", "front")] == before[2][("events", "julius-caesar", "front")] != []  # kept, still marked
+    assert after[0][("events", "leonidas", "front")] != before[0][("events", "leonidas", "front")]
+    fresh = Preview(mesta, tmp_path / "fresh")
+    fresh.refresh()
+    assert after == shown(fresh)
