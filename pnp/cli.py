@@ -7,6 +7,7 @@ import errno
 import functools
 import gc
 import json
+import math
 import os
 import sys
 import threading
@@ -14,6 +15,7 @@ from functools import partial
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from pnp import __version__
 from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, grouped
@@ -24,6 +26,8 @@ from pnp.commands.new import create
 from pnp.impose.paper import PAPERS
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
+from pnp.load.schema import suggest
+from pnp.load.userconfig import config_path, read_config
 from pnp.pipeline.progress import BuildProgress, cut_files_line, print_advice
 from pnp.pipeline.reuse import Reuse
 from pnp.project.options import BuildOptions
@@ -44,6 +48,11 @@ def _offset(ctx: click.Context, param: click.Parameter, value: str) -> tuple[flo
     return x, y
 
 
+def _mm(value: float) -> str:
+    """A length in mm as the user would type it: 0.4, -1, 2.5."""
+    return f"{value:g}"
+
+
 def _language(ctx: click.Context, param: click.Parameter, value):
     """A language code, which becomes part of file names: no separators, no dots."""
     for code in value if isinstance(value, tuple) else [value] if value is not None else []:
@@ -60,7 +69,7 @@ def out_folder(help: str, default: Path = Path("output")):
 # Sheet options shared by every command that prints sheets (build, impose).
 def paper_choice(help_text: str):
     """The --paper option of a command, with its own help."""
-    return click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, help=help_text)
+    return click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=help_text)
 
 
 paper_option = paper_choice("Paper size (portrait).")
@@ -69,6 +78,8 @@ paper_option = paper_choice("Paper size (portrait).")
 out_option = out_folder("Folder for the PDFs.")
 sides_option = click.option(
     "--sides",
+    envvar="PNP_SIDES",
+    show_envvar=True,
     type=click.Choice(["duplex", "fronts", "backs", "fold"]),
     default="duplex",
     show_default=True,
@@ -76,12 +87,16 @@ sides_option = click.option(
 )
 cutter_option = click.option(
     "--cutter",
+    envvar="PNP_CUTTER",
+    show_envvar=True,
     type=click.Choice(["silhouette", "cricut"]),
     default=None,
     help="Print for a cutting machine: its registration marks instead of crop marks, and a cut file (SVG and DXF) per sheet beside the PDF.",
 )
 corner_option = click.option(
     "--corner-radius",
+    envvar="PNP_CORNER_RADIUS",
+    show_envvar=True,
     type=click.FloatRange(0, 20),
     default=None,
     help="With --cutter: the radius in mm of the cut cards' corners (default: 3).",
@@ -114,10 +129,18 @@ def with_sheet(command):
 
 
 flip_option = click.option(
-    "--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over for duplex."
+    "--flip",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    envvar="PNP_FLIP",
+    show_envvar=True,
+    help="The edge your printer turns the sheet over for duplex.",
 )
 back_offset_option = click.option(
     "--back-offset",
+    envvar="PNP_BACK_OFFSET",
+    show_envvar=True,
     default="0,0",
     callback=_offset,
     metavar="X,Y",
@@ -126,6 +149,8 @@ back_offset_option = click.option(
 )
 gap_option = click.option(
     "--gap",
+    envvar="PNP_GAP",
+    show_envvar=True,
     type=click.FloatRange(0, 20),
     default=0.0,
     show_default=True,
@@ -133,6 +158,8 @@ gap_option = click.option(
 )
 overlap_option = click.option(
     "--overlap",
+    envvar="PNP_OVERLAP",
+    show_envvar=True,
     type=click.FloatRange(3, 50),
     default=10.0,
     show_default=True,
@@ -140,7 +167,13 @@ overlap_option = click.option(
 )
 
 bleed_option = click.option(
-    "--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm: the art runs this far past the cut on every side."
+    "--bleed",
+    type=click.FloatRange(0, 6),
+    default=0.0,
+    show_default=True,
+    envvar="PNP_BLEED",
+    show_envvar=True,
+    help="Bleed in mm: the art runs this far past the cut on every side.",
 )
 
 
@@ -150,6 +183,78 @@ def sheet_options(command):
     for option in reversed((sides_option, flip_option, back_offset_option, bleed_option, gap_option, overlap_option, cutter_option, corner_option)):
         command = option(command)
     return command
+
+
+SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap", "cutter", "corner_radius")
+# The commands whose sheet options the user's config file sets, and which of them (impose's
+# --bleed is what its images include, not a setting of the printer's).
+CONFIG_COMMANDS = {"build": SHEET_KEYS, "check": SHEET_KEYS, "impose": tuple(k for k in SHEET_KEYS if k != "bleed"), "calibrate": ("paper", "flip")}
+CONFIG_SHOWN = "pnp.config"  # the click context's meta: the config file's path, for --verbose
+
+
+def _config_check(param: click.Parameter):
+    """What a value of `param` may be in the config file: what the command line takes,
+    a mistake said as a game file's are ("expected ..."). Returns the value as click's
+    default_map hands it to the option."""
+    kind = param.type
+    if isinstance(kind, click.Choice):
+        choices = [str(c) for c in kind.choices]
+
+        def choice(value):
+            if isinstance(value, str) and value in choices:
+                return value
+            raise ValueError(f"expected one of: {', '.join(choices)}{suggest(str(value), choices)}")
+
+        return choice
+    if isinstance(kind, click.FloatRange):
+        low, high = kind.min, kind.max
+
+        def number(value):
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high:
+                return float(value)
+            raise ValueError(f"expected a number of mm from {_mm(low)} to {_mm(high)}")
+
+        return number
+
+    def offset(value):  # --back-offset: "X,Y", or a list of two numbers
+        parts = value if isinstance(value, list) else value.split(",") if isinstance(value, str) else []
+        try:
+            if len(parts) != 2 or any(isinstance(v, bool) for v in parts):
+                raise ValueError
+            x, y = (float(v) for v in parts)
+        except (TypeError, ValueError):
+            x = y = math.inf
+        if abs(x) > 20 or abs(y) > 20:
+            raise ValueError("expected X,Y in mm, at most 20 each way, e.g. 0.5,-1")
+        return f"{_mm(x)},{_mm(y)}"
+
+    return offset
+
+
+def _user_config() -> dict[str, dict]:
+    """The default_map of the commands that take sheet options: the user's config file's
+    settings (see pnp/load/userconfig.py). Click gives each option its value from the
+    command line, else its PNP_* variable, else this map, else its built-in default."""
+    path = config_path()
+    options = {p.name: p for p in build.params}
+    settings = read_config(path, {name: _config_check(options[name]) for name in SHEET_KEYS})
+    click.get_current_context().meta[CONFIG_SHOWN] = str(path)
+    return {command: {k: settings[k] for k in keys if k in settings} for command, keys in CONFIG_COMMANDS.items()}
+
+
+def _sheet_sources(click_ctx: click.Context) -> list[str]:
+    """For `build --verbose`: each sheet option not at its built-in default, and where its
+    value came from (the command line, a PNP_* variable, the config file)."""
+    lines = []
+    for param in click_ctx.command.params:
+        source = click_ctx.get_parameter_source(param.name)
+        if param.name not in SHEET_KEYS or source in (None, ParameterSource.DEFAULT):
+            continue
+        value = click_ctx.params[param.name]
+        shown = ",".join(_mm(v) for v in value) if param.name == "back_offset" else _mm(value) if isinstance(value, float) else value
+        origin = {ParameterSource.COMMANDLINE: "the command line", ParameterSource.ENVIRONMENT: param.envvar}.get(source, click_ctx.meta.get(CONFIG_SHOWN))
+        lines.append(f"{param.name}: {shown} (from {origin})")
+    return lines
 
 
 class Context:
@@ -178,6 +283,8 @@ def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     SIGTERM, 141 the reader of the output went away (`pnp list | head -1`).
     """
     ctx.obj = Context(debug, quiet, verbose)
+    if ctx.invoked_subcommand in CONFIG_COMMANDS and not ctx.resilient_parsing:
+        ctx.default_map = _run(ctx.obj, _user_config)
 
 
 def _run(ctx: Context, action, output: Output | None = None):
@@ -327,6 +434,9 @@ def build(
     changed_since: str | None,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
+    if ctx.verbose:
+        for line in _sheet_sources(click.get_current_context()):
+            ctx.say(line)
 
     def action(reuse: Reuse):
         from pnp.pipeline.build import build as run_build
@@ -386,7 +496,15 @@ def build(
 
 @main.command()
 @paper_option
-@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True, help="The edge your printer turns the sheet over.")
+@click.option(
+    "--flip",
+    type=click.Choice(["long", "short"]),
+    default="long",
+    show_default=True,
+    envvar="PNP_FLIP",
+    show_envvar=True,
+    help="The edge your printer turns the sheet over.",
+)
 @out_folder("Folder for the PDF.")
 @click.pass_obj
 def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
@@ -400,6 +518,7 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
         target = out / f"calibration-{paper}-{flip}.pdf"
         write_calibration(target, paper, flip, bundled_fonts().get("sans").registered)
         ctx.say(f"wrote {target}: print it double-sided at 100 %")
+        ctx.say(f"to use the offset you measure in every build, save it as back_offset: X,Y in {config_path()} (or set PNP_BACK_OFFSET=X,Y)")
 
     _run(ctx, action, Output(out))
 

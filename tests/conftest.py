@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -12,6 +13,17 @@ from click.testing import CliRunner
 from pnp.base.errors import Problem
 from pnp.base.paths import DEFAULT_GAME
 from pnp.cli import main
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_user_config(tmp_path_factory):
+    """No test reads the developer's own config file or their PNP_* variables: the config
+    file is one that does not exist (tests of the config point PNP_CONFIG elsewhere)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in [n for n in os.environ if n.startswith("PNP_")]:
+            patch.delenv(name)
+        patch.setenv("PNP_CONFIG", str(tmp_path_factory.mktemp("no-config") / "config.yaml"))
+        yield
 
 
 @pytest.fixture
