@@ -189,7 +189,6 @@ SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap"
 # The commands whose sheet options the user's config file sets, and which of them (impose's
 # --bleed is what its images include, not a setting of the printer's).
 CONFIG_COMMANDS = {"build": SHEET_KEYS, "check": SHEET_KEYS, "impose": tuple(k for k in SHEET_KEYS if k != "bleed"), "calibrate": ("paper", "flip")}
-CONFIG_SHOWN = "pnp.config"  # the click context's meta: the config file's path, for --verbose
 
 
 def _config_check(param: click.Parameter):
@@ -231,15 +230,26 @@ def _config_check(param: click.Parameter):
     return offset
 
 
-def _user_config() -> dict[str, dict]:
-    """The default_map of the commands that take sheet options: the user's config file's
-    settings (see pnp/load/userconfig.py). Click gives each option its value from the
-    command line, else its PNP_* variable, else this map, else its built-in default."""
+class SheetCommand(click.Command):
+    """A command that takes sheet options: its context's default_map is the user's config
+    file's settings (see pnp/load/userconfig.py), so click gives each option its value
+    from the command line, else its PNP_* variable, else the config file, else its
+    built-in default. A mistake in the file is reported like a game file's (exit 2)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        if parent is not None and not parent.resilient_parsing and "default_map" not in extra:
+            pnp_ctx = parent.find_object(Context)
+            extra["default_map"] = _run(pnp_ctx, partial(_user_config, pnp_ctx, CONFIG_COMMANDS[self.name]))
+        return super().make_context(info_name, args, parent, **extra)
+
+
+def _user_config(ctx: Context, keys: tuple[str, ...]) -> dict:
+    """The settings of the user's config file that the command takes."""
     path = config_path()
     options = {p.name: p for p in build.params}
     settings = read_config(path, {name: _config_check(options[name]) for name in SHEET_KEYS})
-    click.get_current_context().meta[CONFIG_SHOWN] = str(path)
-    return {command: {k: settings[k] for k in keys if k in settings} for command, keys in CONFIG_COMMANDS.items()}
+    ctx.config = path
+    return {k: settings[k] for k in keys if k in settings}
 
 
 def _sheet_sources(click_ctx: click.Context) -> list[str]:
@@ -252,7 +262,7 @@ def _sheet_sources(click_ctx: click.Context) -> list[str]:
             continue
         value = click_ctx.params[param.name]
         shown = ",".join(_mm(v) for v in value) if param.name == "back_offset" else _mm(value) if isinstance(value, float) else value
-        origin = {ParameterSource.COMMANDLINE: "the command line", ParameterSource.ENVIRONMENT: param.envvar}.get(source, click_ctx.meta.get(CONFIG_SHOWN))
+        origin = {ParameterSource.COMMANDLINE: "the command line", ParameterSource.ENVIRONMENT: param.envvar}.get(source, click_ctx.find_object(Context).config)
         lines.append(f"{param.name}: {shown} (from {origin})")
     return lines
 
@@ -262,6 +272,7 @@ class Context:
         self.debug = debug
         self.quiet = quiet
         self.verbose = verbose and not quiet
+        self.config: Path | None = None  # the user's config file, once read (for build --verbose)
 
     def say(self, message: str) -> None:
         if not self.quiet:
@@ -283,8 +294,6 @@ def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     SIGTERM, 141 the reader of the output went away (`pnp list | head -1`).
     """
     ctx.obj = Context(debug, quiet, verbose)
-    if ctx.invoked_subcommand in CONFIG_COMMANDS and not ctx.resilient_parsing:
-        ctx.default_map = _run(ctx.obj, _user_config)
 
 
 def _run(ctx: Context, action, output: Output | None = None):
@@ -398,7 +407,7 @@ changed_since_option = click.option(
 )
 
 
-@main.command()
+@main.command(cls=SheetCommand)
 @game_argument
 @paper_option
 @out_option
@@ -494,7 +503,7 @@ def build(
         _run(ctx, partial(action, Reuse()), Output(out))
 
 
-@main.command()
+@main.command(cls=SheetCommand)
 @paper_option
 @click.option(
     "--flip",
@@ -523,7 +532,7 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
     _run(ctx, action, Output(out))
 
 
-@main.command()
+@main.command(cls=SheetCommand)
 @game_argument
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: one object per problem, for editors and CI."
@@ -856,7 +865,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
         raise click.BadParameter(str(exc)) from None
 
 
-@main.command("impose")
+@main.command("impose", cls=SheetCommand)
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--back", type=click.Path(path_type=Path), default=None, help="One back image for every card, or a folder of backs (one per front, same order).")
 @click.option("--size", callback=_size, metavar="WxH", default=None, help="Trim size in mm, e.g. 63x88 (default: from the images' proportions).")

@@ -1,0 +1,148 @@
+"""The user's config file and PNP_* variables: the sheet options of their printer, taken
+command line > environment > config file > built-in default (pnp/load/userconfig.py and
+the options of pnp/cli.py). Every test names its own config file (PNP_CONFIG, in
+tmp_path) and clears the PNP_* variables: the developer's own never count."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import make_small_game, run
+from pdfread import reader
+
+import pnp.load.userconfig
+from pnp.impose.paper import PAPERS
+from pnp.load.userconfig import config_path
+
+
+@pytest.fixture
+def config(tmp_path: Path, monkeypatch) -> Path:
+    """A config file of this test's own (not yet written), and no PNP_* variable set."""
+    for name in [n for n in os.environ if n.startswith("PNP_")]:
+        monkeypatch.delenv(name)
+    path = tmp_path / "settings" / "config.yaml"
+    path.parent.mkdir()
+    monkeypatch.setenv("PNP_CONFIG", str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> Path:
+    return make_small_game(tmp_path_factory.mktemp("game") / "hra")
+
+
+def build(game: Path, out: Path, *args: str):
+    result = run("-v", "build", game, "--out", out, *args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def sources(output: str) -> list[str]:
+    """The lines of `build --verbose` saying where a sheet option came from."""
+    return [line for line in output.splitlines() if "(from " in line]
+
+
+def page_size(out: Path, paper: str) -> tuple[float, float]:
+    box = reader(out / "hra" / f"cards-sk-{paper}.pdf").pages[0].mediabox
+    return round(float(box.width)), round(float(box.height))
+
+
+def size_of(paper: str) -> tuple[float, float]:
+    width, height = PAPERS[paper].size()
+    return round(width), round(height)
+
+
+def test_without_a_config_file_a_build_is_as_before(config, game, tmp_path):
+    assert not config.exists()
+    result = build(game, tmp_path / "out")
+    assert sources(result.output) == []
+    assert page_size(tmp_path / "out", "a4") == size_of("a4")
+
+
+def test_an_empty_config_file_changes_nothing(config, game, tmp_path):
+    config.write_text("# my printer\n", encoding="utf-8")
+    result = build(game, tmp_path / "out")
+    assert sources(result.output) == []
+
+
+def test_precedence_command_line_over_environment_over_config_over_built_in(config, game, tmp_path, monkeypatch):
+    config.write_text("paper: letter\nback_offset: 0.4,-0.8\nflip: short\n", encoding="utf-8")
+    result = build(game, tmp_path / "config")
+    assert sources(result.output) == [
+        f"paper: letter (from {config})",
+        f"flip: short (from {config})",
+        f"back_offset: 0.4,-0.8 (from {config})",
+    ]
+    assert page_size(tmp_path / "config", "letter") == size_of("letter")
+
+    monkeypatch.setenv("PNP_PAPER", "a3")
+    monkeypatch.setenv("PNP_BACK_OFFSET", "1,2")
+    result = build(game, tmp_path / "env")
+    assert sources(result.output) == [
+        "paper: a3 (from PNP_PAPER)",
+        f"flip: short (from {config})",
+        "back_offset: 1,2 (from PNP_BACK_OFFSET)",
+    ]
+    assert page_size(tmp_path / "env", "a3") == size_of("a3")
+
+    result = build(game, tmp_path / "cli", "--paper", "legal", "--back-offset", "-0.5,0")
+    assert sources(result.output) == [
+        "paper: legal (from the command line)",
+        f"flip: short (from {config})",
+        "back_offset: -0.5,0 (from the command line)",
+    ]
+    assert page_size(tmp_path / "cli", "legal") == size_of("legal")
+
+
+def test_the_config_sets_check_and_calibrate_too(config, game, tmp_path):
+    config.write_text("paper: letter\nflip: short\n", encoding="utf-8")
+    result = run("calibrate", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "calibration-letter-short.pdf").exists()
+    assert f"save it as back_offset: X,Y in {config} (or set PNP_BACK_OFFSET=X,Y)" in result.output
+    assert run("check", game).exit_code == 0
+
+
+def test_a_list_of_two_numbers_is_an_offset_too(config, game, tmp_path):
+    config.write_text("back-offset: [0.5, -1]\n", encoding="utf-8")
+    assert sources(build(game, tmp_path / "out").output) == [f"back_offset: 0.5,-1 (from {config})"]
+
+
+def test_a_bad_value_and_an_unknown_key_are_located_errors(config, game, tmp_path, monkeypatch):
+    monkeypatch.chdir(config.parent)
+    config.write_text("paper: leter\nback_offst: 0.4,-0.8\nbleed: 9\nback_offset: 0.4\ncutter: yes\n", encoding="utf-8")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        "config.yaml:1:8: 'paper' is 'leter'; expected one of: a4, letter, a3, legal (did you mean 'letter'?) [config-value]",
+        "config.yaml:2:1: unknown key 'back_offst' in the config file (did you mean 'back_offset'?);"
+        " expected one of: paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius [config-unknown-key]",
+        "config.yaml:3:8: 'bleed' is 9; expected a number of mm from 0 to 6 [config-value]",
+        "config.yaml:4:14: 'back_offset' is 0.4; expected X,Y in mm, at most 20 each way, e.g. 0.5,-1 [config-value]",
+        "config.yaml:5:9: 'cutter' is true; expected one of: silhouette, cricut [config-value]",
+        "5 errors; nothing was written.",
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_config_file_that_is_not_a_mapping(config, game, tmp_path, monkeypatch):
+    monkeypatch.chdir(config.parent)
+    config.write_text("- paper: letter\n", encoding="utf-8")
+    result = run("check", game)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == (
+        "config.yaml:1:1: the config file is not a mapping; expected keys such as paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius [config-type]"
+    )
+
+
+def test_commands_without_sheet_options_do_not_read_the_config(config, game):
+    config.write_text("paper: leter\n", encoding="utf-8")
+    assert run("list", game).exit_code == 0
+
+
+def test_the_config_file_is_in_the_platforms_config_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("PNP_CONFIG")
+    monkeypatch.setattr(pnp.load.userconfig.platformdirs, "user_config_dir", lambda name, appauthor: str(tmp_path / name))
+    assert config_path() == tmp_path / "pnp" / "config.yaml"
