@@ -283,7 +283,7 @@ class Context:
 @click.version_option(__version__, prog_name="pnp")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks (for reporting bugs in pnp).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
-@click.option("-v", "--verbose", is_flag=True, help="Also print how long each deck took.")
+@click.option("-v", "--verbose", is_flag=True, help="Also print how long each deck took, and where each sheet option not at its default came from.")
 @click.pass_context
 def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     """pnp: print-and-play cards, boards and rulebooks from one YAML source.
