@@ -78,7 +78,7 @@ cutter_option = click.option(
     "--cutter",
     type=click.Choice(["silhouette", "cricut"]),
     default=None,
-    help="Print for a cutting machine: its registration marks instead of crop marks, and a cut file per sheet beside the PDF: SVG, and DXF with the cutter extra (pip install 'pnpkit[cutter]').",
+    help='Print for a cutting machine: its registration marks instead of crop marks, and a cut file per sheet beside the PDF: SVG, and DXF with the cutter extra (pip install "pnpkit[cutter]", or ezdxf).',
 )
 corner_option = click.option(
     "--corner-radius",

@@ -1,7 +1,7 @@
 """Cut files for cutting machines (`--cutter`): the outline of every component on a sheet
 page of fronts, as SVG (Silhouette Studio, Cricut Design Space) and DXF (the machines'
 other software), one pair of files per page, beside the PDF. The DXF files need ezdxf,
-the `cutter` extra (`pip install 'pnpkit[cutter]'`); without it the SVG files are written
+the `cutter` extra (`pip install "pnpkit[cutter]"`, from a checkout `pip install ".[cutter]"`); without it the SVG files are written
 alone, and the build says so (`dxf_installed`).
 
 The outlines are the page's `machine` cuts, the same `sheets.Cut`s the PDF's placements
@@ -27,7 +27,7 @@ ELLIPSE_STEPS = 720  # vertices of an ellipse in DXF R12 (no ELLIPSE entity): 0.
 QUARTER_BULGE = math.tan(math.pi / 8)  # a DXF bulge that makes a quarter circle
 
 
-DXF_EXTRA = "pip install 'pnpkit[cutter]'"  # what installs ezdxf, which writes the DXF cut files
+DXF_EXTRA = 'pip install "pnpkit[cutter]" (or pip install ezdxf)'  # what installs ezdxf, which writes the DXF cut files; double quotes work in every shell
 
 
 def dxf_installed() -> bool:
