@@ -28,7 +28,7 @@ from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
 from pnp.load.schema import suggest
 from pnp.load.userconfig import config_path, read_config
-from pnp.pipeline.progress import BuildProgress, cut_files_line, print_advice
+from pnp.pipeline.progress import BuildProgress, cut_files_line, no_dxf_line, print_advice
 from pnp.pipeline.reuse import Reuse
 from pnp.project.options import BuildOptions
 
@@ -91,7 +91,7 @@ cutter_option = click.option(
     show_envvar=True,
     type=click.Choice(["silhouette", "cricut"]),
     default=None,
-    help="Print for a cutting machine: its registration marks instead of crop marks, and a cut file (SVG and DXF) per sheet beside the PDF.",
+    help='Print for a cutting machine: its registration marks instead of crop marks, and a cut file per sheet beside the PDF: SVG, and DXF with the cutter extra (pip install "pnpkit[cutter]", or ezdxf).',
 )
 corner_option = click.option(
     "--corner-radius",
@@ -341,6 +341,15 @@ def _count(problems: Problems) -> str:
     return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}"
 
 
+def _say_cut_files(ctx: Context, paths: list[Path]) -> None:
+    """The cut files written, and the warning (shown with --quiet too) when the DXF ones
+    could not be: ezdxf, the `cutter` extra, is not installed."""
+    ctx.say(cut_files_line(paths))
+    warning = no_dxf_line(paths)
+    if warning:
+        click.echo(warning, err=True)
+
+
 def _many(count: int, thing: str) -> str:
     """`count` things, in the singular for one."""
     return f"{count:,} {thing}{'s' if count != 1 else ''}"
@@ -487,7 +496,7 @@ def build(
         if ctx.verbose:
             ctx.say(f"built in {progress.total:.2f} s")
         if result.cut_files:
-            ctx.say(cut_files_line(result.cut_files))
+            _say_cut_files(ctx, result.cut_files)
         if result.files:
             ctx.say(print_advice(result.files))
         for change in result.changes:
@@ -901,7 +910,7 @@ def impose_images(
         _report(problems.items)
         ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:
-            ctx.say(cut_files_line(cuts))
+            _say_cut_files(ctx, cuts)
         if written.pages:
             ctx.say(print_advice([written]))
 

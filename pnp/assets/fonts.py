@@ -4,14 +4,13 @@ reportlab draws a glyph the font lacks as nothing at all; `missing_glyphs` is ho
 text is checked before it is drawn, so a missing character is an error, not a blank.
 Before that, a character the style's font lacks is taken from the fallback symbol font,
 DejaVu Sans, which has stars, arrows, mathematical and card symbols, dingbats and most
-alphabets (`FontSet.fallback`). It comes with matplotlib (a dependency for this font
-alone: no package on PyPI that only holds fonts has a TrueType one with those symbols
-whose install does not pull in a document processor); it is found on disk, never imported.
+alphabets (`FontSet.fallback`). It is bundled in pnp's fonts folder (the same files
+matplotlib ships, so that the PDFs did not change when pnp stopped depending on
+matplotlib for them; licence: fonts/LICENSE-DejaVuSans.txt).
 """
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -120,14 +119,9 @@ class FontSet:
 
 @cache
 def fallback_folder() -> Path | None:
-    """The folder of the fallback symbol font: matplotlib's copy of DejaVu Sans, found
-    without importing matplotlib (slow to import, and only its font file is wanted)."""
-    spec = importlib.util.find_spec("matplotlib")
-    for root in (spec.submodule_search_locations or []) if spec is not None else []:
-        folder = Path(root) / "mpl-data" / "fonts" / "ttf"
-        if (folder / "DejaVuSans.ttf").is_file():
-            return folder
-    return None
+    """The folder of the fallback symbol font: the bundled fonts folder, or None when its
+    DejaVu Sans is missing (a packager who left it out)."""
+    return FONTS_DIR if (FONTS_DIR / "DejaVuSans.ttf").is_file() else None
 
 
 @per_version(maxsize=None)

@@ -64,7 +64,7 @@ def _and_fallback(chars: str) -> str:
     return (
         " and from the fallback symbol font (DejaVu Sans)"
         if fallback_folder() is not None
-        else " (the fallback symbol font, DejaVu Sans from matplotlib, is not installed)"
+        else " (the fallback symbol font, DejaVu Sans, is missing from pnp's fonts folder)"
     )
 
 

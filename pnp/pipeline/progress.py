@@ -123,4 +123,16 @@ def cut_files_line(paths: list[Path]) -> str:
     svgs = [p for p in paths if p.suffix == ".svg"]
     folders = sorted({str(p.parent) for p in paths})
     names = svgs[0].name if len(svgs) == 1 else f"{svgs[0].name} ... {svgs[-1].name}"
-    return f"wrote {len(svgs)} cut file{'s' if len(svgs) != 1 else ''} for the cutting machine, one per sheet of fronts (SVG, and DXF beside each) in {', '.join(folders)}: {names}"
+    kinds = "SVG, and DXF beside each" if any(p.suffix == ".dxf" for p in paths) else "SVG"
+    count = f"{len(svgs)} cut file{'s' if len(svgs) != 1 else ''}"
+    return f"wrote {count} for the cutting machine, one per sheet of fronts ({kinds}) in {', '.join(folders)}: {names}"
+
+
+def no_dxf_line(paths: list[Path]) -> str | None:
+    """The warning, in one line, when a build for a cutting machine wrote no DXF cut files
+    because ezdxf (the `cutter` extra) is not installed; None when it wrote them."""
+    if not paths or any(p.suffix == ".dxf" for p in paths):
+        return None
+    from pnp.write.cutfiles import DXF_EXTRA  # here for speed: the cut files' module loads the imposition (reportlab), and the command line imports this one
+
+    return f"warning: no DXF cut files were written, only SVG: ezdxf is not installed; {DXF_EXTRA} installs it [cutter-dxf]"

@@ -1,6 +1,8 @@
 """Cut files for cutting machines (`--cutter`): the outline of every component on a sheet
 page of fronts, as SVG (Silhouette Studio, Cricut Design Space) and DXF (the machines'
-other software), one pair of files per page, beside the PDF.
+other software), one pair of files per page, beside the PDF. The DXF files need ezdxf,
+the `cutter` extra (`pip install "pnpkit[cutter]"`, from a checkout `pip install ".[cutter]"`); without it the SVG files are written
+alone, and the build says so (`dxf_installed`).
 
 The outlines are the page's `machine` cuts, the same `sheets.Cut`s the PDF's placements
 were made with, so the cut file and the print cannot disagree. Units are millimetres on
@@ -25,16 +27,30 @@ ELLIPSE_STEPS = 720  # vertices of an ellipse in DXF R12 (no ELLIPSE entity): 0.
 QUARTER_BULGE = math.tan(math.pi / 8)  # a DXF bulge that makes a quarter circle
 
 
+DXF_EXTRA = 'pip install "pnpkit[cutter]" (or pip install ezdxf)'  # what installs ezdxf, which writes the DXF cut files; double quotes work in every shell
+
+
+def dxf_installed() -> bool:
+    """Whether ezdxf, which writes the DXF cut files, is installed (the `cutter` extra)."""
+    try:
+        import ezdxf  # noqa: F401  # only a build with --cutter asks
+    except ImportError:
+        return False
+    return True
+
+
 def cut_files(target: Path, pages: list[Page], spec: SheetSpec, page_w: float, page_h: float) -> list[tuple[Path, bytes]]:
     """For each page with outlines, `NAME-cut-N.svg` and `NAME-cut-N.dxf` beside `target`
-    (NAME.pdf), N its sheet number."""
+    (NAME.pdf), N its sheet number; the SVG files alone when ezdxf is not installed."""
     width = len(str(max(page.sheet for page in pages)))
+    with_dxf = dxf_installed()
     out = []
     for page in pages:
         stem = f"{target.stem}-cut-{page.sheet:0{width}d}"
         title = f"{target.name}, sheet {page.sheet} ({spec.cutter})"
         out.append((target.with_name(stem + ".svg"), svg(page.machine, page_w, page_h, title).encode("utf-8")))
-        out.append((target.with_name(stem + ".dxf"), dxf(page.machine).encode("ascii")))
+        if with_dxf:
+            out.append((target.with_name(stem + ".dxf"), dxf(page.machine).encode("ascii")))
     return out
 
 

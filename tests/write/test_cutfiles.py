@@ -5,6 +5,7 @@ and BleedBox."""
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -129,6 +130,27 @@ def test_cut_files_are_the_same_bytes_every_time(tmp_path):
     for suffix in ("svg", "dxf"):
         first, second = (tmp_path / out / "hra" / f"cards-sk-a4-silhouette-cut-1.{suffix}" for out in ("a", "b"))
         assert first.read_bytes() == second.read_bytes()
+
+
+def test_without_ezdxf_the_svg_cut_files_are_written_and_one_warning_line_says_what_installs_the_dxf_ones(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ezdxf", None)  # `import ezdxf` fails, as when the cutter extra is not installed
+    out = tmp_path / "out"
+    result = run("build", fold_game(tmp_path, 63, 88, 11), "--out", out, "--cutter", "silhouette")
+    assert result.exit_code == 0, result.output
+    folder = out / "hra"
+    assert len(list(folder.glob("*.svg"))) > 1
+    assert not list(folder.glob("*.dxf"))
+    assert "cut files for the cutting machine, one per sheet of fronts (SVG) in" in result.output
+    lines = [line for line in result.output.splitlines() if "DXF" in line]
+    assert lines == [
+        'warning: no DXF cut files were written, only SVG: ezdxf is not installed; pip install "pnpkit[cutter]" (or pip install ezdxf) installs it [cutter-dxf]'
+    ]
+
+
+def test_with_ezdxf_no_warning_is_given(tmp_path):
+    result = run("build", fold_game(tmp_path, 63, 88, 3), "--out", tmp_path / "out", "--cutter", "cricut")
+    assert result.exit_code == 0, result.output
+    assert "(SVG, and DXF beside each)" in result.output and "[cutter-dxf]" not in result.output
 
 
 @pytest.mark.parametrize("sides", ["duplex", "fold"])
