@@ -10,14 +10,14 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 
 from __future__ import annotations
 
-from pnp.base.errors import Problems
+from pnp.base.errors import Location, Problems
 from pnp.check.constraints.base import check_rules
 from pnp.check.starter import check_starter_text
 from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
 from pnp.layout.text import block_syntax
-from pnp.load.model import Card, Deck
+from pnp.load.model import Deck
 from pnp.plan.game import Plan, plan_game
 from pnp.project.edition import make_editions
 from pnp.project.project import Project
@@ -116,14 +116,14 @@ def check_file_names(project: Project) -> Problems:
                 f"deck id '{deck.id}' differs from '{first_deck.id}' (at {first_deck.loc}) only in case, and exports name folders by deck ids; "
                 "expected ids that differ in more than case (on Windows and macOS both would be one folder)",
             )
-        seen: dict[str, Card] = {}
+        seen: dict[str, tuple[str, Location]] = {}  # ids and where, not the cards: a packed deck unpacks one card at a time
         for card in deck.cards:
-            first = seen.setdefault(card.id.casefold(), card)
-            if first is not card and first.id != card.id:  # the same id twice is card-duplicate-id, reported when loading
+            first_id, first_loc = seen.setdefault(card.id.casefold(), (card.id, card.loc))
+            if first_id != card.id:  # the same id twice is card-duplicate-id, reported when loading
                 problems.error(
                     card.loc,
                     "card-id-case",
-                    f"card id '{card.id}' differs from '{first.id}' (at {first.loc}) only in case, and exports name files by card ids; "
+                    f"card id '{card.id}' differs from '{first_id}' (at {first_loc}) only in case, and exports name files by card ids; "
                     "expected ids that differ in more than case (on Windows and macOS both would be one file)",
                 )
     return problems
