@@ -14,6 +14,7 @@ import errno
 import os
 import re
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -142,7 +143,7 @@ class Transaction:
         for tmp, target in self.pending:
             try:
                 os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
-                os.replace(tmp, target)
+                replace(tmp, target)
             except OSError as exc:
                 raise self.problem(exc, target) from None
         self.pending.clear()
@@ -178,6 +179,41 @@ class Transaction:
             if path == tmp:
                 path = target  # the user knows the file, not its temporary name
         return output_problem(exc, path, self.output.instead)
+
+
+# A file open in another program cannot be replaced on Windows (a sharing violation): a
+# viewer that reloads the PDF a build (or --watch) just wrote holds it for a moment, so
+# replacing is tried again, REPLACE_TRIES times in all, SLEEP seconds apart.
+REPLACE_TRIES = 10
+REPLACE_PAUSE = 0.1
+SLEEP = time.sleep  # what waits between tries; tests put one there that does not wait
+
+
+def replace(tmp: Path, target: Path) -> None:
+    """`os.replace(tmp, target)`, tried again while `target` is open in another program
+    (Windows); when it stays open, a located problem saying to close it."""
+    for attempt in range(REPLACE_TRIES):
+        try:
+            os.replace(tmp, target)
+            return
+        except PermissionError as exc:
+            if not _sharing_violation(exc):
+                raise
+            if attempt + 1 < REPLACE_TRIES:
+                SLEEP(REPLACE_PAUSE)
+    where = shown(target)
+    raise fail(
+        Location(where),
+        "output-in-use",
+        f"cannot replace it: it is open in another program; close {where} in your PDF viewer and build again",
+    )
+
+
+def _sharing_violation(exc: PermissionError) -> bool:
+    """Whether Windows refused because another program has the file open: its error 32
+    (ERROR_SHARING_VIOLATION), which Python reports as EACCES; elsewhere EACCES means
+    what it says (permission denied) and is not tried again."""
+    return getattr(exc, "winerror", None) == 32 or (os.name == "nt" and exc.errno == errno.EACCES)
 
 
 def output_problem(exc: OSError, path: Path, instead: str = Output.instead) -> PnpError:

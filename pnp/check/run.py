@@ -10,13 +10,14 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 
 from __future__ import annotations
 
-from pnp.base.errors import Problems
+from pnp.base.errors import Location, Problems
 from pnp.check.constraints.base import check_rules
 from pnp.check.starter import check_starter_text
 from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
 from pnp.layout.text import block_syntax
+from pnp.load.model import Deck
 from pnp.plan.game import Plan, plan_game
 from pnp.project.edition import make_editions
 from pnp.project.project import Project
@@ -99,15 +100,45 @@ def check_tuckboxes(project: Project) -> Problems:
     return problems
 
 
+def check_file_names(project: Project) -> Problems:
+    """Two card ids of one deck (or two deck ids) that differ only in case: the exports name
+    files and folders by them (PNG images, TTS boards and tokens, a shop's files), and on a
+    file system that ignores case (Windows', macOS's) the second would overwrite the first.
+    Each is reported at the second one."""
+    problems = Problems()
+    decks: dict[str, Deck] = {}
+    for deck in project.game.decks.values():
+        first_deck = decks.setdefault(deck.id.casefold(), deck)
+        if first_deck is not deck:
+            problems.error(
+                deck.loc,
+                "deck-id-case",
+                f"deck id '{deck.id}' differs from '{first_deck.id}' (at {first_deck.loc}) only in case, and exports name folders by deck ids; "
+                "expected ids that differ in more than case (on Windows and macOS both would be one folder)",
+            )
+        seen: dict[str, tuple[str, Location]] = {}  # ids and where, not the cards: a packed deck unpacks one card at a time
+        for card in deck.cards:
+            first_id, first_loc = seen.setdefault(card.id.casefold(), (card.id, card.loc))
+            if first_id != card.id:  # the same id twice is card-duplicate-id, reported when loading
+                problems.error(
+                    card.loc,
+                    "card-id-case",
+                    f"card id '{card.id}' differs from '{first_id}' (at {first_loc}) only in case, and exports name files by card ids; "
+                    "expected ids that differ in more than case (on Windows and macOS both would be one file)",
+                )
+    return problems
+
+
 def check_game(project: Project, plan: Plan | None) -> Problems:
-    """The language-independent checks: load warnings, layouts, the cards' texts, the
-    rules model, the glossary, and how each deck and tuck box goes on paper: the sheet-*
+    """The language-independent checks: load warnings, layouts, the cards' texts, ids
+    that name files alike on a file system that ignores case, the rules model, the glossary, and how each deck and tuck box goes on paper: the sheet-*
     problems of `plan` (a build's, or what a build with some sheet options would do;
     None: nothing is printed on sheets, as for PNG images)."""
     problems = Problems()
     problems.extend(project.problems)
     problems.extend(check_layouts(project))
     problems.extend(check_card_texts(project))
+    problems.extend(check_file_names(project))
     problems.extend(check_starter_text(project.game))
     problems.extend(check_tuckboxes(project))
     problems.extend(check_rules(project.game, project.game.constraints))

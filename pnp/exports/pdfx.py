@@ -1,4 +1,4 @@
-"""PDF/X for a print shop: Ghostscript (`gs`) turns a PDF pnp wrote into CMYK through an ICC
+"""PDF/X for a print shop: Ghostscript (`gs`, `gswin64c` or `gswin32c`) turns a PDF pnp wrote into CMYK through an ICC
 output profile and declares that profile as the file's OutputIntent, with GTS_PDFXVersion,
 Trapped and the page boxes PDF/X asks for.
 
@@ -32,8 +32,16 @@ ICC_CANDIDATES = (  # Ghostscript's own SWOP profile, where Debian and others in
 SWOP = "CGATS TR 001"  # the registered characterisation of US web coated (SWOP) printing
 
 
+GHOSTSCRIPTS = ("gs", "gswin64c", "gswin32c")  # its command's names: Unix, then Windows' 64-bit and 32-bit console programs
+
+
 def ghostscript() -> str | None:
-    return shutil.which("gs")
+    """The Ghostscript command found first on PATH, by each of its names in turn."""
+    for name in GHOSTSCRIPTS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
 
 
 def default_icc() -> Path | None:
@@ -76,7 +84,7 @@ def convert(source: Path, target: Path, icc: Path | None, version: str, title: s
         raise fail(
             where,
             "pdfx-ghostscript",
-            f"{version} needs Ghostscript (gs) to turn the colours into CMYK, and it is not installed; expected `apt-get install ghostscript` (or your system's package), or --no-pdfx for a plain RGB PDF",
+            f"{version} needs Ghostscript (gs, or gswin64c or gswin32c on Windows) to turn the colours into CMYK, and it is not installed; expected `apt-get install ghostscript` (or your system's package), or --no-pdfx for a plain RGB PDF",
         )
     if profile is None or not profile.is_file():
         raise fail(

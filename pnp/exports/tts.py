@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from urllib.parse import quote
 
 from PIL import Image
@@ -80,10 +80,17 @@ class Urls:
     root: Path
     base: str | None = None
 
-    def of(self, path: Path) -> str:
+    def of(self, path: PurePath) -> str:
         if self.base is None:
-            return path.resolve().as_uri()
+            return file_url(Path(path).resolve())
         return self.base.rstrip("/") + "/" + quote(path.relative_to(self.root).as_posix())
+
+
+def file_url(path: PurePath) -> str:
+    """The file:/// URL TTS reads for an absolute path: on Windows the drive after three
+    slashes, forward slashes, and every space and letter outside ASCII (a Czech or Slovak
+    user's name in C:\\Users) percent-encoded as UTF-8, as pathlib's `as_uri` writes it."""
+    return path.as_uri()
 
 
 @dataclass(repr=False, eq=False)

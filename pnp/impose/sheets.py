@@ -761,9 +761,9 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     any_back = any(m.back for m in members)
     pages: list[Page] = []
     for number, rows in enumerate(sheets, 1):
-        widths = [sum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
+        widths = [math.fsum(members[i].w + 2 * bleed for i in row) + gap * (len(row) - 1) for row in rows]
         heights = [members[row[0]].h + 2 * bleed for row in rows]
-        block_w, block_h = max(widths), sum(heights) + gap * (len(rows) - 1)
+        block_w, block_h = max(widths), math.fsum(heights) + gap * (len(rows) - 1)
         left, top = (page_w - block_w) / 2, area[3]
         fronts, backs = [], []
         y = top

@@ -349,7 +349,7 @@ def _measure(word: Word) -> Measured:
     missing = "".join(missing_glyphs(f, t) for t, f in word if f)
     symbols = tuple(t for t, f in word if not f)
     short = word[0][0] if len(word) == 1 and word[0][1] and len(word[0][0]) <= 3 else ""
-    return Measured(word, widths, sum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols, short)
+    return Measured(word, widths, math.fsum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols, short)
 
 
 @lru_cache(maxsize=2048)  # keyed by content (a FontSet is equal to another of the same files)
@@ -386,7 +386,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
     attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
-    sums = [(sum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs] if smallest < size else []
+    sums = [(math.fsum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs] if smallest < size else []
     while True:  # hyphenate only where the text would not fit at this size without it
         if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
             size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
@@ -447,7 +447,7 @@ def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: py
                     head, parts = split
                     line.append((head, gap))
                     lines.append((line, False))
-                    w = sum(p[2] for p in parts)
+                    w = math.fsum(p[2] for p in parts)
                     line, used = [], 0.0
                     continue
                 if line:
@@ -488,7 +488,7 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     justified line the run carries the extra space per word gap (PDF word spacing), so a
     line is one drawing operation, not one per word. The run being extended is kept in
     locals and made a Piece when it ends."""
-    natural = sum([gap + (parts[0][2] if len(parts) == 1 else sum(p[2] for p in parts)) for parts, gap in line])
+    natural = math.fsum([gap + (parts[0][2] if len(parts) == 1 else math.fsum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
     gaps = len(line) - 1
     stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0

@@ -6,6 +6,7 @@ page each heading and index term landed."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from reportlab.lib.colors import Color, HexColor
@@ -364,7 +365,7 @@ class Stack(Flowable):
         self._sizes = [child.wrap(inner, BIG) for child in self.children]
         gap = self.setting.styles.gap
         self.width = aw
-        self.height = sum(h for _, h in self._sizes) + gap * max(0, len(self.children) - 1) + 2 * self.pad + self._label_height(aw)
+        self.height = math.fsum(h for _, h in self._sizes) + gap * max(0, len(self.children) - 1) + 2 * self.pad + self._label_height(aw)
         return aw, self.height
 
     def split(self, aw, ah):
@@ -440,7 +441,7 @@ class CardRow(Flowable):
     def wrap(self, aw, ah):
         gap = 4 * mm
         scales = [(w * mm / face.width) if w else 1.0 for face, w in self.faces]
-        total = sum(face.width * s for (face, _), s in zip(self.faces, scales)) + gap * (len(self.faces) - 1)
+        total = math.fsum(face.width * s for (face, _), s in zip(self.faces, scales)) + gap * (len(self.faces) - 1)
         shrink = min(1.0, aw / total) if total else 1.0
         self._scales = [s * shrink for s in scales]
         self._gap = gap * shrink
@@ -604,7 +605,7 @@ class Columns(Flowable):
     def wrap(self, aw, ah):
         self.width = aw
         self._heights = heights = self._measure(aw)
-        total, best = sum(heights), (BIG, 0)
+        total, best = math.fsum(heights), (BIG, 0)
         if self.columns == 1:
             best = (total, len(heights))
         left = 0.0

@@ -12,6 +12,7 @@ its pages to the sheet. Same input, same bytes: reportlab's invariant mode.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -268,7 +269,7 @@ class Story:
             widths[h.level] = max(widths.get(h.level, 0.0), line_width(self.setting.typeset(h.number, style, BIG, None)))
         for h in listed:
             text, _ = self.markup(h.spans)
-            indent = sum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
+            indent = math.fsum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
             key = self.keys[id(h)]
             out.append(Leader(self.setting, text, self.page(key), indent, h.number, bold=h.level == 1, number_width=widths[h.level], link=key))
         if self.terms:
@@ -552,13 +553,13 @@ class FitTable(Flowable):
                 width = line_width(setting.typeset(text, measure, BIG, None))
                 natural[c] = max(natural[c], width + 2 * pad + 1)
                 measured.append((width, c, text, measure))
-        if sum(natural) <= aw:
+        if math.fsum(natural) <= aw:
             return natural, pad, False
         least = self._least(measured, columns, pad)
-        if sum(least) <= aw:  # its longest words fit side by side
-            wish = sum(n - m for n, m in zip(natural, least)) or 1.0
-            return [m + (aw - sum(least)) * (n - m) / wish for n, m in zip(natural, least)], pad, False
-        widths = [m * aw / sum(least) for m in least]
+        if math.fsum(least) <= aw:  # its longest words fit side by side
+            wish = math.fsum(n - m for n, m in zip(natural, least)) or 1.0
+            return [m + (aw - math.fsum(least)) * (n - m) / wish for n, m in zip(natural, least)], pad, False
+        widths = [m * aw / math.fsum(least) for m in least]
         return widths, min(pad, min(widths) / 4), True
 
     def _least(self, measured: list[tuple[float, int, str, TextStyle]], columns: int, pad: float) -> list[float]:
@@ -590,7 +591,7 @@ class FitTable(Flowable):
         at_top = at_top_of_frame(self)
         rows = min(fit, len(heights) - self.MIN_ROWS)  # two rows at least go over
         if rows - head >= self.MIN_ROWS:
-            parts = built.split(aw, sum(heights[:rows]) + 0.01)
+            parts = built.split(aw, math.fsum(heights[:rows]) + 0.01)
         elif at_top:
             parts = built.split(aw, ah)  # it cannot do better on any page
             if not parts:  # its first row is taller than a page: platypus would give up

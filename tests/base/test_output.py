@@ -187,6 +187,66 @@ def test_a_refused_move_into_place_keeps_the_last_build(small, tmp_path, monkeyp
     assert (out / "hra" / "cards-sk-a4.pdf").read_bytes() == good and not temporaries(out)
 
 
+def held_open(monkeypatch, times: int | None) -> list[float]:
+    """Make os.replace fail as Windows does while a viewer has the file open (a sharing
+    violation: EACCES with winerror 32), `times` times (None: always); the pauses between
+    tries are recorded instead of waited."""
+    real = os.replace
+    failures = {"left": times}
+
+    def replace(src, dst):
+        if failures["left"] is None or failures["left"] > 0:
+            if failures["left"] is not None:
+                failures["left"] -= 1
+            exc = PermissionError(errno.EACCES, "The process cannot access the file because it is being used by another process", str(src), None, str(dst))
+            exc.winerror = 32
+            raise exc
+        real(src, dst)
+
+    pauses: list[float] = []
+    monkeypatch.setattr(pnp.base.output.os, "replace", replace)
+    monkeypatch.setattr(pnp.base.output, "SLEEP", pauses.append)
+    return pauses
+
+
+def test_a_file_open_in_a_viewer_for_a_moment_is_replaced_once_it_is_closed(small, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    build_once(small, out)
+    edit(small / "cards.yaml", "title: Prvá", "title: Nová")
+    pauses = held_open(monkeypatch, 3)
+    result = run("build", small, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert len(pauses) == 3 and sum(pauses) < 1
+    assert not temporaries(out)
+
+
+def test_a_file_that_stays_open_in_a_viewer_is_named_and_kept(small, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    good = build_once(small, out)
+    edit(small / "cards.yaml", "title: Prvá", "title: Nová")
+    pauses = held_open(monkeypatch, None)
+    result = run("build", small, "--out", out)
+    assert result.exit_code == 1
+    pdf = out / "hra" / "cards-sk-a4.pdf"
+    assert result.output.splitlines()[0] == (
+        f"{pdf}: cannot replace it: it is open in another program; close {pdf} in your PDF viewer and build again [output-in-use]"
+    )
+    assert len(pauses) == pnp.base.output.REPLACE_TRIES - 1 and sum(pauses) <= 2  # bounded: a second or so in all
+    assert (out / "hra" / "cards-sk-a4.pdf").read_bytes() == good and not temporaries(out)
+
+
+def test_permission_denied_off_windows_is_not_tried_again(small, tmp_path, monkeypatch):
+    """EACCES without Windows' sharing violation is what it says: reported at once."""
+    out = tmp_path / "out"
+    build_once(small, out)
+    edit(small / "cards.yaml", "title: Prvá", "title: Nová")
+    pauses: list[float] = []
+    monkeypatch.setattr(pnp.base.output, "SLEEP", pauses.append)
+    refuse(monkeypatch, errno.EACCES)
+    result = run("build", small, "--out", out)
+    assert result.exit_code == 1 and "permission denied" in result.output and not pauses
+
+
 def test_a_folder_that_cannot_be_made(small, tmp_path, monkeypatch):
     def refused(self, *args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", str(self))

@@ -15,6 +15,7 @@ from pdfread import drawn as pdfread_drawn
 from pdfread import reader
 from PIL import Image
 
+from pnp.exports import pdfx
 from pnp.exports.shops import SHOPS
 
 HAS_GS = shutil.which("gs") is not None
@@ -165,12 +166,33 @@ def test_drivethrucards_gets_one_pdf_x_of_one_card_per_page_with_trim_and_bleed_
     assert result.exit_code == 1 and "pnp impose places images" in result.output
 
 
+@pytest.mark.parametrize(
+    ("installed", "found"),
+    [
+        ({"gs": "/usr/bin/gs", "gswin64c": "C:/gs/bin/gswin64c.exe"}, "/usr/bin/gs"),
+        ({"gswin64c": "C:/gs/bin/gswin64c.exe", "gswin32c": "C:/gs/bin/gswin32c.exe"}, "C:/gs/bin/gswin64c.exe"),
+        ({"gswin32c": "C:/gs/bin/gswin32c.exe"}, "C:/gs/bin/gswin32c.exe"),
+        ({}, None),
+    ],
+)
+def test_ghostscript_is_found_by_its_windows_names_too(monkeypatch, installed, found):
+    asked = []
+
+    def which(name):
+        asked.append(name)
+        return installed.get(name)
+
+    monkeypatch.setattr(pdfx.shutil, "which", which)
+    assert pdfx.ghostscript() == found
+    assert asked == ["gs", "gswin64c", "gswin32c"][: len(asked)] and (found is not None or len(asked) == 3)
+
+
 def test_drivethrucards_without_ghostscript_says_what_is_missing(tmp_path, monkeypatch):
     game = new_game(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
     result = run("export", "shop", game, "--profile", "dtc", "--out", tmp_path / "out")
     assert result.exit_code == 1
-    assert "needs Ghostscript (gs)" in result.output and "--no-pdfx" in result.output
+    assert "needs Ghostscript (gs, or gswin64c or gswin32c on Windows)" in result.output and "--no-pdfx" in result.output
     result = run("export", "shop", game, "--profile", "dtc", "--no-pdfx", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     page = reader(tmp_path / "out" / "g" / "shop-dtc-en" / "cards" / "05x-cards.pdf").pages[0]

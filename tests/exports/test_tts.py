@@ -8,7 +8,7 @@ import json
 import re
 import shutil
 from collections import Counter
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from urllib.parse import unquote, urlparse
 
 import pytest
@@ -16,6 +16,7 @@ from conftest import edit, run
 from PIL import Image, ImageChops, ImageStat
 
 from pnp.base.paths import CARDS_DIR as CARDS
+from pnp.exports import tts
 from pnp.load.game import load_game
 from pnp.project.deals import deal_members
 from pnp.project.project import prepare
@@ -246,3 +247,25 @@ def test_a_card_is_named_by_its_title_as_errata_and_the_preview_name_it():
     assert _name(SimpleNamespace(id="c1", fields={"name": "Rome", "title": "Roma"})) == "Roma"
     assert _name(SimpleNamespace(id="c1", fields={"name": "Rome"})) == "Rome"
     assert _name(SimpleNamespace(id="c1", fields={"title": " "})) == "c1"
+
+
+@pytest.mark.parametrize(
+    ("path", "url"),
+    [
+        (
+            PureWindowsPath("C:\\Users\\Jožo Mrkvička\\Documents\\My Games\\Tabletop Simulator\\Saved Objects\\mesta\\cities.png"),
+            "file:///C:/Users/Jo%C5%BEo%20Mrkvi%C4%8Dka/Documents/My%20Games/Tabletop%20Simulator/Saved%20Objects/mesta/cities.png",
+        ),
+        (PureWindowsPath("D:\\hry\\Ťava & Ďateľ\\x.png"), "file:///D:/hry/%C5%A4ava%20%26%20%C4%8Eate%C4%BE/x.png"),
+        (PurePosixPath("/home/jožo/Saved Objects/x.png"), "file:///home/jo%C5%BEo/Saved%20Objects/x.png"),
+    ],
+)
+def test_file_urls_of_folders_with_spaces_and_diacritics(path, url):
+    """What TTS reads: the drive after three slashes, forward slashes, UTF-8 percent-encoded."""
+    assert tts.file_url(path) == url
+
+
+def test_uploaded_urls_of_windows_paths_use_forward_slashes():
+    root = PureWindowsPath("C:\\Users\\Jožo Mrkvička\\out")
+    urls = tts.Urls(root, "https://example.org/mine/")
+    assert urls.of(root / "mesta" / "Ťažké karty.png") == "https://example.org/mine/mesta/%C5%A4a%C5%BEk%C3%A9%20karty.png"

@@ -3,10 +3,12 @@ cleanly on Ctrl-C."""
 
 from __future__ import annotations
 
+import errno
 import os
 
 from conftest import edit, run
 
+import pnp.base.output
 import pnp.cli
 import pnp.live.session
 from pnp.live.watch import changed, snapshot
@@ -80,3 +82,39 @@ def test_watch_says_that_it_builds_in_one_process(tmp_path, monkeypatch):
     result = run("build", tmp_path / "g", "--out", tmp_path / "out", "--watch", "--jobs", 2)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("--jobs 2 is not used with --watch: the watcher keeps what it drew in one process")
+
+
+def test_watch_reports_a_pdf_open_in_a_viewer_and_goes_on(tmp_path, monkeypatch):
+    """On Windows a PDF open in a viewer cannot be replaced: the watcher says which to close
+    and builds again at the next save."""
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    cards = tmp_path / "g" / "cards.yaml"
+    real = os.replace
+    monkeypatch.setattr(pnp.base.output, "SLEEP", lambda seconds: None)
+
+    def held_open(src, dst):
+        exc = PermissionError(errno.EACCES, "The process cannot access the file because it is being used by another process", str(src), None, str(dst))
+        exc.winerror = 32
+        raise exc
+
+    def opened():
+        monkeypatch.setattr(pnp.base.output.os, "replace", held_open)
+        edit(cards, "suit: moon\n  value: 9", "suit: sun\n  value: 9")
+        return ["cards.yaml"]
+
+    def closed():
+        monkeypatch.setattr(pnp.base.output.os, "replace", real)
+        edit(cards, "value: 9", "value: 8")
+        return ["cards.yaml"]
+
+    def stop():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pnp.live.session, "Changes", lambda folder, ignore: FakeChanges([opened, closed, stop]))
+    result = run("build", tmp_path / "g", "--out", tmp_path / "out", "--watch")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "cannot replace it: it is open in another program; close " in out and "in your PDF viewer and build again [output-in-use]" in out
+    assert out.index("[output-in-use]") < out.index("rebuilt cards-en-a4.pdf")
+    assert out.rstrip().endswith("stopped watching")
+    assert not [p for p in (tmp_path / "out").rglob("*.tmp")]

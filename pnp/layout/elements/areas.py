@@ -4,6 +4,7 @@ fields share (from another deck that names the two fields and the border's kind)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,7 +100,7 @@ def centroid(points: list[Point]) -> Point:
         cx += (x0 + x1) * cross
         cy += (y0 + y1) * cross
     if abs(area) < 1e-9:
-        return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+        return math.fsum(p[0] for p in points) / len(points), math.fsum(p[1] for p in points) / len(points)
     return cx / (3 * area), cy / (3 * area)
 
 

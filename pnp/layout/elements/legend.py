@@ -113,7 +113,7 @@ def _draw(el: Legend, f: Frame) -> list[Op]:
     columns = _flow(heights, g.columns, h)
     if columns is None:
         need = _flow(heights, g.columns, math.inf) or []
-        tallest = max(sum(heights[i] for i in col) for col in need) if need else sum(heights)
+        tallest = max(math.fsum(heights[i] for i in col) for col in need) if need else math.fsum(heights)
         f.problems.error(
             loc,
             "legend-too-small",
@@ -148,7 +148,7 @@ def _flow(heights: list[float], columns: int, limit: float) -> list[list[int]] |
     column) when that fits, else as many as fit in each column in turn; None if neither."""
     per = math.ceil(len(heights) / columns)
     balanced = [list(range(i, min(i + per, len(heights)))) for i in range(0, len(heights), per)]
-    if all(sum(heights[i] for i in col) <= limit + 1e-6 for col in balanced):
+    if all(math.fsum(heights[i] for i in col) <= limit + 1e-6 for col in balanced):
         return balanced
     out: list[list[int]] = [[]]
     used = 0.0

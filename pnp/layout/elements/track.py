@@ -188,7 +188,7 @@ def _rows(t: TrackDef, count: int) -> list[Space]:
 
 def shares(total: int, weights: list[float]) -> list[int]:
     """Split `total` into whole shares proportional to `weights` (largest remainder)."""
-    whole = sum(weights)
+    whole = math.fsum(weights)
     if total <= 0 or whole <= 0:
         return [0] * len(weights)
     exact = [total * wt / whole for wt in weights]
