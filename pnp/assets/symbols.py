@@ -256,7 +256,17 @@ def _svg(path: Path, shown: str) -> tuple[_Read | None, Problems]:
     if plain is not None:  # of a size _check_svg allowed, and more than none (svgplain's)
         return (None, *plain), problems
     # imported here, for the SVGs svgplain leaves to it: svglib pulls in lxml, and reportlab.graphics all of platypus
-    from svglib.svglib import svg2rlg
+    try:
+        from svglib.svglib import svg2rlg
+    except ImportError:  # the `svg` extra is not installed
+        problems.error(
+            loc,
+            "symbol-needs-svglib",
+            "this SVG uses what pnp's own reader does not draw (opacity, CSS, gradients, text, ...) and svglib, "
+            'which reads it, is not installed; expected pip install "pnpkit[svg]" (or pip install svglib), '
+            "or the symbol saved as plain shapes and paths in solid colours",
+        )
+        return None, problems
 
     handler = _Collect()
     logger = logging.getLogger("svglib")

@@ -163,3 +163,22 @@ def test_a_game_whose_symbols_are_plain_is_built_without_importing_svglib(tmp_pa
     assert _imports_after_build(game, tmp_path / "out").endswith("[]")
     (game / "symbols" / "ore.svg").write_text(SVG.format(root=BOX, body=NOT_PLAIN["fill-opacity"]), encoding="utf-8")
     assert _imports_after_build(game, tmp_path / "out").endswith("['lxml', 'reportlab.graphics.shapes', 'svglib']")
+
+
+def test_without_the_svg_extra_a_symbol_only_svglib_reads_is_a_located_error_and_plain_ones_build(tmp_path):
+    """svglib is the `svg` extra: without it the bundled games (plain symbols) build, and a
+    symbol pnp's own reader does not draw is an error at its file that says what installs it."""
+    game = tmp_path / "ages"
+    shutil.copytree(CARDS_DIR / "ages", game)
+    hide = "import sys\nsys.modules['svglib'] = sys.modules['svglib.svglib'] = None\n"
+    build = f"from pnp.cli import main\nmain(['build', {str(game)!r}, '--out', {str(tmp_path / 'out')!r}])\n"
+    plain = subprocess.run([sys.executable, "-c", hide + build], cwd=ROOT, capture_output=True, text=True)
+    assert plain.returncode == 0, plain.stderr
+    (game / "symbols" / "ore.svg").write_text(SVG.format(root=BOX, body=NOT_PLAIN["fill-opacity"]), encoding="utf-8")
+    needs = subprocess.run([sys.executable, "-c", hide + build], cwd=ROOT, capture_output=True, text=True)
+    assert needs.returncode == 1
+    assert (
+        f"{game / 'symbols' / 'ore.svg'}: this SVG uses what pnp's own reader does not draw (opacity, CSS, gradients, text, ...) and svglib, "
+        'which reads it, is not installed; expected pip install "pnpkit[svg]" (or pip install svglib), or the symbol saved as plain shapes '
+        "and paths in solid colours [symbol-needs-svglib]"
+    ) in needs.stdout + needs.stderr
