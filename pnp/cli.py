@@ -514,15 +514,7 @@ def build(
 
 @main.command(cls=SheetCommand)
 @paper_option
-@click.option(
-    "--flip",
-    type=click.Choice(["long", "short"]),
-    default="long",
-    show_default=True,
-    envvar="PNP_FLIP",
-    show_envvar=True,
-    help="The edge your printer turns the sheet over.",
-)
+@flip_option
 @out_folder("Folder for the PDF.")
 @click.pass_obj
 def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
