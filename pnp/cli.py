@@ -66,7 +66,7 @@ def out_folder(help: str, default: Path = Path("output")):
     return click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=default, show_default=True, help=help)
 
 
-# Sheet options shared by every command that prints sheets (build, impose).
+# Sheet options shared by the commands that print or plan sheets (build, check, impose; calibrate's paper and flip).
 def paper_choice(help_text: str):
     """The --paper option of a command, with its own help."""
     return click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=help_text)
@@ -106,7 +106,7 @@ corner_option = click.option(
 def _sheet_spec(
     paper: str, sides: str, flip: str, back_offset, bleed: float, gap: float, overlap: float, cutter: str | None, corner_radius: float | None
 ) -> SheetSpec:
-    """The sheet options of build and impose, checked together."""
+    """The sheet options of build, check and impose, checked together."""
     if cutter and sides == "fold":
         raise click.UsageError("--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)")
     if corner_radius is not None and not cutter:

@@ -10,7 +10,7 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 
 from __future__ import annotations
 
-from pnp.base.errors import Location, Problems
+from pnp.base.errors import Problems
 from pnp.check.constraints.base import check_rules
 from pnp.check.starter import check_starter_text
 from pnp.impose.sheets import SheetSpec
@@ -116,14 +116,16 @@ def check_file_names(project: Project) -> Problems:
                 f"deck id '{deck.id}' differs from '{first_deck.id}' (at {first_deck.loc}) only in case, and exports name folders by deck ids; "
                 "expected ids that differ in more than case (on Windows and macOS both would be one folder)",
             )
-        seen: dict[str, tuple[str, Location]] = {}  # ids and where, not the cards: a packed deck unpacks one card at a time
-        for card in deck.cards:
-            first_id, first_loc = seen.setdefault(card.id.casefold(), (card.id, card.loc))
-            if first_id != card.id:  # the same id twice is card-duplicate-id, reported when loading
+        seen: dict[str, int] = {}  # an id folded -> the first card with it, by index: ids are read without unpacking a packed deck's cards
+        for index in range(len(deck.cards)):
+            card_id = deck.card_id(index)
+            first = seen.setdefault(card_id.casefold(), index)
+            first_id = deck.card_id(first)
+            if first_id != card_id:  # the same id twice is card-duplicate-id, reported when loading
                 problems.error(
-                    card.loc,
+                    deck.cards[index].loc,
                     "card-id-case",
-                    f"card id '{card.id}' differs from '{first_id}' (at {first_loc}) only in case, and exports name files by card ids; "
+                    f"card id '{card_id}' differs from '{first_id}' (at {deck.cards[first].loc}) only in case, and exports name files by card ids; "
                     "expected ids that differ in more than case (on Windows and macOS both would be one file)",
                 )
     return problems

@@ -11,10 +11,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
 
-from pnp.base.errors import Location, display_path
-from pnp.load.yamlfile import MAX_NODES, LItems, items_read_by, read_block_list
+from pnp.base.errors import display_path
+from pnp.load.yamlfile import MAX_NODES, BlockList, LItems, items_read_by, read_block_list
 
 _OTHER_BREAKS = re.compile(r"\r(?!\n)|[\x85\u2028\u2029]")  # line breaks to YAML besides \n (and \r\n): a file with one is read whole
 # A larger file is read as a stream, not kept: its items, once read, take many times the
@@ -35,23 +34,16 @@ def keeping(kept: dict[str, _Stretches] | None) -> Iterator[None]:
 
 
 @dataclass(repr=False, eq=False)
-class _Stretches:
-    """A data file's top-level list as last read: its text, where each item's stretch of
-    it begins (its '-' at the start of a line) and where the list ends (`end`: the last
-    item's stretch runs to it, comments after the items included), and each item read
-    (value and location) with the number of values it holds (MAX_NODES counts them).
+class _Stretches(BlockList):
+    """A data file's top-level list as last read (yamlfile.BlockList: where each item's
+    stretch of text begins, where the list ends, each item read), with its text.
 
     Why it is exact: an item whose stretch of text is unchanged, at an unchanged line and
     column, reads as it did, as long as no item refers to another (no anchors, no aliases)
     and reading it reported nothing. Kept only for a block list whose items each begin
     with '-' at the start of a line."""
 
-    text: str
-    loc: Location
-    starts: list[int]
-    end: int
-    items: list[tuple[Any, Location]]
-    nodes: list[int]
+    text: str = ""
 
     def reread(self, text: str, shown: str) -> _Stretches | None:
         """The list of `text` (this file saved again), its changed stretch read and the
@@ -68,19 +60,19 @@ class _Stretches:
         first, last = changed[0], changed[-1]
         begin, stop = self.starts[first], ends[last] + delta
         lines = text.count("\n", 0, begin)
-        part = _read_list("\n" * lines + text[begin:stop], shown, lines)
+        part = read_block_list("\n" * lines + text[begin:stop], shown, lines)
         if part is None or part.end != stop - begin:
             return None
         nodes = [*self.nodes[:first], *part.nodes, *self.nodes[last + 1 :]]
         if 1 + sum(nodes) > MAX_NODES:
             return None
         return _Stretches(
-            text,
             self.loc,
             [*self.starts[:first], *(begin + start for start in part.starts), *(start + delta for start in self.starts[last + 1 :])],
             self.end + delta,
             [*self.items[:first], *part.items, *self.items[last + 1 :]],
             nodes,
+            text,
         )
 
 
@@ -127,8 +119,8 @@ def _read_keeping(path: Path, kept: dict[str, _Stretches]) -> LItems | None:
     return LItems(now.loc, now.items)
 
 
-def _read_list(text: str, shown: str, skipped: int = 0) -> _Stretches | None:
+def _read_list(text: str, shown: str) -> _Stretches | None:
     """The top-level list of `text` read whole, with where its items begin (see
     yamlfile.read_block_list); None when it cannot be kept."""
-    found = read_block_list(text, shown, skipped)
-    return None if found is None else _Stretches(text[skipped:], found.loc, found.starts, found.end, found.items, found.nodes)
+    found = read_block_list(text, shown)
+    return None if found is None else _Stretches(found.loc, found.starts, found.end, found.items, found.nodes, text)

@@ -30,7 +30,7 @@ from pnp.check.run import check_game
 from pnp.exports.raster import rasterise
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
-from pnp.live.session import Session
+from pnp.live.session import FoundProblems, Session
 from pnp.live.watch import Changes
 from pnp.load.model import Card
 from pnp.pipeline.sheets import Sheets, write_unit
@@ -100,21 +100,6 @@ class State:
         return found.items.get(item) if found else None
 
 
-class _FaceProblems(Problems):
-    """The problems found while one face is set, each with the number of elements drawn
-    before it was found: Renderer.face adds an element to `parts` once it is drawn, so
-    that number is the element that found it."""
-
-    def __init__(self, parts: list) -> None:
-        super().__init__()
-        self.parts = parts
-        self.found_in: dict[Problem, int] = {}
-
-    def add(self, problem: Problem) -> None:
-        self.found_in.setdefault(problem, len(self.parts))
-        super().add(problem)
-
-
 class _FaceSetter:
     """Sets the faces of one edition, collecting the problems in the order `pnp check` does;
     a face whose inputs did not change since the last pass is the one set then (the
@@ -122,8 +107,7 @@ class _FaceSetter:
 
     def __init__(self, edition: Edition, common: Problems, kept: Session):
         self.edition = edition
-        renderer = edition.renderer()
-        self.renderer = kept.renderer(edition, renderer, renderer.names.decks)
+        self.renderer = kept.renderer(edition, edition.renderer())
         self.kept = kept
         self.problems: list[Problem] = []
         self.index: dict[Problem, int] = {}
@@ -143,11 +127,10 @@ class _FaceSetter:
 
     def card_side(self, card: Card, layout, side: str) -> Side:
         parts: list = []
-        found = _FaceProblems(parts)
+        found = FoundProblems(parts)
         face = self.renderer.face(card, layout, side, found, parts)
         marks = []
-        for problem, number in zip(found.items, self.add(found.items)):
-            drawn = found.found_in[problem]
+        for drawn, number in zip(found.found_at, self.add(found.items)):
             element = parts[drawn][0] if drawn < len(parts) else None
             box = getattr(element, "box", None)
             shape = (layout.width, layout.height)

@@ -255,10 +255,10 @@ class Session(Reuse):
 
     # --- faces ---
 
-    def renderer(self, edition: Edition, renderer: Any, decks: Decks) -> _KeptFaces:
+    def renderer(self, edition: Edition, renderer: Any) -> _KeptFaces:
         """`renderer` (an edition's, perhaps counting) with its faces kept across builds;
-        `decks` are its templates' decks, whose reads are recorded."""
-        return _KeptFaces(self, self.language(edition), renderer, decks)
+        the decks its templates read are recorded."""
+        return _KeptFaces(self, self.language(edition), renderer, renderer.names.decks)
 
     def face(self, renderer: Any, deck: str, card: str, layout: Layout, side: str, problems: Problems) -> Face | None:
         return renderer.kept(deck, card, layout, side, problems)
@@ -452,7 +452,7 @@ class _KeptFaces:
             return found
         outer, self._decks.read = self._decks.read, set()
         drawn: list | None = [] if parts is not None else None
-        setting = _Found(drawn)
+        setting = FoundProblems(drawn)
         try:
             face = self._renderer.face(card, layout, side, setting, drawn)
         finally:
@@ -476,32 +476,33 @@ class _KeptFaces:
         return getattr(self._renderer, name)
 
 
-class _Found(Problems):
-    """The problems setting a face finds, with how many of its elements were drawn before each."""
+class FoundProblems(Problems):
+    """The problems setting a face finds, with the number of its elements drawn before each
+    (`found_at`, beside `items`): Renderer.face adds an element to `parts` once it is
+    drawn, so that number is the element that found it (the preview's marks)."""
 
     def __init__(self, parts: list | None) -> None:
         super().__init__()
         self.parts = parts
         self.found_at: list[int] = []
 
-    def add(self, problem: Problem) -> None:
+    def add(self, problem: Problem, at: int | None = None) -> None:
+        """`problem`, found after `at` elements were drawn (default: as many as are drawn now)."""
         if problem not in self._seen:
-            self.found_at.append(len(self.parts) if self.parts is not None else 0)
+            self.found_at.append(at if at is not None else len(self.parts) if self.parts is not None else 0)
         super().add(problem)
 
 
 def _found_again(face: _Face, problems: Problems, parts: list | None) -> None:
-    """What setting `face` found, added to `problems` as setting it adds them; with `parts`,
-    its elements too, each problem added once the elements drawn before it are in."""
+    """What setting `face` found, added to `problems`; with `parts` (then `problems` is a
+    FoundProblems), its elements too, and where each problem was found among them."""
     if parts is None:
         problems.extend(face.problems)
         return
-    drawn = face.parts or []
     start = len(parts)
+    parts.extend(face.parts or [])
     for problem, at in zip(face.problems, face.found_at):
-        parts.extend(drawn[len(parts) - start : at])
-        problems.add(problem)
-    parts.extend(drawn[len(parts) - start :])
+        problems.add(problem, start + at)
 
 
 def watch_builds(folder: Path, out: Path, build: Callable[[Reuse], None], say: Callable[[str], None]) -> None:

@@ -132,7 +132,7 @@ def _renderer(edition: Edition, progress: BuildProgress | None, reuse: Reuse):
     `reuse` has it (the watcher's keeps its faces across builds)."""
     renderer = edition.renderer()
     counted = progress.wrap(renderer) if progress is not None else renderer
-    return reuse.renderer(edition, counted, renderer.names.decks)
+    return reuse.renderer(edition, counted)
 
 
 def _since(editions: list[Edition], options: BuildOptions, changed_since: Path | None, since_last: bool) -> dict[str, tuple[Path, Manifest]]:

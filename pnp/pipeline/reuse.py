@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from pnp.project.options import BuildOptions
     from pnp.project.project import Project
     from pnp.rulebook.settled import SettledPages
-    from pnp.templates.expressions import Decks
     from pnp.write.pdf import Writing
 
 
@@ -51,9 +50,8 @@ class Reuse:
 
         return SettledPages()
 
-    def renderer(self, edition: Edition, renderer: Any, decks: Decks) -> Any:
-        """What sets the faces of `edition`: its renderer (perhaps counting the fronts it
-        sets), whose templates read the decks `decks`."""
+    def renderer(self, edition: Edition, renderer: Any) -> Any:
+        """What sets the faces of `edition`: its renderer (perhaps counting the fronts it sets)."""
         return renderer
 
     def face(self, renderer: Any, deck: str, card: str, layout: Layout, side: str, problems: Problems) -> Face | None:

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 
 from pnp.base.errors import PnpError, Problems
 from pnp.base.output import Written
-from pnp.impose.sheets import Grid, Page, SharedSheets
+from pnp.impose.sheets import Grid, Page, SharedSheets, Tiling
 from pnp.impose.tuckbox import BLEED
 from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
@@ -86,11 +86,8 @@ def write_cut_files(files: list[tuple[Path, bytes]], txn: PathFor) -> list[Path]
 
 def write_unit(sheets: Sheets, plan: UnitPlan) -> Written | None:
     """Draw one print unit into a temporary file of the build, as planned; None when it
-    prints nothing. A unit whose plan failed (its error reported by the check) ends the
-    build here, as with --force."""
-    if plan.problems.errors:
-        sheets.problems.extend(plan.problems)
-        raise PnpError(sheets.problems)
+    prints nothing."""
+    _stop_if_unplanned(sheets, plan.problems)
     drawn = plan.sheets
     if drawn is None:
         return None
@@ -175,7 +172,7 @@ def _draw_group(sheets: Sheets, plan: GroupSheets, target: Path, group: str, ids
 def _draw_pieces(sheets: Sheets, plan: Pieces, target: Path) -> Written:
     """A deck larger than the paper: each component on an assembly page and its pieces."""
     edition = sheets.edition
-    game, fonts = edition.game, edition.project.fonts
+    game = edition.game
     deck = game.decks[plan.deck]
     front, _ = edition.project.layouts[deck.id]
 
@@ -184,12 +181,25 @@ def _draw_pieces(sheets: Sheets, plan: Pieces, target: Path) -> Written:
             yield f"{game.meta.title} · {deck.name} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
 
     info = _doc_info(sheets, deck.name, f"{len(plan.items)} components in {len(plan.tiling.pieces)} pieces each", "one-sided", False)
-    bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
-    caption = ruler_caption(f"{game.meta.title} · {deck.name}")
+    count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(f"{game.meta.title} · {deck.name}"), plan.notes)
+    return Written(target, len(plan.items), count)  # pieces are printed one-sided
+
+
+def _write_pieces(sheets: Sheets, target: Path, tiling: Tiling, faces: Iterable[tuple[str, Face]], info: DocInfo, caption, notes: list[str]) -> int:
+    """Components larger than the paper into `target`: each (its label, its face) on an
+    assembly page and its pieces (write/pieces.py); returns the page count."""
+    project = sheets.edition.project
+    bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
     from pnp.write.pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
 
-    count = write_pieces(sheets.txn.path_for(target), plan.tiling, faces(), info, edition.project.symbols, (info.initial_font, bold), caption, plan.notes)
-    return Written(target, len(plan.items), count)  # pieces are printed one-sided
+    return write_pieces(sheets.txn.path_for(target), tiling, faces, info, project.symbols, (info.initial_font, bold), caption, notes)
+
+
+def _stop_if_unplanned(sheets: Sheets, problems: Problems) -> None:
+    """A PDF whose plan failed (its error reported by the check) ends the build here, as with --force."""
+    if problems.errors:
+        sheets.problems.extend(problems)
+        raise PnpError(sheets.problems)
 
 
 def _keep_cuts(pages: Iterable[Page], sheets: Sheets, target: Path, grid: Grid | SharedSheets) -> Iterator[Page]:
@@ -212,9 +222,7 @@ def _keep_cuts(pages: Iterable[Page], sheets: Sheets, target: Path, grid: Grid |
 
 def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
     """One tuck box's net, laid out now, where its plan puts it: alone on a sheet, or in pieces."""
-    if plan.problems.errors:
-        sheets.problems.extend(plan.problems)
-        raise PnpError(sheets.problems)
+    _stop_if_unplanned(sheets, plan.problems)
     edition = sheets.edition
     symbols = edition.project.symbols
     box = edition.project.tuckboxes[plan.box]
@@ -229,14 +237,8 @@ def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
         count = write_sheets(sheets.txn.path_for(target), plan.pages, plan.grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
     else:
         assert plan.tiling is not None
-        fonts = edition.project.fonts
-        bold = fonts.get("sans-bold").registered if "sans-bold" in fonts else info.initial_font
-        from pnp.write.pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
-
         notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
-        count = write_pieces(
-            sheets.txn.path_for(target), plan.tiling, [(f"{edition.game.meta.title} · {what}", face)], info, symbols, (info.initial_font, bold), caption, notes
-        )
+        count = _write_pieces(sheets, target, plan.tiling, [(f"{edition.game.meta.title} · {what}", face)], info, caption, notes)
     return Written(target, 0, count)
 
 

@@ -33,7 +33,7 @@ from pnp.impose.sheets import (
     plan_shared,
     plan_tiling,
 )
-from pnp.load.model import Deck, Game
+from pnp.load.model import Deck
 from pnp.project.project import Project
 
 Unit = tuple[str | None, list[str]]  # what one PDF holds: a deck, or a group's decks
@@ -54,11 +54,6 @@ def print_units(project: Project) -> list[Unit]:
             groups[group] = [deck_id]
             units.append((group, groups[group]))
     return units
-
-
-def output_name(game: Game, deck: Deck, lang: str, spec: SheetSpec, deal: str | None = None) -> str:
-    """A deck's PDF under --out: GAME/DECK-LANG-PAPER[-SIDES][-CUTTER][-DEAL].pdf."""
-    return PdfName(game.name, deck.id, paper_tail(spec, deal)).file(lang)
 
 
 def paper_tail(spec: SheetSpec, deal: str | None) -> str:
