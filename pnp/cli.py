@@ -18,7 +18,7 @@ import click
 from click.core import ParameterSource
 
 from pnp import __version__
-from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, grouped
+from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, display_path, grouped
 from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
@@ -27,7 +27,7 @@ from pnp.impose.paper import PAPERS
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
 from pnp.load.schema import suggest
-from pnp.load.userconfig import config_path, read_config
+from pnp.load.settings import config_path, read_config, read_game_sheet
 from pnp.pipeline.progress import BuildProgress, cut_files_line, no_dxf_line, print_advice
 from pnp.pipeline.reuse import Reuse
 from pnp.project.options import BuildOptions
@@ -232,7 +232,7 @@ def _config_check(param: click.Parameter):
 
 class SheetCommand(click.Command):
     """A command that takes sheet options: its context's default_map is the user's config
-    file's settings (see pnp/load/userconfig.py), so click gives each option its value
+    file's settings (see pnp/load/settings.py), so click gives each option its value
     from the command line, else its PNP_* variable, else the config file, else its
     built-in default. A mistake in the file is reported like a game file's (exit 2)."""
 
@@ -241,6 +241,20 @@ class SheetCommand(click.Command):
             pnp_ctx = parent.find_object(Context)
             extra["default_map"] = _run(pnp_ctx, partial(_user_config, pnp_ctx, CONFIG_COMMANDS[self.name]))
         return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context):
+        """Below the command line, the PNP_* variables and the config file: the game's own
+        defaults (game.yaml's `sheet:`) for the options still at their built-in default."""
+        if "game" in ctx.params and not ctx.resilient_parsing:
+            pnp_ctx = ctx.find_object(Context)
+            game_file = Path(ctx.params["game"]) / "game.yaml"
+            keys = CONFIG_COMMANDS[self.name]
+            settings = _run(pnp_ctx, partial(_game_sheet, game_file, keys))
+            for name, value in settings.items():
+                if ctx.get_parameter_source(name) == ParameterSource.DEFAULT:
+                    ctx.params[name] = value
+                    pnp_ctx.from_game[name] = game_file
+        return super().invoke(ctx)
 
 
 def _user_config(ctx: Context, keys: tuple[str, ...]) -> dict:
@@ -252,17 +266,38 @@ def _user_config(ctx: Context, keys: tuple[str, ...]) -> dict:
     return {k: settings[k] for k in keys if k in settings}
 
 
+def _game_sheet(game_file: Path, keys: tuple[str, ...]) -> dict:
+    """The game's default sheet options that the command takes ({} when the folder has no
+    game.yaml inside it: the command reports that itself)."""
+    folder = game_file.parent.resolve()
+    if not game_file.is_file() or not game_file.resolve().is_relative_to(folder):
+        return {}
+    options = {p.name: p for p in build.params}
+    settings = read_game_sheet(game_file, {name: _config_check(options[name]) for name in SHEET_KEYS})
+    return {k: settings[k] for k in keys if k in settings}
+
+
 def _sheet_sources(click_ctx: click.Context) -> list[str]:
     """For `build --verbose`: each sheet option not at its built-in default, and where its
-    value came from (the command line, a PNP_* variable, the config file)."""
+    value came from (the command line, a PNP_* variable, the config file, game.yaml)."""
+    pnp_ctx = click_ctx.find_object(Context)
     lines = []
     for param in click_ctx.command.params:
         source = click_ctx.get_parameter_source(param.name)
-        if param.name not in SHEET_KEYS or source in (None, ParameterSource.DEFAULT):
+        if param.name not in SHEET_KEYS or source is None:
+            continue
+        if source == ParameterSource.COMMANDLINE:
+            origin = "the command line"
+        elif source == ParameterSource.ENVIRONMENT:
+            origin = param.envvar
+        elif source == ParameterSource.DEFAULT_MAP:
+            origin = pnp_ctx.config
+        elif param.name in pnp_ctx.from_game:
+            origin = display_path(pnp_ctx.from_game[param.name])
+        else:  # the built-in default
             continue
         value = click_ctx.params[param.name]
         shown = ",".join(_mm(v) for v in value) if param.name == "back_offset" else _mm(value) if isinstance(value, float) else value
-        origin = {ParameterSource.COMMANDLINE: "the command line", ParameterSource.ENVIRONMENT: param.envvar}.get(source, click_ctx.find_object(Context).config)
         lines.append(f"{param.name}: {shown} (from {origin})")
     return lines
 
@@ -273,6 +308,7 @@ class Context:
         self.quiet = quiet
         self.verbose = verbose and not quiet
         self.config: Path | None = None  # the user's config file, once read (for build --verbose)
+        self.from_game: dict[str, Path] = {}  # the sheet options game.yaml set (for build --verbose)
 
     def say(self, message: str) -> None:
         if not self.quiet:

@@ -1,5 +1,5 @@
 """The user's config file and PNP_* variables: the sheet options of their printer, taken
-command line > environment > config file > built-in default (pnp/load/userconfig.py and
+command line > environment > config file > built-in default (pnp/load/settings.py and
 the options of pnp/cli.py). Every test names its own config file (PNP_CONFIG, in
 tmp_path) and clears the PNP_* variables: the developer's own never count."""
 
@@ -12,9 +12,10 @@ import pytest
 from conftest import make_small_game, run
 from pdfread import reader
 
-import pnp.load.userconfig
+import pnp.load.settings
+from pnp.base.paths import LAYOUTS_DIR
 from pnp.impose.paper import PAPERS
-from pnp.load.userconfig import config_path
+from pnp.load.settings import config_path
 
 
 @pytest.fixture
@@ -144,5 +145,62 @@ def test_commands_without_sheet_options_do_not_read_the_config(config, game):
 
 def test_the_config_file_is_in_the_platforms_config_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("PNP_CONFIG")
-    monkeypatch.setattr(pnp.load.userconfig.platformdirs, "user_config_dir", lambda name, appauthor: str(tmp_path / name))
+    monkeypatch.setattr(pnp.load.settings.platformdirs, "user_config_dir", lambda name, appauthor: str(tmp_path / name))
     assert config_path() == tmp_path / "pnp" / "config.yaml"
+
+
+@pytest.fixture
+def letter_game(tmp_path: Path) -> Path:
+    """A game whose designer made it for Letter with 2 mm bleed (game.yaml's `sheet:`)."""
+    folder = make_small_game(tmp_path / "hra")
+    with (folder / "game.yaml").open("a", encoding="utf-8") as file:
+        file.write("sheet:\n  paper: letter\n  bleed: 2\n")
+    return folder
+
+
+def test_the_games_defaults_come_below_the_players_own(config, letter_game, tmp_path, monkeypatch):
+    result = build(letter_game, tmp_path / "game")
+    game_file = letter_game / "game.yaml"
+    assert sources(result.output) == [f"paper: letter (from {game_file})", f"bleed: 2 (from {game_file})"]
+    assert page_size(tmp_path / "game", "letter") == size_of("letter")
+
+    config.write_text("paper: a3\n", encoding="utf-8")  # the player's printer takes A3
+    result = build(letter_game, tmp_path / "config")
+    assert sources(result.output) == [f"paper: a3 (from {config})", f"bleed: 2 (from {game_file})"]
+    assert page_size(tmp_path / "config", "a3") == size_of("a3")
+
+    monkeypatch.setenv("PNP_BLEED", "0")
+    result = build(letter_game, tmp_path / "env", "--paper", "legal")
+    assert sources(result.output) == ["paper: legal (from the command line)", "bleed: 0 (from PNP_BLEED)"]
+    assert page_size(tmp_path / "env", "legal") == size_of("legal")
+
+
+def test_the_games_defaults_apply_to_check(config, tmp_path):
+    """pnp check reports what a build on the game's own sheets would: a 130 x 190 mm card
+    folds on A4 without bleed, but not with the game's 6 mm."""
+    folder = make_small_game(tmp_path / "hra")
+    (folder / "layouts" / "big").mkdir(parents=True)
+    for name in ("card", "back"):
+        text = (LAYOUTS_DIR / "basic" / f"{name}.yaml").read_text(encoding="utf-8")
+        (folder / "layouts" / "big" / f"{name}.yaml").write_text(text.replace("size: [63, 88]", "size: [130, 190]"), encoding="utf-8")
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("basic/", "big/") + "sheet:\n  sides: fold\n", encoding="utf-8")
+    assert "no problems found" in run("check", folder).output
+    with game_yaml.open("a", encoding="utf-8") as file:
+        file.write("  bleed: 6\n")
+    result = run("check", folder)
+    assert "does not fit half a sheet of A4" in result.output and "[sheet-fold-fit]" in result.output
+    assert "no problems found" in run("check", folder, "--bleed", "0").output
+
+
+def test_a_printer_setting_in_game_yaml_is_a_located_error(config, letter_game, tmp_path):
+    with (letter_game / "game.yaml").open("a", encoding="utf-8") as file:
+        file.write("  flip: short\n  papr: a3\n  gap: lots\n")
+    result = run("build", letter_game, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if "game.yaml:" in line]
+    assert len(lines) == 3, result.output
+    assert lines[0].endswith(f"'flip' is the player's printer setting, not the game's; expected it in the player's config file ({config}) or on the command line [game-sheet-players]")
+    assert "unknown key 'papr' in game.yaml's sheet (did you mean 'paper'?); expected one of: paper, sides, bleed, gap, overlap, corner_radius" in lines[1]
+    assert "'gap' is 'lots'; expected a number of mm from 0 to 20 [config-value]" in lines[2]
+    assert not (tmp_path / "out").exists()
