@@ -29,6 +29,7 @@ ICC_CANDIDATES = (  # Ghostscript's own SWOP profile, where Debian and others in
     "/usr/share/ghostscript/iccprofiles/default_cmyk.icc",
     "/usr/local/share/ghostscript/iccprofiles/default_cmyk.icc",
 )
+ICC_NAME = "default_cmyk.icc"
 SWOP = "CGATS TR 001"  # the registered characterisation of US web coated (SWOP) printing
 
 
@@ -44,11 +45,41 @@ def ghostscript() -> str | None:
     return None
 
 
-def default_icc() -> Path | None:
+def default_icc(gs: str | None) -> Path | None:
+    """Ghostscript's own CMYK profile: where Linux distributions put it, else beside the
+    Ghostscript that was found: its `iccprofiles` folder sits next to the `lib` and
+    `Resource` folders of its search path (`gs -h`), and next to its `bin` on Windows
+    (C:\\Program Files\\gs\\gs10.04.0\\bin\\gswin64c.exe) or in `share/ghostscript/VERSION`
+    beside it (Homebrew, MacPorts)."""
     for candidate in ICC_CANDIDATES:
         if Path(candidate).is_file():
             return Path(candidate)
+    if gs is None:
+        return None
+    home = Path(gs).resolve().parent.parent
+    places = [home / "iccprofiles", *sorted(home.glob("share/ghostscript/*/iccprofiles"), reverse=True)]
+    places += [Path(folder).parent.parent / "iccprofiles" for folder in _search_path(gs)]
+    places += [Path(folder).parent / "iccprofiles" for folder in _search_path(gs)]
+    for place in places:
+        if (place / ICC_NAME).is_file():
+            return place / ICC_NAME
     return None
+
+
+def _search_path(gs: str) -> list[str]:
+    """The folders Ghostscript searches, as `gs -h` lists them (separated by " : " on Unix,
+    " ; " on Windows), or [] when it cannot say."""
+    try:
+        shown = subprocess.run([gs, "-h"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    lines = shown.split("Search path:", 1)[1].splitlines()[1:] if "Search path:" in shown else []
+    folders = []
+    for line in lines:
+        if not line.startswith((" ", "\t")):
+            break
+        folders += [part.strip() for part in re.split(r" [:;] ?| [:;]$", line.strip()) if part.strip()]
+    return folders
 
 
 def _ps_string(text: str) -> str:
@@ -79,7 +110,7 @@ def convert(source: Path, target: Path, icc: Path | None, version: str, title: s
     """Write `target`, the PDF/X version of `source`; returns the ICC profile used. Raises
     PnpError when Ghostscript or a CMYK profile is missing, or Ghostscript fails."""
     gs = ghostscript()
-    profile = icc or default_icc()
+    profile = icc or default_icc(gs)
     if gs is None:
         raise fail(
             where,

@@ -197,3 +197,28 @@ def test_drivethrucards_without_ghostscript_says_what_is_missing(tmp_path, monke
     assert result.exit_code == 0, result.output
     page = reader(tmp_path / "out" / "g" / "shop-dtc-en" / "cards" / "05x-cards.pdf").pages[0]
     assert boxes(page)["/TrimBox"] == [9, 9, 189, 261]
+
+
+def _fake_ghostscript(path: Path, search_path: str = "") -> str:
+    """An executable at `path` that answers `-h` as Ghostscript does, with `search_path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\nprintf 'GPL Ghostscript 10.04.0\\nSearch path:\\n{search_path}\\nFor more information\\n'\n", encoding="utf-8")
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("executable", "profile", "search_path"),
+    [
+        ("gs/gs10.04.0/bin/gswin64c", "gs/gs10.04.0/iccprofiles", ""),  # Windows: C:\Program Files\gs\gs10.04.0\bin
+        ("homebrew/bin/gs", "homebrew/share/ghostscript/10.04.0/iccprofiles", ""),  # macOS, Homebrew and MacPorts
+        ("elsewhere/bin/gs", "share/gs/10.04.0/iccprofiles", "   {root}/share/gs/10.04.0/Resource/Init :\\n   {root}/share/gs/10.04.0/lib : {root}/fonts"),
+    ],
+)
+def test_ghostscripts_own_profile_is_found_beside_it(monkeypatch, tmp_path, executable, profile, search_path):
+    monkeypatch.setattr(pdfx, "ICC_CANDIDATES", ())  # not this machine's Linux paths
+    gs = _fake_ghostscript(tmp_path / executable, search_path.format(root=tmp_path))
+    assert pdfx.default_icc(gs) is None
+    (tmp_path / profile).mkdir(parents=True)
+    (tmp_path / profile / "default_cmyk.icc").write_bytes(b"icc")
+    assert pdfx.default_icc(gs) == tmp_path / profile / "default_cmyk.icc"
