@@ -8,6 +8,7 @@ import csv
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import edit, line_of, run

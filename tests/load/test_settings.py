@@ -200,7 +200,9 @@ def test_a_printer_setting_in_game_yaml_is_a_located_error(config, letter_game, 
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if "game.yaml:" in line]
     assert len(lines) == 3, result.output
-    assert lines[0].endswith(f"'flip' is the player's printer setting, not the game's; expected it in the player's config file ({config}) or on the command line [game-sheet-players]")
+    assert lines[0].endswith(
+        f"'flip' is the player's printer setting, not the game's; expected it in the player's config file ({config}) or on the command line [game-sheet-players]"
+    )
     assert "unknown key 'papr' in game.yaml's sheet (did you mean 'paper'?); expected one of: paper, sides, bleed, gap, overlap, corner_radius" in lines[1]
     assert "'gap' is 'lots'; expected a number of mm from 0 to 20 [config-value]" in lines[2]
     assert not (tmp_path / "out").exists()
