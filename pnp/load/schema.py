@@ -77,13 +77,13 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
             result = convert(value, arg, loc, trial, what)
             if result is not MISSING and not trial.errors:
                 return result
-        problems.error(loc, "schema-type", f"{what} is {_show(value)}; expected {describe(tp)}")
+        problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
         return MISSING
     if origin is Literal:
         if value in get_args(tp):
             return value
         choices = [str(a) for a in get_args(tp)]
-        problems.error(loc, "schema-value", f"{what} is {_show(value)}; expected {describe(tp)}{suggest(str(value), choices)}")
+        problems.error(loc, "schema-value", f"{what} is {shown(value)}; expected {describe(tp)}{suggest(str(value), choices)}")
         return MISSING
     if tp is bool:
         if isinstance(value, bool):
@@ -127,7 +127,7 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
     elif dataclasses.is_dataclass(tp):
         if isinstance(value, dict):
             return build(tp, value, problems, what)
-    problems.error(loc, "schema-type", f"{what} is {_show(value)}; expected {describe(tp)}")
+    problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
     return MISSING
 
 
@@ -160,12 +160,14 @@ def build(cls: type, mapping: dict, problems: Problems, what: str) -> Any:
     return obj
 
 
-def _show(value: Any) -> str:
+def shown(value: Any) -> str:
+    """A value as a message quotes it: its kind for a mapping, a list or nothing, else as
+    written (YAML's true and false as such), shortened."""
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
         return "a list"
     if value is None:
         return "empty"
-    text = repr(value)
+    text = str(value).lower() if isinstance(value, bool) else repr(value) if isinstance(value, str) else str(value)
     return text if len(text) <= 40 else text[:37] + "...'"

@@ -16,7 +16,7 @@ from typing import Any
 import platformdirs
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
-from pnp.load.schema import suggest
+from pnp.load.schema import shown, suggest
 from pnp.load.yamlfile import LMap, load_yaml
 
 CONFIG_ENV = "PNP_CONFIG"  # names another config file (tests, or a second printer)
@@ -65,7 +65,7 @@ def read_game_sheet(game_file: Path, checks: Mapping[str, Callable[[Any], Any]])
     if block is None:
         return {}
     if not isinstance(block, LMap):
-        problems.error(data.loc_of("sheet"), "game-sheet-type", f"'sheet' is {_show(block)}; expected a mapping of sheet options such as paper: letter")
+        problems.error(data.loc_of("sheet"), "game-sheet-type", f"'sheet' is {shown(block)}; expected a mapping of sheet options such as paper: letter")
         raise PnpError(problems)
     own = {key.replace("-", "_") for key in block if isinstance(key, str)} & set(PLAYERS_OWN)
     for name in sorted(own):
@@ -94,16 +94,6 @@ def _settings(data: LMap, checks: Mapping[str, Callable[[Any], Any]], where: str
         try:
             settings[name] = checks[name](value)
         except ValueError as exc:
-            problems.error(data.loc_of(key), "config-value", f"'{key}' is {_show(value)}; {exc}")
+            problems.error(data.loc_of(key), "config-value", f"'{key}' is {shown(value)}; {exc}")
     problems.raise_if_errors()
     return settings
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if value is None:
-        return "empty"
-    return repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
