@@ -101,29 +101,59 @@ corner_option = click.option(
     default=None,
     help="With --cutter: the radius in mm of the cut cards' corners (default: 3).",
 )
+mark_inset_option = click.option(
+    "--mark-inset",
+    envvar="PNP_MARK_INSET",
+    show_envvar=True,
+    type=click.FloatRange(5, 30),
+    default=None,
+    help="With --cutter silhouette: how far in mm from the page's edges the registration marks' corners are, as set in Silhouette Studio (default: 10; 15.875 for the Auto Sheet Feeder's 0.625 in).",
+)
 
 
 def _sheet_spec(
-    paper: str, sides: str, flip: str, back_offset, bleed: float, gap: float, overlap: float, cutter: str | None, corner_radius: float | None
+    paper: str,
+    sides: str,
+    flip: str,
+    back_offset,
+    bleed: float,
+    gap: float,
+    overlap: float,
+    cutter: str | None,
+    corner_radius: float | None,
+    mark_inset: float | None,
 ) -> SheetSpec:
     """The sheet options of build, check and impose, checked together."""
     if cutter and sides == "fold":
         raise click.UsageError("--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)")
     if corner_radius is not None and not cutter:
         raise click.UsageError("--corner-radius shapes a cutting machine's cut; expected it with --cutter")
+    if mark_inset is not None and cutter != "silhouette":
+        raise click.UsageError("--mark-inset places Silhouette's registration marks; expected it with --cutter silhouette")
     return SheetSpec(
-        paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap, cutter=cutter, corner_radius=corner_radius
+        paper=paper,
+        bleed=bleed,
+        gap=gap,
+        flip=flip,
+        back_offset=back_offset,
+        sides=sides,
+        overlap=overlap,
+        cutter=cutter,
+        corner_radius=corner_radius,
+        mark_inset=mark_inset,
     )
 
 
 def with_sheet(command):
     """The command takes `sheet`, the SheetSpec of its sheet options (--paper, --sides,
-    --flip, --back-offset, --bleed, --gap, --overlap, --cutter, --corner-radius), checked
+    --flip, --back-offset, --bleed, --gap, --overlap, --cutter, --corner-radius,
+    --mark-inset), checked
     together before anything runs: a contradiction is a usage error (exit 2)."""
 
     @functools.wraps(command)
-    def taking_sheet(*args, paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, **kwargs):
-        return command(*args, sheet=_sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius), **kwargs)
+    def taking_sheet(*args, paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset, **kwargs):
+        sheet = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset)
+        return command(*args, sheet=sheet, **kwargs)
 
     return taking_sheet
 
@@ -180,12 +210,14 @@ bleed_option = click.option(
 def sheet_options(command):
     """The sheet options of `pnp build` after --paper (and --out), in its order; `pnp check`
     takes them too, to report what a build on those sheets would find."""
-    for option in reversed((sides_option, flip_option, back_offset_option, bleed_option, gap_option, overlap_option, cutter_option, corner_option)):
+    for option in reversed(
+        (sides_option, flip_option, back_offset_option, bleed_option, gap_option, overlap_option, cutter_option, corner_option, mark_inset_option)
+    ):
         command = option(command)
     return command
 
 
-SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap", "cutter", "corner_radius")
+SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap", "cutter", "corner_radius", "mark_inset")
 # The commands whose sheet options the user's config file sets, and which of them (impose's
 # --bleed is what its images include, not a setting of the printer's).
 CONFIG_COMMANDS = {"build": SHEET_KEYS, "check": SHEET_KEYS, "impose": tuple(k for k in SHEET_KEYS if k != "bleed"), "calibrate": ("paper", "flip")}
@@ -916,6 +948,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @overlap_option
 @cutter_option
 @corner_option
+@mark_inset_option
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
 @click.pass_obj
 @with_sheet

@@ -41,6 +41,7 @@ class SheetSpec:
     overlap: float = 10.0  # how far the pieces of a split component overlap, for gluing
     cutter: Cutter | None = None  # a cutting machine cuts the components: its registration marks, no crop marks, a cut file
     corner_radius: float | None = None  # of a rectangular component's cut outline; None: CUTTER_RADIUS with a cutter
+    mark_inset: float | None = None  # Silhouette's marks' corners from the page's edges; None: SILHOUETTE_INSET
 
     @property
     def radius(self) -> float:
@@ -48,6 +49,11 @@ class SheetSpec:
         if self.corner_radius is not None:
             return self.corner_radius * mm
         return CUTTER_RADIUS * mm if self.cutter else 0.0
+
+    @property
+    def inset(self) -> float:
+        """How far Silhouette's registration marks' corners are from the page's edges, in points."""
+        return (SILHOUETTE_INSET if self.mark_inset is None else self.mark_inset) * mm
 
 
 @dataclass(repr=False, eq=False)
@@ -167,7 +173,7 @@ def _grow(box: Box, by: float) -> Box:
 # --- cutting machines: where they look for registration, where they can cut -------------
 
 CUTTER_RADIUS = 3.0  # mm: the default corner of a cut card (a poker card's; silhouette-card-maker's)
-SILHOUETTE_INSET = 10.0 * mm  # Silhouette Studio's registration marks as silhouette-card-maker sets them up
+SILHOUETTE_INSET = 10.0  # mm: Silhouette Studio's default inset, which silhouette-card-maker uses too
 SILHOUETTE_LENGTH = 5.0 * mm
 SILHOUETTE_THICKNESS = 1.0 * mm
 MARK_CLEARANCE = 1.0 * mm  # art keeps this far from a registration mark, so the sensor sees the mark alone
@@ -175,7 +181,7 @@ CRICUT_W, CRICUT_H = 6.75 * 72, 9.25 * 72  # Design Space's largest Print Then C
 CRICUT_GAP = 2.0 * mm  # between the print area and its registration border
 CRICUT_BORDER = 1.5 * mm  # the border's thickness
 CUTTER_AREA = {
-    "silhouette": "inside Silhouette's registration marks (10 mm from each edge)",
+    "silhouette": "inside Silhouette's registration marks",
     "cricut": "inside Cricut's Print Then Cut area (6.75 x 9.25 in)",
 }
 
@@ -199,25 +205,28 @@ def printable(spec: SheetSpec, page_w: float, page_h: float) -> Box:
         margin = spec.margin * mm + CRICUT_GAP + CRICUT_BORDER
         w, h = min(w, page_w - 2 * margin), min(h, page_h - 2 * margin)
         return (page_w - w) / 2, (page_h - h) / 2, (page_w + w) / 2, (page_h + h) / 2
-    inset = max(SILHOUETTE_INSET, spec.margin * mm) if spec.cutter == "silhouette" else spec.margin * mm
+    inset = max(spec.inset, spec.margin * mm) if spec.cutter == "silhouette" else spec.margin * mm
     return inset, inset, page_w - inset, page_h - inset
 
 
 def registration(spec: SheetSpec, page_w: float, page_h: float) -> Registration | None:
-    """Silhouette's three-mark layout: a filled square in the top-left corner and L-shaped
-    corners top right and bottom left, each 5 mm long and 1 mm thick, 10 mm from the
-    edges. Cricut: a black rectangle around the Print Then Cut area."""
+    """Silhouette's three-mark layout as Silhouette Studio draws it for its Type 1 marks
+    and silhouette-card-maker prints it: a square in the top-left corner and L-shaped corners
+    top right and bottom left, the arms 5 mm long, 1 mm lines centred on the inset (where
+    the arms meet, `--mark-inset` from both edges, 10 mm by default) with square caps
+    reaching half a line past each end. Cricut: a black rectangle around the Print Then
+    Cut area."""
     if spec.cutter == "silhouette":
-        i, n, t = SILHOUETTE_INSET, SILHOUETTE_LENGTH, SILHOUETTE_THICKNESS
+        i, n, h = spec.inset, SILHOUETTE_LENGTH, SILHOUETTE_THICKNESS / 2
         right, top = page_w - i, page_h - i
         bars = (
-            (i, top - n, i + n, top),  # the square, top left
-            (right - n, top - t, right, top),  # top right: an L whose arms run left and down
-            (right - t, top - n, right, top),
-            (i, i, i + n, i + t),  # bottom left: arms run right and up
-            (i, i, i + t, i + n),
+            (i - h, top - n - h, i + n + h, top + h),  # the square, top left, its 1 mm edge centred on the inset
+            (right - n - h, top - h, right + h, top + h),  # top right: an L whose arms run left and down
+            (right - h, top - n - h, right + h, top + h),
+            (i - h, i - h, i + n + h, i + h),  # bottom left: arms run right and up
+            (i - h, i - h, i + h, i + n + h),
         )
-        corners = ((i, top - n, i + n, top), (right - n, top - n, right, top), (i, i, i + n, i + n))
+        corners = (bars[0], (right - n - h, top - n - h, right + h, top + h), (i - h, i - h, i + n + h, i + n + h))
         return Registration("silhouette", bars, tuple(_grow(box, MARK_CLEARANCE) for box in corners))
     if spec.cutter == "cricut":
         il, ib, ir, it = _grow(printable(spec, page_w, page_h), CRICUT_GAP)
@@ -735,7 +744,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     reg = registration(spec, page_w, page_h)
     area = printable(spec, page_w, page_h)
     if spec.cutter == "silhouette":
-        area = _grow(area, -(SILHOUETTE_LENGTH + MARK_CLEARANCE))
+        area = _grow(area, -(SILHOUETTE_LENGTH + SILHOUETTE_THICKNESS / 2 + MARK_CLEARANCE))
     usable_w, usable_h = area[2] - area[0], area[3] - area[1]
     sheets: list[list[list[int]]] = [[]]  # sheet -> rows -> member indices
     x = used_h = 0.0
