@@ -52,15 +52,29 @@ def svg_outlines(path: Path, page_h: float) -> list[tuple[str, tuple[float, floa
 
 
 def dxf_outlines(path: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The outlines of a DXF cut file, each with its box in points; the file must declare
+    millimetres and extents that are the outlines' box."""
     doc = ezdxf.readfile(path)
+    assert doc.dxfversion >= "AC1015", "R2000 or later: R12 cannot say its units"
+    assert doc.header["$INSUNITS"] == 4 and doc.header["$MEASUREMENT"] == 1, "millimetres"
     out = []
     for entity in doc.modelspace():
         if entity.dxftype() == "CIRCLE":
             (cx, cy, _), r = entity.dxf.center, entity.dxf.radius
             out.append(("round", ((cx - r) * MM, (cy - r) * MM, (cx + r) * MM, (cy + r) * MM)))
-        elif entity.dxftype() == "POLYLINE":
-            xs, ys = zip(*((v.dxf.location[0], v.dxf.location[1]) for v in entity.vertices))
+        elif entity.dxftype() == "ELLIPSE":
+            (cx, cy, _), (mx, my, _), ratio = entity.dxf.center, entity.dxf.major_axis, entity.dxf.ratio
+            rx, ry = (abs(mx), abs(mx) * ratio) if mx else (abs(my) * ratio, abs(my))
+            out.append(("round", ((cx - rx) * MM, (cy - ry) * MM, (cx + rx) * MM, (cy + ry) * MM)))
+        elif entity.dxftype() == "LWPOLYLINE":
+            xs, ys = zip(*((x, y) for x, y, *_ in entity.get_points("xy")))
             out.append(("rect", (min(xs) * MM, min(ys) * MM, max(xs) * MM, max(ys) * MM)))
+        else:
+            raise AssertionError(f"unexpected {entity.dxftype()} in a cut file")
+    if out:
+        low, high = doc.header["$EXTMIN"], doc.header["$EXTMAX"]
+        box = [min(b[0] for _, b in out), min(b[1] for _, b in out), max(b[2] for _, b in out), max(b[3] for _, b in out)]
+        assert near((low[0] * MM, low[1] * MM, high[0] * MM, high[1] * MM), box), "the extents are the outlines' box"
     return out
 
 
@@ -138,11 +152,12 @@ def test_the_mark_inset_is_for_silhouette(tmp_path):
     assert "--mark-inset places Silhouette's registration marks; expected it with --cutter silhouette" in result.output
 
 
-def test_round_tokens_are_cut_as_circles(tmp_path):
-    folder = fold_game(tmp_path, 30, 30, 5)
+@pytest.mark.parametrize(("w", "h"), [(30, 30), (40, 25)])
+def test_round_tokens_are_cut_as_circles_and_ellipses(tmp_path, w, h):
+    folder = fold_game(tmp_path, w, h, 5)
     for name in ("front.yaml", "back.yaml"):
         layout = folder / "layouts" / name
-        layout.write_text(layout.read_text(encoding="utf-8").replace("size: [30, 30]", "size: [30, 30]\nshape: round"), encoding="utf-8")
+        layout.write_text(layout.read_text(encoding="utf-8").replace(f"size: [{w}, {h}]", f"size: [{w}, {h}]\nshape: round"), encoding="utf-8")
     out = tmp_path / "out"
     result = run("build", folder, "--out", out, "--cutter", "silhouette")
     assert result.exit_code == 0, result.output
