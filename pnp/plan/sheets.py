@@ -206,6 +206,13 @@ def _deck(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | Non
     if spec.sides == "backs" and back is None:
         return None
     items = array("I", (i for i, copies in enumerate(deck.copies()) if members is None or deck.card_id(i) in members for _ in range(copies)))
+    if grid is None and spec.cutter:
+        by_hand = replace(spec, cutter=None, corner_radius=None, mark_inset=None)
+        grid = fit_grid(by_hand, front.width * mm, front.height * mm)
+        if grid is not None:  # too large for the machine, not for the paper: printed whole, to cut by hand
+            message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) does not fit {spec.cutter.title()}'s cutting area; it is printed whole with crop marks, to cut by hand, and has no cut file"
+            problems.warn(deck.locs.get("front", deck.loc), "sheet-cutter-by-hand", message + "; expected it printed without --cutter, or larger paper")
+            spec = by_hand
     if grid is None:
         return _pieces(project, deck, spec, items, problems)
     sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse

@@ -212,3 +212,18 @@ def test_every_sheet_page_declares_its_trim_and_bleed(tmp_path, sides):
         trim = (art[0] + 2 * MM, art[1] + 2 * MM, art[2] - 2 * MM, art[3] - 2 * MM)
         assert near([float(v) for v in page.bleedbox], art)
         assert near([float(v) for v in page.trimbox], trim)
+
+
+def test_a_board_too_large_for_the_machine_but_not_for_the_paper_is_printed_whole(tmp_path):
+    """270 x 180 mm fits A4 turned (inside the 5 mm margin) but not inside Silhouette's
+    marks: one page per board with crop marks, to cut by hand; no assembly page, no pieces."""
+    out = tmp_path / "out"
+    result = run("build", fold_game(tmp_path, 270, 180, 2), "--out", out, "--cutter", "silhouette")
+    assert result.exit_code == 0, result.output
+    assert "deck 'cards' (270 x 180 mm) does not fit Silhouette's cutting area; it is printed whole with crop marks, to cut by hand" in result.output
+    pdf = reader(out / "hra" / "cards-sk-a4-silhouette.pdf")
+    assert len(pdf.pages) == 4  # two boards, each with its back behind it
+    boxes = card_boxes(pdf.pages[0])
+    assert len(boxes) == 1 and abs(boxes[0][2] - 270 * MM) < 0.01 and abs(boxes[0][3] - 180 * MM) < 0.01
+    assert marks(pdf.pages[0]), "crop marks: cut by hand"
+    assert not list((out / "hra").glob("*-cut-*")), "nothing for the machine to cut"
