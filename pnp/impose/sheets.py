@@ -310,11 +310,13 @@ RULER_ROOM = 9 * mm  # ticks (3 mm) on one side of the line, two lines of small 
 COMPACT_ROOM = 5.5 * mm  # shorter ticks and one line of text: for the narrow margins of Letter
 
 
-def ruler_spot(grid: Grid, margin: float, reg: Registration | None = None) -> Ruler | None:
+def ruler_spot(grid: Grid, margin: float, reg: Registration | None = None, marked: bool = True) -> Ruler | None:
     """A place for the calibration ruler in a free margin, between two marks: below the
     middle column or beside the middle row (the roomier), else a compact ruler wherever
     one fits; None when no margin has room (`check_page` then carries it). With Cricut's
-    border around the cards, below the border."""
+    border around the cards, below the border. Without crop marks (round and hex
+    components, cut along their outlines) nothing is in its way along the whole grid, so
+    small tokens still have a ruler on their sheet."""
     left, bottom, right, top = grid.art_box
     side_room = left - MARK_GAP - margin  # left margin, beside the middle row
     foot_room = bottom - MARK_GAP - margin  # bottom margin, below the middle column
@@ -324,9 +326,9 @@ def ruler_spot(grid: Grid, margin: float, reg: Registration | None = None) -> Ru
         if max(side_room, foot_room) < need:
             continue
         if foot_room >= side_room if not compact else foot_room >= need:
-            spot = _foot_ruler(grid, margin, foot_room, need, compact)
+            spot = _foot_ruler(grid, margin, foot_room, need, compact, marked)
         else:
-            spot = _side_ruler(grid, margin, side_room, need, compact)
+            spot = _side_ruler(grid, margin, side_room, need, compact, marked)
         if spot is not None:
             return spot
     return None
@@ -336,18 +338,28 @@ def _ruler_length(span: float) -> float:
     return min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
 
 
-def _foot_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool) -> Ruler | None:
+def _foot_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool, marked: bool) -> Ruler | None:
+    y = margin + (room - need) / 2 + need - (2.8 if compact else 3.5) * mm
+    if not marked:
+        left, _, right, _ = grid.art_box
+        length = _ruler_length(right - left)
+        return ((left + right - length) / 2, y, length, False, compact) if length >= 20 * mm else None
     length = _ruler_length(grid.trim_w)
     col = (grid.cols - 1) // 2
     x = grid.x0 + col * grid.pitch_x + (grid.trim_w - length) / 2
-    return (x, margin + (room - need) / 2 + need - (2.8 if compact else 3.5) * mm, length, False, compact) if length >= 20 * mm else None
+    return (x, y, length, False, compact) if length >= 20 * mm else None
 
 
-def _side_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool) -> Ruler | None:
+def _side_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool, marked: bool) -> Ruler | None:
+    x = margin + (room - need) / 2 + (2.8 if compact else 3.5) * mm
+    if not marked:
+        _, bottom, _, top = grid.art_box
+        length = _ruler_length(top - bottom)
+        return (x, (bottom + top - length) / 2, length, True, compact) if length >= 20 * mm else None
     length = _ruler_length(grid.trim_h)
     row = (grid.rows - 1) // 2
     y = grid.y0 - row * grid.pitch_y - grid.trim_h + (grid.trim_h - length) / 2
-    return (margin + (room - need) / 2 + (2.8 if compact else 3.5) * mm, y, length, True, compact) if length >= 20 * mm else None
+    return (x, y, length, True, compact) if length >= 20 * mm else None
 
 
 def check_page(page_w: float, page_h: float, side: Literal["front", "back"]) -> Page:
@@ -377,8 +389,11 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
     front_marks = crop_marks(grid) if marked else ()
     reg = registration(spec, grid.page_w, grid.page_h)
     back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset)) if marked else ()
-    ruler = ruler_spot(grid, spec.margin * mm, reg) if spec.ruler else None
-    if spec.ruler and ruler is None and sheets:
+    ruler = ruler_spot(grid, spec.margin * mm, reg, marked) if spec.ruler else None
+    last_ruler = None  # a ruler in the empty rows of the last sheet, when no margin has room
+    if spec.ruler and ruler is None and sheets and spec.sides != "backs":
+        last_ruler = _ruler_in_empty_rows(grid, count - (sheets - 1) * per)
+    if spec.ruler and ruler is None and last_ruler is None and sheets:
         yield from _check_pages(grid.page_w, grid.page_h, spec)
 
     def cuts(placements: tuple[Placement, ...]) -> tuple[Cut, ...]:
@@ -392,10 +407,29 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
         if spec.sides in ("duplex", "fronts"):
             placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
             machine = outlines(placements, grid, shape, spec) if spec.cutter else ()
-            yield Page("front", sheet + 1, placements, front_marks, ruler, cuts(placements), registration=reg, machine=machine)
+            on_sheet = last_ruler if sheet == sheets - 1 and last_ruler is not None else ruler
+            yield Page("front", sheet + 1, placements, front_marks, on_sheet, cuts(placements), registration=reg, machine=machine)
         if spec.sides in ("duplex", "backs"):
             placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short") for s in slots)
             yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
+
+
+def _ruler_in_empty_rows(grid: Grid, on_last: int) -> Ruler | None:
+    """A ruler across the rows the last sheet leaves empty (no mark runs there: marks lie
+    outside the whole grid), so a sheet of small tokens that fills its margins does not
+    need a page of its own for the ruler; None when those rows have no room for one."""
+    used_rows = -(-on_last // grid.cols)
+    if used_rows >= grid.rows:
+        return None
+    left, bottom, right, _ = grid.art_box
+    floor = bottom  # the foot of the grid: the empty rows run from it up to the last used row's art
+    ceiling = grid.y0 - (used_rows - 1) * grid.pitch_y - grid.trim_h - grid.bleed - MARK_GAP
+    room = ceiling - floor
+    if room < RULER_ROOM:
+        return None
+    length = _ruler_length(right - left)
+    y = floor + (room - RULER_ROOM) / 2 + RULER_ROOM - 3.5 * mm
+    return ((left + right - length) / 2, y, length, False, False) if length >= 20 * mm else None
 
 
 def outlines(placements: Iterable[Placement], grid: Grid, shape: Shape, spec: SheetSpec) -> tuple[Cut, ...]:
@@ -514,7 +548,7 @@ def impose_fold(count: int, fold: Fold, spec: SheetSpec, shape: Shape = "rect") 
     sheets = math.ceil(count / per) if count else 0
     marks = fold.marks() if spec.marks and shape == "rect" else ()
     margin = spec.margin * mm
-    ruler = ruler_spot(grid if fold.vertical else fold.backs, margin) if spec.ruler else None  # never in the gutter
+    ruler = ruler_spot(grid if fold.vertical else fold.backs, margin, marked=bool(marks)) if spec.ruler else None  # never in the gutter
     if spec.ruler and ruler is None and sheets:
         yield from _check_pages(grid.page_w, grid.page_h, replace(spec, sides="fronts"))
     line = fold.line(margin)

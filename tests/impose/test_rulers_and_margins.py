@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run
-from pdfread import MM, reader
+from pdfread import MM, card_boxes, placed_text, reader
 from PIL import Image
 
 from pnp.base.paths import DEFAULT_GAME
@@ -86,20 +86,37 @@ def test_nothing_but_marks_is_printed_within_the_margin(sheet_pdfs):
     assert not outside, "\n".join(outside[:20])
 
 
-def test_a_sheet_without_room_for_a_ruler_gets_it_on_a_page_of_its_own_with_a_blank_back(tmp_path):
-    """25 mm tokens fill A4 to its margins: the ruler comes first, on a sheet of its own
-    whose back is blank, so every later sheet still has its backs behind its fronts."""
+def token_game(tmp_path, count: int):
+    """25 mm square tokens, which fill A4 to its margins (8 x 11 a sheet)."""
     from conftest import make_small_game
 
-    game = make_small_game(tmp_path / "hra", "".join(f"- {{id: t{i}, title: T{i}}}\n" for i in range(70)))
+    game = make_small_game(tmp_path / "hra", "".join(f"- {{id: t{i}, title: T{i}}}\n" for i in range(count)))
     (game / "layouts").mkdir()
     for side in ("front", "back"):
         (game / "layouts" / f"{side}.yaml").write_text("size: [25, 25]\nelements:\n  - rect: [0, 0, 25, 25]\n    stroke: '#000000'\n", encoding="utf-8")
     text = (game / "game.yaml").read_text(encoding="utf-8").replace("front: basic/card, back: basic/back", "front: front, back: back")
     (game / "game.yaml").write_text(text, encoding="utf-8")
-    result = run("build", game, "--out", tmp_path / "out")
+    return game
+
+
+def test_a_sheet_without_room_for_a_ruler_gets_it_on_a_page_of_its_own_with_a_blank_back(tmp_path):
+    """Two full sheets of tokens: the ruler comes first, on a sheet of its own whose back
+    is blank, so every later sheet still has its backs behind its fronts."""
+    result = run("build", token_game(tmp_path, 176), "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     pages = reader(tmp_path / "out" / "hra" / "cards-sk-a4.pdf").pages
     assert "this ruler is 100 mm" in pages[0].extract_text()
     assert pages[1].extract_text().strip() == ""  # its back
-    assert len(pages) == 4 and "this ruler" not in pages[2].extract_text()  # then one sheet of 70 tokens and its backs
+    assert len(pages) == 6 and not any("this ruler" in page.extract_text() for page in pages[2:])  # then two sheets of 88 tokens and their backs
+
+
+def test_a_last_sheet_with_empty_rows_carries_the_ruler_instead_of_a_page_of_its_own(tmp_path):
+    """70 tokens leave two rows of their sheet empty: the ruler goes there."""
+    result = run("build", token_game(tmp_path, 70), "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pages = reader(tmp_path / "out" / "hra" / "cards-sk-a4.pdf").pages
+    assert len(pages) == 2  # one sheet of 70 tokens and its backs
+    assert "this ruler is 50 mm" in pages[0].extract_text() and len(card_boxes(pages[0])) == 70
+    lowest_token = min(y for _, y, _, _ in card_boxes(pages[0]))
+    (ruler_y,) = [y for text, _, y in placed_text(pages[0]) if "this ruler is" in text]
+    assert 5 * MM < ruler_y < lowest_token, "below the last row of tokens, above the margin"
