@@ -291,9 +291,40 @@ class Page:
     machine: tuple[Cut, ...] = ()  # what the cutting machine cuts (the cut file), not drawn
 
 
-def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
+MARK_REACH = 3.0 * mm  # how far a crop mark must reach past the printer margin to be seen on paper
+TICK_CLEAR = 0.5 * mm  # a tick between cards stops this far from their art
+TICK_GAP = MARK_REACH + 2 * TICK_CLEAR  # the least gap between cards whose gaps hold ticks as long as MARK_REACH
+
+
+def mark_reach(grid: Grid, margin: float) -> tuple[float, float]:
+    """How far the crop marks reach past the printer margin: the side ones (along the
+    horizontal trim lines) and the top and bottom ones (along the vertical lines)."""
+    left, bottom, _, _ = grid.art_box
+    return left - MARK_GAP - margin, bottom - MARK_GAP - margin
+
+
+def _gap(pitch: float, trim: float, bleed: float) -> float:
+    return pitch - trim - 2 * bleed
+
+
+def short_marks(grid: Grid, margin: float) -> tuple[str, ...]:
+    """The sides whose crop marks reach less than MARK_REACH past the margin and that have
+    no ticks between the cards to make up for them: what a printer may not print."""
+    side, foot = mark_reach(grid, margin)
+    short = []
+    if foot < MARK_REACH - 1e-6 and not (grid.rows > 1 and _gap(grid.pitch_y, grid.trim_h, grid.bleed) >= TICK_GAP - 1e-6):
+        short.append("top and bottom")
+    if side < MARK_REACH - 1e-6 and not (grid.cols > 1 and _gap(grid.pitch_x, grid.trim_w, grid.bleed) >= TICK_GAP - 1e-6):
+        short.append("left and right")
+    return tuple(short)
+
+
+def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0, margin: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
     """Lines along every trim edge, from the sheet edge to just outside the art, on all
-    four sides: they survive the first cut of a paper trimmer."""
+    four sides: they survive the first cut of a paper trimmer. Where those on a side
+    reach less than MARK_REACH past the printer `margin` (the art fills the page) and the
+    cards have a gap of TICK_GAP or more, the trim lines are ticked in the gaps between
+    the cards as well, where the printer prints."""
     left, bottom, right, top = grid.art_box
     segs = []
     for x in grid.x_edges():
@@ -302,6 +333,16 @@ def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[floa
     for y in grid.y_edges():
         segs.append((0.0, y + dy, left + dx - MARK_GAP, y + dy))
         segs.append((right + dx + MARK_GAP, y + dy, grid.page_w, y + dy))
+    side, foot = mark_reach(grid, margin)
+    gap_y, gap_x = _gap(grid.pitch_y, grid.trim_h, grid.bleed), _gap(grid.pitch_x, grid.trim_w, grid.bleed)
+    if foot < MARK_REACH - 1e-6 and gap_y >= TICK_GAP - 1e-6:  # vertical ticks in the gaps between rows
+        for row in range(grid.rows - 1):
+            upper = grid.y0 - row * grid.pitch_y - grid.trim_h - grid.bleed  # the art's foot of this row
+            segs += [(x + dx, upper - gap_y + TICK_CLEAR + dy, x + dx, upper - TICK_CLEAR + dy) for x in grid.x_edges()]
+    if side < MARK_REACH - 1e-6 and gap_x >= TICK_GAP - 1e-6:  # horizontal ticks in the gaps between columns
+        for col in range(grid.cols - 1):
+            edge = grid.x0 + col * grid.pitch_x + grid.trim_w + grid.bleed  # the art's right edge of this column
+            segs += [(edge + TICK_CLEAR + dx, y + dy, edge + gap_x - TICK_CLEAR + dx, y + dy) for y in grid.y_edges()]
     return tuple(segs)
 
 
@@ -386,9 +427,9 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
     sheets = max(1, math.ceil(count / per)) if count else 0
     flip = page_flip(grid, spec.flip)
     marked = spec.marks and shape == "rect" and spec.cutter is None
-    front_marks = crop_marks(grid) if marked else ()
+    front_marks = crop_marks(grid, margin=spec.margin * mm) if marked else ()
     reg = registration(spec, grid.page_w, grid.page_h)
-    back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset)) if marked else ()
+    back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset), margin=spec.margin * mm) if marked else ()
     ruler = ruler_spot(grid, spec.margin * mm, reg, marked) if spec.ruler else None
     last_ruler = None  # a ruler in the empty rows of the last sheet, when no margin has room
     if spec.ruler and ruler is None and sheets and spec.sides != "backs":
