@@ -146,9 +146,10 @@ def fail(location: Location, code: str, message: str, unreadable: bool = False) 
 
 
 def display_path(path: Path) -> str:
-    """A path as the user should see it: relative to the working directory when inside it."""
+    """A path as the user should see it: relative to the working directory when inside it;
+    a link by its own name, not its target's (its folder's links are resolved)."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str((path.absolute().parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 

@@ -29,6 +29,14 @@ def inside(path: Path, roots: list[Path]) -> bool:
     return _real_inside(path, roots) is not None
 
 
+def leads_out(folder: Path) -> bool:
+    """True when `folder` (a game's layouts/, fonts/, locale/, ...) exists but is a link to
+    somewhere outside the folder it sits in: the one rule for linked folders, which pnp
+    neither lists nor reads (a link inside the game folder, to another of its folders, is
+    fine)."""
+    return os.path.lexists(folder) and not inside(folder, [folder.parent])
+
+
 def _real_inside(path: Path, roots: list[Path]) -> str | None:
     """`path` with every symlink resolved when it lies inside one of `roots`, else None."""
     real = os.path.realpath(path)
