@@ -113,9 +113,7 @@ class LayoutLoader:
         layout", and the `shape` of its mapping, for the messages); None when reported."""
         if leads_out(self.search[0]) and not self._said_linked:  # said once; the bundled layouts are still found
             self._said_linked = True
-            problems.error(
-                Location(display_path(self.search[0])), "path-outside", "layouts/ is a link to outside the game folder; expected a folder inside it"
-            )
+            problems.error(Location(display_path(self.search[0])), "path-outside", "layouts/ is a link to outside the game folder; expected a folder inside it")
         path = self.find(name)
         linked = self._linked_out(name) if path is None else None
         if linked is not None and linked.is_file():

@@ -239,7 +239,9 @@ def watch(folder: Path, rebuild: Callable[[], None], say: Callable[[str], None],
         say(f"watching {folder} for changes (Ctrl-C to stop)")
         if changes.truncated:
             said = "saves to the others are noticed as the system reports them" if changes.notified else "saves to the others are not noticed"
-            say(f"warning: {folder} holds more than {MAX_FILES:,} files; the first {MAX_FILES:,} are compared, {said} (expected a game folder of the game's own files)")
+            say(
+                f"warning: {folder} holds more than {MAX_FILES:,} files; the first {MAX_FILES:,} are compared, {said} (expected a game folder of the game's own files)"
+            )
         while True:
             names = changes.wait()
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
