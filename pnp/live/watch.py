@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.base.paths import is_junk
 from pnp.base.versions import Version, version
 
 INTERVAL = 0.5  # seconds between two looks at the folder, when polling
@@ -35,9 +36,9 @@ Snapshot = dict[str, Version]  # relative path -> the file's version
 
 
 def ignored(name: str) -> bool:
-    """Hidden files and folders (.git, pnp's temporary files) and editors' backups and
-    swap files (`cards.yaml~`, `.cards.yaml.swp`, Vim's test file `4913`)."""
-    return name.startswith(".") or name.endswith(("~", ".swp", ".swx")) or name == "4913"
+    """Hidden files and folders (.git, pnp's temporary files), the leftovers of operating
+    systems and editors (base.paths.is_junk), and Vim's test file `4913` and `.swx`."""
+    return is_junk(name) or name.endswith(".swx") or name == "4913"
 
 
 _OUTPUT = re.compile(r".*\.pdf|manifest-.*\.json|.*-cut-\d+\.(svg|dxf)")  # what a build writes into its output folder

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
-from pnp.base.paths import check_inside, inside
+from pnp.base.paths import check_inside, inside, is_junk
 from pnp.load.languages import known_language
 from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from pnp.load.packed import PackedCards
@@ -350,12 +350,12 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
         return {}
     symbols = {}
     for path in sorted(found.glob("*.svg")):
+        if is_junk(path.name):  # ._NAME.svg and the like: not the game's symbols
+            continue
         if inside(path, [folder]):
             symbols[path.stem] = path
         else:
-            problems.error(
-                outside(path), "path-outside", f"symbol {display_path(path)} is a link to {path.resolve()}, outside the game folder; expected a file inside it"
-            )
+            problems.error(outside(path), "path-outside", f"symbol '{path.stem}' is a link to outside the game folder; expected a file inside it")
     return symbols
 
 

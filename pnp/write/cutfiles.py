@@ -139,10 +139,11 @@ def dxf(cuts: tuple[Cut, ...], page_w: float, page_h: float) -> str:
             cx, cy, rx, ry = outline
             major, ratio = ((rx, 0, 0), ry / rx) if rx >= ry else ((0, ry, 0), rx / ry)
             msp.add_ellipse((cx, cy), major_axis=major, ratio=ratio, dxfattribs=cut_layer)
-    msp.dxf.limmin, msp.dxf.limmax = (0.0, 0.0), (page_w / mm, page_h / mm)  # the drawing's area: the page
+    msp.dxf.set("limmin", (0.0, 0.0))  # the drawing's area: the page
+    msp.dxf.set("limmax", (page_w / mm, page_h / mm))
     if cuts:  # ezdxf writes the header's extents from the model space's
-        msp.dxf.extmin = (min(c.x for c in cuts) / mm, min(c.y for c in cuts) / mm, 0.0)
-        msp.dxf.extmax = (max(c.x + c.w for c in cuts) / mm, max(c.y + c.h for c in cuts) / mm, 0.0)
+        msp.dxf.set("extmin", (min(c.x for c in cuts) / mm, min(c.y for c in cuts) / mm, 0.0))
+        msp.dxf.set("extmax", (max(c.x + c.w for c in cuts) / mm, max(c.y + c.h for c in cuts) / mm, 0.0))
     stream = io.StringIO()
     doc.write(stream)
     return stream.getvalue()
