@@ -77,7 +77,9 @@ def test_two_text_boxes_that_overflow_are_two_groups_though_both_are_texts(tmp_p
 def test_an_svg_used_as_an_image_says_once_that_svg_is_for_symbols_without_a_full_path(tmp_path):
     game = csv_game(tmp_path, '  - image: "{{ pic }}"\n    box: [0, 0, 10, 10]\n', ["id,title,pic"] + [f"c{i},Karta,art/icon.svg" for i in range(6)])
     (game / "art").mkdir()
-    (game / "art" / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4"/></svg>', encoding="utf-8")
+    (game / "art" / "icon.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4"/></svg>', encoding="utf-8"
+    )
     result = run("check", game)
     assert result.exit_code == 1
     assert str(tmp_path) not in result.output.replace(f"{tmp_path}/hra/cards.csv:", "")
