@@ -19,8 +19,8 @@ from typing import Any
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
 from pnp.base.paths import LAYOUTS_DIR, inside, leads_out
 from pnp.layout.elements import KINDS, kind_class
-from pnp.layout.elements.base import ElementKind, Layout, Shape, check_numbers, check_sizes
-from pnp.layout.elements.text import DEFAULT_STYLE, FIELD_ALONE, Text
+from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Layout, Shape, check_numbers, check_sizes
+from pnp.layout.elements.text import DEFAULT_STYLE, Text
 from pnp.layout.text import Align, TextStyle, VAlign
 from pnp.load.model import Deck, Game
 from pnp.load.schema import MISSING, build, suggest

@@ -10,6 +10,7 @@ named text styles in the face's language, and text set in a box."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -26,6 +27,7 @@ from pnp.load.schema import suggest
 from pnp.load.yamlfile import loc_of
 from pnp.templates.expressions import NO_SYMBOLS
 
+FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")  # a template that shows one field: its value's place is the field's
 Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
 
 
