@@ -525,20 +525,21 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
         if gap:
             x += gap + stretch
         for text, font, w in parts:  # each part starts where the run ends: only the font and spaces decide
-            if font and font == run_font and not (stretch and (" " in text or (run_spaced and not run_ws))):  # a glued word's own space must not stretch
+            # a glued word's own space must not stretch (nor a no-break space: reportlab draws it as a space, which word spacing stretches)
+            if font and font == run_font and not (stretch and (" " in text or NO_BREAK in text or (run_spaced and not run_ws))):
                 if gap:
                     texts.append(" ")
                     run_ws = stretch
                     run_spaced = True
                 texts.append(text)
-                if not run_spaced and " " in text:
+                if not run_spaced and (" " in text or NO_BREAK in text):
                     run_spaced = True
                 run_w = x + w - run_x
             else:
                 if run_font is not None:
                     pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
                 texts = [text]
-                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text
+                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text or NO_BREAK in text
             x += w
             gap = 0.0
     if run_font is not None:

@@ -332,3 +332,48 @@ def test_a_plain_line_with_a_colon_and_symbols_inside_words_prints_what_it_says(
     (line,) = out.lines
     assert [(p.text, bool(p.font)) for p in line] == [("Cena: 2", True), ("sun", False), ("za 3", True), ("moon", False), (": každý", True)]
     assert not out.unknown_symbols and not out.markup
+
+
+# --- each language's typography (layout/typography.py) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("cs", "kKsSvVzZoOuUaAiI"), ("sk", "kKsSvVzZoOuUaAiI"), ("pl", "wWzZiIoOaAuU"), ("en", ""), ("de", ""), ("fr", "")],
+)
+def test_the_one_letter_words_each_language_keeps_with_the_next_word(lang, words):
+    for letter in "aAiIkKoOsSuUvVwWzZ":
+        out = typeset(f"slovo {letter} druhé", TextStyle(size=10), 17 * MM, 40 * MM, FONTS, typography(lang))
+        kept = any(f"{letter} druhé" in w for w in words_of(out))
+        assert kept == (letter in words), (lang, letter, words_of(out))
+
+
+def words_of(layout) -> list[str]:
+    return ["".join(p.text for p in line if p.font) for line in layout.lines]
+
+
+def test_french_spaces_before_punctuation_and_inside_guillemets_never_break():
+    text = "Annoncez : « Ville » ; puis ? fin !"
+    for width in range(12, 60, 2):
+        out = typeset(text, TextStyle(size=10), width * MM, 80 * MM, FONTS, typography("fr"))
+        found = words_of(out)
+        assert not any(line.startswith((":", ";", "?", "!", "»")) or line.endswith("«") for line in found), found
+    assert words_of(typeset(text, TextStyle(size=10), 120 * MM, 20 * MM, FONTS, typography("fr"))) == [
+        "Annoncez\u00a0: «\u00a0Ville\u00a0»\u202f; puis\u202f? fin\u202f!"
+    ]
+
+
+def test_a_font_without_a_narrow_no_break_space_draws_a_no_break_space():
+    """Source Serif (the bundled serif) lacks U+202F: a no-break space stands in, never a missing glyph."""
+    out = typeset("Attention !", TextStyle(font="serif", size=10), 120 * MM, 20 * MM, FONTS, typography("fr"))
+    assert words_of(out) == ["Attention\u00a0!"] and out.missing == ""
+
+
+def test_a_no_break_space_does_not_stretch_on_a_justified_line():
+    """reportlab draws U+00A0 as a space, which PDF word spacing would widen: a run holding
+    one carries no word spacing, so the line ends at the box's edge."""
+    out = typeset("Le joueur : gagne deux cartes et une ville de plus à la fin", TextStyle(size=10, align="justify"), 40 * MM, 80 * MM, FONTS, typography("fr"))
+    for line in out.lines[:-1]:
+        assert not any("\u00a0" in p.text and p.word_space for p in line)
+        end = line[-1].x + line[-1].width
+        assert end == pytest.approx(40 * MM, abs=0.01)
