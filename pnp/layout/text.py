@@ -305,10 +305,11 @@ def _glue(words: list[Measured], convention: Convention) -> list[Measured]:
     carry: tuple[Measured, str] | None = None  # a word to join with the next, and the space between them
     before = convention.narrow_before + convention.space_before
     for m in words:
-        first = m.word[0]
         space = ""
-        if before and first[1] and first[0] and first[0][0] in before:  # punctuation after a typed space (a symbol is not)
-            space = NARROW if first[0][0] in convention.narrow_before else NO_BREAK
+        if before:
+            text, font = m.word[0]
+            if font and text[0] in before:  # punctuation after a typed space (a symbol's id is not)
+                space = NARROW if text[0] in convention.narrow_before else NO_BREAK
         if carry is not None:
             m = _join(carry[0], m, space or carry[1])
             carry = None
@@ -317,8 +318,7 @@ def _glue(words: list[Measured], convention: Convention) -> list[Measured]:
         if m.short and (m.short in convention.clinging or _NUMBER.fullmatch(m.short)):  # at most three digits, or one letter
             carry = (m, " ")
             continue
-        last = m.word[-1]
-        if convention.space_after and last[1] and last[0] and last[0][-1] in convention.space_after:
+        if convention.space_after and m.word[-1][1] and m.word[-1][0][-1] in convention.space_after:
             carry = (m, NO_BREAK)
             continue
         out.append(m)
