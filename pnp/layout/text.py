@@ -496,9 +496,9 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
     lead, core, _trail = m.groups()
     glued = max(core.rfind(" "), core.rfind(NO_BREAK), core.rfind(NARROW))  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
     for pos in reversed(hyph.positions(core)):
-        if pos < glued + 3 or len(core) - pos < 2:
+        if pos < glued + 3 or len(core) - pos < 2 or core[pos] == "-":  # never before a word's own hyphen: after it
             continue
-        head = lead + core[:pos] + "-"
+        head = lead + core[:pos] + ("" if core[pos - 1] == "-" else "-")  # 'Drachen-' of 'Drachen-Elixier' keeps its one hyphen
         head_w = stringWidth(head, font, size)
         if head_w <= room + 1e-6:
             tail = word[len(lead) + pos :]

@@ -377,3 +377,12 @@ def test_a_no_break_space_does_not_stretch_on_a_justified_line():
         assert not any("\u00a0" in p.text and p.word_space for p in line)
         end = line[-1].x + line[-1].width
         assert end == pytest.approx(40 * MM, abs=0.01)
+
+
+def test_a_word_with_its_own_hyphen_breaks_after_it_with_one_hyphen():
+    """The patterns break on both sides of a compound's hyphen ('Dra-chen---E-li-xier'):
+    the line ends in the word's own hyphen, never in two, and none starts with one."""
+    for width in range(16, 40):
+        out = typeset("Trinkt Drachen-Elixier", TextStyle(size=10, align="justify"), width * MM, 80 * MM, FONTS, typography("de"))
+        found = words_of(out)
+        assert not any(line.endswith("--") or line.startswith("-") for line in found), (width, found)
