@@ -82,6 +82,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             )
 
     _check_names(meta, raw, problems)
+    _check_hyphenation(meta, raw, problems)
     decks: dict[str, Deck] = {}
     seen_ids: dict[str, Location] = {}  # where each id was first seen
     for deck_id, deck_def in meta.decks.items():
@@ -165,6 +166,51 @@ def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
             if not is_id(mode):
                 where = modes.loc_of(i) if isinstance(modes, LList) else books.loc_of(rid)
                 problems.error(where, "id-invalid", f"mode '{mode}' of rulebook '{rid}' is not a plain name; {ID_EXPECTED}")
+
+
+HYPHENATION_EXPECTED = "the word's letters with a hyphen at each place it may break ('Drachen-blut-eli-xier'), or the word without hyphens to never break it"
+
+
+def _check_hyphenation(meta: GameFile, raw: LMap, problems: Problems) -> None:
+    """game.yaml's `hyphenation:`: for each language code pnp knows, words of letters with
+    a hyphen at each place they may break (layout/typography.py hyphenates them only
+    there), each listed once."""
+    listed = raw.get("hyphenation")
+    for lang, words in meta.hyphenation.items():
+        if not known_language(lang):
+            problems.error(
+                listed.key_locs.get(lang, listed.loc),
+                "hyphenation-language",
+                f"hyphenation lists words for '{lang}', which is not a language code that pnp knows; expected one like 'de', 'en' or 'pt_BR'",
+            )
+            continue
+        items = listed[lang]
+        seen: dict[str, str] = {}
+        for i, word in enumerate(words):
+            where = items.loc_of(i) if isinstance(items, LList) else listed.loc_of(lang)
+            wrong = sorted({ch for ch in word if not ch.isalpha() and ch != "-"})
+            if wrong:
+                shown_chars = ", ".join(repr(ch) for ch in wrong)
+                problems.error(
+                    where,
+                    "hyphenation-word",
+                    f"hyphenation word '{word}' for '{lang}' has {shown_chars}, which {'is' if len(wrong) == 1 else 'are'} not a letter or a hyphen; expected {HYPHENATION_EXPECTED}",
+                )
+            elif not word or word.startswith("-") or word.endswith("-") or "--" in word:
+                problems.error(
+                    where,
+                    "hyphenation-word",
+                    f"hyphenation word '{word}' for '{lang}' has a hyphen at its start or end, or two together; expected {HYPHENATION_EXPECTED}",
+                )
+            else:
+                key = word.replace("-", "").lower()
+                if key in seen and seen[key] != word:
+                    problems.error(
+                        where,
+                        "hyphenation-word",
+                        f"hyphenation word '{word}' for '{lang}' is listed before as '{seen[key]}'; expected each word once, with all the places it may break",
+                    )
+                seen.setdefault(key, word)
 
 
 MAX_THICKNESS = 5.0  # mm per card: thicker is a tile, not a card

@@ -173,6 +173,9 @@ class GameFile:
     # The game's default sheet options (paper, sides, bleed, gap, overlap, corner_radius),
     # below the player's own: read and checked before the build by pnp/load/settings.py.
     sheet: dict[str, Any] = field(default_factory=dict)
+    # Words the hyphenation patterns split wrongly, per language, with their allowed breaks
+    # ('Drachen-blut-eli-xier'; a word without hyphens never breaks): layout/typography.py.
+    hyphenation: dict[str, list[str]] = field(default_factory=dict)
 
 
 def game_info(meta: GameFile) -> dict[str, str]:
