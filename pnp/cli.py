@@ -373,8 +373,10 @@ def _reporting(ctx: Context, action):
 
 
 def _count(problems: Problems) -> str:
-    """The closing line: how many problems, every one counted (grouped lines are many)."""
-    return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}"
+    """The closing line: how many problems, every one counted (grouped lines are many),
+    and how many checks could not run for them (the notes)."""
+    notes = f"; {_many(len(problems.notes), 'check')} not run (see the notes)" if problems.notes else ""
+    return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}{notes}"
 
 
 def _say_cut_files(ctx: Context, paths: list[Path]) -> None:
@@ -605,7 +607,7 @@ def check(
         from pnp.project.project import prepare
 
         try:
-            project = prepare(game)
+            project = prepare(game, keep_going=True)
             problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated, sheet)
         except PnpError as err:
             if fmt == "text":
