@@ -359,7 +359,8 @@ def _reporting(ctx: Context, action):
             raise
     except PnpError as err:
         _report(err.problems.items)
-        click.echo(f"{_many(len(err.problems.errors), 'error')}; nothing was written.", err=True)
+        notes = f"; {_many(len(err.problems.notes), 'check')} not run (see the notes)" if err.problems.notes else ""
+        click.echo(f"{_many(len(err.problems.errors), 'error')}{notes}; nothing was written.", err=True)
         sys.exit(err.exit_code)
     except BrokenPipeError:
         raise

@@ -202,10 +202,7 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
 
 def check_editions(editions: list[Edition]) -> Problems:
     """What each language adds: its translation, every face set (and thrown away), the
-    tuck boxes and the rulebooks; the rulebooks only when every card could be read (their
-    text is filled in from the cards: a count would miss the cards left out)."""
-    from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
-
+    tuck boxes and the rulebooks (`rulebook_problems`)."""
     problems = Problems()
     for edition in editions:
         project = edition.project
@@ -221,13 +218,25 @@ def check_editions(editions: list[Edition]) -> Problems:
             from pnp.layout.tuckbox_net import box_face  # here for speed: only a game with tuck boxes draws one
 
             box_face(renderer, box, problems)
-        held = left_out(project.game)
-        if held is None:
-            problems.extend(check_rulebooks(edition))
-        elif project.game.meta.rulebooks:
-            problems.note(
-                project.game.locs.get("rulebooks", project.game.loc),
-                "not-checked",
-                f"the rulebooks were not checked: {held}, and their text is filled in from every card; fix those errors first",
-            )
+        problems.extend(rulebook_problems(edition))
+    return problems
+
+
+def rulebook_problems(edition: Edition) -> Problems:
+    """The rulebooks' problems in one language; when cards were left out for errors in
+    their data, a note instead: their text is filled in from every card, so a count
+    would miss the cards left out."""
+    game = edition.project.game
+    held = left_out(game)
+    if held is None:
+        from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
+
+        return check_rulebooks(edition)
+    problems = Problems()
+    if game.meta.rulebooks:
+        problems.note(
+            game.locs.get("rulebooks", game.loc),
+            "not-checked",
+            f"the rulebooks were not checked: {held}, and their text is filled in from every card; fix those errors first",
+        )
     return problems

@@ -307,7 +307,9 @@ def check_rules(game: Game, raw_constraints: Any, held: str | None = None) -> Pr
     if held is not None:
         if constraints or game.deals:
             where = getattr(raw_constraints, "loc", None) or game.locs.get("deals", game.loc)
-            problems.note(where, "not-checked", f"the game's rules (constraints, deals) were not checked: {held}, and they must see every card; fix those errors first")
+            problems.note(
+                where, "not-checked", f"the game's rules (constraints, deals) were not checked: {held}, and they must see every card; fix those errors first"
+            )
         return problems
     if constraints:  # the checker reads every card: only when there is something to check
         Checker(game, constraints, problems).run()
