@@ -471,7 +471,7 @@ changed_since_option = click.option(
 )
 @click.option("--allow-untranslated", is_flag=True, help="Print missing or stale translations in the source language instead of failing.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
-@click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
+@click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors (not errors in reading the game: a card's data, a layout).")
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
 @changed_since_option
 @click.pass_obj
@@ -618,7 +618,10 @@ def check(
             click.echo(json.dumps([p.as_json() for p in problems.items], ensure_ascii=False, indent=1))
         else:
             _report(problems.items)
-            ctx.say(_count(problems) if problems.items else "no problems found")
+            if problems.errors:  # on stderr after the problems, as when the game cannot be read
+                click.echo(_count(problems), err=True)
+            else:
+                ctx.say(_count(problems) if problems.items else "no problems found")
         if problems.errors:
             sys.exit(PnpError(problems).exit_code)
 
