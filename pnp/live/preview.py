@@ -6,8 +6,9 @@ The faces are set by the edition's Renderer and drawn by the code that draws the
 what prints. A picture is kept by the hash of what its face draws (manifest.face_hash): after
 a save only the faces that changed are drawn again. The problems are those `pnp check`
 reports for the language, each marked on the face it was found on (on the box of the
-element being drawn, when there is one: a text that overflows). A load that fails keeps
-the last good state and shows the error beside it. Nothing is written, except the sheets'
+element being drawn, when there is one: a text that overflows); a card left out for
+errors in its data (load_game's keep_going) is shown blank, in its place, with them. A
+load that fails keeps the last good state and shows the error beside it. Nothing is written, except the sheets'
 PDFs, drawn into temporary files under --out and removed at once.
 """
 

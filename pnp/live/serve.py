@@ -193,7 +193,7 @@ def _state_json(preview: Preview, state: State | None, lang: str) -> dict[str, A
                 sides.append({"side": name, "digest": side.digest, "width_mm": round(width, 2), "height_mm": round(height, 2), "marks": marks})
             shown = {"id": item.id, "title": item.title, "copies": item.copies, "where": str(item.loc), "problems": item.problems, "sides": sides}
             if item.left_out:  # not drawn: a blank of the deck's card size
-                width, height = state.edition.project.card_sizes.get(section.id, (63.0, 88.0)) if state else (63.0, 88.0)
+                width, height = state.edition.project.card_sizes[section.id]  # a deck with a section has a front layout
                 shown["left_out"] = {"width_mm": round(width, 2), "height_mm": round(height, 2)}
             items.append(shown)
         sections.append({"id": section.id, "name": section.name, "items": items})
