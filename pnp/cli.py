@@ -391,7 +391,8 @@ def _reporting(ctx: Context, action):
             raise
     except PnpError as err:
         _report(err.problems.items)
-        click.echo(f"{_many(len(err.problems.errors), 'error')}; nothing was written.", err=True)
+        notes = f"; {_many(len(err.problems.notes), 'check')} not run (see the notes)" if err.problems.notes else ""
+        click.echo(f"{_many(len(err.problems.errors), 'error')}{notes}; nothing was written.", err=True)
         sys.exit(err.exit_code)
     except BrokenPipeError:
         raise
@@ -405,8 +406,10 @@ def _reporting(ctx: Context, action):
 
 
 def _count(problems: Problems) -> str:
-    """The closing line: how many problems, every one counted (grouped lines are many)."""
-    return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}"
+    """The closing line: how many problems, every one counted (grouped lines are many),
+    and how many checks could not run for them (the notes)."""
+    notes = f"; {_many(len(problems.notes), 'check')} not run (see the notes)" if problems.notes else ""
+    return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}{notes}"
 
 
 def _say_cut_files(ctx: Context, paths: list[Path]) -> None:
@@ -500,7 +503,7 @@ changed_since_option = click.option(
 )
 @click.option("--allow-untranslated", is_flag=True, help="Print missing or stale translations in the source language instead of failing.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
-@click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
+@click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors (not errors in reading the game: a card's data, a layout).")
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
 @changed_since_option
 @click.pass_obj
@@ -637,7 +640,7 @@ def check(
         from pnp.project.project import prepare
 
         try:
-            project = prepare(game)
+            project = prepare(game, keep_going=True)
             problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated, sheet)
         except PnpError as err:
             if fmt == "text":
@@ -647,7 +650,10 @@ def check(
             click.echo(json.dumps([p.as_json() for p in problems.items], ensure_ascii=False, indent=1))
         else:
             _report(problems.items)
-            ctx.say(_count(problems) if problems.items else "no problems found")
+            if problems.errors:  # on stderr after the problems, as when the game cannot be read
+                click.echo(_count(problems), err=True)
+            else:
+                ctx.say(_count(problems) if problems.items else "no problems found")
         if problems.errors:
             sys.exit(PnpError(problems).exit_code)
 

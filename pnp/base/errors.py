@@ -19,6 +19,7 @@ EXIT_UNREADABLE = 2  # the input cannot be read at all (syntax, missing file, wr
 
 ERROR = "error"
 WARNING = "warning"
+NOTE = "note"  # a check that could not run because of errors found before it: neither an error nor a warning
 
 
 @dataclass(unsafe_hash=True, order=True, slots=True)
@@ -72,7 +73,7 @@ class Problem:
     severity: str = ERROR
 
     def __str__(self) -> str:
-        tag = "" if self.severity == ERROR else "warning: "
+        tag = "" if self.severity == ERROR else f"{self.severity}: "
         return f"{self.location}: {tag}{self.message} [{self.code}]"
 
     def as_json(self) -> dict[str, Any]:
@@ -107,6 +108,10 @@ class Problems:
     def warn(self, location: Location, code: str, message: str) -> None:
         self.add(Problem(location, code, message, severity=WARNING))
 
+    def note(self, location: Location, code: str, message: str) -> None:
+        """A check that could not run, and why: the user knows what is still unchecked."""
+        self.add(Problem(location, code, message, severity=NOTE))
+
     def extend(self, other: Problems | list[Problem]) -> None:
         for problem in other.items if isinstance(other, Problems) else other:
             self.add(problem)
@@ -119,6 +124,10 @@ class Problems:
     @property
     def warnings(self) -> list[Problem]:
         return [p for p in self.items if p.severity == WARNING]
+
+    @property
+    def notes(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == NOTE]
 
     def raise_if_errors(self) -> None:
         if self.errors:

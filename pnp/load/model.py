@@ -254,6 +254,7 @@ class Game:
     translate_attributes: list[str] = field(default_factory=lambda: ["name"])
     locs: dict[str, Location] = field(default_factory=dict)  # of game.yaml's keys (author, licence, ...)
     plurals: Any = None  # plurals.Plurals of a translated copy: its plural rule and forms (None: the source language's)
+    left_out: list[Card] = field(default_factory=list)  # cards with errors in their own data, in no deck (load_game's keep_going)
 
     @property
     def name(self) -> str:
