@@ -13,7 +13,6 @@ translator wrote is ever dropped.
 from __future__ import annotations
 
 import dataclasses
-import io
 import os
 import re
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING
 from pnp.base.errors import Location, Problems, display_path
 from pnp.base.output import atomic_path
 from pnp.base.paths import inside
-from pnp.i18n.msgid import comparable, singular
+from pnp.i18n.msgid import comparable, singular, unescape
 from pnp.load.languages import known_language
 from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game
 from pnp.load.packed import PackedCards
@@ -265,11 +264,12 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
     own = Problems()
     try:
         data = path.read_bytes()
-        check_po(data.decode("utf-8"), display_path(path), own)
+        text = data.decode("utf-8")
+        check_po(text, display_path(path), own)
         if not own.errors:
-            from babel.messages.pofile import read_po  # here for speed: only games with translations have catalogues
+            from pnp.i18n import pofile  # here for speed: babel's catalogues, only for games with translations
 
-            return read_po(io.BytesIO(data), abort_invalid=True)
+            return pofile.read(text)
     except UnicodeDecodeError as exc:
         own.error(
             Location(display_path(path), data[: exc.start].count(b"\n") + 1),
@@ -295,10 +295,6 @@ _PO_NEXT = {  # which keyword may follow which ("msgstr[": msgstr[N] of plural f
     "msgstr": ("msgctxt", "msgid"),
     "msgstr[": ("msgstr[", "msgctxt", "msgid"),
 }
-
-
-def _po_unescape(text: str) -> str:
-    return re.sub(r"\\([\\\"ntr])", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), text)
 
 
 def check_po(text: str, shown: str, problems: Problems) -> None:
@@ -353,7 +349,7 @@ def check_po(text: str, shown: str, problems: Problems) -> None:
                 Location(shown, number, col), "po-syntax", 'this string is not quoted and closed; expected "text" with only \\n, \\t, \\r, \\" and \\\\ escaped'
             )
         elif word in ("msgctxt", "msgid"):
-            entry[word] = entry.get(word, "") + _po_unescape(m.group(1))
+            entry[word] = entry.get(word, "") + unescape(m.group(1))
     if last is not None and not last.startswith("msgstr"):
         problems.error(Location(shown, last_line), "po-syntax", f"the file ends after this {last}; expected its msgstr")
     finish()
@@ -450,15 +446,16 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             string = previous.string
             if isinstance(message.id, tuple) != isinstance(string, (tuple, list)):
                 string = ""  # a plural that was a plain string, or the other way round: translated anew
-            if comparable(previous.id) != comparable(message.id):
-                flags.add("fuzzy")  # the source changed: the translation is stale
-                previous_id = previous.previous_id or previous.id
-            elif previous.fuzzy:
-                flags.add("fuzzy")
-                previous_id = previous.previous_id
+            if previous.fuzzy or comparable(previous.id) != comparable(message.id):
+                flags.add("fuzzy")  # the source changed (or a translator was unsure): the translation is stale
+                # the text the translation was made for, as msgmerge --previous keeps it: an
+                # entry that was already fuzzy keeps its own (none, if a translator marked it),
+                # one that was done gets the source it was done for
+                previous_id = previous.previous_id if previous.fuzzy else previous.id
         if not filled(string):
             new += previous is None
             flags.discard("fuzzy")
+            previous_id = None  # nothing was translated from it
             string = tuple("" for _ in range(merged.num_plurals)) if isinstance(message.id, tuple) else ""
         fuzzy += "fuzzy" in flags
         added = merged.add(
@@ -498,8 +495,20 @@ class Status:
     unreadable: bool = False  # the catalogue is broken (reported): nothing of it is used
 
     @property
-    def percent(self) -> float:
-        return 100.0 * self.translated / self.total if self.total else 100.0
+    def percent(self) -> str:
+        return percent(self.translated, self.total)
+
+
+def percent(done: int, total: int, decimals: int = 0) -> str:
+    """How much of `total` is done, in per cent as pnp says it: rounded down (556 of 557 is
+    99, never 100 while something is left), with `decimals` or, when something is done
+    but less than that shows, as many as it takes not to say 0 (1 of 2000: 0.05)."""
+    scale = 10**decimals
+    value = done * 100 * scale // total if total else 100 * scale  # integers: exact, never rounded up
+    while done and not value:
+        decimals, scale = decimals + 1, scale * 10
+        value = done * 100 * scale // total
+    return f"{value // scale}.{value % scale:0{decimals}d}" if decimals else str(value)
 
 
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
@@ -596,7 +605,7 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
                 )
             else:
                 done[entry.key] = tuple(Translated(form, Location(shown, line)) for form in message.string[:count])
-        elif message is None or not message.string:
+        elif message is None or not filled(message.string):  # a plural's forms where a text is expected: not translated
             missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
             fuzzy.append((entry.label, line))
