@@ -64,6 +64,10 @@ class Entry:
     note: str  # for the translator: what the string is
     by_text: bool = False  # many entries share the id (a rulebook's paragraphs): the text tells them apart
     plural: tuple[str, ...] = ()  # a plural's forms in the source language ({% plural %}): msgid is the first, msgid_plural the last
+    # a template, filled in where it is printed (a string of `strings:`, a rulebook's title
+    # and blocks, a plural's forms), in the source as in each translation; every other
+    # text (a card's, a title, a name) prints as written, {{ and {% included, in every language
+    template: bool = False
 
     @property
     def key(self) -> str:
@@ -89,9 +93,9 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
     entries: list[Entry] = []
     game_loc = game.loc
 
-    def add(sid: str, text: object, loc: Location, note: str) -> None:
+    def add(sid: str, text: object, loc: Location, note: str, template: bool = False) -> None:
         if isinstance(text, str) and text.strip():
-            entries.append(Entry(sid, text, loc, note))
+            entries.append(Entry(sid, text, loc, note, template=template))
 
     where = _yaml_locations(game)
 
@@ -101,7 +105,7 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
     add("game.title", meta.title, at("title"), "the game's title")
     add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs; say that this is the pnp project's translation")
     for key, text in meta.strings.items():
-        add(f"strings.{key}", text, at("strings", key), "a text the layouts print")
+        add(f"strings.{key}", text, at("strings", key), "a text the layouts print", template=True)  # expressions.Strings fills it in
     for key, text in meta.symbol_names.items():
         add(f"symbol.{key}", text, at("symbol_names", key), f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
@@ -149,17 +153,17 @@ def _yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
 
 
 def plural_entries(entries: list[Entry]) -> list[Entry]:
-    """An entry for each plural the texts hold ({% plural n %}1 mesto{% pluralform %}...),
+    """An entry for each plural the templates hold ({% plural n %}1 mesto{% pluralform %}...),
     once per first form: msgid the first form, msgid_plural the last, and a msgstr for each
-    form of the target language."""
+    form of the target language. A text that prints as written has none: its tags are text."""
     found: dict[str, Entry] = {}
     for entry in entries:
-        for offset, forms in plural_forms(entry.text):
+        for offset, forms in plural_forms(entry.text) if entry.template else ():
             if forms[0] not in found:
                 loc = Location(entry.loc.file, entry.loc.line + entry.text[:offset].count("\n")) if entry.loc.line else entry.loc
                 shown = "; ".join(f"'{form}'" for form in forms)
                 note = f"a word that agrees with a number n (source forms {shown}): a form for each plural form of your language, n is the number"
-                found[forms[0]] = Entry(PLURAL_CONTEXT, forms[0], loc, note, by_text=True, plural=forms)
+                found[forms[0]] = Entry(PLURAL_CONTEXT, forms[0], loc, note, by_text=True, plural=forms, template=True)
     return list(found.values())
 
 
@@ -512,32 +516,35 @@ def percent(done: int, total: int, decimals: int = 0) -> str:
 
 
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+KEPT = "{{ template }}, {% tag %}, :symbol:, {#id}, (#reference) and **"  # what a translation keeps, as messages say it
+KEPT_IN_TEXT = ":symbol:, {#id}, (#reference) and **"  # of a text that prints as written
 _LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _KEPT = re.compile(r"\{#[^}]*\}|\]\(#[^)]*\)|:[a-z0-9][a-z0-9_-]*:|\*\*")
 
 
-def placeholders(text: str) -> dict[tuple[str, ...], str]:
+def placeholders(text: str, template: bool = True) -> dict[tuple[str, ...], str]:
     """What a translation must keep, each once per use, by what makes it the same: a
     template by the names it uses (its quoted words are translated: 'yes' if x else 'no'),
     a symbol, a heading id, a reference and a bold marker by their text. The values are
-    how the first of each is written, for messages."""
+    how the first of each is written, for messages. In a text that is not a `template`,
+    {{ and {% are text, which a translation translates like the rest."""
     found: dict[tuple[str, ...], str] = {}
 
     def add(key: tuple[str, ...], shown: str) -> None:
         n = sum(1 for k in found if k[:-1] == key)
         found.setdefault((*key, str(n)), shown)
 
-    for m in _TEMPLATE.finditer(text):
+    for m in _TEMPLATE.finditer(text) if template else ():
         inner = _LITERAL.sub("''", m.group()[2:-2])
         add((m.group()[:2], *sorted(set(re.findall(r"[A-Za-z_]\w*", inner)))), " ".join(m.group().split()))
-    for m in _KEPT.finditer(_TEMPLATE.sub(" ", text)):
+    for m in _KEPT.finditer(_TEMPLATE.sub(" ", text) if template else text):
         add((m.group(),), m.group())
     return found
 
 
-def check_placeholders(source: str, translation: str) -> str | None:
+def check_placeholders(source: str, translation: str, template: bool = True) -> str | None:
     """What the translation drops or invents, said for a message; None when it keeps all."""
-    want, got = placeholders(source), placeholders(translation)
+    want, got = placeholders(source, template), placeholders(translation, template)
     dropped = [shown for key, shown in want.items() if key not in got]
     invented = [shown for key, shown in got.items() if key not in want]
     if dropped:
@@ -549,8 +556,9 @@ def check_placeholders(source: str, translation: str) -> str | None:
 
 def _unreadable(entry: Entry, text: str) -> str | None:
     """Why a translated string that is a template cannot be read (a rulebook block's Jinja
-    is read when it is set, and reported at its .po line there), or None."""
-    if entry.by_text or ("{{" not in text and "{%" not in text):
+    is read when it is set, and reported at its .po line there), or None. A text that
+    prints as written is read as text, as its source is."""
+    if entry.by_text or not entry.template or ("{{" not in text and "{%" not in text):
         return None
     from pnp.templates.sandbox import ENV, TemplateSyntaxError  # here for speed: Jinja, for a translation that is a template
 
@@ -615,11 +623,11 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
                 CODE,
                 f"the {lang} translation of '{entry.label}' is not a template pnp can read: {unreadable}; expected Jinja such as {{{{ title }}}}, written as in the source",
             )
-        elif (wrong := check_placeholders(entry.text, message.string)) is not None:
+        elif (wrong := check_placeholders(entry.text, message.string, entry.template)) is not None:
             problems.error(
                 Location(shown, line),
                 "translation-placeholder",
-                f"the {lang} translation of '{entry.label}' {wrong}; expected every {{{{ template }}}}, {{% tag %}}, :symbol:, {{#id}}, (#reference) and ** of the source kept",
+                f"the {lang} translation of '{entry.label}' {wrong}; expected every {KEPT if entry.template else KEPT_IN_TEXT} of the source kept",
             )
         else:
             done[entry.key] = Translated(message.string, Location(shown, line))
@@ -630,7 +638,9 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
     """Translated `entries` for `lang`; a missing or stale one is an error with its .po
     line, or, with allow_untranslated, falls back to the source (the count is returned)."""
     if lang == PSEUDO:
-        return {e.key: tuple(map(pseudo_markdown, e.plural)) if e.plural else pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
+        return {
+            e.key: tuple(map(pseudo_markdown, e.plural)) if e.plural else pseudo_markdown(e.text) if e.by_text else pseudo(e.text, e.template) for e in entries
+        }, 0
     path = catalogue_path(game, f"{lang}.po", problems)
     if path is None:
         return {}, 0
@@ -731,14 +741,16 @@ def translate(game: Game, strings: dict[str, str], lang: str) -> Game:
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")
 _TOKEN = re.compile(r"(:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)")
+_TEMPLATE_TOKEN = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)", re.S)
 
 
-def pseudo(text: str) -> str:
-    """Accent every letter and make the text about 40 % longer, keeping markup intact,
-    so overflowing boxes show up before any translator starts."""
-    parts = _TOKEN.split(text)
-    out = "".join(part if _TOKEN.fullmatch(part) else part.translate(_ACCENTS) for part in parts)
-    letters = sum(len(p) for p in parts if not _TOKEN.fullmatch(p))
+def pseudo(text: str, template: bool = False) -> str:
+    """Accent every letter and make the text about 40 % longer, keeping markup intact (and
+    the Jinja of a `template`), so overflowing boxes show up before any translator starts."""
+    token = _TEMPLATE_TOKEN if template else _TOKEN
+    parts = token.split(text)
+    out = "".join(part if token.fullmatch(part) else part.translate(_ACCENTS) for part in parts)
+    letters = sum(len(p) for p in parts if not token.fullmatch(p))
     pad = max(2, round(letters * 0.4))
     filler = " ".join("žžžžžžž"[: min(7, pad - i)] for i in range(0, pad, 8))
     return f"[{out} {filler}]"
