@@ -28,7 +28,7 @@ from pnp.load.languages import known_language
 from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game
 from pnp.load.packed import PackedCards
 from pnp.load.yamlfile import LMap, load_yaml
-from pnp.templates.expressions import CODE
+from pnp.templates.expressions import CODE, unreadable
 from pnp.templates.plurals import PLURAL_CONTEXT, Plurals, plural_forms
 
 if TYPE_CHECKING:  # babel's catalogues are read only for games with translations, and written only by `pnp translate`
@@ -97,7 +97,7 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
         if isinstance(text, str) and text.strip():
             entries.append(Entry(sid, text, loc, note, template=template))
 
-    where = _yaml_locations(game)
+    where = yaml_locations(game)
 
     def at(*path: str) -> Location:
         return where.get(path, game_loc)
@@ -127,7 +127,7 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
     return entries + plural_entries(entries)
 
 
-def _yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
+def yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
     """Where each text of game.yaml and each enumeration value's attribute of the rules
     file is (by its path of keys), so that each catalogue entry names its own line."""
     found: dict[tuple[str, ...], Location] = {}
@@ -558,15 +558,7 @@ def _unreadable(entry: Entry, text: str) -> str | None:
     """Why a translated string that is a template cannot be read (a rulebook block's Jinja
     is read when it is set, and reported at its .po line there), or None. A text that
     prints as written is read as text, as its source is."""
-    if entry.by_text or not entry.template or ("{{" not in text and "{%" not in text):
-        return None
-    from pnp.templates.sandbox import ENV, TemplateSyntaxError  # here for speed: Jinja, for a translation that is a template
-
-    try:
-        ENV.parse(text)
-    except TemplateSyntaxError as exc:
-        return exc.message or str(exc)
-    return None
+    return unreadable(text) if entry.template and not entry.by_text else None
 
 
 def _plural_placeholders(source: tuple[str, ...], forms: tuple[str, ...]) -> str | None:
