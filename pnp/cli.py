@@ -706,7 +706,7 @@ def i18n_status(ctx: Context, game: Path) -> None:
         entries = read_originals(loaded, rulebooks=False).entries if found else []  # extracted once for every language
         for lang in found:
             state, _ = status(loaded, entries, lang, problems)
-            click.echo(f"{lang}: {state.translated}/{state.total} translated ({state.percent:.0f} %), {len(state.fuzzy)} fuzzy, {len(state.missing)} missing")
+            click.echo(f"{lang}: {state.translated}/{state.total} translated ({state.percent} %), {len(state.fuzzy)} fuzzy, {len(state.missing)} missing")
             for label, items in (("fuzzy", state.fuzzy), ("missing", state.missing)):
                 for sid, line in items:
                     click.echo(f"  {label}: {sid}" + (f" (line {line})" if line else ""))
