@@ -6,7 +6,12 @@ deck's one back `75x-back.png`), or for a PDF shop one PDF of one card per page 
 front, back, front, each card as often as its quantity; TrimBox and BleedBox on every
 page; PDF/X through Ghostscript where the shop asks for it). Beside them `manifest.csv`
 (file, deck, card, side, quantity, size, bleed_mm, pixels, pages), which `pnp impose`
-reads back, and `preflight.txt`, the shop preflight's findings (preflight.py).
+reads back, and `preflight.txt`, the shop preflight's findings (preflight.py, and here
+what is measured on the rendered faces: white edges where the art is coloured).
+
+The art fills the shop's bleed: backgrounds that reach the trim are run on to the bleed's
+edge (`extend_to_bleed`), never padded with white; a deck without backs gets a blank back
+with a warning, since the shop prints one on every card.
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ from pnp.base.output import atomic_path
 from pnp.exports.pdfx import DocInfo, convert
 from pnp.exports.preflight import FaceParts, cards_text, preflight
 from pnp.exports.raster import DeckFaces, Exported, art_key, blank_job, game_faces, one_size, render_all, save_image, shop_job
+from pnp.exports.shops import MANIFEST, SHOPS, TOLERANCE_MM, CardSize, Shop
 from pnp.layout.faces import Face, Op, RectOp
 from pnp.load.model import Deck
-from pnp.exports.shops import MANIFEST, SHOPS, TOLERANCE_MM, CardSize, Shop
 
 PREFLIGHT = "preflight.txt"
 COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm", "pixels", "pages")
@@ -106,7 +111,16 @@ def export_shop(
         manifest = where / MANIFEST
         _write_text(manifest, _csv(written))
         report = where / PREFLIGHT
-        _write_text(report, "\n".join(findings or [f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, no white edge where the art at the trim is coloured (measured on every face)"]) + "\n")
+        _write_text(
+            report,
+            "\n".join(
+                findings
+                or [
+                    f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, no white edge where the art at the trim is coloured (measured on every face)"
+                ]
+            )
+            + "\n",
+        )
         files = sorted({where / row[0] for row in written})
         result.files.extend([*files, manifest, report])
         _remove_stale(where, files)
@@ -245,7 +259,9 @@ def _report_edges(shop: Shop, plan: _Plan, measured: list[tuple[str, str, dict[s
         findings.append(f"{loc}: {message} [shop-bleed]")
 
 
-def _write_pdf(shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: bool, icc: Path | None, info: DocInfo, problems: Problems, findings: list[str]) -> list[tuple]:
+def _write_pdf(
+    shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: bool, icc: Path | None, info: DocInfo, problems: Problems, findings: list[str]
+) -> list[tuple]:
     """One PDF for the deck, one card face per page: back, front, back, front, each card as
     often as its quantity (a blank back when the deck has none); MediaBox = BleedBox = trim
     + 2 x bleed, TrimBox inset by the bleed. The first page of each distinct face is

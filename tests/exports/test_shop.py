@@ -106,7 +106,10 @@ def test_art_that_stops_short_of_the_shops_bleed_is_measured_and_reported_never_
         assert white_where_coloured(image, 37) == []
     report = (folder / "preflight.txt").read_text()
     for text in (report, result.output):
-        assert "deck 'cards': the front of cards 'dawn', 'noon', 'dusk' and 1 more has a white edge up to 1 px (0.08 mm) deep on its top, bottom, left, right" in text
+        assert (
+            "deck 'cards': the front of cards 'dawn', 'noon', 'dusk' and 1 more has a white edge up to 1 px (0.08 mm) deep on its top, bottom, left, right"
+            in text
+        )
         assert "expected the layout's art to reach 3.2 mm beyond the trim" in text and "[shop-bleed]" in text
     assert "the back of" not in report
 
