@@ -106,12 +106,6 @@ def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Imag
     return next(render_all([face_job(face, symbols, dpi, bleed_pt)], font))
 
 
-def rasterise_to(face: Face, symbols, font: str, size_px: tuple[int, int], trim_px: tuple[float, float], dpi: int) -> Image.Image:
-    """`face` as an image of exactly `size_px`, its trim `trim_px` across (scaled to it:
-    a shop's size) and centred, the rest its bleed: a print shop's card image."""
-    return next(render_all([shop_job(face, symbols, size_px, trim_px, dpi)], font))
-
-
 @dataclass(frozen=True, repr=False, eq=False)
 class Job:
     """One image to render: `draw` puts it on a page of `size_px` points, one point a
@@ -137,8 +131,9 @@ def face_job(face: Face, symbols, dpi: int, bleed_pt: float) -> Job:
 
 
 def shop_job(face: Face, symbols, size_px: tuple[int, int], trim_px: tuple[float, float], dpi: int) -> Job:
-    """`face` scaled to `trim_px` across and centred on `size_px`, its art clipped to the
-    image (a print shop's card image; see `rasterise_to`)."""
+    """`face` as an image of exactly `size_px`, its trim `trim_px` across (scaled to it: a
+    shop's size) and centred, the rest its bleed, clipped to the image: a print shop's
+    card image."""
     from pnp.write.pdf import draw_face
 
     sx, sy = trim_px[0] / face.width, trim_px[1] / face.height  # pixels per face point
