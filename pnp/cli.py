@@ -855,8 +855,9 @@ def export_tts(
     force: bool,
 ) -> None:
     """The whole table for Tabletop Simulator: deck sheets (at most 10 x 7 cards and 4096 px
-    a side), board and token images, and one saved object (GAME.json) that places them all,
-    with where to put it and how to load it."""
+    a side), board and token images, and one saved object (GAME.json, with its thumbnail
+    GAME.png) that places them all at their printed size, beside a calibration card and
+    tile to measure; with where to put it and how to load it."""
 
     def action():
         from pnp.exports.tts import export_tts as run_export

@@ -23,6 +23,7 @@ memory does not grow with the deck.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import math
@@ -410,6 +411,7 @@ def _deck(faces, keep, raster: Raster, described: Described, where, suffix, max_
             first = _thumbnail(fronts[0])
         save_image(_sheet(fronts, grid, cell), face_file, raster.dpi, result.files)
         del fronts
+        gc.collect()  # each face rasterised leaves cycles (its PDF canvas), which pnp's high collector threshold would keep for thousands of cards
         this_back = back_file
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"

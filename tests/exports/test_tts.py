@@ -307,9 +307,10 @@ def test_uploaded_urls_of_windows_paths_use_forward_slashes():
     assert urls.of(root / "mesta" / "Ťažké karty.png") == "https://example.org/mine/mesta/%C5%A4a%C5%BEk%C3%A9%20karty.png"
 
 
-def shown_card_mm(obj: dict, units: tts.Units = tts.Units()) -> tuple[float, float]:
+def shown_card_mm(obj: dict, units: tts.Units | None = None) -> tuple[float, float]:
     """What the model says TTS shows of a card object: its scale on each axis times the
     card at scale 1, turned when it lies sideways."""
+    units = units or tts.Units()
     across, along = (units.card[1], units.card[0]) if obj["SidewaysCard"] else units.card
     return obj["Transform"]["scaleX"] * across, obj["Transform"]["scaleZ"] * along
 
