@@ -37,6 +37,7 @@ from PIL import Image, ImageDraw, ImageFont
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import atomic_path
 from pnp.exports.raster import Exported, check_pixels, game_faces, image_digest, one_size, pixels, rasterise, save_image
+from pnp.load.model import TypeDef
 from pnp.write.manifest import title_of
 
 MAX_COLS, MAX_ROWS = 10, 7  # the largest card sheet TTS cuts
@@ -295,7 +296,7 @@ class Described:
     """A card's description in TTS (shown on hover, searched in decks and bags): its text
     fields other than the title, in the order its type declares them."""
 
-    type_def: object | None
+    type_def: TypeDef | None
     markup: bool = True  # the deck's: false prints every field as written
 
     def of(self, card) -> str:
