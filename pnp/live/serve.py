@@ -16,6 +16,7 @@ with where each value is), /api/sheets/L/UNIT (how many pages), /face/L/DECK/CAR
 
 from __future__ import annotations
 
+import errno
 import json
 import threading
 import webbrowser
@@ -27,7 +28,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pnp.base.errors import Location, Problem
+from pnp.base.errors import Location, PnpError, Problem, fail
+from pnp.base.output import Output, Transaction
 from pnp.live.preview import Preview, State, face_size_mm, owner
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
@@ -35,13 +37,14 @@ KEEPALIVE = 15.0  # seconds between two comments on an idle event stream, so a p
 
 
 class PreviewServer(ThreadingHTTPServer):
-    """Serves one Preview on 127.0.0.1 (port 0: a free one)."""
+    """Serves one Preview on 127.0.0.1 (port 0: a free one); bound before the game is
+    loaded, so a port in use is said at once."""
 
     daemon_threads = True  # an open event stream does not hold the process at exit
+    preview: Preview
 
-    def __init__(self, preview: Preview, port: int = 0):
+    def __init__(self, port: int = 0):
         super().__init__(("127.0.0.1", port), Handler)
-        self.preview = preview
 
     @property
     def url(self) -> str:
@@ -69,6 +72,8 @@ class Handler(BaseHTTPRequestHandler):
             self._route(parts, query)
         except _NotFound as missing:
             self._text(HTTPStatus.NOT_FOUND, f"no such {missing} in this game")
+        except PnpError as err:  # the sheet view could not draw under --out (a file where a folder must be)
+            self._text(HTTPStatus.CONFLICT, "\n".join(str(p) for p in err.problems.items))
         except (BrokenPipeError, ConnectionResetError):  # the browser went away
             pass
 
@@ -98,10 +103,10 @@ class Handler(BaseHTTPRequestHandler):
             case ["sheet", lang, unit, picture] if picture.endswith(".png"):
                 state = self._state(lang)
                 pages = preview.sheets(state, _unit(state, unit))
-                page = picture.removesuffix(".png")
-                if not (page.isdigit() and 1 <= int(page) <= len(pages)):
+                page = _number(picture.removesuffix(".png"))
+                if page is None or not 1 <= page <= len(pages):
                     raise _NotFound("page")
-                self._png(pages[int(page) - 1], None, None)
+                self._png(pages[page - 1], None, None)
             case _:
                 raise _NotFound("page")
 
@@ -167,9 +172,16 @@ def _found(value: Any, what: str) -> Any:
     return value
 
 
+def _number(text: str) -> int | None:
+    """A number in a URL as the page writes it: ASCII digits only, a few of them (`str.isdigit`
+    also takes '²' and '٣', which int() refuses or reads as another number)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 def _unit(state: State, unit: str) -> int:
     """The index of a sheet PDF of the state."""
-    return _found(int(unit) if unit.isdigit() and int(unit) < len(state.units) else None, "sheet PDF")
+    index = _number(unit)
+    return _found(index if index is not None and index < len(state.units) else None, "sheet PDF")
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
@@ -232,13 +244,40 @@ def _internal(exc: Exception) -> list[Problem]:
     return [Problem(Location("pnp"), "internal", message)]
 
 
+def _writable(out: Path) -> None:
+    """--out can hold the sheet view's files (a file where a folder must be is said before
+    serving, not when the sheets are first looked at); nothing is left there."""
+    txn = Transaction(Output(out))
+    try:
+        txn.path_for(out / ".pnp-serve")
+    finally:
+        txn.abort()
+
+
+def _bound(port: int) -> PreviewServer:
+    """The server on `port`, or a located error when the system refuses it."""
+    try:
+        return PreviewServer(port)
+    except OSError as exc:
+        why = {errno.EADDRINUSE: "is in use by another program", errno.EACCES: "may not be used by this user (ports below 1024 need privileges)"}
+        what = why.get(exc.errno or 0, f"cannot be served on: {exc.strerror or exc}")
+        raise fail(Location(f"--port {port}"), "serve-port", f"{what}; expected a free port (or --port 0: any free one)", unreadable=True) from None
+
+
 def start(folder: Path, out: Path, lang: str | None = None, port: int = 0) -> tuple[PreviewServer, threading.Thread]:
     """The game loaded, the server bound and the folder followed; the caller runs
     `serve_forever` (a test in a thread of its own)."""
-    preview = Preview(folder, out, lang)
-    watcher = preview.follow(_internal)  # looks at the folder first: a save while loading is seen
-    preview.refresh(_internal)
-    return PreviewServer(preview, port), watcher
+    _writable(out)
+    server = _bound(port)
+    try:
+        preview = Preview(folder, out, lang)
+        watcher = preview.follow(_internal)  # looks at the folder first: a save while loading is seen
+        preview.refresh(_internal)
+    except BaseException:
+        server.server_close()
+        raise
+    server.preview = preview
+    return server, watcher
 
 
 def serve(folder: Path, out: Path, lang: str | None, port: int, browser: bool, say: Callable[[str], None]) -> None:

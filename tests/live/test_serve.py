@@ -9,6 +9,7 @@ import io
 import json
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -243,6 +244,12 @@ def test_sheets_as_imposed_on_paper_and_nothing_written(served: Live):
         "/cities.yaml",
         "/static/",
         "/sheet/sk/-1/1.png",
+        "/sheet/sk/%C2%B2/1.png",  # '²': a digit to str.isdigit, not to int()
+        "/sheet/sk/1/%C2%B2.png",
+        "/sheet/sk/%D9%A1/1.png",  # '١', an Arabic-Indic one: not the page's way of writing 1
+        "/sheet/sk/1/%D9%A1.png",
+        "/api/sheets/sk/%DB%B1",
+        pytest.param("/sheet/sk/1/" + "9" * 5000 + ".png", id="/sheet/sk/1/5000 digits.png"),  # more than int() reads
     ],
 )
 def test_no_route_takes_a_path(served: Live, path: str):
@@ -292,6 +299,30 @@ def test_a_folder_without_a_game_is_refused_before_serving(tmp_path):
     assert result.exit_code == 2, result.output
     assert f"{tmp_path}: no game.yaml in this folder; expected a game folder such as cards/mesta [game-missing]" in result.output
     assert "internal error" not in result.output and "serving" not in result.output
+
+
+def test_a_port_in_use_is_said_before_loading(mesta: Path, tmp_path: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", mesta, "--no-browser", "--port", port, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert f"--port {port}: is in use by another program; expected a free port (or --port 0: any free one) [serve-port]" in result.output
+    assert "internal error" not in result.output and "serving" not in result.output
+
+
+def test_an_out_folder_under_a_file_is_said_before_serving_and_while_serving(mesta: Path, tmp_path: Path):
+    (tmp_path / "file").write_text("not a folder")
+    result = run("serve", mesta, "--no-browser", "--out", tmp_path / "file" / "out")
+    assert result.exit_code == 1, result.output
+    assert "file: is a file where a folder must be; expected a folder (move the file away, or choose another folder with --out) [output-not-folder]" in result.output
+    assert "internal error" not in result.output and "serving" not in result.output
+    for live in serving(mesta, tmp_path / "out"):
+        (tmp_path / "out").write_text("now a file")  # put there while serving: said when the sheets are drawn
+        status, _, body = live.get("/api/sheets/sk/1")
+        assert status == 409 and body.decode().rstrip().endswith("out: is a file where a folder must be; expected a folder (move the file away, or choose another folder with --out) [output-not-folder]"), body
+        assert live.get("/api/state")[0] == 200
 
 
 def test_ctrl_c_while_the_game_is_first_loaded_stops_serving(mesta: Path, tmp_path: Path, monkeypatch):
