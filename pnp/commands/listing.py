@@ -131,12 +131,12 @@ def changes_since(folder: Path, since: Path | None, out: Path, paper: str, lang:
 
     project = prepare(folder)
     game = project.game
-    old = read_manifest(since) if since is not None else None
+    old = read_manifest(since, game.name) if since is not None else None
     lang = old.lang if old is not None else lang or game.meta.language
     (edition,) = make_editions(project, [lang], rulebooks=False)
     if since is None:
         since = default_since(out, edition.game, lang, paper, None)
-        old = read_manifest(since)
+        old = read_manifest(since, game.name)
     assert old is not None
     now = make_manifest(edition.game, lang, old.paper, faces_now(edition))
     return compare(old, now, since, edition.game, set(project.layouts))

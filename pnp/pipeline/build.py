@@ -143,7 +143,7 @@ def _since(editions: list[Edition], options: BuildOptions, changed_since: Path |
     """The manifest each language is compared with: the one named (for its language), or
     the last build's of each language, read before anything is written."""
     if changed_since is not None:
-        old = read_manifest(changed_since)
+        old = read_manifest(changed_since, editions[0].game.name if editions else None)
         if old.lang not in {edition.lang for edition in editions}:
             raise PnpError(
                 Problem(
@@ -158,7 +158,7 @@ def _since(editions: list[Edition], options: BuildOptions, changed_since: Path |
     found = {}
     for edition in editions:
         path = default_since(options.out, edition.game, edition.lang, options.sheet.paper, options.deal)
-        found[edition.lang] = (path, read_manifest(path))
+        found[edition.lang] = (path, read_manifest(path, edition.game.name))
     return found
 
 

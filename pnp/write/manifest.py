@@ -216,33 +216,58 @@ def manifest_path(out: Path, game: Game, lang: str, paper: str, deal: str | None
     return out / game.name / f"manifest-{lang}-{paper}{f'-{deal}' if deal else ''}.json"
 
 
-def read_manifest(path: Path) -> Manifest:
-    """A manifest a build wrote; a missing or damaged one is a located error."""
+def read_manifest(path: Path, game: str | None = None) -> Manifest:
+    """A manifest a build wrote (of the game folder named `game`, when given); a missing,
+    damaged or foreign one is a located error."""
     where = Location(shown(path))
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
     except FileNotFoundError:
         raise fail(where, "manifest-missing", "does not exist; expected the manifest of an earlier build (pnp build writes one beside its PDFs)") from None
     except OSError as exc:
         raise fail(where, "manifest-unreadable", f"cannot be read: {exc.strerror or exc}; expected a manifest pnp build wrote") from None
+    except RecursionError:
+        raise fail(where, "manifest-unreadable", "nests deeper than Python reads; expected a manifest pnp build wrote (three levels)") from None
     except ValueError as exc:
         line, col = getattr(exc, "lineno", 0), getattr(exc, "colno", 0)
         raise fail(Location(shown(path), line, col), "manifest-unreadable", f"is not JSON ({exc}); expected a manifest pnp build wrote") from None
     try:
         if data.get("format") != FORMAT:
             raise ValueError(f"format {data.get('format')!r}")
-        manifest = Manifest(str(data["game"]), str(data["lang"]), str(data["paper"]))
+        manifest = Manifest(_a_string(data["game"], "game"), _a_string(data["lang"], "lang"), _a_string(data["paper"], "paper"))
         for deck, cards in data["cards"].items():
             for card, row in cards.items():
-                sides = {side: str(row[side]) for side in ("front", "back") if side in row}
-                manifest.entries[deck, card] = Entry(deck, card, int(row["copies"]), row.get("title"), sides)
+                sides = {side: _a_string(row[side], side) for side in ("front", "back") if side in row}
+                title = row.get("title")
+                copies = row["copies"]
+                if type(copies) is not int or copies < 0:
+                    raise ValueError(f"copies {copies!r} of card '{card}': not a whole number of copies")
+                manifest.entries[deck, card] = Entry(deck, card, copies, None if title is None else _a_string(title, "title"), sides)
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise fail(
             where,
             "manifest-unreadable",
             f"is not a manifest of this version of pnp ({exc}); expected one pnp build wrote (build again without --changed-since)",
         ) from None
+    if game is not None and manifest.game != game:
+        raise fail(
+            where,
+            "manifest-game",
+            f"is the manifest of game '{manifest.game}', not '{game}'; expected a manifest written by a build of this game (its folder's name)",
+        )
     return manifest
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity, which Python's JSON reads and no manifest holds."""
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _a_string(value: Any, key: str) -> str:
+    """A string of a manifest, as pnp build writes it (never a number, list or mapping)."""
+    if not isinstance(value, str):
+        raise ValueError(f"{key} {json.dumps(value)[:40]}: not a string")
+    return value
 
 
 def title_of(fields_: dict[str, Any]) -> str | None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import edit, make_small_game, run
 from pdfread import card_boxes, sheet_pages
 from reportlab.lib.colors import Color, black, white
@@ -20,7 +21,7 @@ from pnp.base.paths import FONTS_DIR
 from pnp.layout.faces import Face, FaceOp, ImageOp, RectOp, SymbolOp, TextOp
 from pnp.layout.text import Piece, TextLayout
 from pnp.pdf.canvas import register_font
-from pnp.write.manifest import Hashes, face_hash
+from pnp.write.manifest import FORMAT, Hashes, face_hash
 
 TWO_EDITS = [
     ("text: Všetci hráči strácajú všetky rímske mestá.", "text: Všetci hráči strácajú dve rímske mestá."),
@@ -231,3 +232,42 @@ def test_a_face_hash_follows_what_is_drawn_and_nothing_else(tmp_path: Path):
     register_font(TTFont("hash-font", str(fonts[1])))  # the same name, another font file (as the watcher registers an edited one)
     changed["a font file"] = _hash_of(one)
     assert len({base, *changed.values()}) == len(changed) + 1, [what for what, digest in changed.items() if digest == base]
+
+
+def _manifest(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "printed.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+HEAD = '{"format": %d, "game": "mesta", "lang": "sk", "paper": "a4", "cards": ' % FORMAT
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (HEAD + '{"events": {"leonidas": {"copies": Infinity}}}}', "printed.json: is not JSON (Infinity is not a number JSON allows)"),
+        (HEAD + '{"events": {"leonidas": {"copies": NaN}}}}', "printed.json: is not JSON (NaN is not a number JSON allows)"),
+        (HEAD + '{"events": {"leonidas": {"copies": 1e400}}}}', "printed.json: is not a manifest of this version of pnp (copies inf of card 'leonidas': not a whole number"),
+        (HEAD + '{"events": {"leonidas": {"copies": 1, "title": {"a": [1]}}}}}', 'printed.json: is not a manifest of this version of pnp (title {"a": [1]}: not a string)'),
+        (HEAD + '{"events": {"leonidas": {"copies": 1, "front": ' + "[" * 100_000 + "]" * 100_000 + "}}}}", "printed.json: nests deeper than Python reads"),
+        ("", "printed.json:1:1: is not JSON"),
+    ],
+    ids=["Infinity", "NaN", "1e400", "a title that is a mapping", "deep nesting", "empty"],
+)
+def test_a_hostile_manifest_is_a_located_error(mesta: Path, tmp_path: Path, text: str, said: str):
+    result = run("list", mesta, "--changed-since", _manifest(tmp_path, text))
+    assert result.exit_code == 1 and said in result.output and "[manifest-unreadable]" in result.output, result.output
+    assert "internal error" not in result.output
+
+
+def test_a_manifest_of_another_game_is_refused(mesta: Path, tmp_path: Path):
+    other = HEAD.replace('"mesta"', '"kingdoms"') + '{"events": {"leonidas": {"copies": 1}}}}'
+    for command in (["list", mesta, "--changed-since"], ["build", mesta, "--out", tmp_path / "out", "--changed-since"]):
+        result = run(*command, _manifest(tmp_path, other))
+        assert result.exit_code == 1, result.output
+        assert (
+            "printed.json: is the manifest of game 'kingdoms', not 'mesta'; expected a manifest written by a build of this game (its folder's name) [manifest-game]"
+            in result.output
+        )
+    assert not (tmp_path / "out").exists()
