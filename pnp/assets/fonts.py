@@ -11,6 +11,7 @@ matplotlib for them; licence: fonts/LICENSE-DejaVuSans.txt).
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -20,6 +21,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.paths import FONTS_DIR, inside, leads_out, resolve_inside
+from pnp.base.signals import stop_if_received
 from pnp.base.versions import per_version, version
 from pnp.load.yamlfile import load_yaml
 
@@ -134,9 +136,10 @@ def _register(path: Path, name: str, loc: Location) -> Font:
     registered = PREFIX + name
     try:
         ttf = TTFont(registered, str(path))
-    except (TTFError, OSError) as exc:
+    except Exception as exc:  # reportlab's reader meets a damaged file with whatever error the bytes lead to
+        stop_if_received(exc)
         problems = Problems()
-        problems.error(loc, "font-unreadable", f"font '{name}' ({display_path(path)}) cannot be used: {exc}; expected a TrueType (.ttf) file")
+        problems.error(loc, "font-unreadable", f"font '{name}' ({display_path(path)}) cannot be used: {_why(exc, path)}; expected a TrueType (.ttf) file")
         raise PnpError(problems) from None
     if registered in pdfmetrics.getRegisteredFontNames():  # its file changed while pnp runs (the watcher)
         from pnp.pdf.canvas import register_font  # deferred for speed: what measures text loads reportlab's PDF writer only in this rare case
@@ -148,6 +151,21 @@ def _register(path: Path, name: str, loc: Location) -> Font:
         pdfmetrics.registerFont(ttf)
     face = ttf.face
     return Font(name, registered, path, face.ascent / 1000, face.descent / 1000)
+
+
+def _why(exc: Exception, path: Path) -> str:
+    """What is wrong with a font file, in words (reportlab names the file by its full path:
+    the message names it once, as the user does)."""
+    if isinstance(exc, KeyError):
+        return f"it has no '{exc.args[0]}' table"
+    if isinstance(exc, struct.error | IndexError | EOFError):
+        return "it ends before its tables do (a file cut short?)"
+    if isinstance(exc, TTFError | OSError):
+        text = str(exc)
+        for named in (f'TTF file "{path}": ', f' "{path}"', f'"{path}" ', str(path)):
+            text = text.replace(named, "")
+        return text.strip() or type(exc).__name__
+    return f"its tables are damaged ({type(exc).__name__}: {exc})"
 
 
 @lru_cache(maxsize=2048)

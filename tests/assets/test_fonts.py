@@ -1,0 +1,43 @@
+"""A font file that is not what fonts.yaml says: one located error at its line in fonts.yaml."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+from conftest import edit, make_small_game, run
+
+from pnp.base.paths import FONTS_DIR
+
+SFNT = 0x00010000  # the version a TrueType file begins with
+
+
+def _game_with_font(folder: Path, data: bytes) -> Path:
+    game = make_small_game(folder)
+    (game / "fonts").mkdir()
+    (game / "fonts" / "fonts.yaml").write_text("# the game's own font\nown: own.ttf\n", encoding="utf-8")
+    (game / "fonts" / "own.ttf").write_bytes(data)
+    (game / "layouts").mkdir()
+    (game / "layouts" / "mine.yaml").write_text("size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [5, 5, 50, 20]\n    font: own\n", encoding="utf-8")
+    edit(game / "game.yaml", "front: basic/card", "front: mine")
+    return game
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (struct.pack(">IHHHH", SFNT, 0, 0, 0, 0), "it has no 'name' table"),  # a valid header naming no tables
+        ((FONTS_DIR / "SourceSerifPro-Regular.ttf").read_bytes()[:300], "it ends before its tables do (a file cut short?)"),
+        (b"\x13\x37 junk bytes " * 10, "Not a recognized TrueType font: version=0x1337206A"),
+        (b"", "is not a TTF file: can't read version"),
+    ],
+    ids=["no tables", "cut short", "junk", "empty"],
+)
+def test_a_damaged_font_is_an_error_at_its_line_in_fonts_yaml(tmp_path: Path, data: bytes, why: str):
+    game = _game_with_font(tmp_path / "hra", data)
+    for command in ("check", "build"):
+        result = run(command, game, "--out", tmp_path / "out") if command == "build" else run(command, game)
+        assert result.exit_code == 1, result.output
+        assert f"fonts.yaml:2:6: font 'own' (" in result.output and f"own.ttf) cannot be used: {why}; expected a TrueType (.ttf) file [font-unreadable]" in result.output
+        assert "internal error" not in result.output and result.output.count("[font-unreadable]") == 1
