@@ -24,6 +24,7 @@ MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
 MAX_CARDS = 200_000  # in one deck, copies counted: about 22,000 A4 sheets
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # with fullmatch: no separator, no leading dot, nothing that leaves a folder
 ID_EXPECTED = "expected letters, digits, '-', '_' or '.', starting with a letter or digit (it becomes part of file names)"
+MAX_ID = 100  # characters: a file name holds two ids and a tail (`DECK-CARD-front.png`) within the 255 bytes file systems allow
 RESERVED = {"id", "copies"}
 
 
@@ -158,9 +159,14 @@ def load_game(folder: Path, keep_going: bool = False) -> tuple[Game, Problems]:
     return game, problems
 
 
-def is_id(value: str) -> bool:
-    """True for a name that may become part of a file name: deck, card, group, rulebook, mode."""
-    return ID_PATTERN.fullmatch(value) is not None
+def id_mistake(what: str, value: str, of: str = "") -> str | None:
+    """What is wrong with a name that becomes part of a file name (deck, card, group,
+    rulebook, mode, tuck box), or None: `what` names it ("deck id"), `of` says whose it is."""
+    if ID_PATTERN.fullmatch(value) is None:
+        return f"{what} '{value}'{of} is not a plain name; {ID_EXPECTED}"
+    if len(value) > MAX_ID:
+        return f"{what} '{value[:20]}…'{of} is {len(value)} characters long; expected at most {MAX_ID} (it becomes part of file names, which the file system limits)"
+    return None
 
 
 def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
@@ -168,19 +174,19 @@ def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
     `rules-ID-MODE-...pdf`): refused here, where they are read, before any path is made."""
     decks = raw["decks"]
     for deck_id, deck_def in meta.decks.items():
-        if not is_id(deck_id):
-            problems.error(decks.key_locs.get(deck_id, decks.loc), "id-invalid", f"deck id '{deck_id}' is not a plain name; {ID_EXPECTED}")
-        if deck_def.group is not None and not is_id(deck_def.group):
-            problems.error(decks[deck_id].loc_of("group"), "id-invalid", f"group '{deck_def.group}' of deck '{deck_id}' is not a plain name; {ID_EXPECTED}")
+        if mistake := id_mistake("deck id", deck_id):
+            problems.error(decks.key_locs.get(deck_id, decks.loc), "id-invalid", mistake)
+        if deck_def.group is not None and (mistake := id_mistake("group", deck_def.group, f" of deck '{deck_id[:MAX_ID]}'")):
+            problems.error(decks[deck_id].loc_of("group"), "id-invalid", mistake)
     books = raw.get("rulebooks")
     for rid, book in meta.rulebooks.items():
-        if not is_id(rid):
-            problems.error(books.key_locs.get(rid, books.loc), "id-invalid", f"rulebook id '{rid}' is not a plain name; {ID_EXPECTED}")
+        if mistake := id_mistake("rulebook id", rid):
+            problems.error(books.key_locs.get(rid, books.loc), "id-invalid", mistake)
         modes = books[rid].get("modes") if isinstance(books[rid], LMap) else None
         for i, mode in enumerate(book.modes):
-            if not is_id(mode):
+            if mistake := id_mistake("mode", mode, f" of rulebook '{rid[:MAX_ID]}'"):
                 where = modes.loc_of(i) if isinstance(modes, LList) else books.loc_of(rid)
-                problems.error(where, "id-invalid", f"mode '{mode}' of rulebook '{rid}' is not a plain name; {ID_EXPECTED}")
+                problems.error(where, "id-invalid", mistake)
 
 
 HYPHENATION_EXPECTED = "the word's letters with a hyphen at each place it may break ('Drachen-blut-eli-xier'), or the word without hyphens to never break it"
@@ -241,8 +247,8 @@ def _check_tuckboxes(meta: GameFile, raw: LMap, problems: Problems) -> None:
     for box_id, box in meta.tuckboxes.items():
         where = boxes[box_id]
         box._locs = {str(key): where.loc_of(key) for key in where}
-        if not is_id(box_id):
-            problems.error(boxes.key_locs.get(box_id, boxes.loc), "id-invalid", f"tuck box id '{box_id}' is not a plain name; {ID_EXPECTED}")
+        if mistake := id_mistake("tuck box id", box_id):
+            problems.error(boxes.key_locs.get(box_id, boxes.loc), "id-invalid", mistake)
         elif box_id in taken:
             problems.error(
                 boxes.key_locs.get(box_id, boxes.loc),
@@ -471,8 +477,8 @@ def validate_card(
         problems.error(row.loc_of("id"), "card-id", "card has no 'id'; expected a short unique name such as 'rim'")
         return None
     card_id = str(card_id)
-    if not is_id(card_id):
-        problems.error(row.loc_of("id"), "card-id", f"card id '{card_id}' is not a plain name; {ID_EXPECTED}")
+    if mistake := id_mistake("card id", card_id):
+        problems.error(row.loc_of("id"), "card-id", mistake)
     copies = row.get("copies", 1)
     if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
         problems.error(row.loc_of("copies"), "card-copies", f"copies of card '{card_id}' is {copies!r}; expected a whole number from 1 to {MAX_COPIES}")

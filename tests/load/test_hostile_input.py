@@ -53,6 +53,27 @@ def test_a_card_id_with_a_separator_is_refused_at_its_line(mesta):
     assert f"events.yaml:{line_of(events, '../julius-caesar')}:7: card id '../julius-caesar' is not a plain name" in result.output
 
 
+def test_an_id_too_long_for_a_file_name_is_refused_at_its_line_before_anything_is_written(mesta, tmp_path):
+    long_card, long_deck = "c" * 300, "d" * 101
+    events, game = mesta / "events.yaml", mesta / "game.yaml"
+    edit(events, "- id: julius-caesar\n", f"- id: {long_card}\n")
+    edit(game, "  cities:\n    name: Mestá", f"  {long_deck}:\n    name: Mestá")
+    edit(game, "  events:\n    name: Udalosti", "  events:\n    group: " + "g" * 200 + "\n    name: Udalosti")
+    for command in (["build", mesta, "--out", tmp_path / "out"], ["export", "png", mesta, "--out", tmp_path / "out"]):
+        result = run(*command)
+        assert result.exit_code == 1, result.output
+        limit = "expected at most 100 (it becomes part of file names, which the file system limits)"
+        assert f"events.yaml:{line_of(events, long_card)}:7: card id 'cccccccccccccccccccc…' is 300 characters long; {limit} [card-id]" in result.output
+        assert f"game.yaml:{line_of(game, long_deck)}:3: deck id 'dddddddddddddddddddd…' is 101 characters long; {limit} [id-invalid]" in result.output
+        assert f"game.yaml:{line_of(game, 'group: ggg')}:12: group 'gggggggggggggggggggg…' of deck 'events' is 200 characters long; {limit} [id-invalid]" in result.output
+        assert "internal error" not in result.output and not (tmp_path / "out").exists()
+    edit(events, long_card, "c" * 100)  # at the limit: a card of the deck
+    edit(game, long_deck, "d" * 100)
+    edit(game, "g" * 200, "g" * 100)
+    result = run("check", mesta)
+    assert "characters long" not in result.output, result.output
+
+
 # --- YAML that reads as something else -------------------------------------------------
 
 
