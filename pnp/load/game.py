@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.base.errors import Location, PnpError, Problem, Problems, display_path, one_of
+from pnp.base.errors import ERROR, Location, PnpError, Problem, Problems, display_path, one_of
 from pnp.base.paths import check_inside, inside, is_junk
 from pnp.load.languages import known_language
 from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
@@ -440,31 +440,36 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
         problems.error(loc, "data-shape", f"card data must be a list of cards (each starting with '- id: ...'); found {found}")
         return PackedCards(enums)
     cards = PackedCards(enums)  # packed as they are read: memory does not grow with the deck
-    before = len(problems.errors)
+    before = len(problems.items)
     absent = rows.absent if isinstance(rows, SheetRows) else frozenset()  # reported once, at the header
     for index, row in enumerate(rows):
         if not isinstance(row, LMap):
             problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
             continue
-        errors = len(problems.errors)
+        mark = len(problems.items)  # what this card adds is looked at, not every problem so far (a deck of 20,000 wrong rows)
         card = validate_card(row, deck, type_name, tdef, enums, symbols, problems, absent)
         if card is None:
-            read.card_errors.update(problems.errors[errors:])
+            read.card_errors.update(_errors_since(problems, mark))
             continue
         if card.id in read.ids:
             problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {read.ids[card.id]}); expected every id once")
         else:
             read.ids[card.id] = card.loc
-        if len(problems.errors) > errors:  # left out, its errors reported: what later stages see of its deck is the cards that could be read
-            read.card_errors.update(problems.errors[errors:])
+        if added := _errors_since(problems, mark):  # left out, its errors reported: what later stages see of its deck is the cards that could be read
+            read.card_errors.update(added)
             read.left_out.append(card)
             continue
         cards.append(card)
     refused = isinstance(rows, SheetRows) and rows.refused  # its header was: reported there
-    if not cards and len(problems.errors) == before and not refused:  # every row refused is reported row by row already
+    if not cards and not _errors_since(problems, before) and not refused:  # every row refused is reported row by row already
         what = "the deals file has no deals" if deck == "deals" else f"deck '{deck}' has no cards"
         problems.error(rows.loc, "deck-empty", f"{what}; expected at least one {type_name} (a row under the header, or an item '- id: ...')")
     return cards
+
+
+def _errors_since(problems: Problems, mark: int) -> list[Problem]:
+    """The errors added after the first `mark` problems."""
+    return [p for p in problems.items[mark:] if p.severity == ERROR]
 
 
 def validate_card(

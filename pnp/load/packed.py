@@ -103,6 +103,7 @@ class PackedCards(Sequence[Card]):
     def __init__(self, enums: dict[str, dict[str, EnumValue]], cards: Iterable[Card] = ()):
         self.enums = enums
         self.file: str | None = None  # the data file: its name is stored once
+        self.sheet = ""  # and the workbook's sheet the cards come from
         self.dictionary = b""  # the first card, pickled: what the others are compressed against
         self.kept: list[Card] | None = []  # the cards as loaded, while there are at most _KEPT; then None
         self.packed = _Run()
@@ -117,7 +118,7 @@ class PackedCards(Sequence[Card]):
     def append(self, card: Card) -> None:
         self.counts.append(card.copies)
         if self.file is None:
-            self.file = card.loc.file
+            self.file, self.sheet = card.loc.file, card.loc.sheet
         kept = self.kept
         if kept is None:
             self._pack(card)
@@ -132,7 +133,7 @@ class PackedCards(Sequence[Card]):
         """The card pickled, and a byte that says whether it refers to enumeration values."""
         values = [getattr(card, name) for name in _FIELDS]
         locs = [card.loc, *card.field_locs.values()]
-        if all(loc.file == self.file for loc in locs):  # as line and column: smaller, and faster to unpack
+        if all(loc.file == self.file and loc.sheet == self.sheet for loc in locs):  # as line and column: smaller, and faster to unpack
             values[_LOC] = (card.loc.line, card.loc.col)
             values[_FIELD_LOCS] = tuple((key, loc.line, loc.col) for key, loc in card.field_locs.items())
         buffer, pickler = self._buffer, self._pickler
@@ -212,7 +213,7 @@ class PackedCards(Sequence[Card]):
             values = list(pickle.loads(raw))
         loc = values[_LOC]
         if type(loc) is tuple:
-            file = self.file
-            values[_LOC] = Location(file, *loc)
-            values[_FIELD_LOCS] = {key: Location(file, line, col) for key, line, col in values[_FIELD_LOCS]}
+            file, sheet = self.file, self.sheet
+            values[_LOC] = Location(file, *loc, sheet)
+            values[_FIELD_LOCS] = {key: Location(file, line, col, sheet) for key, line, col in values[_FIELD_LOCS]}
         return Card(*values)

@@ -40,6 +40,7 @@ MAX_BYTES = 20 * 1024 * 1024  # on disk
 MAX_UNPACKED = 200 * 1024 * 1024  # an XLSX is a zip: refuse one that inflates beyond this
 MAX_ROWS = 200_000  # cards, header not counted
 MAX_COLUMNS = 1_000
+MAX_CELL = 32_767  # characters in one cell: a spreadsheet program's own limit
 BUILT_IN = ("id", "copies")
 
 
@@ -184,7 +185,10 @@ def _xlsx_cells(path: Path, shown: str, sheet: str | None, sheet_loc: Location |
 
     def cells() -> Iterator[tuple[int, list[Any]]]:
         try:
-            pairs = zip(book[sheet].iter_rows(values_only=True), formulas[sheet].iter_rows(values_only=True))
+            values, sources = book[sheet], formulas[sheet]
+            for read in (values, sources):  # the dimension saved is often wrong (one formatted blank cell at XFD1048576 makes a sheet
+                read.reset_dimensions()  # of 17 billion cells): each row is read as long as its last cell, and rows end with the last one saved
+            pairs = zip(values.iter_rows(values_only=True), sources.iter_rows(values_only=True))
             for number, (values, written) in enumerate(pairs, start=1):
                 row = list(values)
                 for i, (value, source) in enumerate(zip(row, written)):
@@ -312,16 +316,33 @@ def _rows(
     named, absent = header
     rows.absent = absent
     required = {name for name, fdef in tdef.fields.items() if fdef.needed} | {"id"}
-    for number, (record, cells) in enumerate(records, start=2):
-        if number - 1 > MAX_ROWS:
-            raise _unreadable(at(record, 0, []), "sheet-limit", f"more than {MAX_ROWS} rows; expected at most {MAX_ROWS} cards in one file")
+    cards = 0
+    long_texts: dict[str, Any] = {}  # a long cell's text as read, by the cell's text
+    for record, cells in records:
         values = list(cells)
-        if not any(_cell(v) is not None for v in values):
-            continue  # blank rows: spreadsheets often end with some
+        if all(_blank(v) for v in values):
+            continue  # blank rows: spreadsheets often end with some, and a formatted blank cell far away makes many
+        cards += 1
+        if cards > MAX_ROWS:
+            raise _unreadable(at(record, 0, []), "sheet-limit", f"this row is card {cards:,}; expected at most {MAX_ROWS:,} cards in one file (rows with values)")
         row = LMap(loc=at(record, 1, values))
         for col, raw in enumerate(values[:MAX_COLUMNS], start=1):
             column = named.get(col)
-            value = _cell(raw)
+            if isinstance(raw, str) and len(raw) > 64:  # a long text: read once however many cells hold it (one shared string in every row)
+                if len(raw) > MAX_CELL:
+                    if column is None or column.name != IGNORE:
+                        whose = f"card '{row['id']}'" if "id" in row else f"row '{record}'"  # named: the same text in every row is one message
+                        problems.error(
+                            at(record, col, values),
+                            "sheet-limit",
+                            f"the cell of {whose} holds {len(raw):,} characters; expected at most {MAX_CELL:,} (a spreadsheet cell's limit)",
+                        )
+                    continue
+                value = long_texts.get(raw)
+                if value is None:
+                    value = long_texts[raw] = _cell(raw)
+            else:
+                value = _cell(raw)
             if value is None:
                 if column is not None and column.name in required and column.name not in row:
                     row.locs[column.name] = at(record, col, values)  # an empty required cell is reported at itself
@@ -360,6 +381,10 @@ def _rows(
             row[column.name] = _typed(value, column.name, tdef, loc)
             row.locs[column.name] = loc
             row.key_locs[column.name] = at(head, col, [])
+        far = _beyond_columns(values)
+        if far:
+            whose = f"card '{row['id']}'" if "id" in row else f"row '{record}'"
+            problems.error(at(record, far, values), "sheet-limit", f"a value of {whose} in column {far:,}; expected at most {MAX_COLUMNS:,} columns")
         rows.append(row)
         rows.locs.append(row.loc)
     return rows
@@ -381,6 +406,9 @@ def _header(
     used_keys: set[str] = set()
     strays: list[tuple[Location, Any]] = []  # the header cells that name no field
     ids_col = None
+    far = _beyond_columns(cells)
+    if far:
+        problems.error(at(head, far, cells), "sheet-limit", f"a header in column {far:,}; expected at most {MAX_COLUMNS:,} columns")
     for col, raw in enumerate(cells[:MAX_COLUMNS], start=1):
         value = _cell(raw)
         if value is None:
@@ -501,6 +529,16 @@ def _yaml_key(text: str) -> str:
     read it otherwise ('#FF00FF' starts a comment, 'yes' is a boolean, '3' a number)."""
     plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_ .()-]*", text) and text.lower() not in {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
     return text if plain and text == text.strip() else '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _beyond_columns(cells: list[Any]) -> int:
+    """The column of the first value past MAX_COLUMNS (which is not read), or 0."""
+    return next((col for col in range(MAX_COLUMNS, len(cells)) if not _blank(cells[col])), -1) + 1
+
+
+def _blank(value: Any) -> bool:
+    """Whether `_cell` makes nothing of a value, found without copying a long text."""
+    return value is None or isinstance(value, _Formula) or (isinstance(value, str) and (not value or value.isspace()))
 
 
 def _cell(value: Any) -> Any:

@@ -4,6 +4,8 @@ mistake located by row and column (and sheet)."""
 from __future__ import annotations
 
 import datetime
+import zipfile
+from xml.sax.saxutils import escape
 
 import openpyxl
 import pytest
@@ -12,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdfread import text
 
+import pnp.load.packed
 import pnp.load.spreadsheets
-from pnp.base.errors import PnpError
+from pnp.base.errors import PnpError, Problems
 from pnp.load.game import load_game
 
 RULES = """\
@@ -143,12 +146,14 @@ def test_files_over_20_mb_are_refused_before_reading(tmp_path):
     assert "expected at most 20971520" in result.output and "[sheet-limit]" in result.output
 
 
-def test_too_many_rows_are_refused(tmp_path, monkeypatch):
+def test_too_many_rows_are_refused_at_the_first_card_too_many(tmp_path, monkeypatch):
     monkeypatch.setattr(pnp.load.spreadsheets, "MAX_ROWS", 10)
-    game = sheet_game(tmp_path, "id,title\n" + "".join(f"c{i},T\n" for i in range(11)))
+    game = sheet_game(tmp_path, "id,title\n" + ",\n" * 5 + "".join(f"c{i},T\n" for i in range(11)) + ",\n" * 20)  # blank rows are no cards
     result = run("check", game)
     assert result.exit_code == 2
-    assert "cards.csv:12: more than 10 rows" in result.output
+    assert "cards.csv:17: this row is card 11; expected at most 10 cards in one file (rows with values) [sheet-limit]" in result.output
+    edit(game / "cards.csv", "c10,T\n", "")
+    assert run("check", game).exit_code == 0
 
 
 def workbook(path, sheets: dict[str, list[list]]):
@@ -159,6 +164,95 @@ def workbook(path, sheets: dict[str, list[list]]):
         for row in rows:
             sheet.append(row)
     book.save(path)
+
+
+
+def raw_workbook(path, rows: str, shared=(), dimension="A1"):
+    """A workbook as a spreadsheet program saves it, written part by part: `rows` is the sheet's <sheetData> content."""
+    parts = {
+        "[Content_Types].xml": '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+        '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+        '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+        '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+        "_rels/.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml": '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Karty" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>'
+        '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        "xl/worksheets/sheet1.xml": '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        f'<dimension ref="{dimension}"/><sheetData>{rows}</sheetData></worksheet>',
+        "xl/sharedStrings.xml": '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        + "".join(f"<si><t>{escape(s)}</t></si>" for s in shared) + "</sst>",
+    }
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in parts.items():
+            archive.writestr(name, text)
+
+
+
+def _shared_text_rows(count: int) -> str:
+    """A header (id, title, text) and `count` cards whose text is shared string 0."""
+    def inline(ref: str, text: str) -> str:
+        return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
+
+    head = f'<row r="1">{inline("A1", "id")}{inline("B1", "title")}{inline("C1", "text")}</row>'
+    return head + "".join(f'<row r="{i}">{inline(f"A{i}", f"c{i}")}{inline(f"B{i}", "Karta")}<c r="C{i}" t="s"><v>0</v></c></row>' for i in range(2, count + 2))
+
+
+def test_a_formatted_blank_cell_far_away_does_not_make_the_sheet_huge(tmp_path, monkeypatch):
+    """Excel saves the used range as the sheet's dimension: one formatted blank cell at
+    XFD1048576 says 17 billion cells. The rows are read as saved, up to the last one."""
+    monkeypatch.setattr(pnp.load.spreadsheets, "MAX_ROWS", 10)  # blank rows are no cards: they do not count
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    book = openpyxl.Workbook()
+    book.active.title = "Karty"
+    for row in (["id", "title"], ["a", "Prvá"], ["b", "Druhá"]):
+        book.active.append(row)
+    book.active["XFD1048576"].font = openpyxl.styles.Font(bold=True)
+    book.save(game / "cards.xlsx")
+    with zipfile.ZipFile(game / "cards.xlsx") as archive:
+        assert b'<dimension ref="A1:XFD1048576"/>' in archive.read("xl/worksheets/sheet1.xml")
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "(2 cards" in result.output and "Druhá" in text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+
+
+def test_a_value_past_the_last_column_read_is_an_error_at_its_cell(tmp_path):
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    raw_workbook(
+        game / "cards.xlsx",
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c><c r="B1" t="inlineStr"><is><t>title</t></is></c></row>'
+        '<row r="2"><c r="A2" t="inlineStr"><is><t>a</t></is></c><c r="B2" t="inlineStr"><is><t>Prvá</t></is></c><c r="ALN2"><v>7</v></c></row>',
+    )
+    result = run("check", game)
+    assert result.exit_code == 1, result.output
+    assert "cards.xlsx:Karty!ALN2: a value of card 'a' in column 1,002; expected at most 1,000 columns [sheet-limit]" in result.output
+
+
+def test_a_cell_longer_than_a_spreadsheet_holds_is_an_error_at_each_cell_that_holds_it_once_grouped(tmp_path):
+    """One shared string of 10 MB in every row: refused at the cells, not read into memory once per row."""
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    raw_workbook(game / "cards.xlsx", _shared_text_rows(40), ["slovo " * 1_700_000])
+    result = run("check", game)
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.replace(str(tmp_path) + "/", "").splitlines() if "[" in line or line.startswith("  the same")]
+    assert lines == [
+        "hra/cards.xlsx:Karty!C2: the cell of card 'c2' holds 10,200,000 characters; expected at most 32,767 (a spreadsheet cell's limit) [sheet-limit]",
+        "  the same at Karty!C3, Karty!C4, Karty!C5 ... and 36 more cards",
+    ]
+
+
+def test_a_long_text_in_many_rows_is_held_once(tmp_path):
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    raw_workbook(game / "cards.xlsx", _shared_text_rows(300), [" Hráč získa mesto. " * 1_500])  # 28,500 characters, spaces around
+    problems = Problems()
+    rows = pnp.load.spreadsheets.read_sheet(game / "cards.xlsx", load_game(game)[0].types["card"], problems)
+    assert not problems.items and len(rows) == 300
+    assert rows[0]["text"] == (" Hráč získa mesto. " * 1_500).strip()
+    assert all(row["text"] is rows[0]["text"] for row in rows)  # one string, not 300 copies
 
 
 def test_xlsx_rows_are_cards_and_errors_name_the_sheet(tmp_path):
@@ -284,3 +378,14 @@ def test_an_unknown_header_that_yaml_would_misread_is_quoted_in_the_suggestion(t
     result = run("check", game)
     assert "unknown column '#FF00FF'" in result.output
     assert """'columns: {"#FF00FF": FIELD}' in the deck to map it, 'columns: {"#FF00FF": ignore}' to leave it out""" in result.output
+
+
+def test_a_large_decks_cards_keep_their_sheet_in_the_places_messages_name(tmp_path, monkeypatch):
+    """A deck of more than a few thousand cards is packed (load/packed.py): a card read back
+    still names its cell as the sheet does, not as a line and column."""
+    monkeypatch.setattr(pnp.load.packed, "_KEPT", 1)
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    workbook(game / "cards.xlsx", {"Karty": [["id", "title", "text"], ["a", "Prvá", "Krátky."], ["b", "Druhá", "Krátky."], ["c", "Tretia", "Príliš dlhý. " * 400]]})
+    result = run("check", game)
+    assert result.exit_code == 1, result.output
+    assert "cards.xlsx:Karty!C4: text of card 'c' does not fit" in result.output, result.output
