@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from pnp.base.errors import Location, Problems, display_path, fail
 from pnp.base.output import atomic_path
 from pnp.base.paths import inside, is_junk, leads_out
+from pnp.base.texts import utf8_text
 from pnp.i18n.msgid import comparable, singular, unescape
 from pnp.load.languages import known_language
 from pnp.load.model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
@@ -258,7 +259,7 @@ def template(game: Game, entries: list[Entry]) -> Catalog:
 def _write(path: Path, catalog: Catalog) -> None:
     """The catalogue written over its old file, changing only the entries that changed
     (pofile): a file in Poedit's or msgmerge's wrapping keeps it, and its headers."""
-    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    old = utf8_text(path.read_bytes()) if path.is_file() else None
     from pnp.i18n import pofile  # here for speed: it brings in babel's catalogues, which a build does not write
 
     data = pofile.write(old, catalog).encode("utf-8")
@@ -275,7 +276,7 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
     own = Problems()
     try:
         data = path.read_bytes()
-        text = data.decode("utf-8")
+        text = utf8_text(data)
         check_po(text, display_path(path), own)
         if not own.errors:
             from pnp.i18n import pofile  # here for speed: babel's catalogues, only for games with translations

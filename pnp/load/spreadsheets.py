@@ -30,6 +30,7 @@ from typing import Any
 from xml.parsers import expat
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
+from pnp.base.texts import utf8_text
 from pnp.load.model import TypeDef
 from pnp.load.schema import suggest
 from pnp.load.yamlfile import CONTROL, LList, LMap
@@ -110,7 +111,7 @@ def _csv_cells(path: Path, shown: str) -> Iterator[tuple[int, list[Any]]]:
 
     data = path.read_bytes()
     try:
-        text = data.decode("utf-8-sig")  # Excel's "CSV UTF-8" starts with a byte order mark
+        text = utf8_text(data)  # Excel's "CSV UTF-8" starts with a byte order mark
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise _unreadable(

@@ -26,6 +26,7 @@ from mdit_py_plugins.container import container_plugin
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.paths import check_inside
+from pnp.base.texts import utf8_text
 from pnp.i18n.catalogues import Entry, Translated, text_key
 from pnp.load.model import Game, RulebookDef
 from pnp.load.schema import suggest
@@ -200,7 +201,7 @@ def _read(root: Path, name: str, loc: Location, problems: Problems) -> str | Non
         problems.error(loc, "rulebook-file-large", f"rulebook file '{name}' is larger than {MAX_FILE_BYTES} bytes; expected a Markdown text")
         return None
     try:
-        return path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        return utf8_text(path.read_bytes()).replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
         problems.error(loc, "rulebook-file-encoding", f"rulebook file '{name}' is not UTF-8 ({exc.reason} at byte {exc.start}); expected UTF-8 text")
         return None

@@ -24,6 +24,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.output import shown
+from pnp.base.texts import utf8_text
 from pnp.base.versions import per_version, version
 from pnp.layout.faces import Face, FaceOp, ImageOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import TextLayout
@@ -221,7 +222,7 @@ def read_manifest(path: Path, game: str | None = None) -> Manifest:
     damaged or foreign one is a located error."""
     where = Location(shown(path))
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
+        data = json.loads(utf8_text(path.read_bytes()), parse_constant=_no_constant)
     except FileNotFoundError:
         raise fail(where, "manifest-missing", "does not exist; expected the manifest of an earlier build (pnp build writes one beside its PDFs)") from None
     except OSError as exc:

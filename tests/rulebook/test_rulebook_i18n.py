@@ -79,3 +79,23 @@ def test_pseudo_language_keeps_the_markdown(tmp_path: Path) -> None:
     game = make_game(tmp_path / "hra")
     result = run("check", game, "--lang", "qps")
     assert result.exit_code == 0, result.output
+
+
+def test_files_saved_with_a_byte_order_mark_read_as_without(tmp_path: Path) -> None:
+    """Notepad and some Markdown editors start a UTF-8 file with a byte order mark: it is
+    not text, and the rulebook's first heading is still a heading."""
+    game = make_game(tmp_path / "hra")
+    assert run("i18n", "update", game, "--add", "en").exit_code == 0
+    translate_all(game / "locale" / "en.po")
+    for name in ("rules/01-goal.md", "locale/en.po", "cards.yaml", "game.yaml"):
+        path = game / name
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    update = run("i18n", "update", game)
+    assert update.exit_code == 0 and "en: 0 new, 0 fuzzy, 0 obsolete" in update.output, update.output
+    out = tmp_path / "out"
+    for lang in ("sk", "en"):
+        result = run("build", game, "--out", out, "--lang", lang)
+        assert result.exit_code == 0 and "font-glyph" not in result.output, result.output
+    source, translated = text_of(out / "hra" / "rules-basic-sk-a4.pdf"), text_of(out / "hra" / "rules-basic-en-a4.pdf")
+    assert "1 Cieľ hry" in source and "# Cieľ" not in source and "\ufeff" not in source
+    assert "1 Goal of the game" in translated and "1.1 Set-up" in translated
