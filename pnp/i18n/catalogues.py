@@ -418,22 +418,85 @@ def _previous(pot: Catalog, old: Catalog) -> dict[tuple[str, str], Message]:
         if previous is not None and id(previous) not in taken:
             chosen[(m.context, m.id)] = previous
             taken.add(id(previous))
+    pools: dict[str, _Pool] = {}
     for m in new:
         if (m.context, m.id) in chosen:
             continue
-        left = [c for c in by_context.get(m.context, []) if id(c) not in taken]
+        pool = pools.get(m.context)
+        if pool is None:
+            pool = pools[m.context] = _Pool([c for c in by_context.get(m.context, []) if id(c) not in taken])
+        left = pool.left(taken)
         if not left:
             continue
         if sharing[m.context] == 1 and len(left) == 1:
             previous = left[0]
         else:
-            best = max(range(len(left)), key=lambda i: (difflib.SequenceMatcher(None, left[i].id, m.id).ratio(), -i))
-            if difflib.SequenceMatcher(None, left[best].id, m.id).ratio() < 0.5:
+            candidates = left if len(left) <= _SEARCH_ALL else pool.likely(m, taken)
+            scored = [(difflib.SequenceMatcher(None, c.id, m.id).ratio(), -pool.order[id(c)], c) for c in candidates]
+            if not scored:
                 continue
-            previous = left[best]
+            ratio, _, previous = max(scored, key=lambda each: each[:2])
+            if ratio < 0.5:
+                continue
         chosen[(m.context, m.id)] = previous
         taken.add(id(previous))
+        pool.after = pool.order[id(previous)] + 1
     return chosen
+
+
+_SEARCH_ALL = 24  # left-over messages of a context compared with each new one; more: only the likely ones (_Pool.likely)
+_LIKELY = 6  # of those, the ones sharing the most uncommon words, and as many following the last one matched
+_COMMON = 40  # a word in more left-over messages than this tells nothing about which one it is
+_WORD = re.compile(r"\w+")
+
+
+class _Pool:
+    """The old messages of one context left over for the new ones: a rulebook's paragraphs
+    share a context, and comparing each reworded paragraph with every left-over one would
+    take time growing with the square of the rulebook. The likely ones are found by the
+    words they share and by where the last match was (paragraphs keep their order)."""
+
+    def __init__(self, messages: list[Message]):
+        self.messages = messages
+        self.order = {id(m): i for i, m in enumerate(messages)}
+        self.after = 0  # the position after the last one matched
+        self._start = 0  # no message before this one is left
+        self._index: dict[str, list[int]] | None = None
+
+    def left(self, taken: set[int]) -> list[Message]:
+        """The messages not taken yet (the whole list only while it is short)."""
+        while self._start < len(self.messages) and id(self.messages[self._start]) in taken:
+            self._start += 1
+        if len(self.messages) - self._start > _SEARCH_ALL:
+            return self.messages[self._start :]  # not filtered: likely() skips the taken ones
+        return [m for m in self.messages[self._start :] if id(m) not in taken]
+
+    def likely(self, m: Message, taken: set[int]) -> list[Message]:
+        """The left-over messages `m` most probably continues: those sharing most of its
+        uncommon words, and the next ones after the last match."""
+        if self._index is None:
+            self._index = {}
+            for i, each in enumerate(self.messages):
+                for word in _words(each.id):
+                    self._index.setdefault(word, []).append(i)
+        shared: dict[int, int] = {}
+        for word in _words(m.id):
+            found = self._index.get(word, ())
+            if len(found) <= _COMMON:
+                for i in found:
+                    shared[i] = shared.get(i, 0) + 1
+        best = sorted((i for i in shared if id(self.messages[i]) not in taken), key=lambda i: (-shared[i], i))[:_LIKELY]
+        following: list[int] = []
+        for i in range(self.after, min(len(self.messages), self.after + 4 * _LIKELY)):
+            if len(following) == _LIKELY:
+                break
+            if id(self.messages[i]) not in taken:
+                following.append(i)
+        return [self.messages[i] for i in sorted(set(best) | set(following))]
+
+
+def _words(text: str | tuple) -> set[str]:
+    return set(_WORD.findall((" ".join(text) if isinstance(text, tuple) else text).casefold()))
 
 
 def filled(string: object) -> bool:

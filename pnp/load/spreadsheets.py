@@ -325,7 +325,9 @@ def _rows(
             continue  # blank rows: spreadsheets often end with some, and a formatted blank cell far away makes many
         cards += 1
         if cards > MAX_ROWS:
-            raise _unreadable(at(record, 0, []), "sheet-limit", f"this row is card {cards:,}; expected at most {MAX_ROWS:,} cards in one file (rows with values)")
+            raise _unreadable(
+                at(record, 0, []), "sheet-limit", f"this row is card {cards:,}; expected at most {MAX_ROWS:,} cards in one file (rows with values)"
+            )
         row = LMap(loc=at(record, 1, values))
         for col, raw in enumerate(values[:MAX_COLUMNS], start=1):
             column = named.get(col)

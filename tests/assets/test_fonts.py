@@ -19,7 +19,9 @@ def _game_with_font(folder: Path, data: bytes) -> Path:
     (game / "fonts" / "fonts.yaml").write_text("# the game's own font\nown: own.ttf\n", encoding="utf-8")
     (game / "fonts" / "own.ttf").write_bytes(data)
     (game / "layouts").mkdir()
-    (game / "layouts" / "mine.yaml").write_text("size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [5, 5, 50, 20]\n    font: own\n", encoding="utf-8")
+    (game / "layouts" / "mine.yaml").write_text(
+        "size: [63, 88]\nelements:\n  - text: '{{ title }}'\n    box: [5, 5, 50, 20]\n    font: own\n", encoding="utf-8"
+    )
     edit(game / "game.yaml", "front: basic/card", "front: mine")
     return game
 
@@ -39,5 +41,8 @@ def test_a_damaged_font_is_an_error_at_its_line_in_fonts_yaml(tmp_path: Path, da
     for command in ("check", "build"):
         result = run(command, game, "--out", tmp_path / "out") if command == "build" else run(command, game)
         assert result.exit_code == 1, result.output
-        assert f"fonts.yaml:2:6: font 'own' (" in result.output and f"own.ttf) cannot be used: {why}; expected a TrueType (.ttf) file [font-unreadable]" in result.output
+        assert (
+            "fonts.yaml:2:6: font 'own' (" in result.output
+            and f"own.ttf) cannot be used: {why}; expected a TrueType (.ttf) file [font-unreadable]" in result.output
+        )
         assert "internal error" not in result.output and result.output.count("[font-unreadable]") == 1

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 from conftest import edit, make_small_game, run
 from pdfread import text
 
@@ -214,3 +214,35 @@ def test_a_game_in_a_language_babel_does_not_know_is_an_error_at_its_line(tmp_pa
     assert result.exit_code == 1, result.output
     assert f"game.yaml:2:11: language '{language}' is not a language code that pnp knows" in result.output
     assert "internal error" not in result.output
+
+
+def test_a_reworded_rulebook_keeps_each_paragraphs_translation_comparing_each_with_a_few(tmp_path, monkeypatch):
+    """Every paragraph of a rulebook shares one context: each reworded one is matched with
+    its own old entry by comparing it with a few likely ones, not with every paragraph
+    left over (which took time growing with the square of the rulebook: bench/i18n_update.py)."""
+    import difflib
+
+    game = make_small_game(tmp_path / "hra")
+    paragraphs = [f"Odsek {i}: hráč potiahne kartu číslo {i * 7 % 101} a zahrá ju na stôl." for i in range(200)]
+    (game / "rules.md").write_text("# Pravidlá\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    with (game / "game.yaml").open("a", encoding="utf-8") as handle:
+        handle.write("rulebooks:\n  rules:\n    title: Pravidlá\n    files: [rules.md]\n")
+    assert run("i18n", "update", game, "--add", "en").exit_code == 0
+    po = game / "locale" / "en.po"
+    with po.open("rb") as handle:
+        catalog = read_po(handle)
+    for message in catalog:
+        if message.id:
+            message.string = f"EN {message.id}"
+    with po.open("wb") as handle:
+        write_po(handle, catalog, width=0)
+    edit(game / "rules.md", "hráč potiahne", "hráč rýchlo potiahne", count=200)
+    compared = []
+    real = difflib.SequenceMatcher
+    monkeypatch.setattr(difflib, "SequenceMatcher", lambda *args: compared.append(args) or real(*args))
+    result = run("i18n", "update", game)
+    assert result.exit_code == 0 and "en: 0 new, 200 fuzzy, 0 obsolete" in result.output, result.output
+    with po.open("rb") as handle:
+        after = [m for m in read_po(handle) if m.id and m.id.startswith("Odsek")]
+    assert len(after) == 200 and all(m.fuzzy and m.string == "EN " + m.id.replace("hráč rýchlo", "hráč") for m in after)  # each its own
+    assert len(compared) <= 200 * 13, len(compared)  # a few candidates each (before: 20,100 comparisons)

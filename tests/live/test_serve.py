@@ -316,12 +316,17 @@ def test_an_out_folder_under_a_file_is_said_before_serving_and_while_serving(mes
     (tmp_path / "file").write_text("not a folder")
     result = run("serve", mesta, "--no-browser", "--out", tmp_path / "file" / "out")
     assert result.exit_code == 1, result.output
-    assert "file: is a file where a folder must be; expected a folder (move the file away, or choose another folder with --out) [output-not-folder]" in result.output
+    assert (
+        "file: is a file where a folder must be; expected a folder (move the file away, or choose another folder with --out) [output-not-folder]"
+        in result.output
+    )
     assert "internal error" not in result.output and "serving" not in result.output
     for live in serving(mesta, tmp_path / "out"):
         (tmp_path / "out").write_text("now a file")  # put there while serving: said when the sheets are drawn
         status, _, body = live.get("/api/sheets/sk/1")
-        assert status == 409 and body.decode().rstrip().endswith("out: is a file where a folder must be; expected a folder (move the file away, or choose another folder with --out) [output-not-folder]"), body
+        assert status == 409 and body.decode().rstrip().endswith(
+            "out: is a file where a folder must be; expected a folder (move the file away, or choose another folder with --out) [output-not-folder]"
+        ), body
         assert live.get("/api/state")[0] == 200
 
 

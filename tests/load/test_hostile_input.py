@@ -65,7 +65,10 @@ def test_an_id_too_long_for_a_file_name_is_refused_at_its_line_before_anything_i
         limit = "expected at most 100 (it becomes part of file names, which the file system limits)"
         assert f"events.yaml:{line_of(events, long_card)}:7: card id 'cccccccccccccccccccc…' is 300 characters long; {limit} [card-id]" in result.output
         assert f"game.yaml:{line_of(game, long_deck)}:3: deck id 'dddddddddddddddddddd…' is 101 characters long; {limit} [id-invalid]" in result.output
-        assert f"game.yaml:{line_of(game, 'group: ggg')}:12: group 'gggggggggggggggggggg…' of deck 'events' is 200 characters long; {limit} [id-invalid]" in result.output
+        assert (
+            f"game.yaml:{line_of(game, 'group: ggg')}:12: group 'gggggggggggggggggggg…' of deck 'events' is 200 characters long; {limit} [id-invalid]"
+            in result.output
+        )
         assert "internal error" not in result.output and not (tmp_path / "out").exists()
     edit(events, long_card, "c" * 100)  # at the limit: a card of the deck
     edit(game, long_deck, "d" * 100)

@@ -166,7 +166,6 @@ def workbook(path, sheets: dict[str, list[list]]):
     book.save(path)
 
 
-
 def raw_workbook(path, rows: str, shared=(), dimension="A1"):
     """A workbook as a spreadsheet program saves it, written part by part: `rows` is the sheet's <sheetData> content."""
     parts = {
@@ -185,16 +184,17 @@ def raw_workbook(path, rows: str, shared=(), dimension="A1"):
         "xl/worksheets/sheet1.xml": '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
         f'<dimension ref="{dimension}"/><sheetData>{rows}</sheetData></worksheet>',
         "xl/sharedStrings.xml": '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-        + "".join(f"<si><t>{escape(s)}</t></si>" for s in shared) + "</sst>",
+        + "".join(f"<si><t>{escape(s)}</t></si>" for s in shared)
+        + "</sst>",
     }
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in parts.items():
             archive.writestr(name, text)
 
 
-
 def _shared_text_rows(count: int) -> str:
     """A header (id, title, text) and `count` cards whose text is shared string 0."""
+
     def inline(ref: str, text: str) -> str:
         return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
 
@@ -385,7 +385,9 @@ def test_a_large_decks_cards_keep_their_sheet_in_the_places_messages_name(tmp_pa
     still names its cell as the sheet does, not as a line and column."""
     monkeypatch.setattr(pnp.load.packed, "_KEPT", 1)
     game = sheet_game(tmp_path, "", name="cards.xlsx")
-    workbook(game / "cards.xlsx", {"Karty": [["id", "title", "text"], ["a", "Prvá", "Krátky."], ["b", "Druhá", "Krátky."], ["c", "Tretia", "Príliš dlhý. " * 400]]})
+    workbook(
+        game / "cards.xlsx", {"Karty": [["id", "title", "text"], ["a", "Prvá", "Krátky."], ["b", "Druhá", "Krátky."], ["c", "Tretia", "Príliš dlhý. " * 400]]}
+    )
     result = run("check", game)
     assert result.exit_code == 1, result.output
     assert "cards.xlsx:Karty!C4: text of card 'c' does not fit" in result.output, result.output

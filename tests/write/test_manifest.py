@@ -240,7 +240,7 @@ def _manifest(tmp_path: Path, text: str) -> Path:
     return path
 
 
-HEAD = '{"format": %d, "game": "mesta", "lang": "sk", "paper": "a4", "cards": ' % FORMAT
+HEAD = f'{{"format": {FORMAT}, "game": "mesta", "lang": "sk", "paper": "a4", "cards": '
 
 
 @pytest.mark.parametrize(
@@ -248,8 +248,14 @@ HEAD = '{"format": %d, "game": "mesta", "lang": "sk", "paper": "a4", "cards": ' 
     [
         (HEAD + '{"events": {"leonidas": {"copies": Infinity}}}}', "printed.json: is not JSON (Infinity is not a number JSON allows)"),
         (HEAD + '{"events": {"leonidas": {"copies": NaN}}}}', "printed.json: is not JSON (NaN is not a number JSON allows)"),
-        (HEAD + '{"events": {"leonidas": {"copies": 1e400}}}}', "printed.json: is not a manifest of this version of pnp (copies inf of card 'leonidas': not a whole number"),
-        (HEAD + '{"events": {"leonidas": {"copies": 1, "title": {"a": [1]}}}}}', 'printed.json: is not a manifest of this version of pnp (title {"a": [1]}: not a string)'),
+        (
+            HEAD + '{"events": {"leonidas": {"copies": 1e400}}}}',
+            "printed.json: is not a manifest of this version of pnp (copies inf of card 'leonidas': not a whole number",
+        ),
+        (
+            HEAD + '{"events": {"leonidas": {"copies": 1, "title": {"a": [1]}}}}}',
+            'printed.json: is not a manifest of this version of pnp (title {"a": [1]}: not a string)',
+        ),
         (HEAD + '{"events": {"leonidas": {"copies": 1, "front": ' + "[" * 100_000 + "]" * 100_000 + "}}}}", "printed.json: nests deeper than Python reads"),
         ("", "printed.json:1:1: is not JSON"),
     ],
