@@ -276,6 +276,7 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
     own = Problems()
     try:
         data = path.read_bytes()
+        declared = _charset(data, display_path(path), own)
         text = utf8_text(data)
         check_po(text, display_path(path), own)
         if not own.errors:
@@ -283,11 +284,12 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
 
             return pofile.read(text)
     except UnicodeDecodeError as exc:
-        own.error(
-            Location(display_path(path), data[: exc.start].count(b"\n") + 1),
-            "po-unreadable",
-            "the catalogue is not UTF-8 text; expected a .po file saved as UTF-8",
-        )
+        if declared is None:
+            own.error(
+                Location(display_path(path), data[: exc.start].count(b"\n") + 1),
+                "po-unreadable",
+                "the catalogue is not UTF-8 text; expected a .po file saved as UTF-8",
+            )
     except Exception as exc:  # babel raises several kinds for broken files
         line = getattr(exc, "lineno", 0) or 0
         own.error(Location(display_path(path), line), "po-unreadable", f"cannot read this catalogue: {exc}; expected a gettext .po file")
@@ -295,6 +297,30 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
         problems.extend(own)
         problems.unreadable = True
     return None
+
+
+_CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
+
+
+def _charset(data: bytes, shown: str, problems: Problems) -> str | None:
+    """The charset the catalogue's header names when it is not UTF-8 and the text has
+    other than ASCII, reported at the header: the file is in that charset, which pnp does
+    not read, or it is UTF-8 and the header is wrong (other gettext tools would read it
+    wrongly). None: the header says UTF-8, says nothing, or the text is plain ASCII."""
+    head = data[: data.find(b"\n\n") if b"\n\n" in data else 4096]  # the header entry comes first
+    found = _CHARSET.search(head)
+    if found is None or found.group(1).decode("ascii").lower().replace("_", "-") in ("utf-8", "utf8") or data.isascii():
+        return None
+    name = found.group(1).decode("ascii")
+    where = Location(shown, head[: found.start()].count(b"\n") + 1, len(head[: found.start()].rsplit(b"\n", 1)[-1]) + 1)
+    try:
+        utf8_text(data)
+    except UnicodeDecodeError:
+        message = f"the header says charset={name}, and the catalogue is saved so; expected UTF-8: convert it (msgconv --to-code=UTF-8, or save it as UTF-8 in your editor) and set charset=UTF-8"
+    else:
+        message = f"the header says charset={name}, but the catalogue is UTF-8 text; expected charset=UTF-8 (gettext tools would read this file as {name})"
+    problems.error(where, "po-charset", message)
+    return name
 
 
 _PO_STRING = re.compile(r'"((?:[^"\\]|\\[\\"ntr])*)"\s*$')

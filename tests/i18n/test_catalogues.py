@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po, write_po
-from conftest import edit, make_small_game, run
+from conftest import edit, line_of, make_small_game, run
 from pdfread import text
 
 
@@ -246,3 +246,27 @@ def test_a_reworded_rulebook_keeps_each_paragraphs_translation_comparing_each_wi
         after = [m for m in read_po(handle) if m.id and m.id.startswith("Odsek")]
     assert len(after) == 200 and all(m.fuzzy and m.string == "EN " + m.id.replace("hráč rýchlo", "hráč") for m in after)  # each its own
     assert len(compared) <= 200 * 13, len(compared)  # a few candidates each (before: 20,100 comparisons)
+
+
+@pytest.mark.parametrize(
+    ("saved_as", "said"),
+    [
+        (
+            "utf-8",
+            "the header says charset=ISO-8859-2, but the catalogue is UTF-8 text; expected charset=UTF-8 (gettext tools would read this file as ISO-8859-2) [po-charset]",
+        ),
+        (
+            "iso-8859-2",
+            "the header says charset=ISO-8859-2, and the catalogue is saved so; expected UTF-8: convert it (msgconv --to-code=UTF-8, or save it as UTF-8 in your editor) and set charset=UTF-8 [po-charset]",
+        ),
+    ],
+)
+def test_a_catalogue_whose_header_names_another_charset_is_an_error_at_the_header(mesta, saved_as, said):
+    po = mesta / "locale" / "cs.po"
+    text = po.read_text(encoding="utf-8").replace("charset=utf-8", "charset=ISO-8859-2")
+    po.write_bytes(text.encode(saved_as, errors="replace"))
+    line = line_of(po, "charset=") if saved_as == "utf-8" else text.split("charset=")[0].count("\n") + 1
+    for command in (["check", mesta, "--lang", "cs"], ["i18n", "update", mesta]):
+        result = run(*command)
+        assert result.exit_code != 0, result.output
+        assert f"cs.po:{line}:28: {said}" in result.output and result.output.count("[po-") == 1, result.output
