@@ -209,6 +209,13 @@ def card_view(card: Card, blank: frozenset[str] = frozenset()) -> View:
     return view
 
 
+def read(card: Card, name: str) -> Any:
+    """What a rule's field name (`unique: title`, `group_by: deck`) reads of a component:
+    what `card.NAME` is in an expression, its id, type, copies or deck, or a field (no
+    field is named like those four); None for a field it lacks."""
+    return getattr(card, name) if name in COMPONENT_NAMES else card.fields.get(name)
+
+
 def values_of(cards: list[dict], *names: str) -> list[Any]:
     """Distinct non-empty values of the given fields over cards, lists flattened."""
     found: list[Any] = []
