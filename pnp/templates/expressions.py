@@ -16,8 +16,8 @@ The names an expression sees:
 
 No field may be named like one of pnp's names or a deck (load/game.py refuses it where
 it is declared), so a name means one thing for every game: `type` is always the
-component's type, and `card.NAME` is always the field NAME. An optional field left out is
-None. A field that only other component types declare is None too, named alone or on
+component's type, and `card.NAME` is the field NAME for any NAME but id, type, copies
+and deck. An optional field left out is None. A field that only other component types declare is None too, named alone or on
 `card` and the items of `components` (an expression about each component may visit
 several types); the components of one deck are of one type, so there a field their
 type lacks is a mistake. Any other name is undefined: an error at the expression, with
