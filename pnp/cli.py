@@ -22,7 +22,7 @@ from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, display_path, group
 from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
-from pnp.commands.new import create
+from pnp.commands.new import create, untranslated_note
 from pnp.impose.paper import PAPERS
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
@@ -682,7 +682,12 @@ def i18n_status(ctx: Context, game: Path) -> None:
 @click.argument("name", type=click.Path(path_type=Path))
 @out_folder("Folder to create the game in.", Path("."))
 @click.option("--title", default=None, help="The game's title (default: from NAME).")
-@click.option("--lang", default="en", show_default=True, help="The language the game is written in.")
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    help="The language the game is written in: its starter text is in it (en, sk, cs, de, pl, fr; another language gets the English text and a catalogue to translate it into that language).",
+)
 @click.option(
     "--translation",
     default=None,
@@ -700,6 +705,9 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
         target = create(out / name, title, lang, None if second == "none" else second)
         shown = shlex.quote(str(target))
         ctx.say(f"created {target}: next, run  pnp check {shown}  and  pnp build {shown}")
+        note = untranslated_note(lang)
+        if note:
+            click.echo(f"note: {note}", err=True)
 
     _run(ctx, action, Output((out / name).parent))
 
