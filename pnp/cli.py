@@ -441,15 +441,9 @@ def _report(problems) -> None:
 
 LAST_BUILD = "\0last"  # --changed-since without a value
 
-changed_since_option = click.option(
-    "--changed-since",
-    "changed_since",
-    is_flag=False,
-    flag_value=LAST_BUILD,
-    default=None,
-    metavar="[MANIFEST]",
-    help="Also write errata PDFs of the cards changed or new since MANIFEST (default: the last build's in --out), and say which to take out. Put it after GAME.",
-)
+def changed_since_option(help_text: str):
+    """The --changed-since option of a command, with its own help (build writes errata, list only says)."""
+    return click.option("--changed-since", "changed_since", is_flag=False, flag_value=LAST_BUILD, default=None, metavar="[MANIFEST]", help=help_text)
 
 
 @main.command(cls=SheetCommand)
@@ -470,7 +464,9 @@ changed_since_option = click.option(
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
-@changed_since_option
+@changed_since_option(
+    "Also write errata PDFs of the cards changed or new since MANIFEST (default: the last build's in --out), and say which to take out. Put it after GAME."
+)
 @click.pass_obj
 @with_sheet
 def build(
@@ -737,7 +733,10 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
 @main.command("list")
 @game_argument
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
-@changed_since_option
+@changed_since_option(
+    "Say which cards changed or are new since MANIFEST (default: the last build's in --out): what build --changed-since would put in "
+    "errata PDFs, and which to take out of the printed deck. Writes nothing. Put it after GAME."
+)
 @out_folder("With --changed-since: the build's folder.")
 @paper_choice("With --changed-since: the build's paper.")
 @click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
