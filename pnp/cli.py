@@ -230,7 +230,40 @@ def _config_check(param: click.Parameter):
     return offset
 
 
-class SheetCommand(click.Command):
+# The global options: `pnp -q build GAME` and `pnp build GAME -q` alike (PnpCommand).
+GLOBAL_OPTIONS = (
+    (("--debug",), "Show Python tracebacks (for reporting bugs in pnp)."),
+    (("-q", "--quiet"), "Print only errors and warnings."),
+    (("-v", "--verbose"), "Also print how long each deck took, and where each sheet option not at its default came from."),
+)
+GLOBAL_NAMES = ("debug", "quiet", "verbose")
+
+
+class PnpCommand(click.Command):
+    """A pnp command: it takes the global options after its name too, so that `pnp build
+    GAME -q` is `pnp -q build GAME` (each is said where a user types it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params += [click.Option(list(names), is_flag=True, help=text) for names, text in GLOBAL_OPTIONS]
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        given = {name: bool(ctx.params.pop(name, False)) for name in GLOBAL_NAMES}
+        pnp_ctx = ctx.find_object(Context)
+        if pnp_ctx is not None:
+            pnp_ctx.also(**given)
+        return rest
+
+
+class PnpGroup(click.Group):
+    """The `pnp` group and its groups (i18n, export): every command in them is a PnpCommand."""
+
+    command_class = PnpCommand
+    group_class = type  # a group made in it is a PnpGroup too
+
+
+class SheetCommand(PnpCommand):
     """A command that takes sheet options: its context's default_map is the user's config
     file's settings (see pnp/load/settings.py), so click gives each option its value
     from the command line, else its PNP_* variable, else the config file, else its
@@ -310,16 +343,27 @@ class Context:
         self.config: Path | None = None  # the user's config file, once read (for build --verbose)
         self.from_game: dict[str, Path] = {}  # the sheet options game.yaml set (for build --verbose)
 
+    def also(self, debug: bool, quiet: bool, verbose: bool) -> None:
+        """The global options given after the command's name, added to those before it."""
+        self.debug = self.debug or debug
+        self.quiet = self.quiet or quiet
+        self.verbose = (self.verbose or verbose) and not self.quiet
+
     def say(self, message: str) -> None:
         if not self.quiet:
             click.echo(message)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def global_options(command):
+    """The global options, on the `pnp` group (PnpCommand takes them after a command's name too)."""
+    for names, text in reversed(GLOBAL_OPTIONS):
+        command = click.option(*names, is_flag=True, help=text)(command)
+    return command
+
+
+@click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
-@click.option("--debug", is_flag=True, help="Show Python tracebacks (for reporting bugs in pnp).")
-@click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
-@click.option("-v", "--verbose", is_flag=True, help="Also print how long each deck took, and where each sheet option not at its default came from.")
+@global_options
 @click.pass_context
 def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     """pnp: print-and-play cards, boards and rulebooks from one YAML source.
@@ -918,7 +962,13 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @sides_option
 @flip_option
 @back_offset_option
-@click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
+@click.option(
+    "--bleed",
+    type=click.FloatRange(0, 6),
+    default=0.0,
+    show_default=True,
+    help="Bleed in mm that the images include beyond the trim on every side (images of pnp export png say theirs: without --bleed, that one).",
+)
 @gap_option
 @overlap_option
 @cutter_option
@@ -941,7 +991,8 @@ def impose_images(
     def action():
         from pnp.commands.impose_images import impose_images as run_impose
 
-        written, problems, cuts = run_impose(folder, back, size, sheet, out, title)
+        learn = click.get_current_context().get_parameter_source("bleed") != ParameterSource.COMMANDLINE
+        written, problems, cuts = run_impose(folder, back, size, sheet, out, title, learn)
         _report(problems.items)
         ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:

@@ -55,6 +55,8 @@ def test_each_shop_size_in_exact_pixels_with_its_bleed_and_safe_zone(profile, si
 @pytest.mark.parametrize(("profile", "pixels", "short"), [("tgc", (825, 1125), True), ("mpc", (822, 1122), False)])
 def test_image_shops_get_one_image_per_face_at_their_pixels_named_with_quantities(tmp_path, profile, pixels, short):
     game = new_game(tmp_path)
+    for layout in ("card", "back"):  # the background 3 mm into the bleed (pnp new's reaches 4 mm)
+        edit(game / "layouts" / f"{layout}.yaml", "rect: [-4, -4, 71, 96]", "rect: [-3, -3, 69, 94]")
     result = run("export", "shop", game, "--profile", profile, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "out" / "g" / f"shop-{profile}-en" / "cards"
