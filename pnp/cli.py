@@ -485,6 +485,7 @@ def _report(problems) -> None:
 
 LAST_BUILD = "\0last"  # --changed-since without a value
 
+
 def changed_since_option(help_text: str):
     """The --changed-since option of a command, with its own help (build writes errata, list only says)."""
     return click.option("--changed-since", "changed_since", is_flag=False, flag_value=LAST_BUILD, default=None, metavar="[MANIFEST]", help=help_text)

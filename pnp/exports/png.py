@@ -74,7 +74,9 @@ def export_png(
     for faces in all_faces:
         where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id
         for card, face in zip(faces.deck.cards, faces.fronts):
-            save_image(rasterise(face, symbols, dpi, bleed_pt, font), where / f"{card.id}-front.png", dpi, result.files, card_text(face.width, face.height, bleed))
+            save_image(
+                rasterise(face, symbols, dpi, bleed_pt, font), where / f"{card.id}-front.png", dpi, result.files, card_text(face.width, face.height, bleed)
+            )
             if progress:
                 progress(1)
         backs = [rasterise(face, symbols, dpi, bleed_pt, font) for face in faces.backs]
