@@ -229,9 +229,18 @@ def _new_catalog(game: Game, lang: str | None) -> Catalog:
     from babel.messages.catalog import Catalog  # here for speed: a build without translations needs no catalogue
 
     date = _fixed_date()
-    catalog = Catalog(locale=lang, project=game.meta.title, version=game.meta.edition or None, creation_date=date, revision_date=date, fuzzy=False)
-    catalog.header_comment = header_comment(game, catalog.locale.english_name if catalog.locale else None)
-    return catalog
+    from babel import Locale
+
+    language = Locale.parse(lang).english_name if lang else None
+    return Catalog(
+        locale=lang,
+        project=game.meta.title,
+        version=game.meta.edition or None,
+        creation_date=date,
+        revision_date=date,
+        fuzzy=False,
+        header_comment=header_comment(game, language),
+    )
 
 
 def header_comment(game: Game, language: str | None) -> str:
