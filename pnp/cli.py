@@ -101,29 +101,59 @@ corner_option = click.option(
     default=None,
     help="With --cutter: the radius in mm of the cut cards' corners (default: 3).",
 )
+mark_inset_option = click.option(
+    "--mark-inset",
+    envvar="PNP_MARK_INSET",
+    show_envvar=True,
+    type=click.FloatRange(5, 30),
+    default=None,
+    help="With --cutter silhouette: how far in mm from the page's edges the registration marks' corners are, as set in Silhouette Studio (default: 10; 15.875 for the Auto Sheet Feeder's 0.625 in).",
+)
 
 
 def _sheet_spec(
-    paper: str, sides: str, flip: str, back_offset, bleed: float, gap: float, overlap: float, cutter: str | None, corner_radius: float | None
+    paper: str,
+    sides: str,
+    flip: str,
+    back_offset,
+    bleed: float,
+    gap: float,
+    overlap: float,
+    cutter: str | None,
+    corner_radius: float | None,
+    mark_inset: float | None,
 ) -> SheetSpec:
     """The sheet options of build, check and impose, checked together."""
     if cutter and sides == "fold":
         raise click.UsageError("--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)")
     if corner_radius is not None and not cutter:
         raise click.UsageError("--corner-radius shapes a cutting machine's cut; expected it with --cutter")
+    if mark_inset is not None and cutter != "silhouette":
+        raise click.UsageError("--mark-inset places Silhouette's registration marks; expected it with --cutter silhouette")
     return SheetSpec(
-        paper=paper, bleed=bleed, gap=gap, flip=flip, back_offset=back_offset, sides=sides, overlap=overlap, cutter=cutter, corner_radius=corner_radius
+        paper=paper,
+        bleed=bleed,
+        gap=gap,
+        flip=flip,
+        back_offset=back_offset,
+        sides=sides,
+        overlap=overlap,
+        cutter=cutter,
+        corner_radius=corner_radius,
+        mark_inset=mark_inset,
     )
 
 
 def with_sheet(command):
     """The command takes `sheet`, the SheetSpec of its sheet options (--paper, --sides,
-    --flip, --back-offset, --bleed, --gap, --overlap, --cutter, --corner-radius), checked
+    --flip, --back-offset, --bleed, --gap, --overlap, --cutter, --corner-radius,
+    --mark-inset), checked
     together before anything runs: a contradiction is a usage error (exit 2)."""
 
     @functools.wraps(command)
-    def taking_sheet(*args, paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, **kwargs):
-        return command(*args, sheet=_sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius), **kwargs)
+    def taking_sheet(*args, paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset, **kwargs):
+        sheet = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset)
+        return command(*args, sheet=sheet, **kwargs)
 
     return taking_sheet
 
@@ -180,12 +210,14 @@ bleed_option = click.option(
 def sheet_options(command):
     """The sheet options of `pnp build` after --paper (and --out), in its order; `pnp check`
     takes them too, to report what a build on those sheets would find."""
-    for option in reversed((sides_option, flip_option, back_offset_option, bleed_option, gap_option, overlap_option, cutter_option, corner_option)):
+    for option in reversed(
+        (sides_option, flip_option, back_offset_option, bleed_option, gap_option, overlap_option, cutter_option, corner_option, mark_inset_option)
+    ):
         command = option(command)
     return command
 
 
-SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap", "cutter", "corner_radius")
+SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap", "cutter", "corner_radius", "mark_inset")
 # The commands whose sheet options the user's config file sets, and which of them (impose's
 # --bleed is what its images include, not a setting of the printer's).
 CONFIG_COMMANDS = {"build": SHEET_KEYS, "check": SHEET_KEYS, "impose": tuple(k for k in SHEET_KEYS if k != "bleed"), "calibrate": ("paper", "flip")}
@@ -403,7 +435,8 @@ def _reporting(ctx: Context, action):
             raise
     except PnpError as err:
         _report(err.problems.items)
-        click.echo(f"{_many(len(err.problems.errors), 'error')}; nothing was written.", err=True)
+        notes = f"; {_many(len(err.problems.notes), 'check')} not run (see the notes)" if err.problems.notes else ""
+        click.echo(f"{_many(len(err.problems.errors), 'error')}{notes}; nothing was written.", err=True)
         sys.exit(err.exit_code)
     except BrokenPipeError:
         raise
@@ -417,8 +450,10 @@ def _reporting(ctx: Context, action):
 
 
 def _count(problems: Problems) -> str:
-    """The closing line: how many problems, every one counted (grouped lines are many)."""
-    return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}"
+    """The closing line: how many problems, every one counted (grouped lines are many),
+    and how many checks could not run for them (the notes)."""
+    notes = f"; {_many(len(problems.notes), 'check')} not run (see the notes)" if problems.notes else ""
+    return f"{_many(len(problems.errors), 'error')}, {_many(len(problems.warnings), 'warning')}{notes}"
 
 
 def _say_cut_files(ctx: Context, paths: list[Path]) -> None:
@@ -507,7 +542,7 @@ def changed_since_option(help_text: str):
 )
 @click.option("--allow-untranslated", is_flag=True, help="Print missing or stale translations in the source language instead of failing.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
-@click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors.")
+@click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors (not errors in reading the game: a card's data, a layout).")
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
 @changed_since_option(
     "Also write errata PDFs of the cards changed or new since MANIFEST (default: the last build's in --out), and say which to take out. Put it after GAME."
@@ -646,7 +681,7 @@ def check(
         from pnp.project.project import prepare
 
         try:
-            project = prepare(game)
+            project = prepare(game, keep_going=True)
             problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated, sheet)
         except PnpError as err:
             if fmt == "text":
@@ -656,7 +691,10 @@ def check(
             click.echo(json.dumps([p.as_json() for p in problems.items], ensure_ascii=False, indent=1))
         else:
             _report(problems.items)
-            ctx.say(_count(problems) if problems.items else "no problems found")
+            if problems.errors:  # on stderr after the problems, as when the game cannot be read
+                click.echo(_count(problems), err=True)
+            else:
+                ctx.say(_count(problems) if problems.items else "no problems found")
         if problems.errors:
             sys.exit(PnpError(problems).exit_code)
 
@@ -974,6 +1012,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @overlap_option
 @cutter_option
 @corner_option
+@mark_inset_option
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
 @click.pass_obj
 @with_sheet

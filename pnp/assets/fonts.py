@@ -19,7 +19,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
-from pnp.base.paths import FONTS_DIR, resolve_inside
+from pnp.base.paths import FONTS_DIR, inside, leads_out, resolve_inside
 from pnp.base.versions import per_version, version
 from pnp.load.yamlfile import load_yaml
 
@@ -48,7 +48,11 @@ class FontSet:
         self._files: dict[str, tuple[Path, Location]] = {}
         self._fallbacks: dict[str, str | None] = {}
         for folder in folders:
+            if leads_out(folder):
+                raise fail(Location(display_path(folder)), "path-outside", f"{folder.name}/ is a link to outside the game folder; expected a folder inside it")
             index = folder / "fonts.yaml"
+            if index.is_file() and not inside(index, [folder]):
+                raise fail(Location(display_path(index)), "path-outside", "fonts.yaml is a link to outside the game folder; expected a file inside it")
             if index.is_file():
                 listing = load_yaml(index)
                 if not isinstance(listing, dict):

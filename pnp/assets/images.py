@@ -18,8 +18,9 @@ from pnp.base.versions import Version, per_version
 MAX_PIXELS = 50_000_000  # about 7000 x 7000: more than any card needs at 600 dpi
 
 
-def find_image(name: str, game_root: Path, loc: Location, what: str, known: dict[str, Path | tuple[str, str]] | None = None) -> Path:
-    """The image file `name` (relative to the game folder), checked; raises PnpError.
+def find_image(name: str, game_root: Path, loc: Location, what: str, known: dict[str, Path | tuple[str, str]] | None = None, source: str = "") -> Path:
+    """The image file `name` (relative to the game folder), checked; raises PnpError whose
+    message is `what 'name'source ...` (source: where the name comes from, " (field 'art')").
     `known`: what one build found already, by name: a build draws an image on every card,
     and resolving its path (every symlink, against the game folder) for each would be the
     slow part of drawing it; the next build starts with none known and resolves it anew."""
@@ -31,7 +32,7 @@ def find_image(name: str, game_root: Path, loc: Location, what: str, known: dict
     if isinstance(found, Path):
         return found
     code, message = found
-    raise fail(loc, code, f"{what} '{name}' {message}")
+    raise fail(loc, code, f"{what} '{name}'{source} {message}")
 
 
 def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
@@ -53,11 +54,20 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
 @per_version(maxsize=1024)
 def _check(path: Path) -> Path | tuple[str, str]:
     """Checked once per version of a file, however many cards use it."""
+    if path.suffix.lower() == ".svg":
+        return "image-svg", (
+            "is an SVG file; expected a PNG or JPEG file (pnp draws an SVG as a symbol: put it in the game's symbols folder "
+            "and name it without '.svg' in a 'symbol:' element, or as :name: in the rulebook)"
+        )
     try:
         with Image.open(path) as image:  # reads the header only
             width, height = image.size
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        return "image-unreadable", f"cannot be read as an image ({exc}); expected a PNG or JPEG file"
+    except UnidentifiedImageError:
+        return "image-unreadable", "is not an image file pnp can read; expected a PNG or JPEG file"
+    except Image.DecompressionBombError:
+        return "image-too-large", f"has too many pixels to be read safely; expected at most {MAX_PIXELS:,} pixels (scale it down)"
+    except OSError as exc:
+        return "image-unreadable", f"cannot be read as an image ({exc.strerror or type(exc).__name__}); expected a PNG or JPEG file"
     if width * height > MAX_PIXELS:
         return "image-too-large", f"is {width} x {height} pixels; expected at most {MAX_PIXELS:,} pixels (scale it down)"
     try:  # decoded once, here, so that drawing never meets a truncated or damaged file

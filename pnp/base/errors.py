@@ -19,6 +19,7 @@ EXIT_UNREADABLE = 2  # the input cannot be read at all (syntax, missing file, wr
 
 ERROR = "error"
 WARNING = "warning"
+NOTE = "note"  # a check that could not run because of errors found before it: neither an error nor a warning
 
 
 @dataclass(unsafe_hash=True, order=True, slots=True)
@@ -72,7 +73,7 @@ class Problem:
     severity: str = ERROR
 
     def __str__(self) -> str:
-        tag = "" if self.severity == ERROR else "warning: "
+        tag = "" if self.severity == ERROR else f"{self.severity}: "
         return f"{self.location}: {tag}{self.message} [{self.code}]"
 
     def as_json(self) -> dict[str, Any]:
@@ -107,6 +108,10 @@ class Problems:
     def warn(self, location: Location, code: str, message: str) -> None:
         self.add(Problem(location, code, message, severity=WARNING))
 
+    def note(self, location: Location, code: str, message: str) -> None:
+        """A check that could not run, and why: the user knows what is still unchecked."""
+        self.add(Problem(location, code, message, severity=NOTE))
+
     def extend(self, other: Problems | list[Problem]) -> None:
         for problem in other.items if isinstance(other, Problems) else other:
             self.add(problem)
@@ -119,6 +124,10 @@ class Problems:
     @property
     def warnings(self) -> list[Problem]:
         return [p for p in self.items if p.severity == WARNING]
+
+    @property
+    def notes(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == NOTE]
 
     def raise_if_errors(self) -> None:
         if self.errors:
@@ -146,45 +155,103 @@ def fail(location: Location, code: str, message: str, unreadable: bool = False) 
 
 
 def display_path(path: Path) -> str:
-    """A path as the user should see it: relative to the working directory when inside it."""
+    """A path as the user should see it: relative to the working directory when inside it;
+    a link by its own name, not its target's (its folder's links are resolved)."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str((path.absolute().parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 
 
 # --- one cause, one error: the same problem on many cards, printed once ----------------
 
-SHOWN_PLACES = 3  # places printed after the first of a group
+SHOWN_PLACES = 3  # places (or cards) printed after the first of a group
 GROUP_FROM = 5  # fewer of a kind are printed one by one: no more lines than the group
-_CARD = re.compile(r"\b(card|component|row) '[^']*'")
+_CARD = re.compile(r"\b(card|component|row) '([^']*)'")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NAMED_PLACE = re.compile(r"[^\s()'\"]+\.[A-Za-z]{1,5}:[^\s()'\",;]+")  # a place a message names: `layouts/card.yaml:16:5`
 
 
 def same_cause(problem: Problem) -> tuple[str, str, str]:
     """What makes two problems one mistake made many times: the same code and message
     but for the card named and the numbers measured (a text 41.3 mm high on one card,
-    42.0 on the next, is the same box too small)."""
-    return problem.severity, problem.code, _NUMBER.sub("#", _CARD.sub(r"\1 '…'", problem.message))
+    42.0 on the next, is the same box too small). A place the message names (the layout
+    element a text box comes from) is part of the cause: two boxes are two causes."""
+    message = _CARD.sub(r"\1 '…'", problem.message)
+    return problem.severity, problem.code, _masked(message)
+
+
+def _masked(message: str) -> str:
+    """The message with its measured numbers as '#', the places it names kept whole."""
+    out, end = [], 0
+    for place in _NAMED_PLACE.finditer(message):
+        out.append(_NUMBER.sub("#", message[end : place.start()]))
+        out.append(place.group())
+        end = place.end()
+    out.append(_NUMBER.sub("#", message[end:]))
+    return "".join(out)
 
 
 def grouped(problems: list[Problem]) -> list[str]:
     """The lines to print for `problems`, in the order found: a problem that recurs on
-    many cards (its message names a card, component or row) is printed once, with the
-    first few other places and how many more; any other is printed as it is."""
-    groups: dict[tuple[str, str, str], list[Problem]] = {}
+    many cards (its message names a card, component or row) is printed once. Where each
+    card's problem is at its own place (its cell, its line), the first few other places
+    follow, and how many more; where it is at one place for every card (the layout
+    element whose file name no card has), one line per place, with the cards it concerns."""
+    causes: dict[tuple[str, str, str], list[Problem]] = {}
     for problem in problems:
-        groups.setdefault(same_cause(problem), []).append(problem)
+        causes.setdefault(same_cause(problem), []).append(problem)
+    order = {id(p): n for n, p in enumerate(problems)}
+    groups: list[tuple[bool, list[Problem]]] = []  # (at one shared place, members)
+    for key, members in causes.items():
+        if not _CARD.search(key[2]):  # only what recurs card after card is one line
+            groups.extend((False, [p]) for p in members)
+            continue
+        at: dict[Location, list[Problem]] = {}
+        for p in members:
+            at.setdefault(p.location, []).append(p)
+        shared = {loc: ps for loc, ps in at.items() if len({_named(p) for p in ps}) > 1}  # one place, several cards
+        apart = [p for p in members if p.location not in shared]
+        if apart:
+            groups.append((False, apart))
+        groups.extend((True, ps) for ps in shared.values())
+    groups.sort(key=lambda group: order[id(group[1][0])])
     lines = []
-    for key, members in groups.items():
-        if len(members) < GROUP_FROM or not _CARD.search(key[2]):  # only what recurs card after card is one line
+    for shared, members in groups:
+        first = members[0]
+        noun = _CARD.search(first.message)
+        kind = noun.group(1) if noun else "card"
+        if len(members) < GROUP_FROM:
             lines.extend(str(p) for p in members)
             continue
-        lines.append(str(members[0]))
-        places = ", ".join(_place(p.location, members[0].location.file) for p in members[1 : 1 + SHOWN_PLACES])
-        rest = len(members) - 1 - SHOWN_PLACES
-        lines.append(f"  the same at {places}" + (f" ... and {rest:,} more cards" if rest else ""))
+        if shared:  # one place: the other cards it concerns, each once
+            others = list(dict.fromkeys(_named(p) for p in members if _named(p) != _named(first)))
+            shown = ", ".join(f"'{name}'" for name in others[:SHOWN_PLACES])
+            lines += [str(first), f"  the same for {_plural(kind, min(len(others), SHOWN_PLACES))} {shown}{_more(len(others), kind)}"]
+            continue
+        places = list(dict.fromkeys(p.location for p in members if p.location != first.location))  # each place once
+        if not places:  # one card, one place: as many mistakes
+            lines.extend(str(p) for p in members)
+            continue
+        shown = ", ".join(_place(loc, first.location.file) for loc in places[:SHOWN_PLACES])
+        lines += [str(first), f"  the same at {shown}{_more(len(places), kind)}"]
     return lines
+
+
+def _more(count: int, kind: str) -> str:
+    """' ... and 6 more cards' after the first SHOWN_PLACES of `count`; '' when all are shown."""
+    rest = count - SHOWN_PLACES
+    return f" ... and {rest:,} more {_plural(kind, rest)}" if rest > 0 else ""
+
+
+def _named(problem: Problem) -> str:
+    """The card (component, row) a problem's message names."""
+    found = _CARD.search(problem.message)
+    return found.group(2) if found else ""
+
+
+def _plural(noun: str, count: int) -> str:
+    return noun if count == 1 else noun + "s"
 
 
 def _place(loc: Location, file: str) -> str:

@@ -29,6 +29,23 @@ def inside(path: Path, roots: list[Path]) -> bool:
     return _real_inside(path, roots) is not None
 
 
+def is_junk(name: str) -> bool:
+    """A file an operating system or an editor leaves beside a user's own, never one of the
+    game's: macOS's `._NAME` and `.DS_Store` (any hidden file), Windows' `Thumbs.db` and
+    `desktop.ini`, Office's `~$NAME` lock files, editors' backups and swap files (`NAME~`,
+    `.NAME.swp`, `#NAME#`, `NAME.bak`)."""
+    lower = name.lower()
+    return name.startswith((".", "~$", "#")) or name.endswith("~") or lower in ("thumbs.db", "desktop.ini") or lower.endswith((".swp", ".swo", ".bak", ".tmp"))
+
+
+def leads_out(folder: Path) -> bool:
+    """True when `folder` (a game's layouts/, fonts/, locale/, ...) exists but is a link to
+    somewhere outside the folder it sits in: the one rule for linked folders, which pnp
+    neither lists nor reads (a link inside the game folder, to another of its folders, is
+    fine)."""
+    return os.path.lexists(folder) and not inside(folder, [folder.parent])
+
+
 def _real_inside(path: Path, roots: list[Path]) -> str | None:
     """`path` with every symlink resolved when it lies inside one of `roots`, else None."""
     real = os.path.realpath(path)

@@ -8,6 +8,7 @@ import re
 
 from pnp.assets.images import find_image
 from pnp.base.errors import PnpError, Problems
+from pnp.layout.typography import typography
 from pnp.load.model import Game
 from pnp.load.schema import suggest
 from pnp.project.edition import Edition
@@ -169,4 +170,5 @@ def book_inputs(edition: Edition, problems: Problems, face=None):
         face or (lambda ref: None),
         problems,
         game.root,
+        typography(edition.lang, game.meta.hyphenation),
     )

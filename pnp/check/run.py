@@ -17,9 +17,9 @@ from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
 from pnp.layout.text import block_syntax
-from pnp.load.model import Deck
+from pnp.load.model import Deck, Game
 from pnp.plan.game import Plan, plan_game
-from pnp.project.edition import make_editions
+from pnp.project.edition import Edition, make_editions
 from pnp.project.project import Project
 
 
@@ -131,11 +131,48 @@ def check_file_names(project: Project) -> Problems:
     return problems
 
 
+def left_out(game: Game) -> str | None:
+    """Why the game's cards are incomplete, for the notes of the checks that need every
+    card: the cards load_game left out for errors in their data; None when none was."""
+    cards = game.left_out
+    if not cards:
+        return None
+    names = ", ".join(card.id for card in cards[:5]) + (f" and {len(cards) - 5} more" if len(cards) > 5 else "")
+    return f"{'1 card is' if len(cards) == 1 else f'{len(cards)} cards are'} left out for the errors in {'its' if len(cards) == 1 else 'their'} data ({names})"
+
+
+def unchecked_faces(project: Project) -> Problems:
+    """Notes for the faces that cannot be set, so their templates and texts are not
+    checked: a deck whose front layout could not be read, or none of whose cards could."""
+    problems = Problems()
+    game = project.game
+    held = left_out(game)
+    for deck in game.decks.values():
+        if deck.front is None:
+            continue
+        where = deck.locs.get("front", deck.loc)
+        if deck.id not in project.card_sizes:
+            problems.note(
+                where,
+                "not-checked",
+                f"the faces of deck '{deck.id}' were not checked (their templates, text that does not fit): its front layout could not be read; fix the errors above first",
+            )
+        elif deck.id in project.layouts and not deck.cards and held is not None:
+            problems.note(
+                where,
+                "not-checked",
+                f"the layouts of deck '{deck.id}' were not checked against its cards (their templates, text that does not fit): none of its cards could be read, {held}; fix those errors first",
+            )
+    return problems
+
+
 def check_game(project: Project, plan: Plan | None) -> Problems:
     """The language-independent checks: load warnings, layouts, the cards' texts, ids
     that name files alike on a file system that ignores case, the rules model, the glossary, and how each deck and tuck box goes on paper: the sheet-*
     problems of `plan` (a build's, or what a build with some sheet options would do;
-    None: nothing is printed on sheets, as for PNG images)."""
+    None: nothing is printed on sheets, as for PNG images). When loading found errors
+    (`prepare`'s keep_going), each check runs on what could be read, and a note says which
+    could not run at all and why."""
     problems = Problems()
     problems.extend(project.problems)
     problems.extend(check_layouts(project))
@@ -143,13 +180,14 @@ def check_game(project: Project, plan: Plan | None) -> Problems:
     problems.extend(check_file_names(project))
     problems.extend(check_starter_text(project.game))
     problems.extend(check_tuckboxes(project))
-    problems.extend(check_rules(project.game, project.game.constraints))
+    problems.extend(check_rules(project.game, project.game.constraints, left_out(project.game)))
     if project.game.glossary:
         from pnp.check.glossary import check_glossary  # here for speed: only a game with a glossary checks one
 
         problems.extend(check_glossary(project.game, project.game.glossary))
     if plan is not None:
         problems.extend(plan.problems)
+    problems.extend(unchecked_faces(project))
     return problems
 
 
@@ -157,10 +195,17 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
     """Everything `pnp check` reports, for every language asked for, and what a build on
     the sheets of `sheet` (default: A4, duplex) would find putting the decks on paper:
     every face is set (and thrown away), so text that does not fit is found without building."""
-    from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
-
     problems = check_game(project, plan_game(project, sheet or SheetSpec()))
-    for edition in make_editions(project, langs, allow_untranslated):
+    problems.extend(check_editions(make_editions(project, langs, allow_untranslated)))
+    return problems
+
+
+def check_editions(editions: list[Edition]) -> Problems:
+    """What each language adds: its translation, every face set (and thrown away), the
+    tuck boxes and the rulebooks (`rulebook_problems`)."""
+    problems = Problems()
+    for edition in editions:
+        project = edition.project
         problems.extend(edition.problems)
         renderer = edition.renderer()
         for deck_id in project.layouts:
@@ -173,5 +218,25 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
             from pnp.layout.tuckbox_net import box_face  # here for speed: only a game with tuck boxes draws one
 
             box_face(renderer, box, problems)
-        problems.extend(check_rulebooks(edition))
+        problems.extend(rulebook_problems(edition))
+    return problems
+
+
+def rulebook_problems(edition: Edition) -> Problems:
+    """The rulebooks' problems in one language; when cards were left out for errors in
+    their data, a note instead: their text is filled in from every card, so a count
+    would miss the cards left out."""
+    game = edition.project.game
+    held = left_out(game)
+    if held is None:
+        from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
+
+        return check_rulebooks(edition)
+    problems = Problems()
+    if game.meta.rulebooks:
+        problems.note(
+            game.locs.get("rulebooks", game.loc),
+            "not-checked",
+            f"the rulebooks were not checked: {held}, and their text is filled in from every card; fix those errors first",
+        )
     return problems

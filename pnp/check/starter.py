@@ -4,6 +4,7 @@ the rules), and the check that warns while any of it is still there."""
 from __future__ import annotations
 
 from pnp.base.errors import Location, Problems, display_path
+from pnp.base.paths import inside
 from pnp.load.model import Game
 
 AUTHOR = "Your Name"  # what `pnp new` leaves for the designer to fill in: `pnp check` warns while it is there
@@ -48,6 +49,8 @@ def check_starter_text(game: Game) -> Problems:
     for book in meta.rulebooks.values():
         for name in book.files:
             path = game.root / name
+            if not inside(path, [game.root]):
+                continue  # the rulebook check says it is outside the game folder; never read
             try:
                 text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size < 10_000_000 else ""
             except (OSError, UnicodeDecodeError):

@@ -21,12 +21,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pnp.base.errors import Location, Problems, display_path
+from pnp.base.errors import Location, Problems, display_path, fail
 from pnp.base.output import atomic_path
-from pnp.base.paths import inside
+from pnp.base.paths import inside, is_junk, leads_out
 from pnp.i18n.msgid import comparable, singular
 from pnp.load.languages import known_language
-from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game
+from pnp.load.model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from pnp.load.packed import PackedCards
 from pnp.load.yamlfile import LMap, load_yaml
 from pnp.templates.expressions import CODE
@@ -191,9 +191,16 @@ def locale_dir(game: Game) -> Path:
 
 
 def languages(game: Game) -> list[str]:
-    """The languages that have a catalogue, sorted."""
+    """The languages that have a catalogue (LANG.po, LANG a language code), sorted. Other
+    files are not catalogues: an operating system's leftovers (`._de.po`), a copy (`de
+    (copy).po`), an editor's backup (`de.po~`). A locale/ folder that is a link to outside
+    the game folder is a located error (PnpError), never listed."""
     folder = locale_dir(game)
-    return sorted(p.stem for p in folder.glob("*.po")) if folder.is_dir() else []
+    if leads_out(folder):
+        raise fail(Location(display_path(folder)), "path-outside", "locale/ is a link to outside the game folder; expected the catalogues inside it")
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.po") if not is_junk(p.name) and LANGUAGE.fullmatch(p.stem) and inside(p, [folder]))
 
 
 def catalogue_path(game: Game, name: str, problems: Problems) -> Path | None:
@@ -205,7 +212,7 @@ def catalogue_path(game: Game, name: str, problems: Problems) -> Path | None:
             problems.error(
                 Location(display_path(candidate)),
                 "path-outside",
-                f"{display_path(candidate)} is a link to {candidate.resolve()}, outside the game folder; expected the catalogues inside it",
+                f"{candidate.name}{'/' if candidate.is_dir() else ''} is a link to outside the game folder; expected the catalogues inside it",
             )
             return None
     return path

@@ -41,6 +41,7 @@ class SheetSpec:
     overlap: float = 10.0  # how far the pieces of a split component overlap, for gluing
     cutter: Cutter | None = None  # a cutting machine cuts the components: its registration marks, no crop marks, a cut file
     corner_radius: float | None = None  # of a rectangular component's cut outline; None: CUTTER_RADIUS with a cutter
+    mark_inset: float | None = None  # Silhouette's marks' corners from the page's edges; None: SILHOUETTE_INSET
 
     @property
     def radius(self) -> float:
@@ -48,6 +49,11 @@ class SheetSpec:
         if self.corner_radius is not None:
             return self.corner_radius * mm
         return CUTTER_RADIUS * mm if self.cutter else 0.0
+
+    @property
+    def inset(self) -> float:
+        """How far Silhouette's registration marks' corners are from the page's edges, in points."""
+        return (SILHOUETTE_INSET if self.mark_inset is None else self.mark_inset) * mm
 
 
 @dataclass(repr=False, eq=False)
@@ -167,7 +173,7 @@ def _grow(box: Box, by: float) -> Box:
 # --- cutting machines: where they look for registration, where they can cut -------------
 
 CUTTER_RADIUS = 3.0  # mm: the default corner of a cut card (a poker card's; silhouette-card-maker's)
-SILHOUETTE_INSET = 10.0 * mm  # Silhouette Studio's registration marks as silhouette-card-maker sets them up
+SILHOUETTE_INSET = 10.0  # mm: Silhouette Studio's default inset, which silhouette-card-maker uses too
 SILHOUETTE_LENGTH = 5.0 * mm
 SILHOUETTE_THICKNESS = 1.0 * mm
 MARK_CLEARANCE = 1.0 * mm  # art keeps this far from a registration mark, so the sensor sees the mark alone
@@ -175,7 +181,7 @@ CRICUT_W, CRICUT_H = 6.75 * 72, 9.25 * 72  # Design Space's largest Print Then C
 CRICUT_GAP = 2.0 * mm  # between the print area and its registration border
 CRICUT_BORDER = 1.5 * mm  # the border's thickness
 CUTTER_AREA = {
-    "silhouette": "inside Silhouette's registration marks (10 mm from each edge)",
+    "silhouette": "inside Silhouette's registration marks",
     "cricut": "inside Cricut's Print Then Cut area (6.75 x 9.25 in)",
 }
 
@@ -199,25 +205,28 @@ def printable(spec: SheetSpec, page_w: float, page_h: float) -> Box:
         margin = spec.margin * mm + CRICUT_GAP + CRICUT_BORDER
         w, h = min(w, page_w - 2 * margin), min(h, page_h - 2 * margin)
         return (page_w - w) / 2, (page_h - h) / 2, (page_w + w) / 2, (page_h + h) / 2
-    inset = max(SILHOUETTE_INSET, spec.margin * mm) if spec.cutter == "silhouette" else spec.margin * mm
+    inset = max(spec.inset, spec.margin * mm) if spec.cutter == "silhouette" else spec.margin * mm
     return inset, inset, page_w - inset, page_h - inset
 
 
 def registration(spec: SheetSpec, page_w: float, page_h: float) -> Registration | None:
-    """Silhouette's three-mark layout: a filled square in the top-left corner and L-shaped
-    corners top right and bottom left, each 5 mm long and 1 mm thick, 10 mm from the
-    edges. Cricut: a black rectangle around the Print Then Cut area."""
+    """Silhouette's three-mark layout as Silhouette Studio draws it for its Type 1 marks
+    and silhouette-card-maker prints it: a square in the top-left corner and L-shaped corners
+    top right and bottom left, the arms 5 mm long, 1 mm lines centred on the inset (where
+    the arms meet, `--mark-inset` from both edges, 10 mm by default) with square caps
+    reaching half a line past each end. Cricut: a black rectangle around the Print Then
+    Cut area."""
     if spec.cutter == "silhouette":
-        i, n, t = SILHOUETTE_INSET, SILHOUETTE_LENGTH, SILHOUETTE_THICKNESS
+        i, n, h = spec.inset, SILHOUETTE_LENGTH, SILHOUETTE_THICKNESS / 2
         right, top = page_w - i, page_h - i
         bars = (
-            (i, top - n, i + n, top),  # the square, top left
-            (right - n, top - t, right, top),  # top right: an L whose arms run left and down
-            (right - t, top - n, right, top),
-            (i, i, i + n, i + t),  # bottom left: arms run right and up
-            (i, i, i + t, i + n),
+            (i - h, top - n - h, i + n + h, top + h),  # the square, top left, its 1 mm edge centred on the inset
+            (right - n - h, top - h, right + h, top + h),  # top right: an L whose arms run left and down
+            (right - h, top - n - h, right + h, top + h),
+            (i - h, i - h, i + n + h, i + h),  # bottom left: arms run right and up
+            (i - h, i - h, i + h, i + n + h),
         )
-        corners = ((i, top - n, i + n, top), (right - n, top - n, right, top), (i, i, i + n, i + n))
+        corners = (bars[0], (right - n - h, top - n - h, right + h, top + h), (i - h, i - h, i + n + h, i + n + h))
         return Registration("silhouette", bars, tuple(_grow(box, MARK_CLEARANCE) for box in corners))
     if spec.cutter == "cricut":
         il, ib, ir, it = _grow(printable(spec, page_w, page_h), CRICUT_GAP)
@@ -282,9 +291,40 @@ class Page:
     machine: tuple[Cut, ...] = ()  # what the cutting machine cuts (the cut file), not drawn
 
 
-def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
+MARK_REACH = 3.0 * mm  # how far a crop mark must reach past the printer margin to be seen on paper
+TICK_CLEAR = 0.5 * mm  # a tick between cards stops this far from their art
+TICK_GAP = MARK_REACH + 2 * TICK_CLEAR  # the least gap between cards whose gaps hold ticks as long as MARK_REACH
+
+
+def mark_reach(grid: Grid, margin: float) -> tuple[float, float]:
+    """How far the crop marks reach past the printer margin: the side ones (along the
+    horizontal trim lines) and the top and bottom ones (along the vertical lines)."""
+    left, bottom, _, _ = grid.art_box
+    return left - MARK_GAP - margin, bottom - MARK_GAP - margin
+
+
+def _gap(pitch: float, trim: float, bleed: float) -> float:
+    return pitch - trim - 2 * bleed
+
+
+def short_marks(grid: Grid, margin: float) -> tuple[str, ...]:
+    """The sides whose crop marks reach less than MARK_REACH past the margin and that have
+    no ticks between the cards to make up for them: what a printer may not print."""
+    side, foot = mark_reach(grid, margin)
+    short = []
+    if foot < MARK_REACH - 1e-6 and not (grid.rows > 1 and _gap(grid.pitch_y, grid.trim_h, grid.bleed) >= TICK_GAP - 1e-6):
+        short.append("top and bottom")
+    if side < MARK_REACH - 1e-6 and not (grid.cols > 1 and _gap(grid.pitch_x, grid.trim_w, grid.bleed) >= TICK_GAP - 1e-6):
+        short.append("left and right")
+    return tuple(short)
+
+
+def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0, margin: float = 0.0) -> tuple[tuple[float, float, float, float], ...]:
     """Lines along every trim edge, from the sheet edge to just outside the art, on all
-    four sides: they survive the first cut of a paper trimmer."""
+    four sides: they survive the first cut of a paper trimmer. Where those on a side
+    reach less than MARK_REACH past the printer `margin` (the art fills the page) and the
+    cards have a gap of TICK_GAP or more, the trim lines are ticked in the gaps between
+    the cards as well, where the printer prints."""
     left, bottom, right, top = grid.art_box
     segs = []
     for x in grid.x_edges():
@@ -293,6 +333,16 @@ def crop_marks(grid: Grid, dx: float = 0.0, dy: float = 0.0) -> tuple[tuple[floa
     for y in grid.y_edges():
         segs.append((0.0, y + dy, left + dx - MARK_GAP, y + dy))
         segs.append((right + dx + MARK_GAP, y + dy, grid.page_w, y + dy))
+    side, foot = mark_reach(grid, margin)
+    gap_y, gap_x = _gap(grid.pitch_y, grid.trim_h, grid.bleed), _gap(grid.pitch_x, grid.trim_w, grid.bleed)
+    if foot < MARK_REACH - 1e-6 and gap_y >= TICK_GAP - 1e-6:  # vertical ticks in the gaps between rows
+        for row in range(grid.rows - 1):
+            upper = grid.y0 - row * grid.pitch_y - grid.trim_h - grid.bleed  # the art's foot of this row
+            segs += [(x + dx, upper - gap_y + TICK_CLEAR + dy, x + dx, upper - TICK_CLEAR + dy) for x in grid.x_edges()]
+    if side < MARK_REACH - 1e-6 and gap_x >= TICK_GAP - 1e-6:  # horizontal ticks in the gaps between columns
+        for col in range(grid.cols - 1):
+            edge = grid.x0 + col * grid.pitch_x + grid.trim_w + grid.bleed  # the art's right edge of this column
+            segs += [(edge + TICK_CLEAR + dx, y + dy, edge + gap_x - TICK_CLEAR + dx, y + dy) for y in grid.y_edges()]
     return tuple(segs)
 
 
@@ -301,11 +351,13 @@ RULER_ROOM = 9 * mm  # ticks (3 mm) on one side of the line, two lines of small 
 COMPACT_ROOM = 5.5 * mm  # shorter ticks and one line of text: for the narrow margins of Letter
 
 
-def ruler_spot(grid: Grid, margin: float, reg: Registration | None = None) -> Ruler | None:
+def ruler_spot(grid: Grid, margin: float, reg: Registration | None = None, marked: bool = True) -> Ruler | None:
     """A place for the calibration ruler in a free margin, between two marks: below the
     middle column or beside the middle row (the roomier), else a compact ruler wherever
     one fits; None when no margin has room (`check_page` then carries it). With Cricut's
-    border around the cards, below the border."""
+    border around the cards, below the border. Without crop marks (round and hex
+    components, cut along their outlines) nothing is in its way along the whole grid, so
+    small tokens still have a ruler on their sheet."""
     left, bottom, right, top = grid.art_box
     side_room = left - MARK_GAP - margin  # left margin, beside the middle row
     foot_room = bottom - MARK_GAP - margin  # bottom margin, below the middle column
@@ -315,9 +367,9 @@ def ruler_spot(grid: Grid, margin: float, reg: Registration | None = None) -> Ru
         if max(side_room, foot_room) < need:
             continue
         if foot_room >= side_room if not compact else foot_room >= need:
-            spot = _foot_ruler(grid, margin, foot_room, need, compact)
+            spot = _foot_ruler(grid, margin, foot_room, need, compact, marked)
         else:
-            spot = _side_ruler(grid, margin, side_room, need, compact)
+            spot = _side_ruler(grid, margin, side_room, need, compact, marked)
         if spot is not None:
             return spot
     return None
@@ -327,18 +379,28 @@ def _ruler_length(span: float) -> float:
     return min(50 * mm, math.floor((span - 4 * mm) / (10 * mm)) * 10 * mm)
 
 
-def _foot_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool) -> Ruler | None:
+def _foot_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool, marked: bool) -> Ruler | None:
+    y = margin + (room - need) / 2 + need - (2.8 if compact else 3.5) * mm
+    if not marked:
+        left, _, right, _ = grid.art_box
+        length = _ruler_length(right - left)
+        return ((left + right - length) / 2, y, length, False, compact) if length >= 20 * mm else None
     length = _ruler_length(grid.trim_w)
     col = (grid.cols - 1) // 2
     x = grid.x0 + col * grid.pitch_x + (grid.trim_w - length) / 2
-    return (x, margin + (room - need) / 2 + need - (2.8 if compact else 3.5) * mm, length, False, compact) if length >= 20 * mm else None
+    return (x, y, length, False, compact) if length >= 20 * mm else None
 
 
-def _side_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool) -> Ruler | None:
+def _side_ruler(grid: Grid, margin: float, room: float, need: float, compact: bool, marked: bool) -> Ruler | None:
+    x = margin + (room - need) / 2 + (2.8 if compact else 3.5) * mm
+    if not marked:
+        _, bottom, _, top = grid.art_box
+        length = _ruler_length(top - bottom)
+        return (x, (bottom + top - length) / 2, length, True, compact) if length >= 20 * mm else None
     length = _ruler_length(grid.trim_h)
     row = (grid.rows - 1) // 2
     y = grid.y0 - row * grid.pitch_y - grid.trim_h + (grid.trim_h - length) / 2
-    return (margin + (room - need) / 2 + (2.8 if compact else 3.5) * mm, y, length, True, compact) if length >= 20 * mm else None
+    return (x, y, length, True, compact) if length >= 20 * mm else None
 
 
 def check_page(page_w: float, page_h: float, side: Literal["front", "back"]) -> Page:
@@ -365,11 +427,14 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
     sheets = max(1, math.ceil(count / per)) if count else 0
     flip = page_flip(grid, spec.flip)
     marked = spec.marks and shape == "rect" and spec.cutter is None
-    front_marks = crop_marks(grid) if marked else ()
+    front_marks = crop_marks(grid, margin=spec.margin * mm) if marked else ()
     reg = registration(spec, grid.page_w, grid.page_h)
-    back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset)) if marked else ()
-    ruler = ruler_spot(grid, spec.margin * mm, reg) if spec.ruler else None
-    if spec.ruler and ruler is None and sheets:
+    back_marks = crop_marks(grid, *back_shift(flip, spec.back_offset), margin=spec.margin * mm) if marked else ()
+    ruler = ruler_spot(grid, spec.margin * mm, reg, marked) if spec.ruler else None
+    last_ruler = None  # a ruler in the empty rows of the last sheet, when no margin has room
+    if spec.ruler and ruler is None and sheets and spec.sides != "backs":
+        last_ruler = _ruler_in_empty_rows(grid, count - (sheets - 1) * per)
+    if spec.ruler and ruler is None and last_ruler is None and sheets:
         yield from _check_pages(grid.page_w, grid.page_h, spec)
 
     def cuts(placements: tuple[Placement, ...]) -> tuple[Cut, ...]:
@@ -383,10 +448,29 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
         if spec.sides in ("duplex", "fronts"):
             placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
             machine = outlines(placements, grid, shape, spec) if spec.cutter else ()
-            yield Page("front", sheet + 1, placements, front_marks, ruler, cuts(placements), registration=reg, machine=machine)
+            on_sheet = last_ruler if sheet == sheets - 1 and last_ruler is not None else ruler
+            yield Page("front", sheet + 1, placements, front_marks, on_sheet, cuts(placements), registration=reg, machine=machine)
         if spec.sides in ("duplex", "backs"):
             placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short") for s in slots)
             yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
+
+
+def _ruler_in_empty_rows(grid: Grid, on_last: int) -> Ruler | None:
+    """A ruler across the rows the last sheet leaves empty (no mark runs there: marks lie
+    outside the whole grid), so a sheet of small tokens that fills its margins does not
+    need a page of its own for the ruler; None when those rows have no room for one."""
+    used_rows = -(-on_last // grid.cols)
+    if used_rows >= grid.rows:
+        return None
+    left, bottom, right, _ = grid.art_box
+    floor = bottom  # the foot of the grid: the empty rows run from it up to the last used row's art
+    ceiling = grid.y0 - (used_rows - 1) * grid.pitch_y - grid.trim_h - grid.bleed - MARK_GAP
+    room = ceiling - floor
+    if room < RULER_ROOM:
+        return None
+    length = _ruler_length(right - left)
+    y = floor + (room - RULER_ROOM) / 2 + RULER_ROOM - 3.5 * mm
+    return ((left + right - length) / 2, y, length, False, False) if length >= 20 * mm else None
 
 
 def outlines(placements: Iterable[Placement], grid: Grid, shape: Shape, spec: SheetSpec) -> tuple[Cut, ...]:
@@ -505,7 +589,7 @@ def impose_fold(count: int, fold: Fold, spec: SheetSpec, shape: Shape = "rect") 
     sheets = math.ceil(count / per) if count else 0
     marks = fold.marks() if spec.marks and shape == "rect" else ()
     margin = spec.margin * mm
-    ruler = ruler_spot(grid if fold.vertical else fold.backs, margin) if spec.ruler else None  # never in the gutter
+    ruler = ruler_spot(grid if fold.vertical else fold.backs, margin, marked=bool(marks)) if spec.ruler else None  # never in the gutter
     if spec.ruler and ruler is None and sheets:
         yield from _check_pages(grid.page_w, grid.page_h, replace(spec, sides="fronts"))
     line = fold.line(margin)
@@ -735,7 +819,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     reg = registration(spec, page_w, page_h)
     area = printable(spec, page_w, page_h)
     if spec.cutter == "silhouette":
-        area = _grow(area, -(SILHOUETTE_LENGTH + MARK_CLEARANCE))
+        area = _grow(area, -(SILHOUETTE_LENGTH + SILHOUETTE_THICKNESS / 2 + MARK_CLEARANCE))
     usable_w, usable_h = area[2] - area[0], area[3] - area[1]
     sheets: list[list[list[int]]] = [[]]  # sheet -> rows -> member indices
     x = used_h = 0.0

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
-from pnp.base.paths import LAYOUTS_DIR
+from pnp.base.paths import LAYOUTS_DIR, inside, leads_out
 from pnp.layout.elements import KINDS, kind_class
-from pnp.layout.elements.base import ElementKind, Layout, Shape, check_numbers, check_sizes
-from pnp.layout.elements.text import DEFAULT_STYLE, FIELD_ALONE, Text
+from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Layout, Shape, check_numbers, check_sizes
+from pnp.layout.elements.text import DEFAULT_STYLE, Text
 from pnp.layout.text import Align, TextStyle, VAlign
 from pnp.load.model import Deck, Game
 from pnp.load.schema import MISSING, build, suggest
@@ -73,30 +73,54 @@ class LayoutLoader:
 
     def __init__(self, game_root: Path):
         self.search = [game_root / "layouts", LAYOUTS_DIR]
+        self._said_linked = False  # that the game's layouts/ is a link to outside it
         self._cache: dict[str, Layout] = {}
         self._named: dict[str, _Named] = {}
         self.files: dict[str, tuple[Path, ...]] = {}  # layout name -> the files it was read from, its parents' first: what the watcher compares
 
+    def _folders(self) -> list[Path]:
+        """The folders to search: the game's layouts/ only when it is not a link to outside
+        the game folder (then `read` says so), never listed or read."""
+        return [folder for folder in self.search if not leads_out(folder)]
+
     def find(self, name: str) -> Path | None:
         if not name or name.startswith(("/", "\\")) or ".." in Path(name).parts:
             return None
-        for folder in self.search:
+        for folder in self._folders():
             path = folder / f"{name}.yaml"
-            if path.is_file() and path.resolve().is_relative_to(folder.resolve()):
+            if path.is_file() and inside(path, [folder]):
                 return path
         return None
 
+    def _linked_out(self, name: str) -> Path | None:
+        """The game's layouts/NAME.yaml, or its layouts/ folder, when that is a link to
+        outside the game folder: what to name instead of saying the layout does not exist."""
+        folder = self.search[0]
+        if leads_out(folder):
+            return folder
+        path = folder / f"{name}.yaml"
+        return path if path.is_file() and not inside(path, [folder]) else None
+
     def available(self) -> list[str]:
         names = set()
-        for folder in self.search:
+        for folder in self._folders():
             if folder.is_dir():
-                names.update(str(p.relative_to(folder).with_suffix("")) for p in folder.rglob("*.yaml"))
+                names.update(str(p.relative_to(folder).with_suffix("")) for p in folder.rglob("*.yaml") if inside(p, [folder]))
         return sorted(names)
 
     def read(self, name: str, loc: Location, problems: Problems, what: str, shape: str) -> LMap | None:
         """The mapping of layout file `name` (`what` it is expected to be, e.g. "a tuck box
         layout", and the `shape` of its mapping, for the messages); None when reported."""
+        if leads_out(self.search[0]) and not self._said_linked:  # said once; the bundled layouts are still found
+            self._said_linked = True
+            problems.error(Location(display_path(self.search[0])), "path-outside", "layouts/ is a link to outside the game folder; expected a folder inside it")
         path = self.find(name)
+        linked = self._linked_out(name) if path is None else None
+        if linked is not None and linked.is_file():
+            problems.error(loc, "path-outside", f"layout '{name}': {display_path(linked)} is a link to outside the game folder; expected a file inside it")
+            return None
+        if linked is not None:  # the folder, said above
+            return None
         if path is None:
             problems.error(
                 loc,

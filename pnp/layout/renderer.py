@@ -17,6 +17,7 @@ from pnp.assets.fonts import FontSet
 from pnp.base.errors import Location, Problems
 from pnp.layout.elements.base import ElementKind, Frame, Layout
 from pnp.layout.faces import Face, Op, parse_color
+from pnp.layout.typography import typography
 from pnp.load.model import Card, Game
 from pnp.templates.expressions import FAILED, Names, evaluate_at, fill_in
 
@@ -30,6 +31,7 @@ class Renderer:
         self.symbols = symbols
         self.symbol_ids = symbols.ids
         self.lang = lang
+        self.typography = typography(lang, game.meta.hyphenation)
         self.card_sizes = card_sizes  # deck id -> trim size in mm, for slots sized from a deck
         self.memo: dict[Any, Any] = {}  # per-element values that do not change from card to card
         self.names = Names(game)

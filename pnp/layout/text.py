@@ -17,15 +17,14 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
-import pyphen
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.assets.fonts import BY_NAME, FontSet, missing_glyphs
+from pnp.layout.typography import NARROW, NO_BREAK, NONE, Convention, Hyphenation, Typography
 
 Align = Literal["left", "center", "right", "justify"]
 VAlign = Literal["top", "middle", "bottom"]
@@ -34,7 +33,6 @@ SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
 SIZE_STEP = 0.25  # points between the sizes tried when shrinking
 _SYMBOL = re.compile(r":([a-z0-9][a-z0-9_-]*):")  # ':sun:'
 _TOKEN = re.compile(r"\\([*:\\])|(\*+)|" + _SYMBOL.pattern)  # an escape, a run of asterisks, a symbol
-_CLINGING = set("vVkKsSzZoOuUaAiI")  # one-letter words that must not end a line (cs, sk)
 _NUMBER = re.compile(r"\d{1,3}")
 _SPACES = re.compile(r"[ \t]+")  # between words
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
@@ -228,19 +226,18 @@ def _issue(run: _Run, line: int) -> MarkupIssue:
 Word = tuple[tuple[str, str], ...]  # a word's runs: (text, registered font name) or (symbol id, '')
 
 
-def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: list[MarkupIssue] | None = None) -> list[list[Measured]]:
-    """Split marked-up text into paragraphs (hard line breaks) of measured words; what
-    cannot be read goes to `issues`. A line without asterisks and escapes skips the markup
-    parser: its words are its pieces between spaces, in the family's own font, split at
-    their symbols (a symbol's id holds no space)."""
+def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE, issues: list[MarkupIssue] | None = None) -> list[list[Measured]]:
+    """Split marked-up text into paragraphs (hard line breaks) of measured words, glued as
+    the language's `convention` says; what cannot be read goes to `issues`. A line without
+    asterisks and escapes skips the markup parser: its words are its pieces between
+    spaces, in the family's own font, split at their symbols (a symbol's id holds no space)."""
     paragraphs = []
-    clinging = _CLINGING if glue else frozenset()
     plain: str | None = None  # the family's registered font, looked up for the first plain line
     for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
         if "*" not in raw and "\\" not in raw:
             if plain is None:
                 plain = fonts.get(family).registered
-            paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], clinging))
+            paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention))
             continue
         segments, found = _segments(raw, n)
         if issues is not None:
@@ -256,7 +253,7 @@ def parse(text: str, family: str, fonts: FontSet, glue: bool = False, issues: li
                     words.append([])
                 if piece:
                     words[-1].extend(_with_fallback(piece, font, fonts))
-        paragraphs.append(_glue([_measure(tuple(w)) for w in words if w], clinging))
+        paragraphs.append(_glue([_measure(tuple(w)) for w in words if w], convention))
     return paragraphs
 
 
@@ -299,35 +296,61 @@ def escape(text: str) -> str:
     return re.sub(r"([*:\\])", r"\\\1", text)
 
 
-def _glue(words: list[Measured], clinging: Collection[str]) -> list[Measured]:
-    """Keep a short number with the word it counts ('2 cities'), and in Czech and Slovak
-    the one-letter prepositions and conjunctions ('v', 'k', 'a', 'o', 's', 'z', 'u', 'i')
-    with the next word: typography never leaves them at the end of a line."""
+def _glue(words: list[Measured], convention: Convention) -> list[Measured]:
+    """Keep a short number with the word it counts ('2 cities'), and what the language's
+    convention keeps together (typography.py): a one-letter preposition or conjunction
+    with the next word (Czech, Slovak, Polish 'w domu'), French punctuation with the word
+    before it ('Attention !') and guillemets with the words inside them."""
     out: list[Measured] = []
-    carry: Measured | None = None
+    carry: tuple[Measured, str] | None = None  # a word to join with the next, and the space between them
+    before = convention.narrow_before + convention.space_before
     for m in words:
+        space = ""
+        if before:
+            text, font = m.word[0]
+            if font and text[0] in before:  # punctuation after a typed space (a symbol's id is not)
+                space = NARROW if text[0] in convention.narrow_before else NO_BREAK
         if carry is not None:
-            held, word = carry.word, m.word
-            (text, font), (first, first_font) = held[-1], word[0]
-            if font == first_font:
-                m = _measure((*held[:-1], (text + " " + first, font), *word[1:]))
-            else:  # the space stays, in the font of the word before it
-                m = _measure((*held[:-1], (text + " ", font), *word))
+            m = _join(carry[0], m, space or carry[1])
             carry = None
-        if m.short and (m.short in clinging or _NUMBER.fullmatch(m.short)):  # at most three digits, or one letter
-            carry = m
+        elif space and out:
+            m = _join(out.pop(), m, space)
+        if m.short and (m.short in convention.clinging or _NUMBER.fullmatch(m.short)):  # at most three digits, or one letter
+            carry = (m, " ")
+            continue
+        if convention.space_after and m.word[-1][1] and m.word[-1][0][-1] in convention.space_after:
+            carry = (m, NO_BREAK)
             continue
         out.append(m)
     if carry is not None:
-        out.append(carry)
+        out.append(carry[0])
     return out
 
 
-@lru_cache(maxsize=16)
-def hyphenator(lang: str) -> pyphen.Pyphen | None:
-    """The hyphenation patterns of a language (None: pyphen has none), read once a process."""
-    found = pyphen.language_fallback(lang.replace("-", "_")) if lang else None
-    return pyphen.Pyphen(lang=found) if found else None
+def _join(held: Measured, m: Measured, space: str) -> Measured:
+    """Two words as one that never breaks: the space between them in the font of the word
+    before it (of the word after it after a symbol), drawn as `space` where that font has
+    it, else as a no-break space, else as a space (a narrow space the font lacks is drawn
+    as wide as a word space: a printed gap, never a missing glyph)."""
+    (text, font), (first, first_font) = held.word[-1], m.word[0]
+    if not font:  # a symbol ends the word before: the space opens the next word's run
+        space = _drawable(space, first_font)
+        return _measure((*held.word, (space + first, first_font), *m.word[1:]))
+    space = _drawable(space, font)
+    if font == first_font:
+        return _measure((*held.word[:-1], (text + space + first, font), *m.word[1:]))
+    return _measure((*held.word[:-1], (text + space, font), *m.word))  # the space stays, in the font of the word before it
+
+
+@lru_cache(maxsize=64)
+def _drawable(space: str, font: str) -> str:
+    """`space`, or the nearest stand-in `font` has for it: a no-break space, else a space."""
+    if space == " ":
+        return space
+    for candidate in (space, NO_BREAK):
+        if not missing_glyphs(font, candidate):
+            return candidate
+    return " "
 
 
 class Measured(NamedTuple):
@@ -366,22 +389,22 @@ def _width(text: str, registered: str) -> float:
     return stringWidth(text, registered, 1)
 
 
-BY_NAME.extend((_measure, _measured, _width))  # a font file edited while the watcher runs is measured anew
+BY_NAME.extend((_measure, _measured, _width, _drawable))  # a font file edited while the watcher runs is measured anew
 
 
-def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None = None) -> TextLayout:
-    """Lay out `text` in a box of width x height points, shrinking as far as allowed."""
-    return _typeset(text, style, round(width, 3), round(height, 3), fonts, lang, symbols)
+def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, typo: Typography, symbols: frozenset[str] | None = None) -> TextLayout:
+    """Lay out `text` in a box of width x height points, shrinking as far as allowed, with
+    the typography of its language (typography.py)."""
+    return _typeset(text, style, round(width, 3), round(height, 3), fonts, typo, symbols)
 
 
 @lru_cache(maxsize=256)  # repeated texts (copies, backs, translations) are set once; more would grow memory with the deck
-def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, lang: str, symbols: frozenset[str] | None) -> TextLayout:
-    glue = lang.split("_")[0].split("-")[0] in ("cs", "sk")
+def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, typo: Typography, symbols: frozenset[str] | None) -> TextLayout:
     issues: list[MarkupIssue] = []
-    paragraphs = parse(text, style.font, fonts, glue, issues)
+    paragraphs = parse(text, style.font, fonts, typo.convention, issues)
     missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
     unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
-    hyph = hyphenator(lang) if style.hyphenate else None
+    hyph = typo.hyphenation if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
@@ -422,7 +445,7 @@ Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol
 Line = list[tuple[list[Part], float]]  # words (their parts) with the space before each
 
 
-def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: pyphen.Pyphen | None) -> tuple[list[tuple[Line, bool]], bool]:
+def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: Hyphenation | None) -> tuple[list[tuple[Line, bool]], bool]:
     """Greedy line breaking. A line is a list of (word parts with widths, space before);
     a word's parts are made when it is placed (most words are one run: one part)."""
     lines: list = []
@@ -462,7 +485,7 @@ def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: py
     return lines, too_wide
 
 
-def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hyph: pyphen.Pyphen) -> tuple[list, list] | None:
+def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hyph: Hyphenation) -> tuple[list, list] | None:
     """Split a one-run word at the last hyphenation point that fits in `room`."""
     if len(parts) != 1 or not parts[0][1] or room <= 0:
         return None
@@ -471,11 +494,11 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
     if not m or len(m.group(2)) < 5:
         return None
     lead, core, _trail = m.groups()
-    glued = core.rfind(" ")  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
+    glued = max(core.rfind(" "), core.rfind(NO_BREAK), core.rfind(NARROW))  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
     for pos in reversed(hyph.positions(core)):
-        if pos < glued + 3 or len(core) - pos < 2:
+        if pos < glued + 3 or len(core) - pos < 2 or core[pos] == "-":  # never before a word's own hyphen: after it
             continue
-        head = lead + core[:pos] + "-"
+        head = lead + core[:pos] + ("" if core[pos - 1] == "-" else "-")  # 'Drachen-' of 'Drachen-Elixier' keeps its one hyphen
         head_w = stringWidth(head, font, size)
         if head_w <= room + 1e-6:
             tail = word[len(lead) + pos :]
@@ -502,20 +525,21 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
         if gap:
             x += gap + stretch
         for text, font, w in parts:  # each part starts where the run ends: only the font and spaces decide
-            if font and font == run_font and not (stretch and (" " in text or (run_spaced and not run_ws))):  # a glued word's own space must not stretch
+            # a glued word's own space must not stretch (nor a no-break space: reportlab draws it as a space, which word spacing stretches)
+            if font and font == run_font and not (stretch and (" " in text or NO_BREAK in text or (run_spaced and not run_ws))):
                 if gap:
                     texts.append(" ")
                     run_ws = stretch
                     run_spaced = True
                 texts.append(text)
-                if not run_spaced and " " in text:
+                if not run_spaced and (" " in text or NO_BREAK in text):
                     run_spaced = True
                 run_w = x + w - run_x
             else:
                 if run_font is not None:
                     pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
                 texts = [text]
-                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text
+                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text or NO_BREAK in text
             x += w
             gap = 0.0
     if run_font is not None:

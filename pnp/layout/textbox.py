@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 from pnp.assets.fonts import FontSet, fallback_folder
 from pnp.base.errors import Location, Problems, one_of
 from pnp.layout.text import SYMBOLS, TextLayout, TextStyle, typeset
+from pnp.layout.typography import Typography
 from pnp.load.schema import suggest
 from pnp.templates.expressions import NO_SYMBOLS
 
@@ -101,7 +102,7 @@ def set_in_box(
     style: TextStyle,
     box: tuple[float, float],
     fonts: FontSet,
-    lang: str,
+    typo: Typography,
     symbol_ids: Collection[str],
     loc: Location,
     subject: str,
@@ -112,7 +113,7 @@ def set_in_box(
     minimum size if need be; what cannot be printed is reported (see `report`), and a text
     that does not fit even then is an error saying what would (`fix`)."""
     w, h = box
-    result = typeset(content, style, w * mm, h * mm, fonts, lang, symbol_ids)
+    result = typeset(content, style, w * mm, h * mm, fonts, typo, symbol_ids)
     if result.overflow:
         why = f"it needs {result.height / mm:.1f} mm of height" if result.height > h * mm + 0.01 else "a word is wider than the box"
         problems.error(loc, "text-overflow", f"{subject} does not fit its {w:.1f} x {h:.1f} mm box even at {result.size:g} pt ({why}); expected {fix}")

@@ -6,8 +6,9 @@ The faces are set by the edition's Renderer and drawn by the code that draws the
 what prints. A picture is kept by the hash of what its face draws (manifest.face_hash): after
 a save only the faces that changed are drawn again. The problems are those `pnp check`
 reports for the language, each marked on the face it was found on (on the box of the
-element being drawn, when there is one: a text that overflows). A load that fails keeps
-the last good state and shows the error beside it. Nothing is written, except the sheets'
+element being drawn, when there is one: a text that overflows); a card left out for
+errors in its data (load_game's keep_going) is shown blank, in its place, with them. A
+load that fails keeps the last good state and shows the error beside it. Nothing is written, except the sheets'
 PDFs, drawn into temporary files under --out and removed at once.
 """
 
@@ -26,7 +27,7 @@ from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.output import Output, Transaction
-from pnp.check.run import check_game
+from pnp.check.run import check_game, rulebook_problems
 from pnp.exports.raster import rasterise
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
@@ -76,6 +77,7 @@ class Item:
     card: Card | None  # None for a tuck box
     sides: dict[str, Side]
     problems: list[int] = field(default_factory=list)  # every problem that concerns it, by index
+    left_out: bool = False  # a card with errors in its data: not drawn, shown with its problems
 
 
 @dataclass(repr=False, eq=False)
@@ -153,8 +155,6 @@ def set_edition(edition: Edition, common: Problems, plan: Plan, kept: Session) -
     """Every face of the edition set, and every problem `pnp check` reports for its
     language (check.check_all), each tied to the card or box it concerns; its sheet PDFs
     as `plan` puts them on paper."""
-    from pnp.check.rulebooks import check_rulebooks  # Markdown and Jinja: only when there are rulebooks to check
-
     project, setter = edition.project, _FaceSetter(edition, common, kept)
     sections: dict[str, Section] = {}
     for deck_id in project.layouts:
@@ -166,6 +166,11 @@ def set_edition(edition: Edition, common: Problems, plan: Plan, kept: Session) -
             if back is not None:
                 sides["back"] = setter.card_side(card, back, "back")
             items[card.id] = Item(card.id, title_of(card.fields), card.copies, card.loc, card, sides)
+        held = [card for card in project.game.left_out if card.deck == deck_id]
+        for card in held:  # in the deck where its data is, outlined with the errors that left it out
+            items.setdefault(card.id, Item(card.id, title_of(card.fields), card.copies, card.loc, card, {}, left_out=True))
+        if held:
+            items = dict(sorted(items.items(), key=lambda kv: (kv[1].loc.file, kv[1].loc.line)))  # in the order of the data file
         sections[deck_id] = Section(deck_id, deck.name, items)
     boxes = {
         box.id: Item(box.id, f"{edition.game.decks[box.deck].name} (tuck box)", 1, box.loc, None, {"net": setter.box_side(box)})
@@ -173,7 +178,7 @@ def set_edition(edition: Edition, common: Problems, plan: Plan, kept: Session) -
     }
     if boxes:
         sections[BOXES] = Section(BOXES, "Tuck boxes", boxes)
-    setter.add(check_rulebooks(edition).items)
+    setter.add(rulebook_problems(edition).items)
     _tie(sections, setter.problems)
     units = [(unit.unit[0] or edition.game.decks[unit.decks[0]].name, unit) for unit in plan.units]
     return State(edition, sections, setter.problems, units)
@@ -182,16 +187,36 @@ def set_edition(edition: Edition, common: Problems, plan: Plan, kept: Session) -
 def _tie(sections: dict[str, Section], problems: list[Problem]) -> None:
     """Each problem to the items it concerns: found on one of their faces, or located in
     their data (a card's line or one of its fields' lines)."""
-    at: dict[tuple[str, int], Item] = {}
+    at = _lines(sections)
     for section in sections.values():
         for item in section.items.values():
-            for loc in [item.loc, *(item.card.field_locs.values() if item.card else ())]:
-                at.setdefault((loc.file, loc.line), item)
             item.problems = sorted({mark.problem for side in item.sides.values() for mark in side.marks})
     for number, problem in enumerate(problems):
         item = at.get((problem.location.file, problem.location.line)) if problem.location.line else None
         if item is not None and number not in item.problems:
             item.problems = sorted([*item.problems, number])
+
+
+def _lines(sections: dict[str, Section]) -> dict[tuple[str, int], Item]:
+    """The item whose data is at each file and line: a card's line, its fields' lines."""
+    at: dict[tuple[str, int], Item] = {}
+    for section in sections.values():
+        for item in section.items.values():
+            for loc in [item.loc, *(item.card.field_locs.values() if item.card else ())]:
+                at.setdefault((loc.file, loc.line), item)
+    return at
+
+
+def owner(state: State, problem: Problem) -> str | None:
+    """`section/item` of the item whose data `problem` is located in (a failed load's
+    error, on the last good pictures), or None."""
+    if not problem.location.line:
+        return None
+    for section in state.sections.values():
+        found = _lines({section.id: section}).get((problem.location.file, problem.location.line))
+        if found is not None:
+            return f"{section.id}/{found.id}"
+    return None
 
 
 class Preview:
@@ -229,7 +254,7 @@ class Preview:
         with self._work:
             try:
                 with self._kept.reading():
-                    project = prepare(self.folder)
+                    project = prepare(self.folder, keep_going=True)  # a card with errors or a layout's mistake is a problem to show, not a failed load
                 self._kept.start(project, BuildOptions())
                 plan = plan_game(project, BuildOptions().sheet)
                 common = check_game(project, plan)

@@ -28,7 +28,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pnp.base.errors import Location, Problem
-from pnp.live.preview import Preview, State, face_size_mm
+from pnp.live.preview import Preview, State, face_size_mm, owner
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 KEEPALIVE = 15.0  # seconds between two comments on an idle event stream, so a proxy or the browser does not drop it
@@ -191,7 +191,11 @@ def _state_json(preview: Preview, state: State | None, lang: str) -> dict[str, A
                 width, height = face_size_mm(side.face)
                 marks = [{"problem": m.problem, "box": m.box} for m in side.marks]
                 sides.append({"side": name, "digest": side.digest, "width_mm": round(width, 2), "height_mm": round(height, 2), "marks": marks})
-            items.append({"id": item.id, "title": item.title, "copies": item.copies, "where": str(item.loc), "problems": item.problems, "sides": sides})
+            shown = {"id": item.id, "title": item.title, "copies": item.copies, "where": str(item.loc), "problems": item.problems, "sides": sides}
+            if item.left_out:  # not drawn: a blank of the deck's card size
+                width, height = state.edition.project.card_sizes[section.id]  # a deck with a section has a front layout
+                shown["left_out"] = {"width_mm": round(width, 2), "height_mm": round(height, 2)}
+            items.append(shown)
         sections.append({"id": section.id, "name": section.name, "items": items})
     problems = [{**_problem_json(p), "item": owners.get(n)} for n, p in enumerate(state.problems)] if state else []
     return {
@@ -199,7 +203,7 @@ def _state_json(preview: Preview, state: State | None, lang: str) -> dict[str, A
         "lang": lang,
         "languages": preview.languages,
         "generation": preview.generation,
-        "error": [_problem_json(p) for p in preview.error],
+        "error": [{**_problem_json(p), "item": owner(state, p) if state else None} for p in preview.error],
         "problems": problems,
         "sections": sections,
         "sheets": [{"index": i, "name": name} for i, (name, _) in enumerate(state.units)] if state else [],

@@ -51,7 +51,7 @@ from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.live.kept_code import KeptCode
 from pnp.live.kept_data import keeping
-from pnp.live.watch import MAX_FILES, Changes, snapshot, watch
+from pnp.live.watch import MAX_FILES, Changes, Skipped, snapshot, watch
 from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
 from pnp.pipeline.reuse import Reuse
@@ -196,7 +196,7 @@ class Session(Reuse):
         """Look at the folder's files and forget what the last build (if it failed) began."""
         digests: dict[str, bytes] = {}
         root = self.folder.absolute()  # the store of digests is the process's: a file is known by its whole path
-        for name, found in snapshot(self.folder, self.ignore).items():
+        for name, found in snapshot(self.folder, Skipped.of(self.folder, self.ignore))[0].items():
             try:
                 digests[name] = _file_digest.at(root / name, found)
             except OSError:  # gone meanwhile: the build reports it if it needed it

@@ -15,12 +15,15 @@ of builds: `pnp build --watch` and the preview server both use it.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.base.paths import is_junk
 from pnp.base.versions import Version, version
 
 INTERVAL = 0.5  # seconds between two looks at the folder, when polling
@@ -33,18 +36,55 @@ Snapshot = dict[str, Version]  # relative path -> the file's version
 
 
 def ignored(name: str) -> bool:
-    """Hidden files and folders (.git, pnp's temporary files) and editors' backups and
-    swap files (`cards.yaml~`, `.cards.yaml.swp`, Vim's test file `4913`)."""
-    return name.startswith(".") or name.endswith(("~", ".swp", ".swx")) or name == "4913"
+    """Hidden files and folders (.git, pnp's temporary files), the leftovers of operating
+    systems and editors (base.paths.is_junk), and Vim's test file `4913` and `.swx`."""
+    return is_junk(name) or name.endswith(".swx") or name == "4913"
 
 
-def snapshot(folder: Path, ignore: list[Path]) -> Snapshot:
-    """The version of every file under `folder`, the `ignored` ones and the folders in
-    `ignore` left out."""
-    skipped = [p.resolve() for p in ignore]
+_OUTPUT = re.compile(r".*\.pdf|manifest-.*\.json|.*-cut-\d+\.(svg|dxf)")  # what a build writes into its output folder
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """What the watcher leaves out besides hidden files and backups: the output folders
+    (`whole`), and where the output folder is the game folder or holds it (`--out` equal
+    to the game folder's parent, or the game folder inside `--out`), the files a build
+    writes there (`outputs`), so that the game's own files are still watched."""
+
+    whole: tuple[Path, ...]
+    outputs: tuple[Path, ...]
+
+    @classmethod
+    def of(cls, folder: Path, outs: list[Path]) -> Skipped:
+        root = folder.resolve()
+        whole, outputs = [], []
+        for out in outs:
+            written = (out / root.name).resolve()  # where a build of this game writes
+            if root.is_relative_to(written):
+                outputs.append(written)
+            elif root.is_relative_to(out.resolve()):  # the game inside --out: only its output folder
+                whole.append(written)
+            else:
+                whole.append(out.resolve())
+        return cls(tuple(whole), tuple(outputs))
+
+    def __call__(self, path: Path) -> bool:
+        """Whether `path` (resolved) is left out."""
+        if any(path == skip or path.is_relative_to(skip) for skip in self.whole):
+            return True
+        return path.parent in self.outputs and _OUTPUT.fullmatch(path.name) is not None
+
+
+def snapshot(folder: Path, skipped: Skipped) -> tuple[Snapshot, bool]:
+    """The version of every file under `folder`, the `ignored` and `skipped` ones left
+    out, and whether there were more than MAX_FILES to look at (the rest left out too).
+    Links to folders are not followed (a link to the parent would make the whole disk the
+    game's), nor links to files outside the game folder (they are not the game's: the
+    build refuses them)."""
+    root = folder.resolve()
     found: Snapshot = {}
     stack = [folder]
-    while stack and len(found) < MAX_FILES:
+    while stack:
         current = stack.pop()
         try:
             entries = sorted(current.iterdir())
@@ -54,14 +94,19 @@ def snapshot(folder: Path, ignore: list[Path]) -> Snapshot:
             if ignored(entry.name):
                 continue
             try:
+                real = entry.resolve()
+                if skipped(real) or not real.is_relative_to(root):
+                    continue
                 if entry.is_dir():
-                    if entry.resolve() not in skipped:
+                    if not entry.is_symlink():
                         stack.append(entry)
                     continue
+                if len(found) >= MAX_FILES:
+                    return found, True
                 found[str(entry.relative_to(folder))] = version(entry)
             except OSError:
                 continue
-    return found
+    return found, False
 
 
 def changed(before: Snapshot, after: Snapshot) -> list[str]:
@@ -77,12 +122,13 @@ class Changes:
 
     def __init__(self, folder: Path, ignore: list[Path] | None = None, poll: bool = False, settle: float = SETTLE, interval: float = INTERVAL):
         self.folder = folder
-        self.ignore = ignore or []
+        self.skipped = Skipped.of(folder, ignore or [])
         self.settle = settle
         self.interval = interval
-        self._skipped = [p.resolve() for p in self.ignore]
         self._root = folder.resolve()
-        self.seen = snapshot(folder, self.ignore)  # before the first build: a change made meanwhile is seen next time
+        self.seen, self.truncated = snapshot(folder, self.skipped)  # before the first build: a change made meanwhile is seen next time
+        self._beyond: dict[str, Version | None] = {}  # files notified beyond MAX_FILES: their versions, looked at one by one
+        self._notified: set[str] = set()
         self._event = threading.Event()
         self._quiet_at = 0.0  # when the burst of events is over, as the last one concerning the folder says (self.clock)
         self._observer: Any = None if poll else self._observe()
@@ -116,6 +162,8 @@ class Changes:
             return
         for path in (event.src_path, getattr(event, "dest_path", "")):
             if path and self._concerns(os.fsdecode(path)):
+                if self.truncated:
+                    self._notified.add(os.fsdecode(path))
                 self._quiet_at = self.clock() + (min(CLOSED, self.settle) if event.event_type == "closed" else self.settle)
                 self._event.set()
 
@@ -127,7 +175,7 @@ class Changes:
             return False
         if any(ignored(part) for part in relative.parts):
             return False
-        return not any(Path(path).is_relative_to(skip) for skip in self._skipped)
+        return not self.skipped(Path(path))
 
     def wait(self, timeout: float | None = None) -> list[str]:
         """The files changed since the last call (or since this was made), once the burst
@@ -146,17 +194,36 @@ class Changes:
                     self._event.clear()
             else:
                 time.sleep(self.interval if left is None else min(self.interval, left))
-            now = snapshot(self.folder, self.ignore)
+            now, _ = snapshot(self.folder, self.skipped)
             names = changed(self.seen, now)
             if names and self._observer is None:  # polling: let a save in progress finish
                 time.sleep(self.settle)
-                now = snapshot(self.folder, self.ignore)
+                now, _ = snapshot(self.folder, self.skipped)
                 names = changed(self.seen, now)
             self.seen = now
+            names = sorted(set(names) | set(self._beyond_changed(now)))
             if names:
                 return names
             if end is not None and self.clock() >= end:
                 return []
+
+    def _beyond_changed(self, now: Snapshot) -> list[str]:
+        """In a folder of more than MAX_FILES files, the notified ones the snapshot left
+        out whose version changed: a save there is noticed too."""
+        names = []
+        for path in sorted(self._notified):
+            name = str(Path(path).relative_to(self._root))
+            if name in now:
+                continue
+            try:
+                current = version(Path(path))
+            except OSError:
+                current = None
+            if self._beyond.get(name, "unseen") != current:
+                self._beyond[name] = current
+                names.append(name)
+        self._notified.clear()
+        return names
 
     def close(self) -> None:
         if self._observer is not None:
@@ -171,6 +238,11 @@ def watch(folder: Path, rebuild: Callable[[], None], say: Callable[[str], None],
     try:
         rebuild()
         say(f"watching {folder} for changes (Ctrl-C to stop)")
+        if changes.truncated:
+            said = "saves to the others are noticed as the system reports them" if changes.notified else "saves to the others are not noticed"
+            say(
+                f"warning: {folder} holds more than {MAX_FILES:,} files; the first {MAX_FILES:,} are compared, {said} (expected a game folder of the game's own files)"
+            )
         while True:
             names = changes.wait()
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")

@@ -7,11 +7,12 @@ those declarations here, so the later stages only ever see well-typed values.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
-from pnp.base.paths import check_inside, inside
+from pnp.base.errors import Location, PnpError, Problem, Problems, display_path, one_of
+from pnp.base.paths import check_inside, inside, is_junk
 from pnp.load.languages import known_language
 from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
 from pnp.load.packed import PackedCards
@@ -37,9 +38,22 @@ def game_yaml(folder: Path) -> Path:
     return game_file
 
 
-def load_game(folder: Path) -> tuple[Game, Problems]:
+@dataclass(repr=False, eq=False)
+class _Read:
+    """What reading the decks' data keeps across files: every id seen so far (where it
+    was first seen), and the cards left out for errors in their own data, with those errors."""
+
+    ids: dict[str, Location] = field(default_factory=dict)
+    left_out: list[Card] = field(default_factory=list)
+    card_errors: set[Problem] = field(default_factory=set)
+
+
+def load_game(folder: Path, keep_going: bool = False) -> tuple[Game, Problems]:
     """Load a game folder. Raises PnpError when errors make the game unusable; returns
-    the game and the warnings otherwise."""
+    the game and the warnings otherwise. With `keep_going`, errors in a card's own data
+    (a value of the wrong kind, a missing or unknown field) do not: the card is left out
+    of its deck (`Game.left_out`), the errors are returned with the game, and the later
+    stages check what could be read, so one run of `pnp check` reports every mistake."""
     problems = Problems()
     game_file = game_yaml(Path(folder))
     raw = load_yaml(game_file, problems)
@@ -82,8 +96,9 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             )
 
     _check_names(meta, raw, problems)
+    _check_hyphenation(meta, raw, problems)
     decks: dict[str, Deck] = {}
-    seen_ids: dict[str, Location] = {}  # where each id was first seen
+    read = _Read()
     for deck_id, deck_def in meta.decks.items():
         deck_loc = raw["decks"].loc_of(deck_id)
         if deck_def.type not in rules.types:
@@ -109,7 +124,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
             rules.types,
             enums,
             symbols,
-            seen_ids,
+            read,
             problems,
             deck_def.sheet,
             deck_raw.loc_of("sheet"),
@@ -123,7 +138,7 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
         locs = {key: deck_raw.loc_of(key) for key in deck_raw}
         decks[deck_id] = Deck(deck_id, deck_def.name or deck_id, deck_def.type, deck_def.front, deck_def.back, cards, deck_loc, locs, deck_def.group)
 
-    deals = _load_deals(folder, meta, raw, rules.types, enums, symbols, seen_ids, problems)
+    deals = _load_deals(folder, meta, raw, rules.types, enums, symbols, read, problems)
     _check_tuckboxes(meta, raw, problems)
     constraints = rules_raw.get("constraints") if isinstance(rules_raw, LMap) else None
     glossary = []
@@ -137,8 +152,9 @@ def load_game(folder: Path) -> tuple[Game, Problems]:
     elif "glossary" in raw:
         problems.error(raw.loc_of("glossary"), "glossary-missing", f"glossary '{meta.glossary}' does not exist; expected a YAML file with 'terms:'")
     locs = {str(key): raw.loc_of(key) for key in raw}
-    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary, rules.translate, locs)
-    problems.raise_if_errors()
+    game = Game(folder, meta, enums, rules.types, decks, symbols, raw.loc, constraints, deals, glossary, rules.translate, locs, left_out=read.left_out)
+    if not keep_going or any(p not in read.card_errors for p in problems.errors):  # an error outside the cards' own data: later stages would stumble on it
+        problems.raise_if_errors()
     return game, problems
 
 
@@ -165,6 +181,51 @@ def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
             if not is_id(mode):
                 where = modes.loc_of(i) if isinstance(modes, LList) else books.loc_of(rid)
                 problems.error(where, "id-invalid", f"mode '{mode}' of rulebook '{rid}' is not a plain name; {ID_EXPECTED}")
+
+
+HYPHENATION_EXPECTED = "the word's letters with a hyphen at each place it may break ('Drachen-blut-eli-xier'), or the word without hyphens to never break it"
+
+
+def _check_hyphenation(meta: GameFile, raw: LMap, problems: Problems) -> None:
+    """game.yaml's `hyphenation:`: for each language code pnp knows, words of letters with
+    a hyphen at each place they may break (layout/typography.py hyphenates them only
+    there), each listed once."""
+    listed = raw.get("hyphenation")
+    for lang, words in meta.hyphenation.items():
+        if not known_language(lang):
+            problems.error(
+                listed.key_locs.get(lang, listed.loc),
+                "hyphenation-language",
+                f"hyphenation lists words for '{lang}', which is not a language code that pnp knows; expected one like 'de', 'en' or 'pt_BR'",
+            )
+            continue
+        items = listed[lang]
+        seen: dict[str, str] = {}
+        for i, word in enumerate(words):
+            where = items.loc_of(i) if isinstance(items, LList) else listed.loc_of(lang)
+            wrong = sorted({ch for ch in word if not ch.isalpha() and ch != "-"})
+            if wrong:
+                shown_chars = ", ".join(repr(ch) for ch in wrong)
+                problems.error(
+                    where,
+                    "hyphenation-word",
+                    f"hyphenation word '{word}' for '{lang}' has {shown_chars}, which {'is' if len(wrong) == 1 else 'are'} not a letter or a hyphen; expected {HYPHENATION_EXPECTED}",
+                )
+            elif not word or word.startswith("-") or word.endswith("-") or "--" in word:
+                problems.error(
+                    where,
+                    "hyphenation-word",
+                    f"hyphenation word '{word}' for '{lang}' has a hyphen at its start or end, or two together; expected {HYPHENATION_EXPECTED}",
+                )
+            else:
+                key = word.replace("-", "").lower()
+                if key in seen and seen[key] != word:
+                    problems.error(
+                        where,
+                        "hyphenation-word",
+                        f"hyphenation word '{word}' for '{lang}' is listed before as '{seen[key]}'; expected each word once, with all the places it may break",
+                    )
+                seen.setdefault(key, word)
 
 
 MAX_THICKNESS = 5.0  # mm per card: thicker is a tile, not a card
@@ -215,7 +276,7 @@ def _check_tuckboxes(meta: GameFile, raw: LMap, problems: Problems) -> None:
             )
 
 
-def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dict, symbols: dict, seen: dict, problems: Problems) -> list[Card]:
+def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dict, symbols: dict, read: _Read, problems: Problems) -> list[Card]:
     if meta.deals is None:
         return []
     where = raw["deals"]
@@ -224,7 +285,7 @@ def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dic
             where.loc_of("type"), "deal-type", f"deals have type '{meta.deals.type}', which rules.yaml does not declare{suggest(meta.deals.type, types)}"
         )
         return []
-    return list(_load_data(folder, meta.deals.data, where.loc_of("data"), "deals", meta.deals.type, types, enums, symbols, seen, problems) or [])
+    return list(_load_data(folder, meta.deals.data, where.loc_of("data"), "deals", meta.deals.type, types, enums, symbols, read, problems) or [])
 
 
 def _load_data(
@@ -236,7 +297,7 @@ def _load_data(
     types: dict,
     enums: dict,
     symbols: dict,
-    seen: dict,
+    read: _Read,
     problems: Problems,
     sheet=None,
     sheet_loc=None,
@@ -252,7 +313,7 @@ def _load_data(
         return None
     try:
         rows = _read_data(path, types[type_name], problems, sheet, sheet_loc, columns)
-        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, seen, problems, display_path(path))
+        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, read, problems, display_path(path))
     except PnpError as err:  # unreadable, possibly found while reading the cards
         problems.extend(err.problems)
         return None
@@ -350,12 +411,12 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
         return {}
     symbols = {}
     for path in sorted(found.glob("*.svg")):
+        if is_junk(path.name):  # ._NAME.svg and the like: not the game's symbols
+            continue
         if inside(path, [folder]):
             symbols[path.stem] = path
         else:
-            problems.error(
-                outside(path), "path-outside", f"symbol {display_path(path)} is a link to {path.resolve()}, outside the game folder; expected a file inside it"
-            )
+            problems.error(outside(path), "path-outside", f"symbol '{path.stem}' is a link to outside the game folder; expected a file inside it")
     return symbols
 
 
@@ -364,8 +425,9 @@ def outside(path: Path) -> Location:
     return Location(display_path(path))
 
 
-def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, seen: dict, problems: Problems, shown: str) -> PackedCards:
-    """The cards of one file, each id checked against every id seen so far."""
+def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict, symbols: dict, read: _Read, problems: Problems, shown: str) -> PackedCards:
+    """The cards of one file, each id checked against every id seen so far; a card with
+    an error in its own data is left out (kept in `read.left_out`)."""
     if not isinstance(rows, (LList, LItems)):
         found = "a mapping" if isinstance(rows, LMap) else "an empty file" if rows is None else f"'{rows}'"
         loc = rows.loc if isinstance(rows, LMap) else Location(shown, 1, 1)  # a lone value has no location of its own: the document's start
@@ -378,13 +440,19 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
         if not isinstance(row, LMap):
             problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
             continue
+        errors = len(problems.errors)
         card = validate_card(row, deck, type_name, tdef, enums, symbols, problems, absent)
         if card is None:
+            read.card_errors.update(problems.errors[errors:])
             continue
-        if card.id in seen:
-            problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {seen[card.id]}); expected every id once")
+        if card.id in read.ids:
+            problems.error(card.loc, "card-duplicate-id", f"id '{card.id}' is used twice (first at {read.ids[card.id]}); expected every id once")
         else:
-            seen[card.id] = card.loc
+            read.ids[card.id] = card.loc
+        if len(problems.errors) > errors:  # left out, its errors reported: what later stages see of its deck is the cards that could be read
+            read.card_errors.update(problems.errors[errors:])
+            read.left_out.append(card)
+            continue
         cards.append(card)
     refused = isinstance(rows, SheetRows) and rows.refused  # its header was: reported there
     if not cards and len(problems.errors) == before and not refused:  # every row refused is reported row by row already

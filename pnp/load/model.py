@@ -173,6 +173,9 @@ class GameFile:
     # The game's default sheet options (paper, sides, bleed, gap, overlap, corner_radius),
     # below the player's own: read and checked before the build by pnp/load/settings.py.
     sheet: dict[str, Any] = field(default_factory=dict)
+    # Words the hyphenation patterns split wrongly, per language, with their allowed breaks
+    # ('Drachen-blut-eli-xier'; a word without hyphens never breaks): layout/typography.py.
+    hyphenation: dict[str, list[str]] = field(default_factory=dict)
 
 
 def game_info(meta: GameFile) -> dict[str, str]:
@@ -251,6 +254,7 @@ class Game:
     translate_attributes: list[str] = field(default_factory=lambda: ["name"])
     locs: dict[str, Location] = field(default_factory=dict)  # of game.yaml's keys (author, licence, ...)
     plurals: Any = None  # plurals.Plurals of a translated copy: its plural rule and forms (None: the source language's)
+    left_out: list[Card] = field(default_factory=list)  # cards with errors in their own data, in no deck (load_game's keep_going)
 
     @property
     def name(self) -> str:

@@ -49,7 +49,7 @@ def read_config(path: Path, checks: Mapping[str, Callable[[Any], Any]]) -> dict[
 
 
 # The sheet options that are the player's, never a game's: their printer and their machine.
-PLAYERS_OWN = ("flip", "back_offset", "cutter")
+PLAYERS_OWN = ("flip", "back_offset", "cutter", "mark_inset")
 
 
 def read_game_sheet(game_file: Path, checks: Mapping[str, Callable[[Any], Any]]) -> dict[str, Any]:

@@ -5,10 +5,12 @@ one row per card, turned into the same located rows (`LMap`) a YAML list gives, 
 Locations are what the designer's program shows. In a CSV, the physical line of the cell
 (a quoted cell with line breaks takes several lines) and the cell's number in its record:
 `cards.csv:12:3`. In a workbook, the cell as a spreadsheet names it: `cards.xlsx:Cards!C12`.
-Headers match whatever their case and spacing (`Name`, ` name `, `NAME`); a quantity column
-may be called copies, qty, quantity or count; a deck's `columns:` maps any header to a field
-or leaves it out (`ignore`), and its `ids:` makes ids from a column. An empty cell is an
-absent field; a list field's cell is split on ';' (or ',' when there is no ';'). CSV files
+Headers match whatever their case, spacing and word joints (`Dom Color`, ` dom_color `,
+`DOM-COLOR`, `domColor`); a quantity column may be called copies, qty, quantity or count; a
+deck's `columns:` maps any header to a field or leaves it out (`ignore`), and its `ids:`
+makes ids from a column. A cell's value is what the sheet shows (TRUE, 2024-03-01, 3 and
+not 3.0) unless its field's type asks for a number or a yes/no. An empty cell is an absent
+field; a list field's cell is split on ';' (or ',' when there is no ';'). CSV files
 exported by Excel or Google Sheets (UTF-8 with a byte order mark, CRLF, quoted cells, ';'
 as the separator in some locales) are read unchanged.
 """
@@ -244,8 +246,8 @@ def _declares_entities(path: Path) -> str | None:
 
 def normal(name: str) -> str:
     """A header as it is matched: case, spaces, '_' and '-' do not count (`Card Name`,
-    ` card_name `, `CARD-NAME` are one header)."""
-    return _SEPARATORS.sub("_", name.strip().casefold()).strip("_")
+    ` card_name `, `CARD-NAME`, `cardName` are one header, and the field `card_name`)."""
+    return _SEPARATORS.sub("", name.casefold())
 
 
 _SEPARATORS = re.compile(r"[\s_-]+")
@@ -377,6 +379,7 @@ def _header(
     seen: dict[str, int] = {}
     unknown: list[str] = []
     used_keys: set[str] = set()
+    strays: list[tuple[Location, Any]] = []  # the header cells that name no field
     ids_col = None
     for col, raw in enumerate(cells[:MAX_COLUMNS], start=1):
         value = _cell(raw)
@@ -396,12 +399,7 @@ def _header(
             target = IGNORE
         else:
             unknown.append(text)
-            problems.error(
-                loc,
-                "sheet-unknown-column",
-                f"unknown column '{text}'{suggest(text, known)}; expected {one_of(known, 'a field of the deck type')} "
-                f"(or 'columns: {{{text}: FIELD}}' in the deck to map it, 'columns: {{{text}: ignore}}' to leave it out)",
-            )
+            strays.append((loc, value))
             named[col] = _Column(IGNORE)
             continue
         slugged = key == ids
@@ -416,6 +414,24 @@ def _header(
             continue
         seen[target] = col
         named[col] = _Column(target, slugged)
+    if strays and not seen and not used_keys and ids_col is None and _looks_like_data(strays, known):  # nothing in row 1 names a field
+        shown = ", ".join(f"'{value}'" for _, value in strays[:4]) + (", ..." if len(strays) > 4 else "")
+        problems.error(
+            at(head, 1, cells),
+            "sheet-header",
+            f"row 1 does not look like a header: none of its values ({shown}) is a field name, and they look like a card's data; "
+            f"expected a header row of field names first, such as: {', '.join(known)}, then one row per card (insert a row above)",
+        )
+        return None
+    for loc, value in strays:
+        text = str(value)
+        key = _yaml_key(text)
+        problems.error(
+            loc,
+            "sheet-unknown-column",
+            f"unknown column '{text}'{suggest(text, known)}; expected {one_of(known, 'a field of the deck type')} "
+            f"(or 'columns: {{{key}: FIELD}}' in the deck to map it, 'columns: {{{key}: ignore}}' to leave it out)",
+        )
     if len(cells) > MAX_COLUMNS:
         problems.error(at(head, MAX_COLUMNS + 1, cells), "sheet-limit", f"more than {MAX_COLUMNS} columns; expected one column per field")
     raw = columns.raw
@@ -467,6 +483,26 @@ def _header(
     return named, frozenset(absent)
 
 
+def _looks_like_data(strays: list[tuple[Location, Any]], known: list[str]) -> bool:
+    """Whether header cells that name no field are a card's values (the header row left
+    out) rather than misspelt headers: a number, a date, a colour or a yes/no among them,
+    or none close to a field's name."""
+    values = [value for _, value in strays]
+    if any(not isinstance(v, str) or _DATA.fullmatch(v) for v in values):
+        return True
+    return not any(suggest(str(v), known) for v in values)
+
+
+_DATA = re.compile(r"[-+]?\d[\d.,:/ -]*|#[0-9A-Fa-f]{3,8}|true|false|TRUE|FALSE|True|False")
+
+
+def _yaml_key(text: str) -> str:
+    """A header as a YAML mapping key in a message's suggestion: quoted when YAML would
+    read it otherwise ('#FF00FF' starts a comment, 'yes' is a boolean, '3' a number)."""
+    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_ .()-]*", text) and text.lower() not in {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+    return text if plain and text == text.strip() else '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _cell(value: Any) -> Any:
     """A cell's value, or None when it is empty (or only spaces)."""
     if value is None or isinstance(value, _Formula):
@@ -476,18 +512,30 @@ def _cell(value: Any) -> Any:
         return value or None
     if isinstance(value, float) and value.is_integer():
         return int(value)  # spreadsheets store every number as a float
-    if isinstance(value, datetime.datetime):
-        return value.date().isoformat() if value.time() == datetime.time() else value.isoformat(sep=" ")
-    if isinstance(value, (datetime.date, datetime.time)):
+    if isinstance(value, datetime.datetime):  # a date as 2024-03-01, with its time when it has one
+        return value.date().isoformat() if value.time() == datetime.time() else f"{value.date().isoformat()} {_clock(value.time())}"
+    if isinstance(value, datetime.time):
+        return _clock(value)
+    if isinstance(value, datetime.date):
         return value.isoformat()
     return value
 
 
+def _clock(time: datetime.time) -> str:
+    """A time as a sheet shows it: 14:30, with seconds only when it has some (14:30:00
+    would read as the symbol ':30:' in a text)."""
+    return time.strftime("%H:%M") if not (time.second or time.microsecond) else time.isoformat(timespec="seconds")
+
+
 def _typed(value: Any, name: str, tdef: TypeDef, loc: Location) -> Any:
-    """What a YAML file would hold: whole-number copies, lists split from one cell."""
+    """What a YAML file would hold: whole-number copies, lists split from one cell, and a
+    workbook's TRUE and FALSE as the sheet shows them unless the field is a yes/no (a text
+    field printing 'True' is not what the designer typed)."""
     if name == "copies" and isinstance(value, str) and value.isdigit():
         return int(value)
     fdef = tdef.fields.get(name)
+    if isinstance(value, bool) and (fdef is None or fdef.type != "bool"):
+        value = "TRUE" if value else "FALSE"
     if fdef is not None and fdef.type == "list":
         text = str(value)
         parts = text.split(";") if ";" in text else text.split(",")

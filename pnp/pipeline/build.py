@@ -20,7 +20,7 @@ from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.forked import join_all
 from pnp.base.output import Transaction, Written, shown, transaction
 from pnp.base.signals import Interrupted
-from pnp.check.run import check_game
+from pnp.check.run import check_all, check_game
 from pnp.pipeline.parallel import build_parallel
 from pnp.pipeline.progress import BuildProgress, expected_cards
 from pnp.pipeline.reuse import COLD, Reuse
@@ -62,12 +62,16 @@ def build(
     face is laid out when its sheet is drawn and dropped after, so memory does not grow
     with the deck. Layout problems are found while drawing: the PDFs are moved into place
     only if there are none (or with --force); the problems of rules, decks and rulebooks are reported together.
+    Errors found while reading the game (a card's data, a layout) stop it before anything
+    is drawn, even with --force, reported with everything else `pnp check` finds.
     Every build records the faces it drew in a manifest per language (write/manifest.py);
     `changed_since` (a manifest) or `since_last` (the last build's) also writes errata
     PDFs of the cards changed or new since. What an earlier build left is asked of
     `reuse` (the watcher's keeps what a save did not reach: pnp/live)."""
     with reuse.reading():
-        project = prepare(folder, options.decks)
+        project = prepare(folder, options.decks, keep_going=True)
+    if project.problems.errors:  # what could not be read stops a build, --force or not: with every other mistake pnp check finds
+        raise PnpError(check_all(project, resolve_languages(project.game, options.langs), options.allow_untranslated, options.sheet))
     reuse.start(project, options)
     wanted = bool(project.game.meta.rulebooks) and not options.decks and reuse.books_due()
     editions = make_editions(project, resolve_languages(project.game, options.langs), options.allow_untranslated, rulebooks=wanted)

@@ -24,7 +24,7 @@ from pnp.check.rulebooks import book_inputs, checked_documents
 from pnp.impose.paper import rulebook_formats
 from pnp.layout.faces import Face
 from pnp.layout.renderer import Renderer
-from pnp.layout.text import hyphenator
+from pnp.layout.typography import hyphenator
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
 from pnp.rulebook.booklet import sheet_sides

@@ -16,6 +16,8 @@ from reportlab.lib.units import mm
 
 from pnp.base.errors import Problems
 from pnp.impose.sheets import (
+    MARK_REACH,
+    TICK_GAP,
     DoesNotFit,
     Fold,
     Grid,
@@ -28,10 +30,12 @@ from pnp.impose.sheets import (
     fit_grid,
     impose,
     impose_fold,
+    mark_reach,
     plan_fold,
     plan_grid,
     plan_shared,
     plan_tiling,
+    short_marks,
 )
 from pnp.load.model import Deck
 from pnp.project.project import Project
@@ -206,6 +210,13 @@ def _deck(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | Non
     if spec.sides == "backs" and back is None:
         return None
     items = array("I", (i for i, copies in enumerate(deck.copies()) if members is None or deck.card_id(i) in members for _ in range(copies)))
+    if grid is None and spec.cutter:
+        by_hand = replace(spec, cutter=None, corner_radius=None, mark_inset=None)
+        grid = fit_grid(by_hand, front.width * mm, front.height * mm)
+        if grid is not None:  # too large for the machine, not for the paper: printed whole, to cut by hand
+            message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) does not fit {spec.cutter.title()}'s cutting area; it is printed whole with crop marks, to cut by hand, and has no cut file"
+            problems.warn(deck.locs.get("front", deck.loc), "sheet-cutter-by-hand", message + "; expected it printed without --cutter, or larger paper")
+            spec = by_hand
     if grid is None:
         return _pieces(project, deck, spec, items, problems)
     sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
@@ -213,7 +224,27 @@ def _deck(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | Non
     if fold is not None:
         return GridSheets(deck.id, items, grid, fold, spec, front.shape)
     sides = "duplex" if sides == "fold" else sides  # too large to fold: printed double-sided (warned)
+    if front.shape == "rect" and spec.marks and not spec.cutter:
+        _short_marks(deck, grid, spec, problems)
     return GridSheets(deck.id, items, grid, None, replace(spec, sides=sides), front.shape)
+
+
+def _short_marks(deck: Deck, grid: Grid, spec: SheetSpec, problems: Problems) -> None:
+    """Say so when the cards fill the sheet so far that crop marks on a side reach less than
+    MARK_REACH past the printer margin (a printer may not print them) and no ticks between
+    the cards make up for them: the grid keeps its cards rather than lose a row to them."""
+    short = short_marks(grid, spec.margin * mm)
+    if not short:
+        return
+    side, foot = mark_reach(grid, spec.margin * mm)
+    reach = {"top and bottom": foot, "left and right": side}
+    said = " and ".join(f"at the {where} reach only {max(reach[where], 0.0) / mm:.1f} mm" for where in short)
+    problems.warn(
+        deck.locs.get("front", deck.loc),
+        "sheet-marks-short",
+        f"deck '{deck.id}' fills {spec.paper.upper()} so far that its crop marks {said} past the {spec.margin:g} mm margin a home printer leaves blank "
+        f"(less than {MARK_REACH / mm:g} mm: they may not print); expected --gap {TICK_GAP / mm:g} or more (the cut lines are then ticked between the cards), other paper (--paper), or cutting along the art's edges",
+    )
 
 
 def _fold(spec: SheetSpec, deck: Deck, width: float, height: float, problems: Problems) -> Fold | None:

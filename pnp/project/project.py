@@ -53,10 +53,14 @@ class Project:
     layout_files: dict[str, tuple[Path, ...]] = field(default_factory=dict)  # layout name -> the files it was read from: what its faces depend on
 
 
-def prepare(folder: Path, decks: list[str] | None = None) -> Project:
+def prepare(folder: Path, decks: list[str] | None = None, keep_going: bool = False) -> Project:
     """Load the game, its fonts, symbols and the layouts of `decks` (default: all); raise
-    PnpError when something cannot be read. The checks are the check stage's (pnp/check/)."""
-    game, problems = load_game(folder)
+    PnpError when something cannot be read. With `keep_going` (`pnp check`, a build's
+    checks, the preview), only what makes the game unusable raises: a card with errors in
+    its data is left out (load_game), a layout that cannot be read leaves its deck without
+    faces, an element with a mistake is dropped, and the errors are in `problems`, so the
+    check stage checks the rest. The checks are the check stage's (pnp/check/)."""
+    game, problems = load_game(folder, keep_going)
     fonts = FontSet([game.root / "fonts", FONTS_DIR])
     symbols = SymbolSet(game.symbols)
     symbols.load_all(problems)
@@ -94,7 +98,8 @@ def prepare(folder: Path, decks: list[str] | None = None) -> Project:
         if front:
             layouts[deck.id] = (front, back)
     tuckboxes = load_tuckboxes(game, loader, card_sizes, set(layouts), problems)
-    problems.raise_if_errors()
+    if not keep_going:
+        problems.raise_if_errors()
     return Project(game, fonts, symbols, layouts, problems, card_sizes, per_card, tuckboxes, loader.files)
 
 

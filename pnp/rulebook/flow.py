@@ -21,6 +21,7 @@ from pnp.base.errors import Location, Problems
 from pnp.layout.faces import Face, TextOp
 from pnp.layout.text import TextLayout, TextStyle, typeset
 from pnp.layout.textbox import report
+from pnp.layout.typography import Typography
 from pnp.pdf.canvas import at_top_of_frame, kept_flowables, split_in_frame_of
 from pnp.write.pdf import draw_face
 
@@ -115,7 +116,7 @@ class Setting:
 
     fonts: FontSet
     symbols: SymbolSet
-    lang: str
+    typography: Typography  # of the rulebook's language
     styles: Styles
     problems: Problems
     book: Book
@@ -130,7 +131,7 @@ class Setting:
         return layout
 
     def _typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
-        layout = typeset(markup, style, width, BIG, self.fonts, self.lang, self.symbols.ids)
+        layout = typeset(markup, style, width, BIG, self.fonts, self.typography, self.symbols.ids)
         if loc is not None:
             report(
                 layout, markup, style.font, self.fonts, "the rulebook", loc, self.problems, self.symbols.ids, symbols=False

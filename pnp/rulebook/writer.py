@@ -31,6 +31,7 @@ from pnp.base.errors import Location, PnpError, Problems
 from pnp.impose.paper import RulebookFormats, rulebook_formats
 from pnp.layout.faces import Face, ImageOp
 from pnp.layout.text import TextStyle, escape
+from pnp.layout.typography import Typography
 from pnp.pdf.canvas import FormPagesCanvas, KeptPagesCanvas, at_top_of_frame, canvas_like, copy_pages, row_heights, set_saving
 from pnp.rulebook.booklet import impose
 from pnp.rulebook.collation import initial as initial_of
@@ -95,6 +96,7 @@ class Inputs:
     face: Callable[[CardRef], Face | None]  # the card's face, laid out by its layout
     problems: Problems
     root: Path  # the game folder, where pictures are
+    typography: Typography  # how the rulebook's language is set (its conventions, the game's hyphenation)
 
 
 def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: Book | None = None) -> tuple[bytes, bytes, int, Book]:
@@ -129,7 +131,7 @@ def _one_pass(
     the pages settled (are the previous ones). A pass without `previous` pages only finds
     them (and writes nothing)."""
     drawing = previous is not None
-    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, Styles.for_size(formats.page.body), inputs.problems, book, drawing, memo)
+    setting = Setting(inputs.fonts, inputs.symbols, inputs.typography, Styles.for_size(formats.page.body), inputs.problems, book, drawing, memo)
     paper, booklet = io.BytesIO(), io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
     template = _Template(paper, formats, inputs, setting, header, f"rulebook, {formats.paper.name.upper()}")
@@ -155,7 +157,7 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
     """Set every text of the book once, as wide as it likes and without pages, so that
     `pnp check` reports characters the fonts lack at their block, as the build would."""
     styles = Styles.for_size(rulebook_formats("a4").page.body)
-    setting = Setting(inputs.fonts, inputs.symbols, doc.lang, styles, inputs.problems, Book())
+    setting = Setting(inputs.fonts, inputs.symbols, inputs.typography, styles, inputs.problems, Book())
     for flowable in Story(doc, setting, inputs, Book(), title_locs).flowables():
         flowable.wrap(BIG, BIG)
 

@@ -15,7 +15,6 @@ the same place when set as docs/sheets.md says; a mark in the file would be cut.
 from __future__ import annotations
 
 import io
-import logging
 import math
 from pathlib import Path
 
@@ -23,7 +22,6 @@ from reportlab.lib.units import mm
 
 from pnp.impose.sheets import Cut, Page, SheetSpec
 
-ELLIPSE_STEPS = 720  # vertices of an ellipse in DXF R12 (no ELLIPSE entity): 0.001 mm off on a 100 mm token
 QUARTER_BULGE = math.tan(math.pi / 8)  # a DXF bulge that makes a quarter circle
 
 
@@ -50,7 +48,7 @@ def cut_files(target: Path, pages: list[Page], spec: SheetSpec, page_w: float, p
         title = f"{target.name}, sheet {page.sheet} ({spec.cutter})"
         out.append((target.with_name(stem + ".svg"), svg(page.machine, page_w, page_h, title).encode("utf-8")))
         if with_dxf:
-            out.append((target.with_name(stem + ".dxf"), dxf(page.machine).encode("ascii")))
+            out.append((target.with_name(stem + ".dxf"), dxf(page.machine, page_w, page_h).encode("ascii")))
     return out
 
 
@@ -88,17 +86,15 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def dxf_outline(cut: Cut) -> list[tuple[float, float, float]] | tuple[float, float, float]:
-    """A cut in mm, y up: a circle (cx, cy, r), or a closed polyline of (x, y, bulge)
-    vertices (a bulge makes the segment to the next vertex an arc)."""
+def dxf_outline(cut: Cut) -> list[tuple[float, float, float]] | tuple[float, ...]:
+    """A cut in mm, y up: a circle (cx, cy, r), an axis-aligned ellipse (cx, cy, rx, ry),
+    or a closed polyline of (x, y, bulge) vertices (a bulge makes the segment to the next
+    vertex an arc)."""
     x, y, w, h = cut.x / mm, cut.y / mm, cut.w / mm, cut.h / mm
     if cut.shape == "round":
         if abs(w - h) < 1e-9:
             return x + w / 2, y + h / 2, w / 2
-        return [
-            (x + w / 2 + w / 2 * math.cos(2 * math.pi * i / ELLIPSE_STEPS), y + h / 2 + h / 2 * math.sin(2 * math.pi * i / ELLIPSE_STEPS), 0.0)
-            for i in range(ELLIPSE_STEPS)
-        ]
+        return x + w / 2, y + h / 2, w / 2, h / 2
     if cut.shape == "hex":
         return [(px / mm, py / mm, 0.0) for px, py in reversed(cut.points())]  # counter-clockwise, as DXF draws
     r = cut.radius / mm
@@ -117,29 +113,37 @@ def dxf_outline(cut: Cut) -> list[tuple[float, float, float]] | tuple[float, flo
     ]
 
 
-def dxf(cuts: tuple[Cut, ...]) -> str:
-    """The outlines as DXF R12 (read by every cutter's software), mm, y up from the
-    page's bottom-left corner, on a layer CUT. ezdxf's fixed metadata keeps the same
+def dxf(cuts: tuple[Cut, ...], page_w: float, page_h: float) -> str:
+    """The outlines as DXF R2000, mm, y up from the page's bottom-left corner, on a layer
+    CUT: the units declared ($INSUNITS 4, millimetres; R12 has no such field, and software
+    guessed inches), the drawing's true extents ($EXTMIN, $EXTMAX: the outlines' box) and
+    its limits (the page),
+    so software that zooms or places by extents finds the cuts. Ellipses are ELLIPSE
+    entities, rounded corners arcs of LWPOLYLINEs. ezdxf's fixed metadata keeps the same
     input giving the same bytes (it would write the time of writing)."""
     import ezdxf  # only a build with --cutter needs it
 
     ezdxf.options.write_fixed_meta_data_for_testing = True
-    log = logging.getLogger("ezdxf")
-    level = log.level
-    log.setLevel(logging.ERROR)  # new() sets drawing units, which R12 cannot hold, and logs so: the units are said in $MEASUREMENT
-    try:
-        doc = ezdxf.new("R12")
-    finally:
-        log.setLevel(level)
+    doc = ezdxf.new("R2000", units=4)  # 4: millimetres
     doc.header["$MEASUREMENT"] = 1  # metric
     doc.layers.add("CUT", color=1)
     msp = doc.modelspace()
+    cut_layer = {"layer": "CUT"}
     for cut in cuts:
         outline = dxf_outline(cut)
-        if isinstance(outline, tuple):
-            msp.add_circle(outline[:2], outline[2], dxfattribs={"layer": "CUT"})
+        if isinstance(outline, list):
+            msp.add_lwpolyline(outline, format="xyb", close=True, dxfattribs=cut_layer)
+        elif len(outline) == 3:
+            msp.add_circle(outline[:2], outline[2], dxfattribs=cut_layer)
         else:
-            msp.add_polyline2d(outline, format="xyb", close=True, dxfattribs={"layer": "CUT"})
+            cx, cy, rx, ry = outline
+            major, ratio = ((rx, 0, 0), ry / rx) if rx >= ry else ((0, ry, 0), rx / ry)
+            msp.add_ellipse((cx, cy), major_axis=major, ratio=ratio, dxfattribs=cut_layer)
+    msp.dxf.set("limmin", (0.0, 0.0))  # the drawing's area: the page
+    msp.dxf.set("limmax", (page_w / mm, page_h / mm))
+    if cuts:  # ezdxf writes the header's extents from the model space's
+        msp.dxf.set("extmin", (min(c.x for c in cuts) / mm, min(c.y for c in cuts) / mm, 0.0))
+        msp.dxf.set("extmax", (max(c.x + c.w for c in cuts) / mm, max(c.y + c.h for c in cuts) / mm, 0.0))
     stream = io.StringIO()
     doc.write(stream)
     return stream.getvalue()

@@ -174,16 +174,14 @@ def test_a_catalogue_or_locale_folder_that_links_out_of_the_game_folder_is_not_r
     (mesta / "locale" / "cs.po").symlink_to(outside / "cs.po")
     result = run("check", mesta, "--lang", "cs")
     assert result.exit_code == 1
-    assert (
-        f"locale/cs.po: {mesta / 'locale' / 'cs.po'} is a link to {outside / 'cs.po'}, outside the game folder; expected the catalogues inside it [path-outside]"
-        in result.output
-    )
+    assert "locale/cs.po: cs.po is a link to outside the game folder; expected the catalogues inside it [path-outside]" in result.output
+    assert str(outside) not in result.output, "no path outside the game folder in a message"
     (mesta / "locale").rename(outside / "locale")
     (mesta / "locale").symlink_to(outside / "locale")
     before = (outside / "locale" / "messages.pot").read_bytes()
     result = run("i18n", "update", mesta)
     assert result.exit_code == 1
-    assert f"{mesta / 'locale'} is a link to {outside / 'locale'}, outside the game folder" in result.output
+    assert "locale: locale/ is a link to outside the game folder; expected the catalogues inside it [path-outside]" in result.output
     assert (outside / "locale" / "messages.pot").read_bytes() == before
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run
-from pdfread import MM, reader
+from pdfread import MM, card_boxes, marks, placed_text, reader, sheet_pages
 from PIL import Image
 
 from pnp.base.paths import DEFAULT_GAME
@@ -86,20 +86,88 @@ def test_nothing_but_marks_is_printed_within_the_margin(sheet_pdfs):
     assert not outside, "\n".join(outside[:20])
 
 
-def test_a_sheet_without_room_for_a_ruler_gets_it_on_a_page_of_its_own_with_a_blank_back(tmp_path):
-    """25 mm tokens fill A4 to its margins: the ruler comes first, on a sheet of its own
-    whose back is blank, so every later sheet still has its backs behind its fronts."""
+def token_game(tmp_path, count: int):
+    """25 mm square tokens, which fill A4 to its margins (8 x 11 a sheet)."""
     from conftest import make_small_game
 
-    game = make_small_game(tmp_path / "hra", "".join(f"- {{id: t{i}, title: T{i}}}\n" for i in range(70)))
+    game = make_small_game(tmp_path / "hra", "".join(f"- {{id: t{i}, title: T{i}}}\n" for i in range(count)))
     (game / "layouts").mkdir()
     for side in ("front", "back"):
         (game / "layouts" / f"{side}.yaml").write_text("size: [25, 25]\nelements:\n  - rect: [0, 0, 25, 25]\n    stroke: '#000000'\n", encoding="utf-8")
     text = (game / "game.yaml").read_text(encoding="utf-8").replace("front: basic/card, back: basic/back", "front: front, back: back")
     (game / "game.yaml").write_text(text, encoding="utf-8")
-    result = run("build", game, "--out", tmp_path / "out")
+    return game
+
+
+def test_a_sheet_without_room_for_a_ruler_gets_it_on_a_page_of_its_own_with_a_blank_back(tmp_path):
+    """Two full sheets of tokens: the ruler comes first, on a sheet of its own whose back
+    is blank, so every later sheet still has its backs behind its fronts."""
+    result = run("build", token_game(tmp_path, 176), "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     pages = reader(tmp_path / "out" / "hra" / "cards-sk-a4.pdf").pages
     assert "this ruler is 100 mm" in pages[0].extract_text()
     assert pages[1].extract_text().strip() == ""  # its back
-    assert len(pages) == 4 and "this ruler" not in pages[2].extract_text()  # then one sheet of 70 tokens and its backs
+    assert len(pages) == 6 and not any("this ruler" in page.extract_text() for page in pages[2:])  # then two sheets of 88 tokens and their backs
+
+
+def test_a_last_sheet_with_empty_rows_carries_the_ruler_instead_of_a_page_of_its_own(tmp_path):
+    """70 tokens leave two rows of their sheet empty: the ruler goes there."""
+    result = run("build", token_game(tmp_path, 70), "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pages = reader(tmp_path / "out" / "hra" / "cards-sk-a4.pdf").pages
+    assert len(pages) == 2  # one sheet of 70 tokens and its backs
+    assert "this ruler is 50 mm" in pages[0].extract_text() and len(card_boxes(pages[0])) == 70
+    lowest_token = min(y for _, y, _, _ in card_boxes(pages[0]))
+    (ruler_y,) = [y for text, _, y in placed_text(pages[0]) if "this ruler is" in text]
+    assert 5 * MM < ruler_y < lowest_token, "below the last row of tokens, above the margin"
+
+
+def trim_lines_marked_within_print(page, margin: float = 5 * MM, reach: float = 3 * MM) -> tuple[set[float], set[float]]:
+    """The x of each vertical and the y of each horizontal trim line that some crop mark
+    shows at least `reach` inside the printable area (past the printer margin)."""
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    xs, ys = set(), set()
+    for x1, y1, x2, y2 in marks(page):
+        if abs(x1 - x2) < 0.01:  # vertical
+            low, high = max(min(y1, y2), margin), min(max(y1, y2), height - margin)
+            if high - low >= reach - 0.01:
+                xs.add(round(x1, 1))
+        elif abs(y1 - y2) < 0.01:
+            low, high = max(min(x1, x2), margin), min(max(x1, x2), width - margin)
+            if high - low >= reach - 0.01:
+                ys.add(round(y1, 1))
+    return xs, ys
+
+
+@pytest.mark.parametrize(("paper", "bleed", "gap"), [("a4", 3, 4), ("letter", 2, 4), ("a4", 0, 4)])
+def test_every_trim_line_has_a_mark_the_printer_prints(tmp_path, paper, bleed, gap):
+    """However the bleed and gap fill the sheet, every trim line of every card is shown by
+    a crop mark reaching at least 3 mm past the 5 mm margin (or in the gaps between cards)."""
+    from conftest import make_small_game
+
+    game = make_small_game(tmp_path / "hra", "".join(f"- {{id: t{i}, title: T{i}}}\n" for i in range(30)))
+    (game / "layouts").mkdir()
+    for side in ("front", "back"):  # 41 x 63 mm cards: with a gap they fill A4's and Letter's width
+        (game / "layouts" / f"{side}.yaml").write_text("size: [41, 63]\nelements:\n  - rect: [0, 0, 41, 63]\n    fill: '#336699'\n", encoding="utf-8")
+    text = (game / "game.yaml").read_text(encoding="utf-8").replace("front: basic/card, back: basic/back", "front: front, back: back")
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    result = run("build", game, "--out", tmp_path / "out", "--paper", paper, "--bleed", str(bleed), "--gap", str(gap))
+    assert result.exit_code == 0, result.output
+    assert "[sheet-marks-short]" not in result.output
+    page = sheet_pages(tmp_path / "out" / "hra" / f"cards-sk-{paper}.pdf")[0]
+    xs, ys = trim_lines_marked_within_print(page)
+    for x, y, w, h in card_boxes(page):
+        trim = (x + bleed * MM, y + bleed * MM, x + w - bleed * MM, y + h - bleed * MM)
+        assert {round(trim[0], 1), round(trim[2], 1)} <= xs and {round(trim[1], 1), round(trim[3], 1)} <= ys, (trim, xs, ys)
+
+
+def test_marks_the_printer_may_not_print_are_said(tmp_path):
+    """Poker cards on Letter leave 7.7 mm above and below: the marks there reach 1.7 mm past
+    the margin, and no gap to tick them in: a warning, once, says so and what to do."""
+    from conftest import make_small_game
+
+    result = run("check", make_small_game(tmp_path / "hra"), "--paper", "letter")
+    lines = [line for line in result.output.splitlines() if "[sheet-marks-short]" in line]
+    assert len(lines) == 1, result.output
+    assert "deck 'cards' fills LETTER so far that its crop marks at the top and bottom reach only 1.7 mm past the 5 mm margin" in lines[0]
+    assert "expected --gap 4 or more (the cut lines are then ticked between the cards)" in lines[0]

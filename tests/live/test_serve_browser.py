@@ -105,3 +105,52 @@ def test_the_page_shows_the_cards_and_follows_a_save(browser, url: str, mesta: P
     browser.execute_script(f"{CARD}.click()")
     wait_for(browser, "document.getElementById('card').open", "the card's data shown")
     assert "Všetci hráči hneď strácajú" in browser.find_element("id", "card-body").text
+
+
+@pytest.fixture
+def new_game(tmp_path: Path) -> Path:
+    from conftest import run
+
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    return tmp_path / "g"
+
+
+@pytest.fixture
+def new_url(new_game: Path, tmp_path: Path) -> Iterator[str]:
+    server, _ = start(new_game, tmp_path / "out")
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield server.url
+    finally:
+        server.preview.close()
+        server.shutdown()
+        server.server_close()
+
+
+DUSK = "document.querySelector('.item[data-key=\"cards/dusk\"]')"
+BUTTON = "document.getElementById('problems-toggle').textContent"
+
+
+def test_the_readmes_mistake_is_counted_listed_and_outlined(browser, new_url: str, new_game: Path):
+    browser.get(new_url)
+    wait_for(browser, f"{DUSK} !== null", "the cards listed")
+    assert browser.execute_script(f"return {BUTTON}") == "0 errors, 4 warnings"  # what pnp new leaves to fill in
+    assert browser.execute_script(f"return {DUSK}.classList.contains('bad')") is False
+
+    edit(new_game / "cards.yaml", "suit: moon\n  value: 3", "suit: mon\n  value: 3")  # the README's mistake
+    wait_for(browser, f"{DUSK} && {DUSK}.classList.contains('bad')", "the card outlined")
+    assert browser.execute_script(f"return {BUTTON}") == "1 error, 4 warnings, 2 not checked"
+    assert browser.find_element("id", "error").is_displayed() is False  # no banner: the game loads, without the card
+    assert "not drawn: its data has errors" in browser.execute_script(f"return {DUSK}.textContent")
+    browser.find_element("id", "problems-toggle").click()
+    problems = browser.find_element("id", "problems").text
+    assert "cards.yaml:17:9: field 'suit' of card 'dusk' is 'mon', which is not in 'suit' (did you mean 'moon'?)" in problems
+    assert "→ cards/dusk" in problems
+
+    edit(new_game / "cards.yaml", "- id: dawn", "- id: dawn\n  oops: [")  # now the file cannot be read at all
+    wait_for(browser, "!document.getElementById('error').hidden", "the banner")
+    banner = browser.find_element("id", "error").text
+    assert "The game cannot be loaded" in banner and "yaml-syntax" in banner
+    assert browser.execute_script(f"return {BUTTON}") == "1 error, 0 warnings"  # the banner's error, counted
+    assert "yaml-syntax" in browser.find_element("id", "problems").text

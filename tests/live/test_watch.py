@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import errno
 import os
+from pathlib import Path
 
+import pytest
 from conftest import edit, run
 
 import pnp.base.output
 import pnp.cli
 import pnp.live.session
-from pnp.live.watch import changed, snapshot
+import pnp.live.watch
+from pnp.live.watch import Changes, Skipped, changed, snapshot, watch
 
 
 class FakeChanges:
     """Stands in for watch.Changes: each wait is one step of the story."""
+
+    truncated = False  # a game folder of fewer than MAX_FILES files
+    notified = True
 
     def __init__(self, steps):
         self.steps = iter(steps)
@@ -64,12 +70,13 @@ def test_snapshot_ignores_hidden_files_and_the_output_folder(tmp_path):
     (tmp_path / "output" / "cards.pdf").write_text("pdf", encoding="utf-8")
     (tmp_path / "layouts").mkdir()
     (tmp_path / "layouts" / "card.yaml").write_text("l", encoding="utf-8")
-    before = snapshot(tmp_path, [tmp_path / "output"])
+    skipped = Skipped.of(tmp_path, [tmp_path / "output"])
+    before, _ = snapshot(tmp_path, skipped)
     assert sorted(before) == ["game.yaml", os.path.join("layouts", "card.yaml")]
     (tmp_path / "output" / "cards.pdf").write_text("new pdf", encoding="utf-8")
     (tmp_path / "layouts" / "card.yaml").unlink()
     (tmp_path / "rules.yaml").write_text("r", encoding="utf-8")
-    assert changed(before, snapshot(tmp_path, [tmp_path / "output"])) == [os.path.join("layouts", "card.yaml"), "rules.yaml"]
+    assert changed(before, snapshot(tmp_path, skipped)[0]) == [os.path.join("layouts", "card.yaml"), "rules.yaml"]
 
 
 def test_watch_says_that_it_builds_in_one_process(tmp_path, monkeypatch):
@@ -118,3 +125,75 @@ def test_watch_reports_a_pdf_open_in_a_viewer_and_goes_on(tmp_path, monkeypatch)
     assert out.index("[output-in-use]") < out.index("rebuilt cards-en-a4.pdf")
     assert out.rstrip().endswith("stopped watching")
     assert not [p for p in (tmp_path / "out").rglob("*.tmp")]
+
+
+def poller(folder: Path, out: Path) -> Changes:
+    """A watcher that polls at once: a change made before `wait` is what its first look finds."""
+    return Changes(folder, [out], poll=True, settle=0.0, interval=0.0)
+
+
+def test_out_equal_to_the_game_folder_still_sees_every_save(tmp_path):
+    """--out GAME writes into GAME/NAME/: that folder is left out, the game's files are not."""
+    game = tmp_path / "hra"
+    (game / "hra").mkdir(parents=True)
+    (game / "game.yaml").write_text("a", encoding="utf-8")
+    changes = poller(game, game)
+    try:
+        (game / "hra" / "cards-sk-a4.pdf").write_text("pdf", encoding="utf-8")  # what a build writes
+        (game / "game.yaml").write_text("b", encoding="utf-8")
+        assert changes.wait(timeout=5) == ["game.yaml"]
+    finally:
+        changes.close()
+
+
+def test_a_game_folder_inside_out_still_sees_every_save(tmp_path):
+    """--out PARENT of the game folder: the build writes into the game folder itself; what
+    it writes there is left out, the game's own files are watched."""
+    game = tmp_path / "hra"
+    game.mkdir()
+    (game / "game.yaml").write_text("a", encoding="utf-8")
+    changes = poller(game, tmp_path)
+    try:
+        (game / "cards-sk-a4.pdf").write_text("pdf", encoding="utf-8")
+        (game / "manifest-sk-a4.json").write_text("{}", encoding="utf-8")
+        assert changes.wait(timeout=0.05) == []
+        (game / "game.yaml").write_text("b", encoding="utf-8")
+        assert changes.wait(timeout=5) == ["game.yaml"]
+    finally:
+        changes.close()
+
+
+def test_links_out_of_the_game_folder_are_not_followed(tmp_path):
+    """A link to the parent folder (or anywhere outside) is not the game's: its files are
+    neither looked at nor reported."""
+    game = tmp_path / "hra"
+    game.mkdir()
+    (game / "game.yaml").write_text("a", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("s", encoding="utf-8")
+    (game / "up").symlink_to("..")
+    (game / "secret.txt").symlink_to(tmp_path / "secret.txt")
+    found, truncated = snapshot(game, Skipped.of(game, []))
+    assert sorted(found) == ["game.yaml"] and not truncated
+
+
+def test_a_folder_of_more_files_than_compared_still_notices_a_save(tmp_path, monkeypatch):
+    monkeypatch.setattr(pnp.live.watch, "MAX_FILES", 3)
+    for name in "abcdef":
+        (tmp_path / f"{name}.yaml").write_text(name, encoding="utf-8")
+    changes = Changes(tmp_path, [tmp_path / "output"], settle=0.01)
+    try:
+        if not changes.notified:
+            pytest.skip("no file notifications here")
+        assert changes.truncated
+        (tmp_path / "f.yaml").write_text("changed", encoding="utf-8")
+        assert changes.wait(timeout=10) == ["f.yaml"]
+    finally:
+        changes.close()
+
+
+def test_watch_says_when_the_folder_has_more_files_than_it_compares(tmp_path):
+    said = []
+    changes = FakeChanges([lambda: (_ for _ in ()).throw(KeyboardInterrupt())])
+    changes.truncated = True
+    watch(tmp_path, lambda: None, said.append, changes)
+    assert any("holds more than" in line and "saves to the others are noticed as the system reports them" in line for line in said), said

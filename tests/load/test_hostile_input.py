@@ -186,10 +186,8 @@ def test_a_symbol_that_is_a_link_out_of_the_game_folder_is_refused_naming_where_
     (mesta / "symbols" / "leak.svg").symlink_to(secret)
     result = run("check", mesta)
     assert result.exit_code == 1
-    assert (
-        f"symbols/leak.svg: symbol {mesta / 'symbols' / 'leak.svg'} is a link to {secret}, outside the game folder; expected a file inside it [path-outside]"
-        in result.output
-    )
+    assert "symbols/leak.svg: symbol 'leak' is a link to outside the game folder; expected a file inside it [path-outside]" in result.output
+    assert str(secret) not in result.output
 
 
 def test_a_symbol_that_links_inside_the_game_folder_is_read(mesta):

@@ -119,7 +119,7 @@ def test_a_bad_value_and_an_unknown_key_are_located_errors(config, game, tmp_pat
     assert result.output.splitlines() == [
         "config.yaml:1:8: 'paper' is 'leter'; expected one of: a4, letter, a3, legal (did you mean 'letter'?) [config-value]",
         "config.yaml:2:1: unknown key 'back_offst' in the config file (did you mean 'back_offset'?);"
-        " expected one of: paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius [config-unknown-key]",
+        " expected one of: paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset [config-unknown-key]",
         "config.yaml:3:8: 'bleed' is 9; expected a number of mm from 0 to 6 [config-value]",
         "config.yaml:4:14: 'back_offset' is 0.4; expected X,Y in mm, at most 20 each way, e.g. 0.5,-1 [config-value]",
         "config.yaml:5:9: 'cutter' is true; expected one of: silhouette, cricut [config-value]",
@@ -134,7 +134,7 @@ def test_a_config_file_that_is_not_a_mapping(config, game, tmp_path, monkeypatch
     result = run("check", game)
     assert result.exit_code == 2
     assert result.output.splitlines()[0] == (
-        "config.yaml:1:1: the config file is not a mapping; expected keys such as paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius [config-type]"
+        "config.yaml:1:1: the config file is not a mapping; expected keys such as paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset [config-type]"
     )
 
 

@@ -3,6 +3,8 @@ mistake located by row and column (and sheet)."""
 
 from __future__ import annotations
 
+import datetime
+
 import openpyxl
 import pytest
 from conftest import edit, make_small_game, run
@@ -234,3 +236,51 @@ def test_any_xlsx_bytes_give_located_errors(tmp_path_factory, data):
     with pytest.raises(PnpError) as err:
         load_game(game)
     assert all("cards.xlsx" in p.location.file for p in err.value.problems.items)
+
+
+def test_workbook_values_print_as_the_sheet_shows_them_unless_the_field_is_yes_or_no(tmp_path):
+    """TRUE, a date, a whole number: on the card as in the sheet, not as Python writes them;
+    a yes/no field reads TRUE as yes."""
+    game = sheet_game(tmp_path, "", name="cards.xlsx")
+    edit(game / "rules.yaml", "      power:", "      hidden: {type: bool, required: false}\n      power:")
+    rows = [
+        ["id", "title", "text", "hidden"],
+        ["a", True, datetime.date(2024, 3, 1), True],
+        ["b", 3.0, False, False],
+        ["c", 2.5, datetime.datetime(2024, 3, 1, 14, 30), None],
+    ]
+    workbook(game / "cards.xlsx", {"Karty": rows})
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    words = text(tmp_path / "out" / "hra" / "cards-sk-a4.pdf")
+    assert "TRUE" in words and "FALSE" in words and "2024-03-01\n" in words and "2024-03-01 14:30" in words and "2.5" in words
+    assert "True" not in words and "False" not in words and "3.0" not in words
+    loaded, _ = load_game(game)
+    assert [card.fields["hidden"] for card in loaded.decks["cards"].cards] == [True, False, False]
+
+
+def test_a_camel_case_header_matches_its_field(tmp_path):
+    game = sheet_game(tmp_path, "iD,Title,textBody\na,Prvá,Text\n")
+    edit(game / "rules.yaml", "      text:", "      text_body: {type: text, required: false}\n      text:")
+    loaded, _ = load_game(game)
+    assert loaded.decks["cards"].cards[0].fields["text_body"] == "Text"
+    (game / "cards.csv").write_text("ID,TITLE,Text-Body\na,Prvá,Text\n", encoding="utf-8")
+    loaded, _ = load_game(game)
+    assert loaded.decks["cards"].cards[0].fields["text_body"] == "Text"
+
+
+def test_a_csv_without_its_header_row_is_one_error_saying_so(tmp_path):
+    game = sheet_game(tmp_path, "#FF00FF,Dragon,3\n#00FF00,Knight,2\n")
+    result = run("check", game)
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.endswith("]")]
+    assert len(lines) == 1, result.output
+    assert "hra/cards.csv:1:1: row 1 does not look like a header: none of its values ('#FF00FF', 'Dragon', '3') is a field name" in lines[0]
+    assert "expected a header row of field names first, such as: id, copies, title" in lines[0] and lines[0].endswith("[sheet-header]")
+
+
+def test_an_unknown_header_that_yaml_would_misread_is_quoted_in_the_suggestion(tmp_path):
+    game = sheet_game(tmp_path, "id,title,#FF00FF\na,Prvá,x\n")
+    result = run("check", game)
+    assert "unknown column '#FF00FF'" in result.output
+    assert """'columns: {"#FF00FF": FIELD}' in the deck to map it, 'columns: {"#FF00FF": ignore}' to leave it out""" in result.output

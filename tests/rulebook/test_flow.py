@@ -68,9 +68,10 @@ def test_a_heading_keeps_the_first_lines_that_follow_it() -> None:
     from pnp.assets.fonts import bundled_fonts
     from pnp.assets.symbols import SymbolSet
     from pnp.base.errors import Problems
+    from pnp.layout.typography import typography
     from pnp.rulebook.flow import Book, HeadingBlock, KeepWithNext, Setting, Styles, TextBlock
 
-    setting = Setting(bundled_fonts(), SymbolSet({}), "sk", Styles.for_size(10), Problems(), Book())
+    setting = Setting(bundled_fonts(), SymbolSet({}), typography("sk"), Styles.for_size(10), Problems(), Book())
     width = 450.0
 
     def group() -> KeepWithNext:
@@ -142,9 +143,10 @@ def test_a_long_lead_in_sends_its_last_two_lines_over_with_what_it_introduces() 
     from pnp.assets.fonts import bundled_fonts
     from pnp.assets.symbols import SymbolSet
     from pnp.base.errors import Problems
+    from pnp.layout.typography import typography
     from pnp.rulebook.flow import Book, KeepWithNext, Setting, Styles, TextBlock
 
-    setting = Setting(bundled_fonts(), SymbolSet({}), "sk", Styles.for_size(10), Problems(), Book())
+    setting = Setting(bundled_fonts(), SymbolSet({}), typography("sk"), Styles.for_size(10), Problems(), Book())
     width = 450.0
     lead = TextBlock(setting, FILLER * 2 + "Body sa počítajú takto:", setting.styles.body, None)
     lead.keepWithNext = True

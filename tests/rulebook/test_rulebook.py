@@ -340,3 +340,19 @@ def test_emphasis_nests_and_literal_asterisks_print(game: Path) -> None:
     text = squash(" ".join(pages_text(out)))
     assert "Príprava celej hry" in text and "Spolu všetky karty" in text and "2 * 3 = 6" in text
     assert any(name.endswith("SourceSansPro-BoldIt") for name in fonts(out))  # the heading's and the cell's italic words
+
+
+def test_a_word_the_game_lists_unhyphenated_never_breaks_in_the_rulebook(tmp_path):
+    """game.yaml's `hyphenation:` reaches the rulebooks too (docs/typography.md)."""
+    long_word = "najpravdepodobnejšieho"
+    text = " ".join(f"{'ťah ' * (i % 7)}hráča {long_word} kola" for i in range(40))
+    broken = re.compile(rf"\b{long_word[:3]}\w*-\n")
+
+    def book(folder: Path) -> str:
+        return "\n".join(pages_text(build_book(folder) / "rules-basic-sk-a4.pdf"))
+
+    assert broken.search(book(make_game(tmp_path / "patterns", goal=f"# Cieľ hry\n\n{text}\n", turn="# Ťah\n\nHráč ťahá.\n")))
+    listed = make_game(tmp_path / "listed", goal=f"# Cieľ hry\n\n{text}\n", turn="# Ťah\n\nHráč ťahá.\n")
+    edit(listed / "game.yaml", "rulebooks:", f"hyphenation:\n  sk: [{long_word}]\nrulebooks:")
+    found = book(listed)
+    assert long_word in found and not broken.search(found)

@@ -52,15 +52,29 @@ def svg_outlines(path: Path, page_h: float) -> list[tuple[str, tuple[float, floa
 
 
 def dxf_outlines(path: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The outlines of a DXF cut file, each with its box in points; the file must declare
+    millimetres and extents that are the outlines' box."""
     doc = ezdxf.readfile(path)
+    assert doc.dxfversion >= "AC1015", "R2000 or later: R12 cannot say its units"
+    assert doc.header["$INSUNITS"] == 4 and doc.header["$MEASUREMENT"] == 1, "millimetres"
     out = []
     for entity in doc.modelspace():
         if entity.dxftype() == "CIRCLE":
             (cx, cy, _), r = entity.dxf.center, entity.dxf.radius
             out.append(("round", ((cx - r) * MM, (cy - r) * MM, (cx + r) * MM, (cy + r) * MM)))
-        elif entity.dxftype() == "POLYLINE":
-            xs, ys = zip(*((v.dxf.location[0], v.dxf.location[1]) for v in entity.vertices))
+        elif entity.dxftype() == "ELLIPSE":
+            (cx, cy, _), (mx, my, _), ratio = entity.dxf.center, entity.dxf.major_axis, entity.dxf.ratio
+            rx, ry = (abs(mx), abs(mx) * ratio) if mx else (abs(my) * ratio, abs(my))
+            out.append(("round", ((cx - rx) * MM, (cy - ry) * MM, (cx + rx) * MM, (cy + ry) * MM)))
+        elif entity.dxftype() == "LWPOLYLINE":
+            xs, ys = zip(*((x, y) for x, y, *_ in entity.get_points("xy")))
             out.append(("rect", (min(xs) * MM, min(ys) * MM, max(xs) * MM, max(ys) * MM)))
+        else:
+            raise AssertionError(f"unexpected {entity.dxftype()} in a cut file")
+    if out:
+        low, high = doc.header["$EXTMIN"], doc.header["$EXTMAX"]
+        box = [min(b[0] for _, b in out), min(b[1] for _, b in out), max(b[2] for _, b in out), max(b[3] for _, b in out)]
+        assert near((low[0] * MM, low[1] * MM, high[0] * MM, high[1] * MM), box), "the extents are the outlines' box"
     return out
 
 
@@ -89,15 +103,8 @@ def test_cut_files_hold_every_card_outline_of_the_pdf(tmp_path, cutter):
             assert [kind for kind, box, radius in svg if near(box, trim) and radius == 3] == ["rect"]
             assert [kind for kind, box in dxf if near(box, trim)] == ["rect"]
         bars = filled_rects(page)
-        if cutter == "silhouette":  # a 5 mm square top left, an L top right and bottom left, 10 mm in
-            square = (10 * MM, page_h - 15 * MM, 15 * MM, page_h - 10 * MM)
-            assert any(near(bar, square) for bar in bars)
-            assert any(near(bar, (page_w - 15 * MM, page_h - 11 * MM, page_w - 10 * MM, page_h - 10 * MM)) for bar in bars)
-            assert any(near(bar, (10 * MM, 10 * MM, 15 * MM, 11 * MM)) for bar in bars)
-            corners = [square, (page_w - 16 * MM, page_h - 16 * MM, page_w - 9 * MM, page_h - 9 * MM), (9 * MM, 9 * MM, 16 * MM, 16 * MM)]
-            for x, y, w, h in card_boxes(page):
-                assert x >= 10 * MM and x + w <= page_w - 10 * MM and y >= 10 * MM and y + h <= page_h - 10 * MM
-                assert not any(x < c[2] and c[0] < x + w and y < c[3] and c[1] < y + h for c in corners)
+        if cutter == "silhouette":
+            assert_silhouette_marks(page, bars, 10)
         else:  # everything inside Design Space's 6.75 x 9.25 in, centred; a black border around it
             left, bottom = (page_w - 6.75 * 72) / 2, (page_h - 9.25 * 72) / 2
             for x, y, w, h in card_boxes(page):
@@ -106,11 +113,51 @@ def test_cut_files_hold_every_card_outline_of_the_pdf(tmp_path, cutter):
     assert not filled_rects(pdf.pages[1]), "the backs carry no registration"
 
 
-def test_round_tokens_are_cut_as_circles(tmp_path):
-    folder = fold_game(tmp_path, 30, 30, 5)
+def assert_silhouette_marks(page, bars, inset: float) -> None:
+    """Silhouette Studio's Type 1 marks as the reference draws them: 1 mm lines centred on
+    the inset with square caps (ink from inset - 0.5 mm), the arms 5 mm long; a square
+    top left whose 1 mm edge is centred on the inset (ink inset - 0.5 to inset + 5.5);
+    within 0.05 mm. The cards keep inside the inset and 1 mm clear of the marks."""
+    page_w, page_h = float(page.mediabox.width), float(page.mediabox.height)
+    a, b = (inset - 0.5) * MM, (inset + 5.5) * MM  # the ink from the edge: outer and inner
+    square = (a, page_h - b, b, page_h - a)
+    expected = [
+        square,
+        (page_w - b, page_h - (inset + 0.5) * MM, page_w - a, page_h - a),  # top right: the arm running left
+        (page_w - (inset + 0.5) * MM, page_h - b, page_w - a, page_h - a),  # and the arm running down
+        (a, a, b, (inset + 0.5) * MM),  # bottom left: right
+        (a, a, (inset + 0.5) * MM, b),  # and up
+    ]
+    for box in expected:
+        assert any(all(abs(p - q) <= 0.05 * MM for p, q in zip(bar, box)) for bar in bars), (box, bars)
+    keep_out = [(x - MM, y - MM, x2 + MM, y2 + MM) for x, y, x2, y2 in (square, (page_w - b, page_h - b, page_w - a, page_h - a), (a, a, b, b))]
+    for x, y, w, h in card_boxes(page):
+        assert x >= inset * MM and x + w <= page_w - inset * MM and y >= inset * MM and y + h <= page_h - inset * MM
+        assert not any(x < c[2] and c[0] < x + w and y < c[3] and c[1] < y + h for c in keep_out)
+
+
+@pytest.mark.parametrize("inset", [15.875, 5])
+def test_the_mark_inset_moves_silhouettes_marks_and_the_cards_inside(tmp_path, inset):
+    """--mark-inset: for the Auto Sheet Feeder's 0.625 in, or a printer that prints close to the edge."""
+    out = tmp_path / "out"
+    result = run("build", fold_game(tmp_path, 63, 88, 11), "--out", out, "--cutter", "silhouette", "--mark-inset", str(inset))
+    assert result.exit_code == 0, result.output
+    page = reader(out / "hra" / "cards-sk-a4-silhouette.pdf").pages[0]
+    assert_silhouette_marks(page, filled_rects(page), inset)
+
+
+def test_the_mark_inset_is_for_silhouette(tmp_path):
+    result = run("build", fold_game(tmp_path, 63, 88, 2), "--out", tmp_path / "out", "--cutter", "cricut", "--mark-inset", "12")
+    assert result.exit_code == 2
+    assert "--mark-inset places Silhouette's registration marks; expected it with --cutter silhouette" in result.output
+
+
+@pytest.mark.parametrize(("w", "h"), [(30, 30), (40, 25)])
+def test_round_tokens_are_cut_as_circles_and_ellipses(tmp_path, w, h):
+    folder = fold_game(tmp_path, w, h, 5)
     for name in ("front.yaml", "back.yaml"):
         layout = folder / "layouts" / name
-        layout.write_text(layout.read_text(encoding="utf-8").replace("size: [30, 30]", "size: [30, 30]\nshape: round"), encoding="utf-8")
+        layout.write_text(layout.read_text(encoding="utf-8").replace(f"size: [{w}, {h}]", f"size: [{w}, {h}]\nshape: round"), encoding="utf-8")
     out = tmp_path / "out"
     result = run("build", folder, "--out", out, "--cutter", "silhouette")
     assert result.exit_code == 0, result.output
@@ -165,3 +212,18 @@ def test_every_sheet_page_declares_its_trim_and_bleed(tmp_path, sides):
         trim = (art[0] + 2 * MM, art[1] + 2 * MM, art[2] - 2 * MM, art[3] - 2 * MM)
         assert near([float(v) for v in page.bleedbox], art)
         assert near([float(v) for v in page.trimbox], trim)
+
+
+def test_a_board_too_large_for_the_machine_but_not_for_the_paper_is_printed_whole(tmp_path):
+    """270 x 180 mm fits A4 turned (inside the 5 mm margin) but not inside Silhouette's
+    marks: one page per board with crop marks, to cut by hand; no assembly page, no pieces."""
+    out = tmp_path / "out"
+    result = run("build", fold_game(tmp_path, 270, 180, 2), "--out", out, "--cutter", "silhouette")
+    assert result.exit_code == 0, result.output
+    assert "deck 'cards' (270 x 180 mm) does not fit Silhouette's cutting area; it is printed whole with crop marks, to cut by hand" in result.output
+    pdf = reader(out / "hra" / "cards-sk-a4-silhouette.pdf")
+    assert len(pdf.pages) == 4  # two boards, each with its back behind it
+    boxes = card_boxes(pdf.pages[0])
+    assert len(boxes) == 1 and abs(boxes[0][2] - 270 * MM) < 0.01 and abs(boxes[0][3] - 180 * MM) < 0.01
+    assert marks(pdf.pages[0]), "crop marks: cut by hand"
+    assert not list((out / "hra").glob("*-cut-*")), "nothing for the machine to cut"

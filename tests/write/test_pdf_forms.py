@@ -12,6 +12,7 @@ from conftest import make_small_game, run
 from pnp.assets.fonts import FontSet
 from pnp.base.paths import FONTS_DIR
 from pnp.layout.text import TextStyle, typeset
+from pnp.layout.typography import typography
 
 CARDS = "".join(f"- {{id: c{i}, title: Karta {i}, text: Hráč získa mesto {i}.}}\n" for i in range(12)) + "- {id: twin, title: Dvojča, copies: 3}\n"
 
@@ -75,8 +76,8 @@ def test_set_text_is_remembered_for_the_next_build_until_a_font_file_changes(tmp
     (folder / "fonts.yaml").write_text("title: own.ttf\n", encoding="utf-8")
     (folder / "own.ttf").write_bytes((FONTS_DIR / "SourceSerifPro-Bold.ttf").read_bytes())
     style = TextStyle(font="title", size=11, min_size=6)
-    first = typeset("Každý hráč stráca mesto.", style, 120, 40, FontSet([folder, FONTS_DIR]), "sk")
-    assert typeset("Každý hráč stráca mesto.", style, 120, 40, FontSet([folder, FONTS_DIR]), "sk") is first
+    first = typeset("Každý hráč stráca mesto.", style, 120, 40, FontSet([folder, FONTS_DIR]), typography("sk"))
+    assert typeset("Každý hráč stráca mesto.", style, 120, 40, FontSet([folder, FONTS_DIR]), typography("sk")) is first
     stat = (folder / "own.ttf").stat()
     os.utime(folder / "own.ttf", ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
-    assert typeset("Každý hráč stráca mesto.", style, 120, 40, FontSet([folder, FONTS_DIR]), "sk") is not first
+    assert typeset("Každý hráč stráca mesto.", style, 120, 40, FontSet([folder, FONTS_DIR]), typography("sk")) is not first

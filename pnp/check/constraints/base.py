@@ -296,11 +296,21 @@ def describe_target(target: str) -> str:
     return f"the {field_name} of any '{type_name}' component"
 
 
-def check_rules(game: Game, raw_constraints: Any) -> Problems:
+def check_rules(game: Game, raw_constraints: Any, held: str | None = None) -> Problems:
     """Run every constraint of the game, and every deal's `include`; returns the
-    violations (errors and warnings)."""
+    violations (errors and warnings). `held` says why the cards are incomplete (some
+    were left out for errors in their data): the constraints are read and checked
+    themselves, but not run, since a count or a reference would miss the cards left
+    out; a note says so."""
     problems = Problems()
     constraints = load_constraints(raw_constraints, problems)
+    if held is not None:
+        if constraints or game.deals:
+            where = getattr(raw_constraints, "loc", None) or game.locs.get("deals", game.loc)
+            problems.note(
+                where, "not-checked", f"the game's rules (constraints, deals) were not checked: {held}, and they must see every card; fix those errors first"
+            )
+        return problems
     if constraints:  # the checker reads every card: only when there is something to check
         Checker(game, constraints, problems).run()
     members_of_deals(game, game.deals, problems)

@@ -242,7 +242,7 @@ def _area_label(f: Frame, spec: AreasSpec, card, points: list[Point], label: str
             f"{f.where}: the label point ({at[0]:g}, {at[1]:g}) of {what} is outside its shape; expected a label_at field inside it",
         )
         return None
-    results = [(box, typeset(label, style, *_size_pt(inset(box, 0.5)), f.services.fonts, f.services.lang, f.services.symbol_ids)) for box in boxes]
+    results = [(box, typeset(label, style, *_size_pt(inset(box, 0.5)), f.services.fonts, f.services.typography, f.services.symbol_ids)) for box in boxes]
     box, _ = max(results, key=lambda item: (not item[1].overflow, item[1].size))  # the largest text that fits
     return label_op(f, label, style, inset(box, 0.5), loc, what)
 

@@ -10,6 +10,7 @@ named text styles in the face's language, and text set in a box."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -21,11 +22,13 @@ from pnp.base.errors import Location, Problems, one_of
 from pnp.layout.faces import BLACK, Box, Op, SymbolOp, TextOp
 from pnp.layout.text import TextStyle
 from pnp.layout.textbox import set_in_box
+from pnp.layout.typography import Typography
 from pnp.load.model import Card, Game
 from pnp.load.schema import suggest
 from pnp.load.yamlfile import loc_of
 from pnp.templates.expressions import NO_SYMBOLS
 
+FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")  # a template that shows one field: its value's place is the field's
 Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
 
 
@@ -66,6 +69,7 @@ class Services(Protocol):
     fonts: FontSet
     symbol_ids: Any
     lang: str
+    typography: Typography  # how text is set in this language (layout/typography.py)
     card_sizes: dict[str, tuple[float, float]]  # deck id -> its cards' trim size in mm
     memo: dict[Any, Any]  # per-element values that do not change from card to card, in this language
 
@@ -134,7 +138,7 @@ class Frame:
             self.problems.error(loc, "font-unknown", f"{self.where}: font '{style.font}' does not exist; expected one of: {', '.join(services.fonts.names())}")
             return None
         x, y, w, h = box
-        result = set_in_box(content, style, (w, h), services.fonts, services.lang, services.symbol_ids, loc, subject, fix, self.problems)
+        result = set_in_box(content, style, (w, h), services.fonts, services.typography, services.symbol_ids, loc, subject, fix, self.problems)
         block = len(result.lines) * result.leading
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
         color = self.color(style.color, color_loc or loc, extra) or BLACK

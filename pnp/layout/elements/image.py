@@ -9,7 +9,7 @@ from reportlab.lib.units import mm
 
 from pnp.assets.images import find_image
 from pnp.base.errors import Location, PnpError
-from pnp.layout.elements.base import ElementKind, Frame
+from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Frame
 from pnp.layout.faces import Box, ImageOp, Op
 
 
@@ -30,8 +30,13 @@ class Image(ElementKind):
         if not name:
             return []
         try:
-            what = f"{f.where}: image" if "{" in self.image else "image"  # the same file for every card: one error
-            path = find_image(name, f.game.root, self._loc, what, f.services.memo.setdefault("images", {}))
+            if "{" not in self.image:  # the same file for every card: one error, at the element
+                path = find_image(name, f.game.root, self._loc, "image", f.services.memo.setdefault("images", {}))
+            else:  # a field alone is reported at its value (the spreadsheet's cell), naming the field: one group per column
+                alone = FIELD_ALONE.match(self.image)
+                loc = f.card.loc_of(alone.group(1)) if alone else self._loc
+                source = f" (field '{alone.group(1)}')" if alone else ""
+                path = find_image(name, f.game.root, loc, f"{f.where}: image", f.services.memo.setdefault("images", {}), source)
         except PnpError as err:
             f.problems.extend(err.problems)
             return []

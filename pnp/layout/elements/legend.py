@@ -108,7 +108,7 @@ def _draw(el: Legend, f: Frame) -> list[Op]:
         return []
     heights = []
     for _sid, label in entries:
-        fit = typeset(label, style, text_w * mm, h * mm, f.services.fonts, f.services.lang, symbol_ids)
+        fit = typeset(label, style, text_w * mm, h * mm, f.services.fonts, f.services.typography, symbol_ids)
         heights.append(max(icon, fit.height / mm) + style.size * 0.3 / mm)
     columns = _flow(heights, g.columns, h)
     if columns is None:

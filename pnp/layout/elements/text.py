@@ -3,17 +3,15 @@ its own overrides), shrunk down to `min_size` if need be."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 from pnp.base.errors import Location
 from pnp.i18n.catalogues import PSEUDO
-from pnp.layout.elements.base import ElementKind, Frame, check_sizes, check_style
+from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Frame, check_sizes, check_style
 from pnp.layout.faces import Box, Op
 from pnp.layout.text import Align, TextStyle, VAlign, escape
 
 DEFAULT_STYLE = TextStyle()
-FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 
 
 @dataclass(repr=False, eq=False)

@@ -51,15 +51,21 @@ function renderError(state) {
   );
 }
 
+// What pnp check says now: a load that failed says only why (the banner's problems,
+// counted here too), else the problems of the game as loaded.
+function shownProblems(state) { return state.error.length ? state.error : state.problems; }
+
 function renderProblems(state) {
-  const errors = state.problems.filter((p) => p.severity === "error").length;
-  const warnings = state.problems.length - errors;
+  const problems = shownProblems(state);
+  const count = (severity) => problems.filter((p) => p.severity === severity).length;
+  const [errors, warnings, notes] = [count("error"), count("warning"), count("note")];
   const button = $("problems-toggle");
-  button.textContent = state.problems.length ? `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}` : "no problems";
+  button.textContent = problems.length
+    ? `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${notes ? `, ${notes} not checked` : ""}` : "no problems";
   button.classList.toggle("bad", errors > 0);
   const box = $("problems");
-  box.hidden = !(view.showProblems && state.problems.length);
-  box.replaceChildren(el("h2", {}, "Problems (pnp check)"), problemList(state.problems));
+  box.hidden = !(view.showProblems && problems.length);
+  box.replaceChildren(el("h2", {}, "Problems (pnp check)"), problemList(problems));
 }
 
 function problemList(problems) {
@@ -82,7 +88,9 @@ function renderCards(state) {
 
 function renderItem(state, section, item) {
   const key = `${section.id}/${item.id}`;
-  const faces = item.sides.map((side) => {
+  const blank = item.left_out ? [el("div", { class: "face left-out", style: `width:${px(item.left_out.width_mm)}px;height:${px(item.left_out.height_mm)}px` },
+    "not drawn: its data has errors")] : [];
+  const faces = blank.concat(item.sides.map((side) => {
     const marks = side.marks.map((m) => m.box
       ? el("div", { class: "mark", title: state.problems[m.problem].message,
           style: `left:${m.box[0] * 100}%;top:${m.box[1] * 100}%;width:${m.box[2] * 100}%;height:${m.box[3] * 100}%` })
@@ -91,7 +99,7 @@ function renderItem(state, section, item) {
       el("img", { src: `/face/${enc(state.lang)}/${enc(section.id)}/${enc(item.id)}/${enc(side.side)}.png?v=${side.digest}`, "data-digest": side.digest,
         width: px(side.width_mm), height: px(side.height_mm), alt: `${item.id} (${side.side})`, loading: "lazy" }),
       marks);
-  });
+  }));
   const caption = el("div", { class: "caption" }, el("b", {}, item.id), item.title ? ` · ${item.title}` : "", item.copies > 1 ? ` · ×${item.copies}` : "");
   return el("div", { class: `item${item.problems.length ? " bad" : ""}`, "data-key": key, title: item.problems.map((n) => state.problems[n].message).join("\n"),
     onclick: () => showItem(key) }, el("div", { class: "faces" }, faces), caption);

@@ -1,0 +1,116 @@
+"""The typographic conventions of the languages pnp sets text in, one table: which
+one-letter words stay with the word after them, which punctuation a typed space before
+(or after) it never breaks from (and how wide that space is drawn), and a game's own
+hyphenation of words the patterns split wrongly (game.yaml's `hyphenation:`).
+
+The text engine (text.py) asks a `Typography` and never a language code. Each rule is
+written down somewhere a typesetter of the language would look (docs/typography.md cites
+them); a language without an entry has none of these rules (English, German and every
+other one): pnp does not invent conventions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pyphen
+
+NARROW = "\u202f"  # NARROW NO-BREAK SPACE: the French espace fine insécable
+NO_BREAK = "\u00a0"  # NO-BREAK SPACE: the espace (mot) insécable
+HYPHEN = "-"  # where a listed word may break
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Convention:
+    """One language's rules: one-letter words that must not end a line (they are kept with
+    the next word), and the punctuation that a typed space before or after it never
+    separates from its word (the space drawn no-break, narrow where `narrow`)."""
+
+    clinging: frozenset[str] = frozenset()
+    narrow_before: str = ""  # a typed space before it becomes a narrow no-break space (U+202F)
+    space_before: str = ""  # a typed space before it becomes a no-break space (U+00A0)
+    space_after: str = ""  # a typed space after it becomes a no-break space (U+00A0)
+    source: str = ""  # where the rule is written down
+
+
+_CS_SK = frozenset("vVkKsSzZoOuUaAiI")  # the prepositions k, s, v, z, o, u and the conjunctions a, i
+
+CONVENTIONS: dict[str, Convention] = {
+    "cs": Convention(_CS_SK, source="ČSN 01 6910 (Úprava písemností zpracovaných textovými editory)"),
+    "sk": Convention(_CS_SK, source="STN 01 6910 (Pravidlá písania a úpravy písomností)"),
+    "pl": Convention(frozenset("wWzZiIoOaAuU"), source="PN-83/P-55366 (Zasady składania tekstów w języku polskim)"),
+    "fr": Convention(narrow_before=";!?", space_before=":»", space_after="«", source="Lexique des règles typographiques en usage à l'Imprimerie nationale"),
+}
+NONE = Convention()
+
+
+@lru_cache(maxsize=16)
+def hyphenator(lang: str) -> pyphen.Pyphen | None:
+    """The hyphenation patterns of a language (None: pyphen has none), read once a process."""
+    found = pyphen.language_fallback(lang.replace("-", "_")) if lang else None
+    return pyphen.Pyphen(lang=found) if found else None
+
+
+def base_language(lang: str) -> str:
+    """'pt' of 'pt_BR': the language whose conventions a regional variant follows."""
+    return lang.replace("-", "_").split("_")[0]
+
+
+def breaks(listed: str) -> tuple[str, tuple[int, ...]]:
+    """A listed word ('Drachen-blut-eli-xier') as its key (lower case, no hyphens) and the
+    positions it may break at (7, 11, 14)."""
+    parts = listed.split(HYPHEN)
+    at, positions = 0, []
+    for part in parts[:-1]:
+        at += len(part)
+        positions.append(at)
+    return "".join(parts).lower(), tuple(positions)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Hyphenation:
+    """Where words may break: at the listed breaks of a listed word (a listed word without
+    hyphens never breaks), elsewhere where the language's patterns say."""
+
+    patterns: pyphen.Pyphen | None
+    listed: Mapping[str, tuple[int, ...]]
+
+    def positions(self, text: str) -> list[int]:
+        """The break positions in `text`, whose last word is the one that may break (the
+        words glued before it, 'w Drachenblut', do not)."""
+        start = max(text.rfind(" "), text.rfind(NO_BREAK), text.rfind(NARROW)) + 1
+        found = self.listed.get(text[start:].lower()) if self.listed else None
+        if found is not None:
+            return [start + p for p in found]
+        return self.patterns.positions(text) if self.patterns is not None else []
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Typography:
+    """How text is set in one language for one game: the language's `Convention` and its
+    hyphenation (patterns and the game's listed words). Made once per language and game
+    content by `typography`, so that its identity keys the text engine's caches."""
+
+    lang: str
+    convention: Convention
+    hyphenation: Hyphenation | None  # None: no patterns and no listed words (no word breaks)
+
+
+def typography(lang: str, listed: Mapping[str, Sequence[str]] | None = None) -> Typography:
+    """The typography of `lang`, with the words game.yaml's `hyphenation:` lists for it
+    (under its own code and its base language's: 'de' serves 'de_AT' too)."""
+    base = base_language(lang)
+    words: tuple[str, ...] = ()
+    if listed:
+        words = tuple(listed.get(base, ())) + (tuple(listed.get(lang, ())) if lang != base else ())
+    return _typography(lang, words)
+
+
+@lru_cache(maxsize=64)
+def _typography(lang: str, words: tuple[str, ...]) -> Typography:
+    patterns = hyphenator(lang)
+    exceptions = dict(breaks(word) for word in words)
+    hyphenation = Hyphenation(patterns, exceptions) if patterns is not None or exceptions else None
+    return Typography(lang, CONVENTIONS.get(base_language(lang), NONE), hyphenation)
