@@ -747,7 +747,7 @@ def i18n_status(ctx: Context, game: Path) -> None:
         entries = read_originals(loaded, rulebooks=False).entries if found else []  # extracted once for every language
         for lang in found:
             state, _ = status(loaded, entries, lang, problems)
-            click.echo(f"{lang}: {state.translated}/{state.total} translated ({state.percent:.0f} %), {len(state.fuzzy)} fuzzy, {len(state.missing)} missing")
+            click.echo(f"{lang}: {state.translated}/{state.total} translated ({state.percent} %), {len(state.fuzzy)} fuzzy, {len(state.missing)} missing")
             for label, items in (("fuzzy", state.fuzzy), ("missing", state.missing)):
                 for sid, line in items:
                     click.echo(f"  {label}: {sid}" + (f" (line {line})" if line else ""))
@@ -889,6 +889,20 @@ def export_png(
     _run(ctx, action, Output(out))
 
 
+def _calibration(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float, float] | None:
+    """Three lengths measured in Tabletop Simulator, each above zero."""
+    if value is None:
+        return None
+    parts = value.split(",")
+    try:
+        numbers = tuple(float(part) for part in parts)
+    except ValueError:
+        numbers = ()
+    if len(numbers) != 3 or not all(0 < number < 1000 for number in numbers):
+        raise click.BadParameter(f"'{value}' is not three lengths; expected ACROSS,ALONG,TILE in inches as the Line tool shows them, e.g. 2.1,1.95,2.6")
+    return numbers[0], numbers[1], numbers[2]
+
+
 @export.command("tts")
 @game_argument
 @images_out_option
@@ -902,6 +916,13 @@ def export_png(
     default=4096,
     show_default=True,
     help="Largest side of a sheet in pixels; above 4096 a warning says what it costs.",
+)
+@click.option(
+    "--calibration",
+    callback=_calibration,
+    metavar="ACROSS,ALONG,TILE",
+    default=None,
+    help="What your Tabletop Simulator shows of the 'pnp calibration' card (across, along) and tile, in inches with the Line tool; each should be 2.",
 )
 @lang_option
 @deck_option
@@ -917,19 +938,21 @@ def export_tts(
     deal: str | None,
     base_url: str | None,
     max_sheet: int,
+    calibration: tuple[float, float, float] | None,
     lang: str | None,
     decks: tuple[str, ...],
     allow_untranslated: bool,
     force: bool,
 ) -> None:
     """The whole table for Tabletop Simulator: deck sheets (at most 10 x 7 cards and 4096 px
-    a side), board and token images, and one saved object (GAME.json) that places them all,
-    with where to put it and how to load it."""
+    a side), board and token images, and one saved object (GAME.json, with its thumbnail
+    GAME.png) that places them all at their printed size, beside a calibration card and
+    tile to measure; with where to put it and how to load it."""
 
     def action():
         from pnp.exports.tts import export_tts as run_export
 
-        result = run_export(game, out, dpi, fmt, lang, list(decks) or None, allow_untranslated, force, deal, base_url, max_sheet)
+        result = run_export(game, out, dpi, fmt, lang, list(decks) or None, allow_untranslated, force, deal, base_url, max_sheet, calibration)
         _report(result.problems.items)
         for line in result.notes:
             ctx.say(line)

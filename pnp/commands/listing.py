@@ -53,9 +53,11 @@ class LanguageRow:
     fuzzy: int
     missing: int
 
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.translated / self.total if self.total else 100.0
+    def percent(self, decimals: int = 0) -> str:
+        """As `pnp i18n status` says it: rounded down, never 100 while something is left."""
+        from pnp.i18n.catalogues import percent  # here for speed, as in listing()
+
+        return percent(self.translated, self.total, decimals)
 
 
 @dataclass(repr=False, eq=False)
@@ -71,7 +73,7 @@ class Listing:
     def as_dict(self) -> dict:
         data = asdict(self)
         for row, lang in zip(data["languages"], self.languages):
-            row["percent"] = round(lang.percent, 1)
+            row["percent"] = float(lang.percent(1))
         return data
 
 
@@ -171,7 +173,7 @@ def render_text(data: Listing) -> str:
         if lang.source:
             lines.append(f"  {lang.lang}  source ({lang.total} strings)")
         else:
-            lines.append(f"  {lang.lang}  {lang.percent:.0f} % translated ({lang.translated}/{lang.total}), {lang.fuzzy} fuzzy, {lang.missing} missing")
+            lines.append(f"  {lang.lang}  {lang.percent()} % translated ({lang.translated}/{lang.total}), {lang.fuzzy} fuzzy, {lang.missing} missing")
     return "\n".join(lines)
 
 

@@ -107,6 +107,19 @@ def filled(source: str, ctx: dict[str, Any]) -> str:
     return sandbox.rendered(sandbox.template(source), ctx)
 
 
+def unreadable(source: str) -> str | None:
+    """What Jinja says of a template it cannot read, or None: one rule for a template in the
+    game's files and in a catalogue. A text with no {{ or {% is not read at all."""
+    if "{{" not in source and "{%" not in source:
+        return None
+    sandbox = _jinja()
+    try:
+        sandbox.ENV.parse(source)
+    except sandbox.TemplateSyntaxError as exc:
+        return exc.message or str(exc)
+    return None
+
+
 FAILED = object()  # what `evaluate_at` returns for an expression that failed (and was reported)
 
 
