@@ -11,6 +11,7 @@ what to do, not a traceback."""
 from __future__ import annotations
 
 import errno
+import filecmp
 import os
 import re
 import tempfile
@@ -150,6 +151,22 @@ class Transaction:
                 raise self.problem(exc, target) from None
         self.pending.clear()
         self.made.clear()
+
+    def keep_if_same(self, target: Path) -> bool:
+        """When the file pending for `target` holds the bytes `target` holds already, let
+        it go and return True: `target` stays as it is, its time too (the watcher's
+        rebuilds leave such files untouched)."""
+        for i, (tmp, pending) in enumerate(self.pending):
+            if pending == target:
+                try:
+                    same = target.is_file() and filecmp.cmp(tmp, target, shallow=False)
+                except OSError:  # unreadable: written, as any other
+                    return False
+                if same:
+                    del self.pending[i]
+                    tmp.unlink(missing_ok=True)
+                return same
+        return False
 
     def adopt(self, pending: list[tuple[Path, Path]], made: list[Path]) -> None:
         """Take over the files and folders of another process's transaction."""

@@ -228,14 +228,22 @@ def game_faces(
     return edition, result, problems
 
 
-def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path]) -> None:
+def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path], text: dict[str, str] | None = None) -> None:
+    """`image` at `target` (JPEG or PNG by its suffix); a PNG carries `text` as its text chunks."""
     kind = "JPEG" if target.suffix.lower() in (".jpg", ".jpeg") else "PNG"
     with atomic_path(target) as tmp:
         with tmp.open("wb") as handle:
             if kind == "JPEG":
                 image.save(handle, kind, quality=90, dpi=(dpi, dpi))
             else:
-                image.save(handle, kind, dpi=(dpi, dpi), optimize=False)
+                info = None
+                if text:
+                    from PIL.PngImagePlugin import PngInfo
+
+                    info = PngInfo()
+                    for key, value in text.items():
+                        info.add_text(key, value)
+                image.save(handle, kind, dpi=(dpi, dpi), optimize=False, pnginfo=info)
     files.append(target)
 
 

@@ -103,7 +103,7 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
         return where.get(path, game_loc)
 
     add("game.title", meta.title, at("title"), "the game's title")
-    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs; say that this is the pnp project's translation")
+    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs")
     for key, text in meta.strings.items():
         add(f"strings.{key}", text, at("strings", key), "a text the layouts print", template=True)  # expressions.Strings fills it in
     for key, text in meta.symbol_names.items():
@@ -239,7 +239,37 @@ def _new_catalog(game: Game, lang: str | None) -> Catalog:
     from babel.messages.catalog import Catalog  # here for speed: a build without translations needs no catalogue
 
     date = _fixed_date()
-    return Catalog(locale=lang, project=game.meta.title, version=game.meta.edition or None, creation_date=date, revision_date=date, fuzzy=False)
+    from babel import Locale
+
+    language = Locale.parse(lang).english_name if lang else None
+    return Catalog(
+        locale=lang,
+        project=game.meta.title,
+        version=game.meta.edition or None,
+        creation_date=date,
+        revision_date=date,
+        fuzzy=False,
+        header_comment=header_comment(game, language),
+    )
+
+
+def header_comment(game: Game, language: str | None) -> str:
+    """The comment above a new catalogue's header, from game.yaml: its title, author and
+    licence (babel's own names an ORGANIZATION, a FIRST AUTHOR and the year it runs in).
+    No date: the same game gives the same bytes."""
+    meta = game.meta
+    title = meta.title + (f", {meta.edition}" if meta.edition else "")
+    lines = [f"{language} translation of {title}." if language else f"The strings of {title} to translate."]
+    if meta.author:
+        lines.append(f"The game: {meta.author}" + (f", {meta.licence}." if meta.licence else "."))
+    elif meta.licence:
+        lines.append(f"The game: {meta.licence}.")
+    return "\n".join("# " + _no_babel_words(line) for line in lines)
+
+
+def _no_babel_words(text: str) -> str:
+    """`text` without the words babel replaces in a header comment (PROJECT, VERSION, YEAR, ORGANIZATION)."""
+    return re.sub("PROJECT|VERSION|YEAR|ORGANIZATION|Translations template", lambda m: m.group().lower(), text)
 
 
 def template(game: Game, entries: list[Entry]) -> Catalog:
