@@ -287,3 +287,13 @@ def test_the_manifest_sees_a_changed_rotation_opacity_or_tint(tmp_path: Path, ol
     result = run("list", game, "--out", out, "--changed-since")
     assert result.exit_code == 0, result.output
     assert "(en): 2 changed, 0 new, 0 removed" in result.output
+
+
+def test_a_symbol_svglib_reads_is_tinted_too_keeping_its_opacity(tmp_path: Path):
+    game = make_game(tmp_path / "hra", "  - symbol: ghost\n    box: [5, 5, 20, 20]\n    tint: '#2e5fa8'\n")
+    ghost = CROWN.replace('fill="#333333"', 'fill="#333333" fill-opacity="0.5" stroke="#ff0000"')
+    (game / "symbols" / "ghost.svg").write_text(ghost, encoding="utf-8")
+    page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
+    colours = _colour_ops(page)["pnpsym_ghost_2e5fa8"] - {(0.0, 0.0, 0.0)}  # renderPDF's default colours, before any shape
+    assert colours == {(0.180, 0.373, 0.659)}  # neither the fill's grey nor the stroke's red
+    assert 0.5 in {float(state.get("/ca", 1)) for state in resources_of(page, "/ExtGState").values()}
