@@ -259,6 +259,17 @@ def test_a_qr_code_of_an_empty_field_is_an_error_at_the_card(tmp_path: Path):
     assert "card 'c' (front, layout 'front'): the QR code of '{{ url }}' is empty; expected a text or link to encode [qr-empty]" in output
 
 
+def test_a_text_too_long_for_a_qr_code_is_an_error_at_the_card(tmp_path: Path):
+    cards = CARDS + f"- {{id: c, title: Gamma, url: {'x' * 3000}}}\n"
+    game = make_game(tmp_path / "hra", "  - qr: '{{ url }}'\n    box: [5, 5, 20, 20]\n", cards=cards)
+    output = fails(game)
+    assert f"cards.yaml:{line_of(game / 'cards.yaml', 'id: c')}:" in output
+    assert (
+        "card 'c' (front, layout 'front'): the QR code's text is 3000 bytes, more than a QR code of level M holds; expected a shorter text (a link, say) [qr-too-long]"
+        in output
+    )
+
+
 def test_a_turned_text_box_is_checked_against_the_safe_area_as_it_is_turned(tmp_path: Path):
     inside = make_game(tmp_path / "in", "  - text: x\n    box: [10, 5, 43, 6]\n")
     assert "layout-safe-area" not in run("check", inside).output

@@ -39,10 +39,11 @@ class Qr(ElementKind):
         content = f.fill_in(self.qr, self._loc)
         if content is None:
             return []
+        alone = FIELD_ALONE.match(self.qr)
+        loc = f.card.loc_of(alone.group(1)) if alone else self._loc  # a card's own text: at its value
         if not content:
-            alone = FIELD_ALONE.match(self.qr)
             f.problems.error(
-                f.card.loc_of(alone.group(1)) if alone else self._loc,
+                loc,
                 "qr-empty",
                 f"{f.where}: the QR code of '{self.qr}' is empty; expected a text or link to encode",
             )
@@ -50,9 +51,10 @@ class Qr(ElementKind):
         rows = _modules(content, self.level)
         if rows is None:
             f.problems.error(
-                self._loc,
+                loc,
                 "qr-too-long",
-                f"{f.where}: the QR code's text is {len(content.encode('utf-8'))} bytes, more than a QR code of level {self.level} holds; expected a shorter text (a link, say) or level L",
+                f"{f.where}: the QR code's text is {len(content.encode('utf-8'))} bytes, more than a QR code of level {self.level} holds; "
+                f"expected a shorter text (a link, say){' or level L' if self.level != 'L' and _modules(content, 'L') is not None else ''}",
             )
             return []
         x, y, w, h = self.box
