@@ -291,3 +291,14 @@ def test_ghostscripts_own_profile_is_found_beside_it(monkeypatch, tmp_path, exec
     (tmp_path / profile).mkdir(parents=True)
     (tmp_path / profile / "default_cmyk.icc").write_bytes(b"icc")
     assert pdfx.default_icc(gs) == tmp_path / profile / "default_cmyk.icc"
+
+
+def test_preflight_measures_a_turned_text_as_it_is_turned(tmp_path):
+    game = new_game(tmp_path)
+    layout = game / "layouts" / "card.yaml"
+    edit(
+        layout, "box: [21, 6, 36, 12]\n    style: title", "box: [21, 6, 36, 12]\n    style: title\n    rotate: 90"
+    )  # now 36 mm high about its centre, 12 mm from the top
+    result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "text '{{ title }}' (front) of cards 'dawn', 'noon', 'dusk' and 1 more" in result.output and "[shop-unsafe-zone]" in result.output
