@@ -23,7 +23,7 @@ from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
 from pnp.commands.new import create
-from pnp.impose.paper import PAPERS
+from pnp.impose.paper import PAPERS, paper
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
 from pnp.load.schema import suggest
@@ -66,13 +66,35 @@ def out_folder(help: str, default: Path = Path("output")):
     return click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=default, show_default=True, help=help)
 
 
+class PaperType(click.ParamType):
+    """A paper: a name of PAPERS (or an alias) or WIDTHxHEIGHT in mm (impose.paper.paper),
+    handed on as the name files are named by ('a4', '300x450')."""
+
+    name = "paper"
+
+    def convert(self, value, param, ctx):
+        try:
+            return paper(value).name
+        except ValueError as exc:
+            self.fail(f"'{value}' is not a paper; {exc}", param, ctx)
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "NAME|WxH"
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in PAPERS if name.startswith(incomplete)]
+
+
 # Sheet options shared by the commands that print or plan sheets (build, check, impose; calibrate's paper and flip).
 def paper_choice(help_text: str):
     """The --paper option of a command, with its own help."""
-    return click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=help_text)
+    names = f"{', '.join(PAPERS)}, or WIDTHxHEIGHT in mm (e.g. 300x450)"
+    return click.option("--paper", type=PaperType(), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=f"{help_text} {names}.")
 
 
-paper_option = paper_choice("Paper size (portrait).")
+paper_option = paper_choice("Paper size (portrait):")
 
 
 out_option = out_folder("Folder for the PDFs.")
@@ -228,6 +250,12 @@ def _config_check(param: click.Parameter):
     a mistake said as a game file's are ("expected ..."). Returns the value as click's
     default_map hands it to the option."""
     kind = param.type
+    if isinstance(kind, PaperType):
+
+        def named(value):
+            return paper(value if isinstance(value, str) else "").name  # its ValueError says what was expected
+
+        return named
     if isinstance(kind, click.Choice):
         choices = [str(c) for c in kind.choices]
 
@@ -617,7 +645,7 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
     help="Also check this language (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language).",
 )
 @click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
-@paper_choice("Paper size (portrait), as for pnp build: what does not fit it is reported.")
+@paper_choice("Paper size (portrait), as for pnp build (what does not fit it is reported):")
 @sheet_options
 @click.pass_obj
 @with_sheet
@@ -769,7 +797,7 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
 @changed_since_option
 @out_folder("With --changed-since: the build's folder.")
-@paper_choice("With --changed-since: the build's paper.")
+@paper_choice("With --changed-since: the build's paper:")
 @click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
 @click.pass_obj
 def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out: Path, paper: str, lang: str | None) -> None:

@@ -302,7 +302,7 @@ def impose_images(
     info = DocInfo(
         title=name,
         author="",
-        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.paper.upper()}, {'folded' if fold else sides}",
+        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.sheet_paper.shown}, {'folded' if fold else sides}",
         initial_font=bundled_fonts().get("sans").registered,
         flip=spec.flip if duplex else None,
     )
@@ -334,12 +334,12 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
         art.problems.error(
             where,
             "sheet-split-back",
-            f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces, which have no backs; expected --paper a3 or larger for the backs",
+            f"the cards ({size}) are larger than {spec.sheet_paper.shown} and printed in pieces, which have no backs; expected --paper a3 or larger for the backs",
         )
         raise PnpError(art.problems)
     notes = []
     if art.backs and spec.sides == "duplex":
-        message = f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
+        message = f"the cards ({size}) are larger than {spec.sheet_paper.shown} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
         art.problems.warn(where, "sheet-split-back", message + "; expected --paper a3 or larger if the backs matter")
         notes.append("The backs are not printed: a component in pieces cannot be printed double-sided.")
 
@@ -347,7 +347,7 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
     info = DocInfo(
         title=name,
         author="",
-        subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
+        subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.sheet_paper.shown}, one-sided",
         initial_font=fonts.get("sans").registered,
     )
     faces = ((f"{name} · {path.stem}", face) for path, face in zip(art.fronts, fronts))
