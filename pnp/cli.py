@@ -712,7 +712,7 @@ def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
         for r in reports:
             ctx.say(f"{r.lang}: {r.new} new, {r.fuzzy} fuzzy, {r.obsolete} obsolete")
 
-    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder"))
+    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder", cache=False))
 
 
 @i18n.command("status")
