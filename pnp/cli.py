@@ -1001,6 +1001,13 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @flip_option
 @back_offset_option
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
+@click.option(
+    "--extend",
+    type=click.FloatRange(0, 6),
+    default=0.0,
+    show_default=True,
+    help="Make this much bleed in mm for images cut at the trim, from their outermost pixels (each edge stretched outwards, each corner its corner pixel).",
+)
 @gap_option
 @overlap_option
 @cutter_option
@@ -1017,14 +1024,18 @@ def impose_images(
     out: Path,
     sheet: SheetSpec,
     title: str | None,
+    extend: float,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
-    sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
+    sheets with crop marks, duplex backs and the calibration ruler, like a built deck.
+    Images cut at the trim get bleed made for them with --extend."""
+    if extend and sheet.bleed:
+        raise click.UsageError("--bleed says how much bleed the images hold, --extend makes bleed for images that hold none; expected one of them")
 
     def action():
         from pnp.commands.impose_images import impose_images as run_impose
 
-        written, problems, cuts = run_impose(folder, back, size, sheet, out, title)
+        written, problems, cuts = run_impose(folder, back, size, sheet, out, title, extend)
         _report(problems.items)
         ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:
