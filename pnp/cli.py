@@ -23,7 +23,7 @@ from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
 from pnp.commands.new import create, untranslated_note
-from pnp.impose.paper import PAPERS
+from pnp.impose.paper import PAPERS, paper
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
 from pnp.load.schema import suggest
@@ -66,13 +66,35 @@ def out_folder(help: str, default: Path = Path("output")):
     return click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=default, show_default=True, help=help)
 
 
+class PaperType(click.ParamType):
+    """A paper: a name of PAPERS (or an alias) or WIDTHxHEIGHT in mm (impose.paper.paper),
+    handed on as the name files are named by ('a4', '300x450')."""
+
+    name = "paper"
+
+    def convert(self, value, param, ctx):
+        try:
+            return paper(value).name
+        except ValueError as exc:
+            self.fail(f"'{value}' is not a paper; {exc}", param, ctx)
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "NAME|WxH"
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in PAPERS if name.startswith(incomplete)]
+
+
 # Sheet options shared by the commands that print or plan sheets (build, check, impose; calibrate's paper and flip).
 def paper_choice(help_text: str):
     """The --paper option of a command, with its own help."""
-    return click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=help_text)
+    names = f"{', '.join(PAPERS)}, or WIDTHxHEIGHT in mm (e.g. 300x450)"
+    return click.option("--paper", type=PaperType(), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=f"{help_text} {names}.")
 
 
-paper_option = paper_choice("Paper size (portrait).")
+paper_option = paper_choice("Paper size (portrait):")
 
 
 out_option = out_folder("Folder for the PDFs.")
@@ -228,6 +250,12 @@ def _config_check(param: click.Parameter):
     a mistake said as a game file's are ("expected ..."). Returns the value as click's
     default_map hands it to the option."""
     kind = param.type
+    if isinstance(kind, PaperType):
+
+        def named(value):
+            return paper(value if isinstance(value, str) else "").name  # its ValueError says what was expected
+
+        return named
     if isinstance(kind, click.Choice):
         choices = [str(c) for c in kind.choices]
 
@@ -658,7 +686,7 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
     help="Also check this language (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language).",
 )
 @click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
-@paper_choice("Paper size (portrait), as for pnp build: what does not fit it is reported.")
+@paper_choice("Paper size (portrait), as for pnp build (what does not fit it is reported):")
 @sheet_options
 @click.pass_obj
 @with_sheet
@@ -725,7 +753,7 @@ def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
         for r in reports:
             ctx.say(f"{r.lang}: {r.new} new, {r.fuzzy} fuzzy, {r.obsolete} obsolete")
 
-    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder"))
+    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder", cache=False))
 
 
 @i18n.command("status")
@@ -821,7 +849,7 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
     "errata PDFs, and which to take out of the printed deck. Writes nothing. Put it after GAME."
 )
 @out_folder("With --changed-since: the build's folder.")
-@paper_choice("With --changed-since: the build's paper.")
+@paper_choice("With --changed-since: the build's paper:")
 @click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
 @click.pass_obj
 def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out: Path, paper: str, lang: str | None) -> None:
@@ -1031,6 +1059,13 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
     show_default=True,
     help="Bleed in mm that the images include beyond the trim on every side (images of pnp export png say theirs: without --bleed, that one).",
 )
+@click.option(
+    "--extend",
+    type=click.FloatRange(0, 6),
+    default=0.0,
+    show_default=True,
+    help="Make this much bleed in mm for images cut at the trim, from their outermost pixels (each edge stretched outwards, each corner its corner pixel).",
+)
 @gap_option
 @overlap_option
 @cutter_option
@@ -1047,15 +1082,19 @@ def impose_images(
     out: Path,
     sheet: SheetSpec,
     title: str | None,
+    extend: float,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
-    sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
+    sheets with crop marks, duplex backs and the calibration ruler, like a built deck.
+    Images cut at the trim get bleed made for them with --extend."""
+    if extend and sheet.bleed:
+        raise click.UsageError("--bleed says how much bleed the images hold, --extend makes bleed for images that hold none; expected one of them")
 
     def action():
         from pnp.commands.impose_images import impose_images as run_impose
 
         learn = click.get_current_context().get_parameter_source("bleed") != ParameterSource.COMMANDLINE
-        written, problems, cuts = run_impose(folder, back, size, sheet, out, title, learn)
+        written, problems, cuts = run_impose(folder, back, size, sheet, out, title, learn, extend)
         _report(problems.items)
         ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:

@@ -48,6 +48,12 @@ class Output:
     root: Path
     instead: str = "or choose another folder with --out"
     name: str = "the output folder"
+    cache: bool = True  # whether data fetched from the web is kept under it (in .pnp-cache/: pnp/load/remote.py)
+
+
+def current_output() -> Output | None:
+    """The folder the running command may write under (None: it writes nothing)."""
+    return _CURRENT.get()
 
 
 _CURRENT: ContextVar[Output | None] = ContextVar("pnp_output", default=None)

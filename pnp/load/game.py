@@ -16,8 +16,9 @@ from pnp.base.paths import check_inside, inside, is_junk
 from pnp.load.languages import known_language
 from pnp.load.model import PROVIDED_NAMES, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef, another_name
 from pnp.load.packed import PackedCards
+from pnp.load.remote import fetch, is_url
 from pnp.load.schema import MISSING, build, suggest
-from pnp.load.spreadsheets import Columns, SheetRows, is_sheet, read_sheet
+from pnp.load.spreadsheets import MAX_BYTES, Columns, SheetRows, is_sheet, read_sheet
 from pnp.load.yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
@@ -304,7 +305,10 @@ def _load_data(
     sheet_loc=None,
     columns: Columns | None = None,
 ) -> PackedCards | None:
-    """The components of one data file (YAML, CSV or XLSX); None when the file cannot be used."""
+    """The components of one data file (YAML, CSV or XLSX), or of a CSV on the web (a URL:
+    load/remote.py); None when the file cannot be used."""
+    if is_url(name):
+        return _load_remote(name, loc, deck, type_name, types, enums, symbols, read, problems, sheet, sheet_loc, columns)
     path = check_inside(name, folder, [folder], loc, "data")
     if isinstance(path, PnpError):
         problems.extend(path.problems)
@@ -316,6 +320,32 @@ def _load_data(
         rows = _read_data(path, types[type_name], problems, sheet, sheet_loc, columns)
         return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, read, problems, display_path(path))
     except PnpError as err:  # unreadable, possibly found while reading the cards
+        problems.extend(err.problems)
+        return None
+
+
+def _load_remote(
+    url: str,
+    loc: Location,
+    deck: str,
+    type_name: str,
+    types: dict,
+    enums: dict,
+    symbols: dict,
+    read: _Read,
+    problems: Problems,
+    sheet=None,
+    sheet_loc=None,
+    columns: Columns | None = None,
+) -> PackedCards | None:
+    """The components of a CSV fetched from `url` (or its copy kept from the last fetch)."""
+    fetched = fetch(url, loc, MAX_BYTES, problems)
+    if fetched is None:
+        return None
+    try:
+        rows = read_sheet(Path("data.csv"), types[type_name], problems, sheet, sheet_loc, columns, url=url, data=fetched.data)
+        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, read, problems, url)
+    except PnpError as err:
         problems.extend(err.problems)
         return None
 

@@ -49,11 +49,20 @@ def is_sheet(path: Path) -> bool:
 
 
 def read_sheet(
-    path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None, columns: Columns | None = None
+    path: Path,
+    tdef: TypeDef,
+    problems: Problems,
+    sheet: str | None = None,
+    sheet_loc: Location | None = None,
+    columns: Columns | None = None,
+    url: str | None = None,
+    data: bytes | None = None,
 ) -> LList:
     """The rows of a CSV or XLSX file as located card mappings. Problems with the file as a
-    whole raise PnpError (unreadable); problems with a cell or the header are collected."""
-    shown = display_path(path)
+    whole raise PnpError (unreadable); problems with a cell or the header are collected.
+    `url` and `data`: a CSV fetched from there (load/remote.py; `path` names no file),
+    whose values are located at `URL:row:col`."""
+    shown = url or display_path(path)
     columns = columns or Columns()
     suffix = path.suffix.lower()
     if suffix in UNSUPPORTED:
@@ -61,7 +70,7 @@ def read_sheet(
             Location(shown), "sheet-format", f"this is {UNSUPPORTED[suffix]}; expected a .csv (UTF-8) or .xlsx file: save it in one of those formats"
         )
     try:
-        size = path.stat().st_size
+        size = path.stat().st_size if data is None else len(data)
     except OSError as exc:
         raise _unreadable(Location(shown), "file-unreadable", f"cannot read the file ({exc.strerror}); expected a readable spreadsheet") from None
     if size > MAX_BYTES:
@@ -84,7 +93,7 @@ def read_sheet(
             before = counted[1]
             return Location(shown, start + before[min(col - 1, len(before) - 1)], col)
 
-        return _rows(_csv_cells(path, shown), at_line, tdef, columns, problems)
+        return _rows(_csv_cells(path.read_bytes() if data is None else data, shown), at_line, tdef, columns, problems)
     name, cells = _xlsx_cells(path, shown, sheet, sheet_loc)
 
     def at_cell(row: Any, col: int, _: list[Any]) -> Location:
@@ -103,11 +112,10 @@ def _unreadable(loc: Location, code: str, message: str) -> PnpError:
 # --- reading cells ---------------------------------------------------------------------
 
 
-def _csv_cells(path: Path, shown: str) -> Iterator[tuple[int, list[Any]]]:
-    """(first physical line, cells) of every record."""
+def _csv_cells(data: bytes, shown: str) -> Iterator[tuple[int, list[Any]]]:
+    """(first physical line, cells) of every record of a CSV file's bytes."""
     import csv  # here for speed: only a game with CSV files reads them
 
-    data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")  # Excel's "CSV UTF-8" starts with a byte order mark
     except UnicodeDecodeError as exc:

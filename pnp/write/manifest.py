@@ -25,6 +25,7 @@ from reportlab.pdfbase import pdfmetrics
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.output import shown
 from pnp.base.versions import per_version, version
+from pnp.impose.paper import paper as paper_named
 from pnp.layout.faces import Face, FaceOp, Gradient, GroupOp, ImageOp, Op, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import TextLayout
 from pnp.load.model import Game
@@ -551,6 +552,6 @@ def default_since(out: Path, game: Game, lang: str, paper: str, deal: str | None
         raise fail(
             Location(display_path(path)),
             "manifest-missing",
-            f"no earlier build in '{lang}' on {paper.upper()} to compare with; expected a build without --changed-since first, or --changed-since MANIFEST",
+            f"no earlier build in '{lang}' on {paper_named(paper).shown} to compare with; expected a build without --changed-since first, or --changed-since MANIFEST",
         )
     return path
