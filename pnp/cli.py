@@ -655,18 +655,22 @@ def build(
 @main.command(cls=SheetCommand)
 @paper_option
 @flip_option
+@click.option("--lang", default="en", show_default=True, callback=_language, help="The language of the sheet's instructions (pnp's own words).")
 @out_folder("Folder for the PDF.")
 @click.pass_obj
-def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
+def calibrate(ctx: Context, paper: str, flip: str, lang: str, out: Path) -> None:
     """Write a calibration sheet: rulers to check 100 % printing and crosshairs on both
     sides to measure how far your printer shifts the backs (for --back-offset)."""
 
     def action():
         from pnp.assets.fonts import bundled_fonts
         from pnp.commands.calibrate import write_calibration
+        from pnp.i18n.own import has_words, own_words
 
+        if not has_words(lang):
+            click.echo(f"warning: pnp has no words in '{lang}'; the sheet's instructions are in English (pnp/i18n/own has a catalogue per language)", err=True)
         target = out / f"calibration-{paper}-{flip}.pdf"
-        write_calibration(target, paper, flip, bundled_fonts().get("sans").registered)
+        write_calibration(target, paper, flip, bundled_fonts().get("sans").registered, own_words(lang))
         ctx.say(f"wrote {target}: print it double-sided at 100 %")
         ctx.say(f"to use the offset you measure in every build, save it as back_offset: X,Y in {config_path()} (or set PNP_BACK_OFFSET=X,Y)")
 

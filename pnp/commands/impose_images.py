@@ -33,6 +33,7 @@ from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Written, atomic_path
 from pnp.exports.png import exported_as  # what `pnp export png` wrote into its images
 from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
+from pnp.i18n.own import ENGLISH  # a folder of images has no language: pnp's words in English
 from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
 from pnp.layout.faces import Face, ImageOp
 from pnp.write.cutfiles import cut_files
@@ -387,7 +388,7 @@ def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str |
         flip=spec.flip if duplex else None,
     )
     with atomic_path(target) as tmp:
-        count = write_sheets(tmp, pages, grid, info, face_of, None, ruler_caption(name, sheets), bleed)
+        count = write_sheets(tmp, pages, grid, info, face_of, None, ruler_caption(name, ENGLISH, sheets), bleed, ENGLISH)
     cuts = []
     machine = [page for page in pages if page.machine]
     for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
@@ -421,7 +422,7 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
     if art.backs and spec.sides == "duplex":
         message = f"the cards ({size}) are larger than {spec.sheet_paper.shown} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
         art.problems.warn(where, "sheet-split-back", message + "; expected --paper a3 or larger if the backs matter")
-        notes.append("The backs are not printed: a component in pieces cannot be printed double-sided.")
+        notes.append(ENGLISH("assembly.no-backs"))
 
     fonts = bundled_fonts()
     info = DocInfo(
@@ -432,5 +433,7 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
     )
     faces = ((f"{name} · {path.stem}", face) for path, face in zip(art.fronts, fronts))
     with atomic_path(target) as tmp:
-        count = write_pieces(tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name), notes)
+        count = write_pieces(
+            tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name, ENGLISH), notes, ENGLISH
+        )
     return Written(target, len(fronts), count), art.problems

@@ -397,6 +397,54 @@ def check_po(text: str, shown: str, problems: Problems) -> None:
 
 
 @dataclass(repr=False, eq=False)
+class PoEntry:
+    """One entry of a .po file as `po_entries` reads it."""
+
+    context: str | None
+    id: str
+    plural: str | None  # msgid_plural
+    strings: list[str]  # msgstr, or msgstr[0], msgstr[1], ...
+    fuzzy: bool
+
+
+def po_entries(text: str) -> list[PoEntry]:
+    """The entries of a .po file that `check_po` found well-formed (the header is the one
+    with an empty msgid; obsolete ones are left out), read without babel: pnp's own
+    catalogues (own.py) are read by every build in their languages, which need babel for
+    nothing else."""
+    entries: list[PoEntry] = []
+    parts: dict[str, str] = {}
+    fuzzy = marked = False  # the entry being read is fuzzy; the comments read since it are (for the next one)
+    word = ""
+
+    def finish() -> None:
+        if "msgid" in parts:
+            forms = sorted((k for k in parts if k.startswith("msgstr[")), key=lambda k: int(k[7:-1]))
+            strings = [parts[k] for k in forms] if forms else [parts.get("msgstr", "")]
+            entries.append(PoEntry(parts.get("msgctxt"), parts["msgid"], parts.get("msgid_plural"), strings, fuzzy))
+
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith("#,") and "fuzzy" in (flag.strip() for flag in line[2:].split(",")):
+            marked = True
+        if not line or line.startswith("#"):
+            continue
+        keyword = _PO_KEYWORD.match(line)
+        if keyword is not None:
+            word, string = keyword.group(1), keyword.group(2)
+            if word == "msgctxt" or (word == "msgid" and "msgctxt" not in parts) or (word == "msgid" and "msgid" in parts):
+                finish()
+                parts, fuzzy, marked = {}, marked, False
+        else:
+            string = line
+        m = _PO_STRING.fullmatch(string)
+        if m is not None and word:
+            parts[word] = parts.get(word, "") + unescape(m.group(1))
+    finish()
+    return entries
+
+
+@dataclass(repr=False, eq=False)
 class UpdateReport:
     lang: str
     new: int

@@ -18,11 +18,14 @@ dieliky|{n} dielikov"`). `{name}` in a text is a value pnp fills in.
 
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
+from pnp.base.errors import Problems
+from pnp.i18n.catalogues import check_po, po_entries
 from pnp.templates.plurals import Plurals
 
 OWN_DIR = Path(__file__).resolve().parent / "own"  # LANG.po, shipped in the wheel with the package
@@ -83,6 +86,10 @@ NOTES = {  # for the translators: what a word is, where the English alone does n
     "rulebook.page": "the abbreviation of 'page' in a cross-reference: 'p. 4'",
     "rulebook.continued": "an index letter repeated at the top of a column: 'C (cont.)'",
 }
+OPTIONAL = {"rulebook.sidebar": "the label of a rulebook's sidebars"}  # words pnp prints only when a game gives them (`strings: pnp.ID`)
+RENAMED = {
+    f"rulebook_{key}": f"{PREFIX}rulebook.{key}" for key in ("contents", "index", "page", "example", "note", "sidebar", "continued")
+}  # a game's old keys
 _VALUE = re.compile(r"\{(\w+)\}")
 
 
@@ -91,7 +98,7 @@ def base_language(lang: str) -> str:
     return lang.replace("-", "_").split("_")[0].lower()
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str | tuple[str, ...]]:
     """pnp's translations for `lang` (its own catalogue, else its base language's), by id:
     only the current ones (msgid the English of SOURCE) and complete ones; {} for English
@@ -106,20 +113,41 @@ def catalogue(lang: str) -> dict[str, str | tuple[str, ...]]:
 
 
 def _read(path: Path) -> dict[str, str | tuple[str, ...]]:
-    from pnp.i18n.catalogues import read_catalog  # the project's .po reader (babel): only a build in another language than English reads one
-
+    text = path.read_text(encoding="utf-8")
+    problems = Problems()
+    check_po(text, path.name, problems)
+    if problems.errors:  # a broken catalogue of pnp's: its tests fail; a build prints English
+        return {}
+    entries = po_entries(text)
+    header = next((e.strings[0] for e in entries if not e.id), "")
+    rule = re.search(r"plural=([^;\n]+)", header)
+    index = gettext.c2py(rule.group(1)) if rule else (lambda n: int(n != 1))
     found: dict[str, str | tuple[str, ...]] = {}
-    read = read_catalog(path)
-    for message in read if read is not None else []:
-        source = SOURCE.get(message.context or "")
-        if source is None or message.fuzzy:
+    for entry in entries:
+        source = SOURCE.get(entry.context or "")
+        if source is None or entry.fuzzy or not all(entry.strings):
             continue
-        if isinstance(source, tuple):
-            if isinstance(message.id, (tuple, list)) and tuple(message.id) == source and all(message.string):
-                found[message.context] = tuple(message.string)
-        elif message.id == source and message.string:
-            found[message.context] = message.string
+        if isinstance(source, tuple) and (entry.id, entry.plural) == source:
+            found[entry.context] = _Forms(entry.strings, index)
+        elif entry.id == source and entry.plural is None:
+            found[entry.context] = entry.strings[0]
     return found
+
+
+class _Forms(tuple):
+    """A plural word's forms in a catalogue, with the catalogue's rule (its Plural-Forms) to choose one."""
+
+    index: Callable[[int], int]
+
+    def __new__(cls, forms: list[str], index: Callable[[int], int]) -> _Forms:
+        obj = super().__new__(cls, forms)
+        obj.index = index
+        return obj
+
+
+def has_words(lang: str) -> bool:
+    """Whether pnp prints its own words in `lang` (all of them, English's or a catalogue's)."""
+    return base_language(lang) == "en" or len(catalogue(lang)) == len(SOURCE)
 
 
 class Words:
@@ -142,14 +170,17 @@ class Words:
         own = self._strings.get(key)
         if not isinstance(source, tuple):
             return str(own) if own is not None else str(self._table.get(key, source))
-        forms = tuple(form.strip() for form in own.split(SEPARATOR)) if own is not None else self._table.get(key)
-        if forms is None:  # English, by its own rule
-            return source[0] if n == 1 else source[1]
-        index = _plural_index(self.lang)(1 if n is None else n)
-        return str(forms[min(max(index, 0), len(forms) - 1)])
+        number = 1 if n is None else n
+        if own is not None:  # the game's forms, by the language's rule
+            forms = [form.strip() for form in own.split(SEPARATOR)]
+            return forms[min(max(_plural_index(self.lang)(number), 0), len(forms) - 1)]
+        found = self._table.get(key)
+        if isinstance(found, _Forms):
+            return found[min(max(found.index(number), 0), len(found) - 1)]
+        return source[0] if number == 1 else source[1]  # English, by its own rule
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plural_index(lang: str) -> Callable[[int], int]:
     return Plurals(lang).index
 

@@ -159,7 +159,7 @@ class Pieces:
     deck: str
     items: Sequence[int]  # the card of each copy printed
     tiling: Tiling
-    notes: list[str]  # printed on the assembly page
+    notes: list[tuple[str, dict[str, str]]]  # printed on the assembly page: pnp's own words (i18n/own.py), by id and values
 
 
 Sheets = GridSheets | SizedSheets | GroupSheets | Pieces
@@ -319,11 +319,11 @@ def _pieces(project: Project, deck: Deck, spec: SheetSpec, items: Sequence[int],
     except DoesNotFit as exc:
         problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
         return None
-    notes = []
+    notes: list[tuple[str, dict[str, str]]] = []
     if back is not None and spec.sides != "fronts":
         message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) is larger than {spec.sheet_paper.shown} and printed in pieces; its back ('{back.name}') is not printed, because pieces cannot be printed double-sided"
         problems.warn(deck.locs.get("back", deck.loc), "sheet-split-back", message + "; expected --paper a3 or larger if the back matters")
-        notes.append(f"The back ('{back.name}') is not printed: a component in pieces cannot be printed double-sided.")
+        notes.append(("assembly.no-back", {"back": back.name}))
     if spec.sides == "backs":
         return None
     if spec.cutter:

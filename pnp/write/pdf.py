@@ -19,6 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.assets.images import image_size
+from pnp.i18n.own import Words
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
@@ -42,15 +43,16 @@ class DocInfo:
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}  # the PDF's names for the flips
 
 
-def ruler_caption(what: str, sheets: int = 0) -> Callable[[Page, int], str]:
-    """The caption under the calibration ruler: how to print, and what the sheet is (with
-    its number and side when the PDF has `sheets` sheets)."""
+def ruler_caption(what: str, words: Words, sheets: int = 0) -> Callable[[Page, int], str]:
+    """The caption under the calibration ruler, in `words`' language: how to print, and
+    what the sheet is (with its number and side when the PDF has `sheets` sheets)."""
 
     def caption(page: Page, length: int) -> str:
+        how = words("ruler", length=length)
         if page.sheet == 0:  # the ruler's page of its own: no sheet's margin had room for it
-            return f"print at 100 % (actual size): this ruler is {length} mm\n{what}: the sheets' margins have no room for a ruler, so it is here"
-        where = f" · sheet {page.sheet}/{sheets} {page.side}" if sheets else ""
-        return f"print at 100 % (actual size): this ruler is {length} mm\n{what}{where}"
+            return f"{how}\n{words('ruler.alone', what=what)}"
+        where = f" · {words(f'sheet.{page.side}', sheet=page.sheet, sheets=sheets)}" if sheets else ""
+        return f"{how}\n{what}{where}"
 
     return caption
 
@@ -529,9 +531,10 @@ def draw_registration(canvas: Canvas, reg: Registration | None) -> None:
 FOLD_DASH = (4, 3)
 
 
-def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str) -> None:
+def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str, word: str) -> None:
     """The fold line: solid within the printer margin (a mark, like the crop marks),
-    dashed across the page between, and the word "fold" beside the art at both ends."""
+    dashed across the page between, and the `word` "fold" (in the build's language)
+    beside the art at both ends."""
     if fold is None:
         return
     x1, y1, x2, y2 = fold.line
@@ -555,12 +558,12 @@ def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str) -> None:
         canvas.saveState()
         canvas.translate(x, y)
         canvas.rotate(angle)
-        width = canvas.stringWidth("fold", font, size) + 2
+        width = canvas.stringWidth(word, font, size) + 2
         canvas.setFillColor(white)
         canvas.rect(-width / 2, -size * 0.5, width, size, stroke=0, fill=1)  # the dashes stop for the word
         canvas.setFillColor(black)
         canvas.setFont(font, size)
-        canvas.drawCentredString(0, -size * 0.35, "fold")
+        canvas.drawCentredString(0, -size * 0.35, word)
         canvas.restoreState()
 
 
@@ -618,14 +621,14 @@ def _draw_scale(canvas: Canvas, length: float, compact: bool) -> None:
         canvas.line(i * mm, 0, i * mm, tick)
 
 
-def _draw_page(canvas: Canvas, forms: Forms, page: Page, faces: tuple[Face, ...], boxes, bleed: float, caption, font: str) -> None:
+def _draw_page(canvas: Canvas, forms: Forms, page: Page, faces: tuple[Face, ...], boxes, bleed: float, caption, font: str, fold: str) -> None:
     for placement, face in zip(page.placements, faces):
         forms.face(face, placement.x, placement.y, bleed, placement.turned)
     set_boxes(canvas, boxes)
     forms.marks(page.marks)
     draw_outlines(canvas, page.cuts)
     draw_registration(canvas, page.registration)
-    draw_fold(canvas, page.fold, font)
+    draw_fold(canvas, page.fold, font, fold)
     draw_ruler(canvas, page, caption, font, forms)
 
 
@@ -633,9 +636,9 @@ def _caption(page: Page, caption: Callable[[Page, int], str]) -> str:
     return caption(page, round(page.ruler[2] / mm)) if page.ruler is not None else ""
 
 
-def _page_texts(page: Page, faces: tuple[Face, ...], caption: str, font: str) -> dict[str, str]:
+def _page_texts(page: Page, faces: tuple[Face, ...], caption: str, font: str, fold: str) -> dict[str, str]:
     """The characters a sheet's page sets in each font: its faces', its ruler's caption, its fold's word."""
-    found: dict[str, set[str]] = {font: set(caption) | (set("fold") if page.fold is not None else set())}
+    found: dict[str, set[str]] = {font: set(caption) | (set(fold) if page.fold is not None else set())}
     for face in faces:
         _contents(face.ops, found, set())
     return {name: "".join(sorted(chars)) for name, chars in found.items() if chars}
@@ -650,11 +653,14 @@ def write_sheets(
     symbols,
     caption: Callable[[Page, int], str],
     bleed: float,
+    words: Words,
     writing: Writing = DRAWN,
 ) -> int:
     """Draw every page into `target` (a temporary file of the build); returns the page count.
-    `face_of(side, item)` gives the face of a component's front or back; `writing`: how
-    faces and pages get into the PDF (drawn, unless the watcher's writes them again)."""
+    `face_of(side, item)` gives the face of a component's front or back; `words`: pnp's
+    own words in the build's language (the fold's); `writing`: how faces and pages get
+    into the PDF (drawn, unless the watcher's writes them again)."""
+    fold = words("fold")
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
     forms = Forms(canvas, symbols, writing=writing)
@@ -669,10 +675,10 @@ def write_sheets(
                 forms,
                 ("page", number),
                 faces,
-                (page, boxes, text),
-                partial(_draw_page, canvas, forms, page, faces, boxes, bleed, caption, info.initial_font),
+                (page, boxes, text, fold),
+                partial(_draw_page, canvas, forms, page, faces, boxes, bleed, caption, info.initial_font, fold),
                 partial(set_boxes, canvas, boxes),
-                partial(_page_texts, page, faces, text, info.initial_font),
+                partial(_page_texts, page, faces, text, info.initial_font, fold),
             )
             canvas.showPage()  # the page is written to the file here
             count += 1
