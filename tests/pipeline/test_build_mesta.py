@@ -113,8 +113,8 @@ def test_viewer_is_told_to_print_at_actual_size_and_duplex(built):
 
 def test_sheet_carries_a_ruler_and_print_instructions(built):
     first = reader(built / "events-sk-a4.pdf").pages[0].extract_text()
-    assert "print at 100 % (actual size)" in first
-    assert "this ruler is 50 mm" in first
+    assert "tlačte na 100 % (skutočná veľkosť)" in first
+    assert "toto pravítko má 50 mm" in first
 
 
 def test_backs_carry_title_licence_and_attribution(built):
