@@ -42,7 +42,9 @@ def first_page_text(path: Path) -> str:
 
 
 def test_every_sheet_pdf_has_a_ruler_on_its_first_page(sheet_pdfs):
-    missing = [str(p.relative_to(p.parents[2])) for p in sheet_pdfs if not any(caption in first_page_text(p) for caption in ("this ruler is", "toto pravítko má"))]  # English and Slovak games
+    missing = [
+        str(p.relative_to(p.parents[2])) for p in sheet_pdfs if not any(caption in first_page_text(p) for caption in ("this ruler is", "toto pravítko má"))
+    ]  # English and Slovak games
     assert not missing, f"no ruler on the first page of {missing}"
 
 
