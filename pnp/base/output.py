@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pnp.base.errors import Location, PnpError, fail
-from pnp.base.signals import stop_if_received
+from pnp.base.signals import holding_signals, stop_if_received
 
 
 class Written(NamedTuple):
@@ -47,6 +47,7 @@ class Output:
     root: Path
     instead: str = "or choose another folder with --out"
     name: str = "the output folder"
+    kept: str = ""  # what a failed or interrupted run left as it was, to say so ("the previous export is intact")
 
 
 _CURRENT: ContextVar[Output | None] = ContextVar("pnp_output", default=None)
@@ -81,6 +82,7 @@ class Transaction:
         self.owner = owner if owner is not None else os.getpid()
         self.root = _resolved(self.output.root, self.output)
         self.pending: list[tuple[Path, Path]] = []
+        self.stale: list[Path] = []  # files an earlier run wrote that this one replaces by nothing, removed on commit
         self.made: list[Path] = []  # folders this transaction made, deepest first
         self.swept: set[Path] = set()  # folders whose stale temporary files were removed
 
@@ -136,18 +138,38 @@ class Transaction:
                 raise self.problem(exc, made) from None
             self.made.insert(0, made)
 
+    def drop(self, tmp: Path) -> None:
+        """Remove the temporary file `tmp` now: it served its purpose (another program's
+        input) and is moved nowhere."""
+        self.pending = [(made, target) for made, target in self.pending if made != tmp]
+        tmp.unlink(missing_ok=True)
+
+    def remove(self, path: Path) -> None:
+        """Remove `path` (a file an earlier run wrote and this one does not) when the
+        transaction commits, after its files are in place; kept if it aborts."""
+        self.stale.append(path)
+
     def commit(self) -> None:
+        """Move every file into place, then remove the stale ones; a signal that comes
+        meanwhile waits until all are in place (holding_signals)."""
         stop_if_received()  # a signal came, even one a library dropped on its way: nothing is moved into place
         umask = os.umask(0)
         os.umask(umask)
-        for tmp, target in self.pending:
-            try:
-                os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
-                replace(tmp, target)
-            except OSError as exc:
-                raise self.problem(exc, target) from None
-        self.pending.clear()
-        self.made.clear()
+        with holding_signals():
+            for tmp, target in self.pending:
+                try:
+                    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
+                    replace(tmp, target)
+                except OSError as exc:
+                    raise self.problem(exc, target) from None
+            self.pending.clear()
+            self.made.clear()
+            for path in self.stale:
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError as exc:
+                    raise self.problem(exc, path) from None
+            self.stale.clear()
 
     def adopt(self, pending: list[tuple[Path, Path]], made: list[Path]) -> None:
         """Take over the files and folders of another process's transaction."""
@@ -158,6 +180,7 @@ class Transaction:
         for tmp, _ in self.pending:
             tmp.unlink(missing_ok=True)
         self.pending.clear()
+        self.stale.clear()
         for folder in sorted(set(self.made), key=lambda path: len(path.parts), reverse=True):
             try:
                 folder.rmdir()

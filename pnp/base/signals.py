@@ -37,6 +37,7 @@ class Interrupted(KeyboardInterrupt):
 
 _received: list[int] = []  # the signals this process was stopped by (in the last raising_on_signals)
 _raising = False  # within raising_on_signals
+_holding = False  # within holding_signals: a signal is recorded, not raised
 
 
 def received() -> int | None:
@@ -58,10 +59,26 @@ def stop_if_received(cause: BaseException | None = None) -> None:
 
 
 def _raise(signum: int, frame: object) -> None:
-    """Raise once: a second signal while the first one's clean-up runs must not cut it short."""
+    """Raise once: a second signal while the first one's clean-up runs must not cut it short.
+    Within holding_signals, only recorded: what is being moved into place goes on to the end."""
     ignore_signals()
     _received.append(signum)
-    raise Interrupted(signum)
+    if not _holding:
+        raise Interrupted(signum)
+
+
+@contextmanager
+def holding_signals() -> Iterator[None]:
+    """Within: a signal does not raise, it is only recorded (`stop_if_received` raises it
+    later), so that moving a transaction's files into place is never cut short half-way:
+    a signal before it leaves every previous file, one during it lets it finish, and the
+    command then ends as it would have (what it says it wrote is in place)."""
+    global _holding
+    was, _holding = _holding, True
+    try:
+        yield
+    finally:
+        _holding = was
 
 
 def ignore_signals() -> None:
