@@ -54,7 +54,8 @@ _CURRENT: ContextVar[Output | None] = ContextVar("pnp_output", default=None)
 # Temporary files are named .TARGET.OWNER.RANDOM.tmp: OWNER is the process that started
 # the transaction, so a later run can tell a killed run's files from a running one's.
 _TEMPORARY = re.compile(r"^\..+\.(\d+)\.[A-Za-z0-9_]{8}\.tmp$")
-_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}  # a write failed, whichever file it was
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}  # no room for the file
+_WRITE_ERRNOS = {*_FULL_ERRNOS, errno.EROFS}  # a write failed, whichever file it was
 
 
 @contextmanager
@@ -106,8 +107,8 @@ class Transaction:
             sweep(folder)
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{self.owner}.", suffix=".tmp", dir=target.parent)
-        except OSError as exc:
-            raise self.problem(exc, target.parent) from None
+        except OSError as exc:  # a full disk is said at the file being written, a refusal at its folder
+            raise output_problem(exc, target if exc.errno in _FULL_ERRNOS else target.parent, self.output.instead) from None
         os.close(fd)
         self.pending.append((Path(tmp), target))
         return Path(tmp)
