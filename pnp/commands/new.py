@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
-from pnp.base.output import output_problem
+from pnp.base.output import output_problem, shown
 from pnp.base.signals import holding_signals
 from pnp.load.model import LANGUAGE
 
@@ -229,14 +229,14 @@ def _yaml_text(text: str, plain: bool = True) -> str:
 def create(target: Path, title: str | None = None, lang: str = "en", translation: str | None = "de") -> Path:
     """Write a new game folder at `target`; raises PnpError if it exists (and is not
     empty) or the languages are not language codes."""
-    shown = display_path(target)
+    named = display_path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise fail(Location(shown), "new-exists", f"'{shown}' already exists; expected a new folder name (pnp new never overwrites)")
+        raise fail(Location(named), "new-exists", f"'{named}' already exists; expected a new folder name (pnp new never overwrites)")
     for code in (lang, translation):
         if code is not None and not LANGUAGE.fullmatch(code):
-            raise fail(Location(shown), "new-language", f"'{code}' is not a language code; expected a code such as en, de, sk or pt_BR")
+            raise fail(Location(named), "new-language", f"'{code}' is not a language code; expected a code such as en, de, sk or pt_BR")
     if translation == lang:
-        raise fail(Location(shown), "new-language", f"the translation language '{translation}' is the source language; expected another one")
+        raise fail(Location(named), "new-language", f"the translation language '{translation}' is the source language; expected another one")
     made = _missing_folders(target.parent)
     staging: Path | None = None
     done = False
@@ -288,8 +288,8 @@ def _catalogues(folder: Path, target: Path, lang: str) -> None:
     try:
         update(game, read_originals(game, rulebooks=False).entries, add=[lang])
     except PnpError as err:
-        staged, shown = display_path(folder), display_path(target)
-        moved = [replace(p, location=replace(p.location, file=shown + p.location.file.removeprefix(staged))) for p in err.problems.items]
+        staged, named = shown(folder), shown(target)  # as output problems name files
+        moved = [replace(p, location=replace(p.location, file=named + p.location.file.removeprefix(staged))) for p in err.problems.items]
         raise PnpError(Problems(moved)) from None
 
 
