@@ -21,7 +21,7 @@ from pnp import __version__
 from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, display_path, grouped
 from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
-from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
+from pnp.base.signals import Interrupted, held, raising_on_signals, stop_if_received
 from pnp.commands.new import create
 from pnp.impose.paper import PAPERS
 from pnp.impose.sheets import SheetSpec
@@ -370,10 +370,19 @@ def _run(ctx: Context, action, output: Output | None = None):
     aborts what is being written. A reader that goes away (`pnp list | head -1`) ends the
     command quietly with EXIT_PIPE."""
     kept = output.kept if output is not None else ""
+    written = False
     try:
         with raising_on_signals(), writing_under(output):
-            return _reporting(ctx, action, kept)
+            done = _reporting(ctx, action, kept)
+            signum = held()
+            if signum is None:
+                return done
+            written = True  # it came as the files were moved into place, and let them all come
+            raise Interrupted(signum)
     except Interrupted as stop:
+        if written:
+            _say_quietly(f"interrupted by {stop.name} once every file was in place")
+            sys.exit(stop.exit_code)
         _say_quietly(f"interrupted by {stop.name}; " + (f"nothing was written; {kept}" if kept else "the files being written were removed"))
         sys.exit(stop.exit_code)
     except BrokenPipeError:

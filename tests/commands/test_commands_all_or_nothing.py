@@ -48,7 +48,7 @@ def impose_args(images: Path, out: Path) -> list[str | Path]:
 
 @pytest.mark.parametrize(
     ("point", "count", "signum"),
-    [("file", 1, signal.SIGTERM), ("page", 1, signal.SIGINT), ("file", 3, signal.SIGINT), ("commit", 1, signal.SIGTERM)],
+    [("page", 1, signal.SIGINT), ("file", 3, signal.SIGTERM), ("commit", 1, signal.SIGINT)],
 )
 def test_impose_stopped_by_a_signal_leaves_the_previous_pdf(imposed, tmp_path, point, count, signum):
     images, out, before = shutil.copytree(imposed[0], tmp_path / "art"), shutil.copytree(imposed[1], tmp_path / "out"), imposed[2]
@@ -103,7 +103,7 @@ def calibrated(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
     return out, tree(out)
 
 
-@pytest.mark.parametrize(("point", "count", "signum"), [("file", 1, signal.SIGTERM), ("page", 1, signal.SIGINT), ("commit", 1, signal.SIGINT)])
+@pytest.mark.parametrize(("point", "count", "signum"), [("page", 1, signal.SIGINT), ("commit", 1, signal.SIGTERM)])
 def test_calibrate_stopped_by_a_signal_leaves_the_previous_sheet(tmp_path, point, count, signum):
     out, before = calibrated(tmp_path)
     done = signalled(point, count, signum, "-q", "calibrate", "--out", out)
@@ -123,7 +123,7 @@ def test_calibrate_onto_a_full_disk_leaves_the_previous_sheet(tmp_path, monkeypa
     assert tree(out) == before
 
 
-@pytest.mark.parametrize(("point", "count", "signum"), [("file", 1, signal.SIGINT), ("file", 2, signal.SIGTERM), ("commit", 1, signal.SIGTERM)])
+@pytest.mark.parametrize(("point", "count", "signum"), [("file", 2, signal.SIGINT), ("commit", 1, signal.SIGTERM)])
 def test_new_stopped_by_a_signal_leaves_no_trace(tmp_path, point, count, signum):
     """Stopped while its catalogues are written (into its temporary folder): neither the
     game folder, nor its temporary folder, nor the folders made for it are left."""

@@ -53,10 +53,10 @@ def copied(exported, kind: str, tmp_path: Path) -> tuple[Path, Path, dict[str, b
 @pytest.mark.parametrize("kind", list(EXPORTS))
 @pytest.mark.parametrize(
     ("point", "count", "signum"),
-    [("file", 1, signal.SIGTERM), ("file", 3, signal.SIGINT), ("file", "last", signal.SIGTERM), ("commit", 1, signal.SIGINT)],
+    [("file", 1, signal.SIGTERM), ("file", "last", signal.SIGINT), ("commit", 1, signal.SIGTERM)],
 )
 def test_an_export_stopped_by_a_signal_leaves_the_previous_one(exported, tmp_path, kind, point, count, signum):
-    """A signal as the first, a middle or the last file is being written, or just before
+    """A signal as the first or the last file is being written, or just before
     the files are moved into place: the previous export stays whole, nothing is left."""
     game, out, before = copied(exported, kind, tmp_path)
     count = FILES[kind] if count == "last" else count
@@ -111,3 +111,26 @@ def test_a_finished_export_replaces_the_previous_one_whole(exported, tmp_path):
     assert sorted(tree(out)) == [
         f"g/png-en/cards/{name}" for name in ["back.png", "dusk-front.png", "midnight-front.png", "noon-front.png", "sunrise-front.png"]
     ]
+
+
+def test_a_signal_as_the_files_are_moved_into_place_lets_the_export_finish(exported, tmp_path, monkeypatch):
+    """A signal that comes while the files are being moved into place waits for all of
+    them: the new export is whole, and pnp says so before it ends as the signal asks."""
+    import pnp.base.output
+
+    game, out, before = copied(exported, "png", tmp_path)
+    real, moved = pnp.base.output.os.replace, []
+
+    def replace(src, dst):
+        if not moved:
+            os.kill(os.getpid(), signal.SIGTERM)
+        moved.append(dst)
+        real(src, dst)
+
+    monkeypatch.setattr(pnp.base.output.os, "replace", replace)
+    result = run("-q", "export", "png", game, "--out", out, "--dpi", "36")
+    assert result.exit_code == 143, result.output
+    assert result.output.splitlines()[-1] == "interrupted by SIGTERM once every file was in place"
+    after = tree(out)
+    assert sorted(after) == [f"g/png-en/cards/{name}" for name in ["back.png", "dusk-front.png", "midnight-front.png", "noon-front.png", "sunrise-front.png"]]
+    assert after["g/png-en/cards/noon-front.png"] != before["g/png-en/cards/noon-front.png"]  # High Noon
