@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.assets.images import image_size
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from pnp.layout.faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
+from pnp.assets.shaping import shape
 from pnp.layout.text import SYMBOL_EM
 from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
 
@@ -391,7 +392,9 @@ def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
     for i, line in enumerate(layout.lines):
         baseline = op.baseline - i * layout.leading
         for piece in line:
-            if piece.font:
+            if piece.shape:  # glyphs HarfBuzz chose and placed (shaping.py), left to right
+                pieces.append((piece.font, size, 0.0, op.x + piece.x, baseline, shape(piece.text, piece.font, piece.shape == "rtl")))
+            elif piece.font:
                 pieces.append((piece.font, size, piece.word_space, op.x + piece.x, baseline, piece.text))
             else:
                 marks.append((piece.text, op.x + piece.x, baseline - 0.22 * size, SYMBOL_EM * size))
