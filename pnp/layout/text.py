@@ -27,7 +27,9 @@ from pnp.assets import shaping
 from pnp.assets.fonts import BY_NAME, FontSet, missing_glyphs
 from pnp.layout.typography import NARROW, NO_BREAK, NONE, Convention, Hyphenation, Typography
 
-Align = Literal["left", "center", "right", "justify", "start", "end"]  # start, end: left, right in a left-to-right paragraph, right, left in a right-to-left one
+Align = Literal[
+    "left", "center", "right", "justify", "start", "end"
+]  # start, end: left, right in a left-to-right paragraph, right, left in a right-to-left one
 VAlign = Literal["top", "middle", "bottom"]
 
 SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
@@ -243,7 +245,12 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
             if _CLOSE.search(raw) is None:
                 paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention))
             else:
-                paragraphs.append(_glue([_unit(_plain_word(unit, plain, fonts), i == 0) for piece in _SPACES.split(raw) for i, unit in enumerate(u for u in units(piece) if u)], convention))
+                paragraphs.append(
+                    _glue(
+                        [_unit(_plain_word(unit, plain, fonts), i == 0) for piece in _SPACES.split(raw) for i, unit in enumerate(u for u in units(piece) if u)],
+                        convention,
+                    )
+                )
             continue
         segments, found = _segments(raw, n)
         if issues is not None:
@@ -274,8 +281,12 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
 # IS, NS, CJ), after opening punctuation (OP) and before a combining mark; a zero width
 # space (U+200B) breaks anywhere (Thai, Lao, Khmer and Myanmar need a dictionary to find
 # their word breaks: pnp has none, so their writers mark breaks with it, or with spaces).
-_CLOSE = re.compile("[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]")
-_WIDE = re.compile("[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]")
+_CLOSE = re.compile(
+    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
+)
+_WIDE = re.compile(
+    "[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
+)
 _NO_START = frozenset(
     "、。，．：；！？‼⁇⁈⁉・ー々〻ゝゞヽヾ〜～…‥゛゜ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ,.:;!?%)]}°′″℃％"
 )
@@ -521,7 +532,12 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
         if fits or size - SIZE_STEP < smallest - 1e-9:
             break
         size = round(size - SIZE_STEP, 4)
-    placed = tuple(_place(line, size, width, _aligned(style.align, rtl), last) if not rtl and not _levelled(line) else _place_bidi(line, size, width, _aligned(style.align, rtl), last, rtl) for line, last, rtl in lines)
+    placed = tuple(
+        _place(line, size, width, _aligned(style.align, rtl), last)
+        if not rtl and not _levelled(line)
+        else _place_bidi(line, size, width, _aligned(style.align, rtl), last, rtl)
+        for line, last, rtl in lines
+    )
     half = size * (style.leading - 1) / 2
     ascent = half + size * base.ascent / (base.ascent - base.descent)
     return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues), unshaped)

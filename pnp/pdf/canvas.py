@@ -408,14 +408,14 @@ class GlyphLike(Protocol):
     y_offset: float
 
 
-def _draw_glyphs(doc: PDFDocument, font: str, size: float, glyphs: Sequence[GlyphLike], add: Callable[[str], None], current: tuple[str, float] | None) -> tuple[str, float] | None:
+def _draw_glyphs(
+    doc: PDFDocument, font: str, size: float, glyphs: Sequence[GlyphLike], add: Callable[[str], None], current: tuple[str, float] | None
+) -> tuple[str, float] | None:
     """Shaped glyphs as TJ arrays: each glyph by the character reportlab's subset codes it
     with (a private-use one, added by reportlab's own shaping support, for a glyph no
     character maps to: a joined form, a conjunct), moved by its offsets and advanced by the
     advance shaping gave it rather than its own (as reportlab's ShapedStr is drawn). A
     vertical offset (a mark above a letter) is a rise (Ts). Returns the font set last."""
-    ttf = pdfmetrics.getFont(font)
-    to_char = ttf.face.glyphToChar
     encoding = _encoding(doc, font)
     tj: list[str] = []
     rise = 0.0
@@ -425,13 +425,7 @@ def _draw_glyphs(doc: PDFDocument, font: str, size: float, glyphs: Sequence[Glyp
             add(f"[{' '.join(tj)}] TJ")
             tj.clear()
 
-    for g in glyphs:
-        chars = to_char.get(g.gid)
-        if chars:
-            char = chr(chars[0])
-        else:
-            ttf.hbFont(size)  # reportlab's shaping support: a private-use character for the glyph, known to its subsets
-            char = chr(ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000))
+    for g, char in zip(glyphs, glyph_chars(font, glyphs)):
         name, encoded = encoding.runs(char)[0]
         if current != (name, size):
             flush()
@@ -454,6 +448,23 @@ def _draw_glyphs(doc: PDFDocument, font: str, size: float, glyphs: Sequence[Glyp
     if rise:
         add("0 Ts")
     return current
+
+
+def glyph_chars(font: str, glyphs: Sequence[GlyphLike]) -> str:
+    """The characters reportlab's subsets code shaped glyphs by: the first character the font
+    maps to each glyph, or a private-use one that reportlab's own shaping support adds to the
+    font for a glyph no character maps to (a joined form, a conjunct)."""
+    ttf = pdfmetrics.getFont(font)
+    to_char = ttf.face.glyphToChar
+    out = []
+    for g in glyphs:
+        chars = to_char.get(g.gid)
+        if chars:
+            out.append(chr(chars[0]))
+        else:
+            ttf.hbFont(1)
+            out.append(chr(ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)))
+    return "".join(out)
 
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:

@@ -109,9 +109,10 @@ def test_a_text_that_needs_shaping_without_the_extra_is_an_error(tmp_path, monke
 
 
 @pytest.mark.parametrize("align, rtl, edge", [("start", False, "left"), ("start", True, "right"), ("end", True, "left")])
-def test_start_and_end_follow_the_paragraph(align, rtl, edge):
-    fonts = FontSet([FONTS_DIR])
-    fonts._files["letters"] = fonts._files["sans"]  # noqa: SLF001 - a font name for the test
+def test_start_and_end_follow_the_paragraph(align, rtl, edge, tmp_path):
+    shutil.copy(FONTS_DIR / "DejaVuSans.ttf", tmp_path / "DejaVuSans.ttf")
+    (tmp_path / "fonts.yaml").write_text("letters: DejaVuSans.ttf\n", encoding="utf-8")
+    fonts = FontSet([tmp_path, FONTS_DIR])
     out = typeset("שלום" if rtl else "Mor", TextStyle(font="letters", align=align), 50 * MM, 20 * MM, fonts, typography("he" if rtl else "en"))
     (piece,) = out.lines[0]
     assert (piece.x + piece.width > 50 * MM - 0.01) == (edge == "right")
