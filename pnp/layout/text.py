@@ -505,8 +505,9 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     directions: list[bool] = [typo.rtl] * len(paragraphs)
     unshaped = ""
     if typo.rtl or shaping.needs_shaping(text):
-        if shaping.missing_extra():  # set unshaped, to be reported (textbox.report)
+        if shaping.missing_extra():  # set unshaped and left to right, to be reported (textbox.report)
             unshaped = shaping.script_of(text)
+            directions = [False] * len(paragraphs)
         else:
             for i, para in enumerate(paragraphs):
                 if para:
