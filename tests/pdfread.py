@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import weakref
 from collections import Counter
 from pathlib import Path
@@ -79,6 +80,28 @@ def fonts(path: Path) -> dict[str, bool]:
 def operations(page) -> list[tuple[list, bytes]]:
     content = ContentStream(page.get_contents(), page.pdf)
     return [(operands, op) for operands, op in content.operations]
+
+
+def drawn_strings(page) -> list[tuple[str, float]]:
+    """Each string the page's own content draws (Tj or TJ), in the order of the stream, with
+    the x of its text matrix: its characters as the fonts' ToUnicode maps name them, each
+    glyph in the order it is drawn, left to right (pypdf's text extraction reorders
+    right-to-left letters into reading order: this reads what is printed where)."""
+    maps: dict[str, dict[int, str]] = {}
+    for name, font in page["/Resources"]["/Font"].items():
+        data = font.get_object()["/ToUnicode"].get_object().get_data().decode("latin-1")
+        maps[name] = {int(a, 16): chr(int(b, 16)) for a, b in re.findall(r"<([0-9A-Fa-f]{2})> <([0-9A-Fa-f]{4})>", data)}
+    found: list[tuple[str, float]] = []
+    font, x = "", 0.0
+    for operands, op in operations(page):
+        if op == b"Tf":
+            font = operands[0]
+        elif op == b"Tm":
+            x = float(operands[4])
+        elif op in (b"Tj", b"TJ"):
+            strings = [operands[0]] if op == b"Tj" else [o for o in operands[0] if not isinstance(o, (int, float))]
+            found.append(("".join(maps[font].get(b, "?") for s in strings for b in (s.original_bytes if hasattr(s, "original_bytes") else bytes(s))), x))
+    return found
 
 
 def marks(page) -> list[tuple[float, float, float, float]]:
