@@ -25,6 +25,7 @@ from pnp.assets.fonts import bundled_fonts
 from pnp.assets.images import MAX_PIXELS
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Written, atomic_path
+from pnp.exports.png import exported_as  # what `pnp export png` wrote into its images
 from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
 from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
 from pnp.layout.faces import Face, ImageOp
@@ -45,6 +46,7 @@ class Artwork:
     size: tuple[float, float]  # trim in mm
     problems: Problems = field(default_factory=Problems)
     bleed: float | None = None  # mm the images hold beyond the trim, when a manifest says; else --bleed
+    learned: float | None = None  # the bleed the images say they were exported with (pnp export png), when --bleed was not given
 
 
 def natural_key(path: Path) -> list:
@@ -101,8 +103,11 @@ def size_from(pixels: tuple[int, int], bleed: float) -> tuple[float, float]:
     return (POKER[1], POKER[0]) if abs(size[0] - POKER[1]) / POKER[1] < 0.03 else size
 
 
-def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, bleed: float) -> Artwork:
-    """Find and check the images; raises PnpError with every problem found."""
+def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, bleed: float | None) -> Artwork:
+    """Find and check the images; raises PnpError with every problem found. `bleed` None
+    (not given): the bleed, and unless `size` is given the trim, that the fronts say they
+    were exported with (pnp export png writes them into each PNG), when they all agree;
+    else none."""
     problems = Problems()
     shown = Location(display_path(folder))
     if not folder.is_dir():
@@ -133,6 +138,13 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
             problems.error(Location(display_path(back)), "images-missing", "this back image or folder does not exist; expected a PNG or JPEG file, or a folder")
     sizes = {path: _pixels(path, problems) for path in fronts + backs}
     problems.raise_if_errors()
+    learned = None
+    if bleed is None:
+        exported = {exported_as(path) for path in fronts}
+        found = exported.pop() if len(exported) == 1 else None
+        if found is not None:
+            size, learned = size or found[0], found[1]
+        bleed = learned or 0.0
     trim = size or size_from(sizes[fronts[0]], bleed)  # type: ignore[arg-type]
     art_w, art_h = trim[0] + 2 * bleed, trim[1] + 2 * bleed
     for path, pixels in sizes.items():
@@ -148,7 +160,7 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
         dpi = pixels[0] / (art_w / 25.4)
         if dpi < MIN_DPI:
             problems.warn(where, "image-resolution", f"the image has {dpi:.0f} dpi at {art_w:g} mm across; expected at least {MIN_DPI} for a sharp print")
-    return Artwork(fronts, backs, trim, problems)
+    return Artwork(fronts, backs, trim, problems, learned=learned)
 
 
 def collect_manifest(folder: Path, bleed: float) -> Artwork:
@@ -243,11 +255,12 @@ def collect_manifest(folder: Path, bleed: float) -> Artwork:
 
 
 def impose_images(
-    folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None
+    folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None, learn_bleed: bool = False
 ) -> tuple[Written, Problems, list[Path]]:
     """Write the sheets of the images in `folder` to one PDF; returns what was written (its
     path, the number of cards and pages, whether it is printed double-sided), the
-    warnings and the cut files written beside it (--cutter). Cards too large for the
+    warnings and the cut files written beside it (--cutter). `learn_bleed` (--bleed not
+    given): images of `pnp export png` are imposed with the bleed they hold. Cards too large for the
     paper are turned to landscape, or else printed in overlapping pieces, as `pnp build`
     does; folded (--sides fold) when half a sheet holds them, else double-sided."""
     from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
@@ -257,7 +270,9 @@ def impose_images(
         if size is not None:
             art.size = size
     else:
-        art = collect(folder, back, size, spec.bleed)
+        art = collect(folder, back, size, None if learn_bleed else spec.bleed)
+        if art.learned is not None:
+            spec = replace(spec, bleed=art.learned)
     width, height = art.size[0] * mm, art.size[1] * mm
     grid = fit_grid(spec, width, height)
     bleed = spec.bleed * mm

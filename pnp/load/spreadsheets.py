@@ -30,7 +30,7 @@ from typing import Any
 from xml.parsers import expat
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
-from pnp.load.model import TypeDef
+from pnp.load.model import PROVIDED_NAMES, TypeDef, another_name
 from pnp.load.schema import suggest
 from pnp.load.yamlfile import CONTROL, LList, LMap
 
@@ -390,13 +390,23 @@ def _header(
         loc = at(head, col, cells)
         if key in mapped:
             used_keys.add(key)
-            target = mapped[key][1]
+            target = mapped[key][1] if mapped[key][1] in known else IGNORE  # a target that is no field is reported at columns: below
         elif key in by_normal:
             target = by_normal[key]
         elif key in QUANTITY and "copies" not in seen:
             target = "copies"
         elif key == ids:
             target = IGNORE
+        elif key in PROVIDED_NAMES:
+            problems.error(
+                loc,
+                "field-name-reserved",
+                f"column '{text}' is named like a name pnp provides ({PROVIDED_NAMES[key]}), which no field may have; "
+                f"expected 'columns: {{{text}: {another_name(key)}}}' in the deck, with a field '{another_name(key)}' (or another name) declared in rules.yaml, "
+                f"or 'columns: {{{text}: ignore}}' to leave it out",
+            )
+            named[col] = _Column(IGNORE)
+            continue
         else:
             unknown.append(text)
             strays.append((loc, value))
@@ -444,7 +454,14 @@ def _header(
                 "sheet-columns",
                 f"columns: names '{name}', which is not a header of the sheet{suggest(name, headers)}; expected {one_of(headers, 'a header: the sheet has no header row')}",
             )
-        if target != IGNORE and target not in known:
+        if target != IGNORE and target not in known and target in PROVIDED_NAMES:
+            problems.error(
+                where,
+                "field-name-reserved",
+                f"columns: maps '{name}' to '{target}', a name pnp provides ({PROVIDED_NAMES[target]}), which no field may have; "
+                f"expected a field of another name, such as 'columns: {{{name}: {another_name(target)}}}' with a field '{another_name(target)}' declared in rules.yaml",
+            )
+        elif target != IGNORE and target not in known:
             problems.error(
                 where,
                 "sheet-columns",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import run
+from conftest import edit, run
 from pdfread import MM, card_boxes, marks, reader
 from PIL import Image
 
@@ -165,3 +165,22 @@ def test_sheet_options_that_contradict_each_other_are_a_usage_error_before_anyth
     assert result.exit_code == 2
     assert "--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)" in result.output
     assert "internal error" not in result.output and not out.exists()
+
+
+def test_images_of_export_png_are_imposed_with_the_bleed_and_size_they_were_exported_with(tmp_path):
+    """`pnp export png --bleed 3` writes its trim and bleed into each PNG: impose takes them
+    without being told again, as if `--bleed 3` (and the card's size) had been typed."""
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    edit(tmp_path / "g" / "layouts" / "card.yaml", "size: [63, 88]", "size: [44, 68]")  # not of poker proportions: the size too comes from the PNGs
+    edit(tmp_path / "g" / "layouts" / "back.yaml", "size: [63, 88]", "size: [44, 68]")
+    exported = run("export", "png", tmp_path / "g", "--bleed", "3", "--dpi", "200", "--force", "--out", tmp_path / "png")
+    assert exported.exit_code == 0, exported.output
+    cards = tmp_path / "png" / "g" / "png-en" / "cards"
+    learned = run("impose", cards, "--back", cards / "back.png", "--out", tmp_path / "learned")
+    assert learned.exit_code == 0, learned.output
+    assert "warning" not in learned.output, learned.output
+    typed = run("impose", cards, "--back", cards / "back.png", "--bleed", "3", "--size", "44x68", "--out", tmp_path / "typed")
+    assert typed.exit_code == 0, typed.output
+    assert (tmp_path / "learned" / "cards-a4.pdf").read_bytes() == (tmp_path / "typed" / "cards-a4.pdf").read_bytes()
+    zero = run("impose", cards, "--back", cards / "back.png", "--bleed", "0", "--size", "44x68", "--out", tmp_path / "zero")  # typed: what the user says wins
+    assert "[image-proportions]" in zero.output
