@@ -139,10 +139,16 @@ def card_boxes(page) -> list[tuple[float, float, float, float]]:
 
 def placed_text(page) -> list[tuple[str, float, float]]:
     """Each run of text on a page with where it starts: (text, x, y) in page points of the
-    left end of its baseline, through the text and graphics matrices, and through the
-    matrix of each form it is drawn in (pypdf reads a form's text in the form's own space,
-    so each form is read on its own and its runs moved to where it is placed)."""
-    runs: list[tuple[str, float, float]] = []
+    left end of its baseline (see sized_text)."""
+    return [(run, x, y) for run, x, y, _ in sized_text(page)]
+
+
+def sized_text(page) -> list[tuple[str, float, float, float]]:
+    """Each run of text on a page with where it starts and the size it is printed at:
+    (text, x, y, points), through the text and graphics matrices, and through the matrix of
+    each form it is drawn in (pypdf reads a form's text in the form's own space, so each
+    form is read on its own and its runs moved to where it is placed)."""
+    runs: list[tuple[str, float, float, float]] = []
     for contents, resources, (a, b, c, d, e, f) in _drawings(page, page["/Contents"], page["/Resources"], IDENTITY):
         alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
         alone[NameObject("/Resources")] = _without_forms(resources)  # their text is read with their own placement
@@ -152,7 +158,8 @@ def placed_text(page) -> list[tuple[str, float, float]]:
             if text.strip():
                 x, y = tm[4], tm[5]
                 px, py = x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]
-                runs.append((text.strip(), px * a + py * c + e, px * b + py * d + f))
+                scale = abs(tm[0] * tm[3] - tm[1] * tm[2]) * abs(cm[0] * cm[3] - cm[1] * cm[2]) * abs(a * d - b * c)
+                runs.append((text.strip(), px * a + py * c + e, px * b + py * d + f, size * scale**0.5))
 
         quiet = logging.getLogger("pypdf._page")  # it says it cannot read the forms left out
         level = quiet.level
