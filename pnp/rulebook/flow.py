@@ -755,18 +755,20 @@ class Cover(Flowable):
             self._draw_fan(bottom + setting.styles.body.size * 2, top - setting.styles.body.size * 2)
 
     def _draw_fan(self, low: float, high: float) -> None:
-        placed, (x0, y0, x1, y1) = _fan(self.faces)
+        tallest = max(face.height for face in self.faces)
+        sizes = [tallest / face.height for face in self.faces]  # each as tall as the tallest: a token reads like a card
+        placed, (x0, y0, x1, y1) = _fan([Face(face.name, face.width * k, face.height * k, ()) for face, k in zip(self.faces, sizes)])
         scale = min((high - low) / (y1 - y0), self.width * 0.95 / (x1 - x0), 1.0)
         canv = self.canv
         canv.saveState()
         canv.translate(self.width / 2 - (x0 + x1) / 2 * scale, low + ((high - low) - (y1 - y0) * scale) / 2 - y0 * scale)
-        for face, (angle, x, y) in zip(self.faces, placed):
+        for face, k, (angle, x, y) in zip(self.faces, sizes, placed):
             canv.saveState()
             canv.rotate(angle)
             canv.translate(x * scale, y * scale)
             canv.setFillColor(HexColor("#000000"), alpha=0.18)  # a soft shadow under the card
-            canv.rect(1.2, -1.2, face.width * scale, face.height * scale, stroke=0, fill=1)
-            _draw_card(canv, self.setting, face, scale)
+            canv.rect(1.2, -1.2, face.width * k * scale, face.height * k * scale, stroke=0, fill=1)
+            _draw_card(canv, self.setting, face, k * scale)
             canv.restoreState()
         canv.restoreState()
 
@@ -775,6 +777,8 @@ class Tiles(Flowable):
     """Cards side by side, each with its caption below (a deck's name and count): the
     components page and the back cover. All at one scale, so their sizes compare; in
     rows when they do not fit side by side."""
+
+    CAPTION = 24 * mm  # the least room a caption has, under a small card or a token
 
     def __init__(self, setting: Setting, tiles: list[tuple[Face, str]], height: float):
         super().__init__()
@@ -792,11 +796,11 @@ class Tiles(Flowable):
             if widest <= aw:
                 break
             self._scale *= aw / widest
-        style = replace(self.setting.styles.small, align="center")
-        self._captions = [self.setting.typeset(caption, style, face.width * self._scale + gap * 0.8, None) for face, caption in self.tiles]
+        style = replace(self.setting.styles.small, align="center", hyphenate=False)
+        self._widths = [max(face.width * self._scale, min(self.CAPTION, aw)) for face, _ in self.tiles]  # a tile: its card, or its caption's room
+        self._captions = [self.setting.typeset(caption, style, w, None) for (_, caption), w in zip(self.tiles, self._widths)]
         self._rows, row, used = [], [], 0.0
-        for i, (face, _) in enumerate(self.tiles):
-            w = face.width * self._scale
+        for i, w in enumerate(self._widths):
             if row and used + gap + w > aw:
                 self._rows.append(row)
                 row, used = [], 0.0
@@ -817,20 +821,18 @@ class Tiles(Flowable):
             return
         canv, top = self.canv, self.height
         for row, height in zip(self._rows, self._heights):
-            total = math.fsum(self.tiles[i][0].width * self._scale for i in row) + self._gap * (len(row) - 1)
+            total = math.fsum(self._widths[i] for i in row) + self._gap * (len(row) - 1)
             x = (self.width - total) / 2
             card_h = max(self.tiles[i][0].height * self._scale for i in row)
             for i in row:
                 face, _ = self.tiles[i]
-                w, h = face.width * self._scale, face.height * self._scale
+                w, h, room = face.width * self._scale, face.height * self._scale, self._widths[i]
                 canv.saveState()
-                canv.translate(x, top - card_h + (card_h - h))  # cards aligned at their top
+                canv.translate(x + (room - w) / 2, top - card_h + (card_h - h) / 2)  # cards centred on the row's middle
                 _draw_card(canv, self.setting, face, self._scale)
                 canv.restoreState()
-                caption = self._captions[i]
-                width = w + self._gap * 0.8
-                draw_layout(canv, self.setting, caption, x + w / 2 - width / 2, top - card_h - 2 * mm, width, HexColor(self.setting.styles.small.color))
-                x += w + self._gap
+                draw_layout(canv, self.setting, self._captions[i], x, top - card_h - 2 * mm, room, HexColor(self.setting.styles.small.color))
+                x += room + self._gap
             top -= height + self._gap
 
 

@@ -335,7 +335,7 @@ class Story:
     def back_cover(self) -> Flowable:
         """The last page (the booklet's back cover): each deck with its count and a card,
         and the credits: author, publisher, edition, licence, attribution, address."""
-        meta, s = self.inputs.meta, self.styles
+        meta = self.inputs.meta
         tiles = [(face, self.component_caption(c)) for c in self.inputs.components if (face := self.inputs.face(c.sample)) is not None]
         credits = [meta.get(key, "") for key in ("author", "publisher", "edition", "licence")]
         lines = [(escape(" · ".join(text for text in credits if text)), None)]
@@ -494,7 +494,11 @@ class Story:
 
 def _figure(block) -> bool:
     """A paragraph of cards or pictures alone: a figure, kept with the text before it."""
-    return isinstance(block, Para) and bool(block.spans) and all(isinstance(span, (CardRef, Picture)) or (isinstance(span, Text) and not span.text.strip()) for span in block.spans)
+    return (
+        isinstance(block, Para)
+        and bool(block.spans)
+        and all(isinstance(span, (CardRef, Picture)) or (isinstance(span, Text) and not span.text.strip()) for span in block.spans)
+    )
 
 
 def _picture(picture: Picture, root) -> Face | None:
