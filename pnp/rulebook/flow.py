@@ -389,6 +389,10 @@ class Stack(Flowable):
                     pieces = before.split(inner, before.height - 2 * before.layout.leading + 0.01)
                     if len(pieces) == 2:
                         head, tail = [*self.children[: k - 1], pieces[0]], [pieces[1], *self.children[k:]]
+            if head and not tail and parts:  # its last child fits as it splits (a picture drawn smaller): the whole, here
+                whole = Stack(self.setting, head, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
+                whole.spaceAfter = self.spaceAfter
+                return [whole]
             if not head or not tail:
                 return []
             first = Stack(self.setting, head, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
@@ -441,7 +445,7 @@ class CardRow(Flowable):
     """Cards drawn by their own layouts, side by side, scaled down to fit the column; a
     pile (`{pile=4}`) as cards stacked a little askew."""
 
-    SHRINK = 0.75
+    SHRINK = 0.45
 
     def __init__(self, setting: Setting, faces: list[tuple[Face, float | None, int]], limit: float | None = None):
         super().__init__()
@@ -849,12 +853,12 @@ def _badge(canv, setting: Setting, number: int, cx: float, cy: float) -> None:
 
 
 class Marked(Flowable):
-    """A block the edition's note `number` is about: the note's mark in the outer margin
-    beside its last line, a link to the note (gathered in "About this edition")."""
+    """A block the edition's notes `numbers` are about: each note's mark in the outer
+    margin beside its last line, a link to the note (gathered in "About this edition")."""
 
-    def __init__(self, setting: Setting, inner: Flowable, number: int, key: str):
+    def __init__(self, setting: Setting, inner: Flowable, numbers: list[int], keys: list[str]):
         super().__init__()
-        self.setting, self.inner, self.number, self.key = setting, inner, number, key
+        self.setting, self.inner, self.numbers, self.keys = setting, inner, numbers, keys
 
     def wrap(self, aw, ah):
         self.width, self.height = self.inner.wrap(aw, ah)
@@ -864,7 +868,7 @@ class Marked(Flowable):
         parts = self.inner.split(aw, ah)
         if not parts:
             return []
-        return [*parts[:-1], Marked(self.setting, parts[-1], self.number, self.key)]
+        return [*parts[:-1], Marked(self.setting, parts[-1], self.numbers, self.keys)]
 
     def getSpaceBefore(self):
         return self.inner.getSpaceBefore()
@@ -882,11 +886,14 @@ class Marked(Flowable):
             return
         size = self.setting.styles.body.size
         right = self.canv.getPageNumber() % 2 == 1  # a right-hand page: its outer margin is on the right
-        cx = self.width + 3 * mm + size * 0.48 if right else -3 * mm - size * 0.48
+        step = size * 1.1  # several notes on one block: side by side, in their order
+        cx = self.width + 3 * mm + size * 0.48 if right else -3 * mm - size * 0.48 - step * (len(self.numbers) - 1)
         cy = self.height / 2 if isinstance(self.inner, HeadingBlock) else min(self.height / 2, size * 0.75)
-        _badge(self.canv, self.setting, self.number, cx, cy)
-        r = size * 0.6
-        self.canv.linkRect("", self.key, (cx - r, cy - r, cx + r, cy + r), relative=1, thickness=0)
+        for number, key in zip(self.numbers, self.keys):
+            _badge(self.canv, self.setting, number, cx, cy)
+            r = size * 0.55
+            self.canv.linkRect("", key, (cx - r, cy - r, cx + r, cy + r), relative=1, thickness=0)
+            cx += step
 
 
 class NoteEntry(Stack):
@@ -899,10 +906,9 @@ class NoteEntry(Stack):
 
     def split(self, aw, ah):
         parts = super().split(aw, ah)
-        if len(parts) == 2:  # the rest of a note that runs on: no second number
-            parts[1].marker = ""
+        if parts and parts[0] is not self:  # the first part keeps the number and the place a mark leads to
             first = NoteEntry(self.setting, parts[0].children, self.number, self.key)
-            first.spaceAfter = 0
+            first.spaceAfter = parts[0].spaceAfter
             parts[0] = first
         return parts
 

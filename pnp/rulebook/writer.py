@@ -373,8 +373,11 @@ class Story:
             return
         self.notes.append(children)
         number = len(self.notes)
-        if out:
-            out[-1] = Marked(self.setting, out[-1], number, f"{NOTE_KEY}{number}")
+        if out and isinstance(out[-1], Marked):  # another note on the same block
+            out[-1].numbers.append(number)
+            out[-1].keys.append(f"{NOTE_KEY}{number}")
+        elif out:
+            out[-1] = Marked(self.setting, out[-1], [number], [f"{NOTE_KEY}{number}"])
 
     def block(self, block) -> list[Flowable]:
         s = self.styles
