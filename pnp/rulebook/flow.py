@@ -820,6 +820,21 @@ class Tiles(Flowable):
         self.width, self.height = aw, math.fsum(self._heights) + gap * max(0, len(self._rows) - 1)
         return aw, self.height
 
+    def split(self, aw, ah):
+        """Never split; drawn smaller (down to CardRow.SHRINK) to stay under its heading
+        rather than leave the page before it nearly empty."""
+        _, height = self.wrap(aw, BIG)
+        if height <= ah:
+            return [self]
+        tall = self.tall
+        while tall > self.tall * CardRow.SHRINK:
+            tall *= 0.95
+            smaller = Tiles(self.setting, self.tiles, tall)
+            if smaller.wrap(aw, BIG)[1] <= ah:
+                smaller.spaceBefore, smaller.spaceAfter = self.spaceBefore, self.spaceAfter
+                return [smaller]
+        return []
+
     def draw(self):
         if not self.setting.drawing:
             return
@@ -880,7 +895,6 @@ class Marked(Flowable):
         return self.inner.getKeepWithNext()
 
     def draw(self):
-        self.inner._frame = getattr(self, "_frame", None)
         self.inner.drawOn(self.canv, 0, 0)
         if not self.setting.drawing:
             return
