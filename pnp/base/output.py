@@ -11,6 +11,7 @@ what to do, not a traceback."""
 from __future__ import annotations
 
 import errno
+import filecmp
 import os
 import re
 import tempfile
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pnp.base.errors import Location, PnpError, fail
-from pnp.base.signals import stop_if_received
+from pnp.base.signals import signals_held, stop_if_received
 
 
 class Written(NamedTuple):
@@ -47,6 +48,12 @@ class Output:
     root: Path
     instead: str = "or choose another folder with --out"
     name: str = "the output folder"
+    cache: bool = True  # whether data fetched from the web is kept under it (in .pnp-cache/: pnp/load/remote.py)
+
+
+def current_output() -> Output | None:
+    """The folder the running command may write under (None: it writes nothing)."""
+    return _CURRENT.get()
 
 
 _CURRENT: ContextVar[Output | None] = ContextVar("pnp_output", default=None)
@@ -102,12 +109,13 @@ class Transaction:
         if folder not in self.swept:
             self.swept.add(folder)
             sweep(folder)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{self.owner}.", suffix=".tmp", dir=target.parent)
-        except OSError as exc:
-            raise self.problem(exc, target.parent) from None
-        os.close(fd)
-        self.pending.append((Path(tmp), target))
+        with signals_held():  # made and noted as one step: a signal between would leave it behind
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{self.owner}.", suffix=".tmp", dir=target.parent)
+            except OSError as exc:
+                raise self.problem(exc, target.parent) from None
+            os.close(fd)
+            self.pending.append((Path(tmp), target))
         return Path(tmp)
 
     def _make_folder(self, folder: Path) -> None:
@@ -126,15 +134,16 @@ class Transaction:
         if not folder.is_dir():
             raise self.problem(OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder)))
         for made in reversed(missing):
-            try:
-                made.mkdir()
-            except FileExistsError as exc:
-                if made.is_dir():  # made meanwhile by the other process of the build (the rulebooks'): not this one's to remove
-                    continue
-                raise self.problem(exc, made) from None
-            except OSError as exc:
-                raise self.problem(exc, made) from None
-            self.made.insert(0, made)
+            with signals_held():  # made and noted as one step
+                try:
+                    made.mkdir()
+                except FileExistsError as exc:
+                    if made.is_dir():  # made meanwhile by the other process of the build (the rulebooks'): not this one's to remove
+                        continue
+                    raise self.problem(exc, made) from None
+                except OSError as exc:
+                    raise self.problem(exc, made) from None
+                self.made.insert(0, made)
 
     def commit(self) -> None:
         stop_if_received()  # a signal came, even one a library dropped on its way: nothing is moved into place
@@ -148,6 +157,22 @@ class Transaction:
                 raise self.problem(exc, target) from None
         self.pending.clear()
         self.made.clear()
+
+    def keep_if_same(self, target: Path) -> bool:
+        """When the file pending for `target` holds the bytes `target` holds already, let
+        it go and return True: `target` stays as it is, its time too (the watcher's
+        rebuilds leave such files untouched)."""
+        for i, (tmp, pending) in enumerate(self.pending):
+            if pending == target:
+                try:
+                    same = target.is_file() and filecmp.cmp(tmp, target, shallow=False)
+                except OSError:  # unreadable: written, as any other
+                    return False
+                if same:
+                    del self.pending[i]
+                    tmp.unlink(missing_ok=True)
+                return same
+        return False
 
     def adopt(self, pending: list[tuple[Path, Path]], made: list[Path]) -> None:
         """Take over the files and folders of another process's transaction."""

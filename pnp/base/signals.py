@@ -86,3 +86,17 @@ def raising_on_signals() -> Iterator[None]:
         _raising = was
         for signum, handler in previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Within: SIGTERM and SIGINT wait (delivered on leaving), so that two steps that must
+    not be parted (a temporary file made, and noted for removal) are not."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

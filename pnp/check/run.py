@@ -13,6 +13,7 @@ from __future__ import annotations
 from pnp.base.errors import Problems
 from pnp.check.constraints.base import check_rules
 from pnp.check.starter import check_starter_text
+from pnp.i18n.catalogues import yaml_locations
 from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
@@ -21,6 +22,7 @@ from pnp.load.model import Deck, Game
 from pnp.plan.game import Plan, plan_game
 from pnp.project.edition import Edition, make_editions
 from pnp.project.project import Project
+from pnp.templates.expressions import CODE, unreadable
 
 
 def check_layouts(project: Project) -> Problems:
@@ -76,6 +78,23 @@ def check_card_texts(project: Project) -> Problems:
                         f"field '{name}' of card '{card.id}' has {what} on its line {line} ('{text.strip()[:60]}'), which card text does not print as such; "
                         "expected plain text with **bold**, *italic*, :symbol: and line breaks, or 'markup: false' on the field to print it as written",
                     )
+    return problems
+
+
+def check_strings(project: Project) -> Problems:
+    """Each string of game.yaml's `strings:` that is a template Jinja cannot read, at its
+    line, whether a layout prints it or not: the rule its translations keep (at their .po
+    lines, i18n.catalogues.status)."""
+    problems = Problems()
+    game = project.game
+    bad = {key: why for key, text in game.meta.strings.items() if (why := unreadable(text)) is not None}
+    where = yaml_locations(game) if bad else {}
+    for key, why in bad.items():
+        problems.error(
+            where.get(("strings", key), game.loc),
+            CODE,
+            f"string '{key}' is not a template pnp can read: {why}; expected Jinja such as {{{{ title }}}} (a string with {{{{ or {{% is filled in where it is printed)",
+        )
     return problems
 
 
@@ -167,7 +186,8 @@ def unchecked_faces(project: Project) -> Problems:
 
 
 def check_game(project: Project, plan: Plan | None) -> Problems:
-    """The language-independent checks: load warnings, layouts, the cards' texts, ids
+    """The language-independent checks: load warnings, layouts, the cards' texts, the
+    strings that are templates, ids
     that name files alike on a file system that ignores case, the rules model, the glossary, and how each deck and tuck box goes on paper: the sheet-*
     problems of `plan` (a build's, or what a build with some sheet options would do;
     None: nothing is printed on sheets, as for PNG images). When loading found errors
@@ -177,6 +197,7 @@ def check_game(project: Project, plan: Plan | None) -> Problems:
     problems.extend(project.problems)
     problems.extend(check_layouts(project))
     problems.extend(check_card_texts(project))
+    problems.extend(check_strings(project))
     problems.extend(check_file_names(project))
     problems.extend(check_starter_text(project.game))
     problems.extend(check_tuckboxes(project))

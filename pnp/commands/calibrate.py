@@ -10,7 +10,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.output import atomic_path
-from pnp.impose.paper import PAPERS
+from pnp.impose.paper import paper as paper_named
 from pnp.impose.sheets import Flip
 from pnp.write.pdf import DocInfo, new_canvas
 
@@ -38,9 +38,9 @@ def _cross(canvas: Canvas, x: float, y: float) -> None:
 
 
 def write_calibration(target: Path, paper: str, flip: Flip, font: str) -> None:
-    width, height = PAPERS[paper].size()
+    width, height = paper_named(paper).size()
     points = [(width * fx, height * fy) for fx, fy in ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55), (0.25, 0.8), (0.75, 0.8))]
-    info = DocInfo("pnp calibration sheet", "pnp", f"{paper.upper()}, duplex {flip} edge", font, flip)
+    info = DocInfo("pnp calibration sheet", "pnp", f"{paper_named(paper).shown}, duplex {flip} edge", font, flip)
     with atomic_path(target) as tmp:
         canvas = new_canvas(tmp, (width, height), info)
         canvas.setLineWidth(0.5)

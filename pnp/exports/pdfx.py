@@ -20,6 +20,8 @@ import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from pnp.base.errors import Location, fail
@@ -88,10 +90,45 @@ def _ps_string(text: str) -> str:
     return "(" + safe.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
 
 
-def _prefix(icc: Path, version: str, title: str, condition: str) -> str:
-    """The pdfmark prologue: Info keys, the ICC profile stream and the OutputIntent."""
+@dataclass(frozen=True)
+class DocInfo:
+    """What the file says about itself: the game's title and author (Info's Title, Author)."""
+
+    title: str
+    author: str
+    subject: str = ""
+
+
+DEFAULT_EPOCH = 946684800  # 2000-01-01, reportlab's date for an invariant PDF (pnp build's): when SOURCE_DATE_EPOCH is unset
+
+
+def source_date() -> str:
+    """The file's CreationDate and ModDate as PDF writes them: from SOURCE_DATE_EPOCH, else
+    the date pnp build's PDFs carry; never the clock (same input, same bytes)."""
+    try:
+        epoch = int(os.environ.get("SOURCE_DATE_EPOCH", DEFAULT_EPOCH))
+    except ValueError:
+        epoch = DEFAULT_EPOCH
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("D:%Y%m%d%H%M%SZ")
+
+
+def _text_string(text: str) -> str:
+    """A PDF text string for pdfmark: ASCII as a literal, anything else in UTF-16BE with
+    its byte order mark (as hex), so that a title such as 'Mestá' survives."""
+    if text.isascii():
+        return _ps_string(text)
+    return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
+
+
+def _prefix(icc: Path, version: str, info: DocInfo, condition: str) -> str:
+    """The pdfmark prologue: Info keys (the game's title and author, the dates, the PDF/X
+    version and conformance a PDF/X reader looks for, Trapped), the ICC profile stream and
+    the OutputIntent."""
+    date = _ps_string(source_date())
     return f"""%!
-[ /GTS_PDFXVersion {_ps_string(version)} /Title {_ps_string(title)} /Trapped /False /DOCINFO pdfmark
+[ /Title {_text_string(info.title)} /Author {_text_string(info.author)} /Subject {_text_string(info.subject)} /Creator (pnp)
+  /CreationDate {date} /ModDate {date}
+  /GTS_PDFXVersion {_ps_string(version)} /GTS_PDFXConformance {_ps_string(version)} /Trapped /False /DOCINFO pdfmark
 [/_objdef {{icc_PDFX}} /type /stream /OBJ pdfmark
 [{{icc_PDFX}} << /N 4 >> /PUT pdfmark
 [{{icc_PDFX}} {_ps_string(str(icc))} (r) file /PUT pdfmark
@@ -106,7 +143,7 @@ def _prefix(icc: Path, version: str, title: str, condition: str) -> str:
 """
 
 
-def convert(source: Path, target: Path, icc: Path | None, version: str, title: str, where: Location) -> Path:
+def convert(source: Path, target: Path, icc: Path | None, version: str, info: DocInfo, where: Location) -> Path:
     """Write `target`, the PDF/X version of `source`; returns the ICC profile used. Raises
     PnpError when Ghostscript or a CMYK profile is missing, or Ghostscript fails."""
     gs = ghostscript()
@@ -126,7 +163,7 @@ def convert(source: Path, target: Path, icc: Path | None, version: str, title: s
     condition = SWOP if icc is None else profile.stem
     with tempfile.TemporaryDirectory(prefix="pnp-pdfx-") as tmp:
         prefix = Path(tmp) / "pdfx.ps"
-        prefix.write_text(_prefix(profile, version, title, condition), encoding="ascii")
+        prefix.write_text(_prefix(profile, version, info, condition), encoding="ascii")
         command = [
             gs,
             "-dBATCH",
@@ -146,7 +183,7 @@ def convert(source: Path, target: Path, icc: Path | None, version: str, title: s
             str(prefix),
             str(source),
         ]
-        env = {**os.environ, "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "0")}
+        env = {**os.environ, "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", str(DEFAULT_EPOCH))}
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     if result.returncode != 0 or not target.is_file():
         detail = (result.stderr or result.stdout).strip().splitlines()[-3:]

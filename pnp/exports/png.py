@@ -1,26 +1,45 @@
 """`pnp export png`: a PNG of every component face, rasterised as it prints (raster.py).
 Files are named from deck and card ids (never from time or order of work), so the same
-game gives the same files; a deck whose backs are all alike gets one back image."""
+game gives the same files; a deck whose backs all draw the same (raster.art_key, found
+without rasterising them) gets one back image. Each image is written as soon as it is
+rendered (raster.render_all): one image in memory at a time. Each PNG says in its text
+chunks the trim and the bleed it was drawn with (`exported_as`), so that `pnp impose`
+puts it on sheets as it is without being told again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from PIL import Image, UnidentifiedImageError
 from reportlab.lib.units import mm
 
-from pnp.exports.raster import (
-    Exported,
-    check_pixels,
-    game_faces,
-    image_digest,
-    rasterise,
-    save_image,
-)
+from pnp.exports.raster import Exported, art_key, check_pixels, face_job, game_faces, render_all, save_image
 
-if TYPE_CHECKING:
-    pass
+TRIM_KEY = "pnp:trim-mm"  # a PNG's text chunk: the card's trim, "63x88"
+BLEED_KEY = "pnp:bleed-mm"  # and the bleed the image holds beyond it on every side, "3"
+
+
+def card_text(width_pt: float, height_pt: float, bleed: float) -> dict[str, str]:
+    """The text chunks of a card face's PNG: its trim and bleed in mm."""
+    return {TRIM_KEY: f"{round(width_pt / mm, 2):g}x{round(height_pt / mm, 2):g}", BLEED_KEY: f"{bleed:g}"}
+
+
+def exported_as(path: Path) -> tuple[tuple[float, float], float] | None:
+    """The trim (mm) and the bleed (mm a side) a PNG of `pnp export png` holds, as its text
+    chunks say; None for any other image (or one that cannot be read: the caller says why)."""
+    try:
+        with Image.open(path) as image:
+            trim, bleed = image.info.get(TRIM_KEY), image.info.get(BLEED_KEY)
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError):
+        return None
+    if not isinstance(trim, str) or not isinstance(bleed, str):
+        return None
+    try:
+        width, height = (float(part) for part in trim.split("x"))
+        return (width, height), float(bleed)
+    except ValueError:
+        return None
 
 
 def export_png(
@@ -45,16 +64,16 @@ def export_png(
     check_pixels(all_faces, dpi, bleed_pt, problems)
     for faces in all_faces:
         where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id
-        for card, face in zip(faces.deck.cards, faces.fronts):
-            save_image(rasterise(face, symbols, dpi, bleed_pt, font), where / f"{card.id}-front.png", dpi, result.files)
-            if progress:
+        cards = faces.deck.cards
+        one_back = bool(faces.backs) and len({art_key(face) for face in faces.backs}) == 1
+        back_faces = faces.backs[:1] if one_back else faces.backs
+        names = [f"{card.id}-front.png" for card in cards] + (["back.png"] if one_back else [f"{card.id}-back.png" for card in cards[: len(back_faces)]])
+        drawn = [*faces.fronts, *back_faces]
+        jobs = (face_job(face, symbols, dpi, bleed_pt) for face in drawn)
+        for number, (name, face, image) in enumerate(zip(names, drawn, render_all(jobs, font))):
+            save_image(image, where / name, dpi, result.files, card_text(face.width, face.height, bleed))
+            if progress and number < len(cards):
                 progress(1)
-        backs = [rasterise(face, symbols, dpi, bleed_pt, font) for face in faces.backs]
-        if backs and len({image_digest(image) for image in backs}) == 1:
-            save_image(backs[0], where / "back.png", dpi, result.files)
-        else:
-            for card, image in zip(faces.deck.cards, backs):
-                save_image(image, where / f"{card.id}-back.png", dpi, result.files)
         _remove_stale(where, result.files)
     return result
 

@@ -1,14 +1,18 @@
 """Faces as pixels, for every export: each face drawn by the same code as the print PDFs
-(`write.pdf.draw_face`) onto a one-page PDF in memory, which pypdfium2 rasterises, so an
-exported image is exactly what prints; the faces of a game's decks gathered once
-(`game_faces`); images saved atomically and told apart by their pixels."""
+(`write.pdf.draw_face`) onto a page of a PDF in memory, which pypdfium2 rasterises, so an
+exported image is exactly what prints: each page is the image's size in points, one point
+a pixel, so pdfium renders it at exactly that size (nothing resampled); faces are drawn
+and rendered in batches and handed on one at a time (`render_all`), so an export keeps
+one image in memory however long the deck; faces that draw the same (`art_key`) are
+found without rasterising them; the faces of a game's decks gathered once
+(`game_faces`); images saved atomically."""
 
 from __future__ import annotations
 
 import hashlib
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,52 +103,99 @@ def check_pixels(all_faces: list[DeckFaces], dpi: int, bleed_pt: float, problems
 
 def rasterise(face: Face, symbols, dpi: int, bleed_pt: float, font: str) -> Image.Image:
     """`face` (with `bleed_pt` of its surroundings) as an RGB image at `dpi`."""
+    return next(render_all([face_job(face, symbols, dpi, bleed_pt)], font))
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Job:
+    """One image to render: `draw` puts it on a page of `size_px` points, one point a
+    pixel (so that pdfium's image is exactly `size_px`, never resampled)."""
+
+    draw: Callable[[Canvas], None]
+    size_px: tuple[int, int]
+
+
+def face_job(face: Face, symbols, dpi: int, bleed_pt: float) -> Job:
+    """`face` with `bleed_pt` of its surroundings at `dpi`, stretched by less than a pixel
+    to whole pixels."""
     from pnp.write.pdf import draw_face
 
     width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
     px_w, px_h = pixels(width, dpi), pixels(height, dpi)
-    page_w, page_h = px_w * 72 / dpi, px_h * 72 / dpi  # whole pixels: the art is stretched by less than one
 
     def draw(canvas: Canvas) -> None:
-        canvas.scale(page_w / width, page_h / height)
+        canvas.scale(px_w / width, px_h / height)
         draw_face(canvas, face, bleed_pt, bleed_pt, bleed_pt, symbols)
 
-    return _render(draw, (px_w, px_h), dpi, font)
+    return Job(draw, (px_w, px_h))
 
 
-def rasterise_to(face: Face, symbols, font: str, size_px: tuple[int, int], trim_px: tuple[float, float], dpi: int) -> Image.Image:
-    """`face` as an image of exactly `size_px`, its trim `trim_px` across (scaled to it:
-    a shop's size) and centred, the rest its bleed: a print shop's card image."""
+def shop_job(face: Face, symbols, size_px: tuple[int, int], trim_px: tuple[float, float], dpi: int) -> Job:
+    """`face` as an image of exactly `size_px`, its trim `trim_px` across (scaled to it: a
+    shop's size) and centred, the rest its bleed, clipped to the image: a print shop's
+    card image."""
     from pnp.write.pdf import draw_face
 
-    sx, sy = trim_px[0] * 72 / dpi / face.width, trim_px[1] * 72 / dpi / face.height
-    bleed_x, bleed_y = (size_px[0] - trim_px[0]) / 2 * 72 / dpi, (size_px[1] - trim_px[1]) / 2 * 72 / dpi
+    sx, sy = trim_px[0] / face.width, trim_px[1] / face.height  # pixels per face point
+    bleed_x, bleed_y = (size_px[0] - trim_px[0]) / 2, (size_px[1] - trim_px[1]) / 2
 
     def draw(canvas: Canvas) -> None:
         canvas.translate(bleed_x, bleed_y)
         canvas.scale(sx, sy)
         draw_face(canvas, face, 0, 0, max(bleed_x / sx, bleed_y / sy), symbols)
 
-    return _render(draw, size_px, dpi, font)
+    return Job(draw, size_px)
 
 
-def _render(draw: Callable[[Canvas], None], size_px: tuple[int, int], dpi: int, font: str) -> Image.Image:
-    """What `draw` puts on a page of `size_px` pixels at `dpi`, rasterised by pdfium."""
+def blank_job(size_px: tuple[int, int]) -> Job:
+    """A white image of `size_px` (a shop's back for a deck that has none)."""
+    return Job(lambda canvas: None, size_px)
+
+
+BATCH = 32  # faces per in-memory PDF: fonts and symbols embedded once per batch, and the PDF stays small
+
+
+def render_all(jobs: Iterable[Job], font: str) -> Iterator[Image.Image]:
+    """Each job's image, in order, as soon as it is rendered: the jobs are drawn BATCH at a
+    time onto the pages of one PDF in memory, which pdfium renders page by page; only that
+    PDF and the image being handed over are held, however long the deck."""
+    batch: list[Job] = []
+    for job in jobs:
+        batch.append(job)
+        if len(batch) == BATCH:
+            yield from _render_batch(batch, font)
+            batch = []
+    if batch:
+        yield from _render_batch(batch, font)
+
+
+def _render_batch(jobs: list[Job], font: str) -> Iterator[Image.Image]:
     import pypdfium2 as pdfium  # only for exports: pnp --help stays fast
 
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(size_px[0] * 72 / dpi, size_px[1] * 72 / dpi), invariant=1, initialFontName=font)
-    draw(canvas)
-    canvas.showPage()
+    canvas = Canvas(buffer, pagesize=jobs[0].size_px, invariant=1, initialFontName=font)
+    for job in jobs:
+        canvas.setPageSize(job.size_px)
+        job.draw(canvas)
+        canvas.showPage()
     canvas.save()
     document = pdfium.PdfDocument(buffer.getvalue())
     try:
-        image = document[0].render(scale=dpi / 72 * (1 - 1e-9)).to_pil()  # pdfium rounds up: stay below the next pixel
+        for number, job in enumerate(jobs):
+            page = document[number]
+            image = page.render(scale=1).to_pil()  # a page of whole points, one a pixel: exactly job.size_px
+            page.close()
+            if image.size != job.size_px:  # pragma: no cover - a page of whole points renders whole
+                raise RuntimeError(f"pdfium rendered {image.size} for a page of {job.size_px} points")
+            yield image.convert("RGB")
     finally:
         document.close()
-    if image.size != size_px:  # pragma: no cover - a rounding difference of pdfium
-        image = image.resize(size_px, Image.Resampling.LANCZOS)
-    return image.convert("RGB")
+
+
+def art_key(face: Face) -> tuple:
+    """What a face draws (its size and operations, not its name): two faces with the same
+    key give the same pixels, found without rasterising either (a deck's shared back)."""
+    return (face.width, face.height, face.ops)
 
 
 def game_faces(
@@ -177,14 +228,22 @@ def game_faces(
     return edition, result, problems
 
 
-def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path]) -> None:
+def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path], text: dict[str, str] | None = None) -> None:
+    """`image` at `target` (JPEG or PNG by its suffix); a PNG carries `text` as its text chunks."""
     kind = "JPEG" if target.suffix.lower() in (".jpg", ".jpeg") else "PNG"
     with atomic_path(target) as tmp:
         with tmp.open("wb") as handle:
             if kind == "JPEG":
                 image.save(handle, kind, quality=90, dpi=(dpi, dpi))
             else:
-                image.save(handle, kind, dpi=(dpi, dpi), optimize=False)
+                info = None
+                if text:
+                    from PIL.PngImagePlugin import PngInfo
+
+                    info = PngInfo()
+                    for key, value in text.items():
+                        info.add_text(key, value)
+                image.save(handle, kind, dpi=(dpi, dpi), optimize=False, pnginfo=info)
     files.append(target)
 
 

@@ -6,7 +6,12 @@ deck's one back `75x-back.png`), or for a PDF shop one PDF of one card per page 
 front, back, front, each card as often as its quantity; TrimBox and BleedBox on every
 page; PDF/X through Ghostscript where the shop asks for it). Beside them `manifest.csv`
 (file, deck, card, side, quantity, size, bleed_mm, pixels, pages), which `pnp impose`
-reads back, and `preflight.txt`, the shop preflight's findings (preflight.py).
+reads back, and `preflight.txt`, the shop preflight's findings (preflight.py, and here
+what is measured on the rendered faces: white edges where the art is coloured).
+
+The art fills the shop's bleed: backgrounds that reach the trim are run on to the bleed's
+edge (`extend_to_bleed`), never padded with white; a deck without backs gets a blank back
+with a warning, since the shop prints one on every card.
 """
 
 from __future__ import annotations
@@ -15,19 +20,21 @@ import csv
 import io
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageChops
 from reportlab.lib.units import inch, mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import atomic_path
-from pnp.exports.pdfx import convert
+from pnp.exports.pdfx import DocInfo, convert
 from pnp.exports.preflight import FaceParts, cards_text, preflight
-from pnp.exports.raster import DeckFaces, Exported, game_faces, image_digest, one_size, rasterise_to, save_image
+from pnp.exports.raster import DeckFaces, Exported, art_key, blank_job, game_faces, one_size, render_all, save_image, shop_job
 from pnp.exports.shops import MANIFEST, SHOPS, TOLERANCE_MM, CardSize, Shop
+from pnp.layout.faces import Face, Op, RectOp
+from pnp.load.model import Deck
 
 PREFLIGHT = "preflight.txt"
 COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm", "pixels", "pages")
@@ -86,6 +93,7 @@ def export_shop(
         raise PnpError(problems)
     symbols = edition.project.symbols
     font = edition.project.fonts.get("sans").registered
+    meta = edition.game.meta
     root = out / edition.game.name / f"shop-{shop.key}-{edition.lang}"
     for plan in plans:
         deck = plan.faces.deck
@@ -93,15 +101,26 @@ def export_shop(
         faces = [FaceParts(card, "front", face, parts) for card, face, parts in zip(deck.cards, plan.faces.fronts, plan.faces.front_parts)]
         faces += [FaceParts(card, "back", face, parts) for card, face, parts in zip(deck.cards, plan.faces.backs, plan.faces.back_parts)]
         findings = preflight(shop, deck.id, faces, plan.scale, problems)
-        written = (
-            _write_pdf(shop, plan, where, symbols, font, pdfx, icc)
-            if shop.output == "pdf"
-            else _write_images(shop, plan, where, symbols, font, problems, findings)
-        )
+        if not plan.faces.backs:
+            _no_back(shop, deck, problems, findings)
+        if shop.output == "pdf":
+            info = DocInfo(f"{meta.title}: {deck.name or deck.id}", meta.author, f"{deck.id} for {shop.name}")
+            written = _write_pdf(shop, plan, where, symbols, font, pdfx, icc, info, problems, findings)
+        else:
+            written = _write_images(shop, plan, where, symbols, font, problems, findings)
         manifest = where / MANIFEST
         _write_text(manifest, _csv(written))
         report = where / PREFLIGHT
-        _write_text(report, "\n".join(findings or [f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, the art fills the bleed"]) + "\n")
+        _write_text(
+            report,
+            "\n".join(
+                findings
+                or [
+                    f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, no white edge where the art at the trim is coloured (measured on every face)"
+                ]
+            )
+            + "\n",
+        )
         files = sorted({where / row[0] for row in written})
         result.files.extend([*files, manifest, report])
         _remove_stale(where, files)
@@ -119,71 +138,137 @@ def export_shop(
     return result
 
 
-def short_of_bleed(image: Image.Image, bleed_px: float) -> bool:
-    """Does the art stop short of the image's edge (its outermost ring mostly paper white)
-    while it reaches the trim (the ring at the trim mostly not)? Then a white edge may show
-    where the cut drifts into the bleed."""
+def extend_to_bleed(face: Face, reach: float) -> Face:
+    """`face` with its backgrounds run `reach` points past the trim: every filled, unstroked,
+    square-cornered rectangle that reaches the trim on a side goes on to `reach` beyond it
+    on that side. Layouts draw their backgrounds BLEED_MM out, and a shop's bleed is
+    often more (The Game Crafter's 1/8 in, after scaling to its size); what is drawn at the
+    trim is what the bleed must show, not the paper's white."""
+    ops: list[Op] = []
+    for op in face.ops:
+        if isinstance(op, RectOp) and op.fill is not None and op.stroke is None and not op.radius and op.w > 0 and op.h > 0:
+            left, bottom, right, top = op.x, op.y, op.x + op.w, op.y + op.h
+            left = min(left, -reach) if left <= _AT_TRIM else left
+            bottom = min(bottom, -reach) if bottom <= _AT_TRIM else bottom
+            right = max(right, face.width + reach) if right >= face.width - _AT_TRIM else right
+            top = max(top, face.height + reach) if top >= face.height - _AT_TRIM else top
+            op = replace(op, x=left, y=bottom, w=right - left, h=top - bottom)
+        ops.append(op)
+    return replace(face, ops=tuple(ops))
+
+
+_AT_TRIM = 0.01  # points: a rectangle this near the trim reaches it
+_WHITE = 250  # a channel at least this bright is the paper's white
+SIDES = ("top", "bottom", "left", "right")
+
+
+def white_edges(image: Image.Image, bleed_px: float) -> dict[str, int]:
+    """Measured on the image: per side, how many pixels deep its edge is white where the art
+    at the trim (just inside it) is coloured; the sides with none are left out. A white
+    band there is paper that shows where the cut drifts into the bleed."""
     w, h = image.size
-    inset = max(1, int(bleed_px))
-
-    def white(ring: list[tuple[int, int]]) -> float:
-        return sum(image.getpixel(xy) == (255, 255, 255) for xy in ring) / len(ring)
-
-    def ring(d: int) -> list[tuple[int, int]]:
-        xs, ys = range(d, w - d, 7), range(d, h - d, 7)
-        return [(x, d) for x in xs] + [(x, h - 1 - d) for x in xs] + [(d, y) for y in ys] + [(w - 1 - d, y) for y in ys]
-
-    return white(ring(0)) > 0.5 and white(ring(inset)) < 0.5
+    depth = min(int(bleed_px) + 2, w // 2, h // 2)  # the edge to one pixel inside the trim
+    strips = {
+        "top": image.crop((0, 0, w, depth)),
+        "bottom": image.crop((0, h - depth, w, h)).transpose(Image.Transpose.FLIP_TOP_BOTTOM),
+        "left": image.crop((0, 0, depth, h)).transpose(Image.Transpose.TRANSPOSE),
+        "right": image.crop((w - depth, 0, w, h)).transpose(Image.Transpose.TRANSPOSE).transpose(Image.Transpose.FLIP_TOP_BOTTOM),
+    }
+    found = {}
+    for side, strip in strips.items():
+        r, g, b = (band.point(lambda v: 255 if v >= _WHITE else 0) for band in strip.convert("RGB").split())
+        white = ImageChops.multiply(ImageChops.multiply(r, g), b)
+        length = white.size[0]
+        coloured = ImageChops.invert(white.crop((0, depth - 1, length, depth)))
+        least = max(2, coloured.histogram()[255] // 100)  # a few stray pixels are anti-aliasing
+        band = 0
+        while band < depth - 1 and ImageChops.multiply(white.crop((0, band, length, band + 1)), coloured).histogram()[255] >= least:
+            band += 1
+        if band:
+            found[side] = band
+    return found
 
 
 def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, problems: Problems, findings: list[str]) -> list[tuple]:
-    """One image per card face at the shop's pixels; returns the manifest rows."""
+    """One image per card face at the shop's pixels, each written as soon as it is rendered;
+    the deck's backs once when they all draw the same; returns the manifest rows."""
     deck = plan.faces.deck
     turned = plan.trim_pt[0] > plan.trim_pt[1] and plan.size.width_in < plan.size.height_in
     px = shop.pixels(plan.size)
     size_px = (px[1], px[0]) if turned else px
     trim_px = (plan.trim_pt[0] / 72 * shop.dpi, plan.trim_pt[1] / 72 * shop.dpi)
+    reach = _reach(plan, shop.bleed_in * 72)
     size = f"{plan.trim_pt[0] / mm:.2f}x{plan.trim_pt[1] / mm:.2f}"
     bleed = f"{shop.bleed_in * 25.4:.3f}"
     pixels = f"{size_px[0]}x{size_px[1]}"
     rows: list[tuple] = []
     files: list[Path] = []
-    short: dict[str, list[str]] = {}
-    for card, face in zip(deck.cards, plan.faces.fronts):
-        name = quantity_name(card.copies, f"{card.id}-front.png")
-        image = rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi)
-        short.setdefault("front", []).extend([card.id] if short_of_bleed(image, shop.bleed_px) else [])
-        save_image(image, where / name, shop.dpi, files)
-        rows.append((name, deck.id, card.id, "front", card.copies, size, bleed, pixels, ""))
-    backs = [rasterise_to(face, symbols, font, size_px, trim_px, shop.dpi) for face in plan.faces.backs]
-    short["back"] = [card.id for card, image in zip(deck.cards, backs) if short_of_bleed(image, shop.bleed_px)]
-    if backs and len({image_digest(image) for image in backs}) == 1:
-        total = deck.count
-        name = quantity_name(total, "back.png")
-        save_image(backs[0], where / name, shop.dpi, files)
-        rows.append((name, deck.id, "", "back", total, size, bleed, pixels, ""))
+    todo: list[tuple[str, str, Face | None, str, int]] = []  # file name, side, face (None: blank), card id, quantity
+    todo += [(quantity_name(card.copies, f"{card.id}-front.png"), "front", face, card.id, card.copies) for card, face in zip(deck.cards, plan.faces.fronts)]
+    backs = plan.faces.backs
+    if not backs or len({art_key(face) for face in backs}) == 1:
+        todo.append((quantity_name(deck.count, "back.png"), "back", backs[0] if backs else None, "", deck.count))
     else:
-        for card, image in zip(deck.cards, backs):
-            name = quantity_name(card.copies, f"{card.id}-back.png")
-            save_image(image, where / name, shop.dpi, files)
-            rows.append((name, deck.id, card.id, "back", card.copies, size, bleed, pixels, ""))
-    for side, cards in short.items():
-        if cards:
-            reach = math.ceil(shop.bleed_in * 25.4 / min(plan.scale) * 10) / 10
-            loc = deck.locs.get(side, deck.loc)
-            message = (
-                f"deck '{deck.id}': the {side} of {cards_text(cards)} stops short of {shop.name}'s bleed, so a white edge may show where the cut drifts; "
-                f"expected the layout's background to reach {reach:.1f} mm beyond the trim (e.g. a rect from -{math.ceil(reach * 2) / 2:g} mm)"
-            )
-            problems.warn(loc, "shop-bleed", message)
-            findings.append(f"{loc}: {message} [shop-bleed]")
+        todo += [(quantity_name(card.copies, f"{card.id}-back.png"), "back", face, card.id, card.copies) for card, face in zip(deck.cards, backs)]
+    jobs = (blank_job(size_px) if face is None else shop_job(extend_to_bleed(face, reach), symbols, size_px, trim_px, shop.dpi) for _, _, face, _, _ in todo)
+    measured: list[tuple[str, str, dict[str, int]]] = []
+    for (name, side, _, card_id, copies), image in zip(todo, render_all(jobs, font)):
+        measured.append((side, card_id, white_edges(image, shop.bleed_px)))
+        save_image(image, where / name, shop.dpi, files)
+        rows.append((name, deck.id, card_id, side, copies, size, bleed, pixels, ""))
+    _report_edges(shop, plan, measured, shop.dpi, problems, findings)
     return rows
 
 
-def _write_pdf(shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: bool, icc: Path | None) -> list[tuple]:
+def _reach(plan: _Plan, bleed_pt: float) -> float:
+    """How far past the trim, in the face's own points, the art must run to fill the shop's
+    bleed at the shop's size (and one point more: the edge pixels are whole)."""
+    return bleed_pt / min(plan.scale) + 1
+
+
+def _no_back(shop: Shop, deck: Deck, problems: Problems, findings: list[str]) -> None:
+    """A deck without a back layout: the shop prints a back on every card all the same."""
+    loc = deck.locs.get("front", deck.loc)
+    message = (
+        f"deck '{deck.id}' has no back layout, and {shop.name} prints a back on every card: pnp wrote a blank (white) back; "
+        f"expected a `back:` layout for the deck in game.yaml (e.g. the game's title and credits)"
+    )
+    problems.warn(loc, "shop-no-back", message)
+    findings.append(f"{loc}: {message} [shop-no-back]")
+
+
+def _report_edges(shop: Shop, plan: _Plan, measured: list[tuple[str, str, dict[str, int]]], dpi: int, problems: Problems, findings: list[str]) -> None:
+    """One warning per side of the deck whose images have white edges where the art is
+    coloured (`white_edges`), with the cards, the sides and the deepest band."""
+    deck = plan.faces.deck
+    for side in ("front", "back"):
+        found = [(card_id, edges) for s, card_id, edges in measured if s == side and edges]
+        if not found:
+            continue
+        cards = [card_id or "back" for card_id, _ in found]
+        sides = [name for name in SIDES if any(name in edges for _, edges in found)]
+        deepest = max(max(edges.values()) for _, edges in found)
+        reach = math.ceil(shop.bleed_in * 25.4 / min(plan.scale) * 10) / 10
+        loc = deck.locs.get(side, deck.loc)
+        message = (
+            f"deck '{deck.id}': the {side} of {cards_text(cards)} has a white edge up to {deepest} px ({deepest / dpi * 25.4:.2f} mm) deep on its {', '.join(sides)} "
+            f"where the art at the trim is coloured: its art stops short of {shop.name}'s bleed, so a white edge may show where the cut drifts; "
+            f"expected the layout's art to reach {reach:.1f} mm beyond the trim (its images and shapes at the edge drawn further out)"
+        )
+        problems.warn(loc, "shop-bleed", message)
+        findings.append(f"{loc}: {message} [shop-bleed]")
+
+
+def _write_pdf(
+    shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: bool, icc: Path | None, info: DocInfo, problems: Problems, findings: list[str]
+) -> list[tuple]:
     """One PDF for the deck, one card face per page: back, front, back, front, each card as
-    often as its quantity; MediaBox = BleedBox = trim + 2 x bleed, TrimBox inset by the
-    bleed. Returns the manifest rows (the pages of each card's faces)."""
+    often as its quantity (a blank back when the deck has none); MediaBox = BleedBox = trim
+    + 2 x bleed, TrimBox inset by the bleed. The first page of each distinct face is
+    rendered to measure its edges (`white_edges`). Returns the manifest rows (the pages
+    of each card's faces)."""
+    import pypdfium2 as pdfium
+
     from pnp.write.pdf import draw_face
 
     deck = plan.faces.deck
@@ -194,35 +279,51 @@ def _write_pdf(shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: b
     target = where / name
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=page, invariant=1, initialFontName=font, pageCompression=1)
-    canvas.setTitle(f"{deck.id} for {shop.name}")
+    canvas.setTitle(info.title)
+    canvas.setAuthor(info.author)
+    canvas.setSubject(info.subject)
+    canvas.setCreator("pnp")
     canvas.setBleedBox((0, 0, page[0], page[1]))
     canvas.setTrimBox((bleed, bleed, bleed + tw, bleed + th))
     size = f"{tw / mm:.2f}x{th / mm:.2f}"
+    reach = _reach(plan, bleed)
     rows = []
     number = 0
     sx, sy = plan.scale
+    measure: list[tuple[int, str, str]] = []  # page index, side, card id: each distinct face once
+    seen: set[tuple] = set()
     for i, card in enumerate(deck.cards):
         first = number + 1
-        for _ in range(card.copies):
-            for face in ([plan.faces.backs[i]] if plan.faces.backs else []) + [plan.faces.fronts[i]]:
-                canvas.saveState()
-                canvas.translate(bleed, bleed)
-                canvas.scale(sx, sy)
-                draw_face(canvas, face, 0, 0, max(bleed / sx, bleed / sy), symbols)
-                canvas.restoreState()
+        sides = [("back", plan.faces.backs[i] if plan.faces.backs else None), ("front", plan.faces.fronts[i])]
+        for copy in range(card.copies):
+            for side, face in sides:
+                if copy == 0 and face is not None and (side, art_key(face)) not in seen:
+                    seen.add((side, art_key(face)))
+                    measure.append((number, side, card.id if side == "front" or len(plan.faces.backs) > 1 else ""))
+                if face is not None:
+                    canvas.saveState()
+                    canvas.translate(bleed, bleed)
+                    canvas.scale(sx, sy)
+                    draw_face(canvas, extend_to_bleed(face, reach), 0, 0, max(bleed / sx, bleed / sy), symbols)
+                    canvas.restoreState()
                 canvas.showPage()
                 number += 1
         pages = f"{first}-{number}"
         rows.append((name, deck.id, card.id, "front", card.copies, size, f"{shop.bleed_in * 25.4:.3f}", "", pages))
-        if plan.faces.backs:
-            rows.append((name, deck.id, card.id, "back", card.copies, size, f"{shop.bleed_in * 25.4:.3f}", "", pages))
+        rows.append((name, deck.id, card.id, "back", card.copies, size, f"{shop.bleed_in * 25.4:.3f}", "", pages))
     canvas.save()
+    document = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        measured = [(side, card_id, white_edges(document[index].render(scale=shop.dpi / 72).to_pil(), shop.bleed_px)) for index, side, card_id in measure]
+    finally:
+        document.close()
+    _report_edges(shop, plan, measured, shop.dpi, problems, findings)
     with atomic_path(target) as tmp:
         if pdfx and shop.pdfx:
             source = tmp.with_name(tmp.name + ".rgb.pdf")
             source.write_bytes(buffer.getvalue())
             try:
-                convert(source, tmp, icc, shop.pdfx, f"{deck.id} for {shop.name}", Location(display_path(target)))
+                convert(source, tmp, icc, shop.pdfx, info, Location(display_path(target)))
             finally:
                 source.unlink(missing_ok=True)
         else:

@@ -1,22 +1,23 @@
 """Print shops' specifications: the card sizes each makes, in exact pixels or points with
 its bleed, its safe zone, the resolution it wants and the file it takes.
 
-Data only (and the one question asked of it: which of a shop's sizes is this deck?). The
-figures, and where they come from:
+Data only (and the one question asked of it: which of a shop's sizes is this deck?). Where
+each figure comes from, with dates, is in docs/sheets.md ("Where the figures come from"):
 
 - The Game Crafter: PNG per card face at 300 dpi with 1/8 in bleed, e.g. a poker card
   825 x 1125 px with its safe zone 675 x 975 px (1/8 in inside the trim); mini 600 x 825,
-  bridge 750 x 1125, tarot 900 x 1500 px (the shop's product templates, as gathered in
-  shared/reference/printing.md and in public card tools' size tables, e.g. a card editor's
-  "600x825 Mini Deck, 750x1125 Bridge, 825x1125 Poker, 900x1500 Tarot").
+  bridge 750 x 1125, tarot 900 x 1500 px (public card tools' templates "from The Game
+  Crafter" and size tables, e.g. a card editor's "600x825 Mini Deck, 750x1125 Bridge,
+  825x1125 Poker, 900x1500 Tarot"); its square deck is listed as 3.5 x 3.5 in by one of
+  them, 2.5 x 2.5 here: the docs say to check.
 - MakePlayingCards: images at 300 dpi with 36 px of bleed a side (0.12 in, not 1/8 in:
   a poker card is 822 x 1122 px, a tarot card 897 x 1497 px, a domino card 597 x 1122 px)
   and the safe zone a further 36 px in (the shop's upload FAQ, faq-photo.aspx, as quoted by
   public print scripts).
 - DriveThruCards: one PDF per deck, one card per page with 1/8 in bleed built in (a poker
-  page is 2.75 x 3.75 in), nothing important within 1/8 in of the trim, PDF/X-1a, CMYK,
-  fonts embedded, pages back, front, back, front (shared/reference/printing.md); its "mini"
-  is 1 5/8 x 2 1/2 in.
+  page is 2.75 x 3.75 in; squib's DriveThruCards sprue, 2018), nothing important within
+  1/8 in of the trim, PDF/X-1a, CMYK, fonts embedded, pages back, front, back, front; its
+  "mini" is 1 5/8 x 2 1/2 in (no public copy of the shop's guide found).
 
 The sizes a shop lists are what it prints; check its current template before a large
 order: shops change them.

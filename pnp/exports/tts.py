@@ -1,30 +1,43 @@
 """The whole table in Tabletop Simulator: image sheets and one saved object.
 
-`pnp export tts` rasterises every face like `pnp export png` (png.rasterise) and
+`pnp export tts` rasterises every face like `pnp export png` (raster.rasterise) and
 writes what Tabletop Simulator (TTS) loads from its Saved Objects folder: one JSON file
-holding a custom deck per card deck, a custom board or tile per board or map, and a
-custom tile in its shape (square, hex, circle) per token. What is a card, a board or a
-token is read from the front layout: its shape and its size (`kind_of`).
+(with a PNG thumbnail beside it) holding a custom deck per card deck, a custom tile per
+board or map, and per token a custom tile in its shape (square, hex, circle), its copies
+in a bag. What is a card, a board or a token is read from the front layout: its shape
+and its size (`kind_of`).
+
+Sizes on the table come from one model of TTS's units (`Units`, docs/commands.md says
+where each figure comes from): a card at scale 1 and a tile at scale 1 as TTS shows them,
+in mm, each axis of a card on its own. A calibration card and tile of the same size lie
+beside the game, so that a user whose TTS shows them otherwise measures them and exports
+again with `--calibration`.
 
 TTS cuts a deck from sheets of at most 10 x 7 cards, and loads images of at most 4096
 px a side everywhere (larger ones, up to 10,000, cost video memory and fail on small
 graphics cards), so each deck is put on the smallest grid that holds it within that size.
 Each distinct card is on its sheet once; its copies are repeated card ids in the deck.
+A sheet's cards are rasterised when the sheet is made and dropped once it is written, so
+memory does not grow with the deck.
 """
 
 from __future__ import annotations
 
+import gc
+import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import atomic_path
 from pnp.exports.raster import Exported, check_pixels, game_faces, image_digest, one_size, pixels, rasterise, save_image
+from pnp.load.model import TypeDef
 from pnp.write.manifest import title_of
 
 MAX_COLS, MAX_ROWS = 10, 7  # the largest card sheet TTS cuts
@@ -32,15 +45,19 @@ SHEET_PIXELS = 4096  # per side: what every graphics card running TTS loads
 HARD_PIXELS = 10_000  # per side: TTS refuses larger images
 TOKEN_MAX_MM = 40.0  # a square component no larger than this is a token (the smallest cards are 41 mm wide)
 CARD_MAX_MM = 130.0  # a rectangle larger than this on a side is a board or map (tarot cards are 120 mm)
-INCH_MM = 25.4  # a TTS unit is about an inch (its knowledge base: "in-game units (about an inch)")
-CARD_WIDTH_MM = 63.5  # assumed width of a TTS card at scale 1 (a poker card); cards are scaled from it
-TILE_UNITS = 2.0  # assumed size in units of a custom tile or board at scale 1; tiles are scaled from it
 TILE_TYPE = {"rect": 0, "hex": 1, "round": 2}  # CustomTile.Type: 0 square, 1 hex, 2 circle
+THUMBNAIL_PIXELS = 256  # the longer side of the PNG TTS shows beside the saved object
 SAVED_OBJECTS = (
     ("Windows", r"%USERPROFILE%\Documents\My Games\Tabletop Simulator\Saves\Saved Objects"),
     ("macOS", "~/Library/Tabletop Simulator/Saves/Saved Objects"),
     ("Linux", "~/.local/share/Tabletop Simulator/Saves/Saved Objects"),
 )
+
+# The model of TTS's units: the one home of these figures (docs/commands.md, "Sizes on the table").
+UNIT_MM = 25.4  # a TTS unit, which positions are in and its Line tool measures: an inch (TTS knowledge base)
+CARD_MM = (56.0, 80.0)  # a custom card at scale 1, across (X) and along (Z): measured by tts-deckconverter
+TILE_MM = 30.0  # the longer side of a custom tile at scale 1: derived from cards and tiles seen side by side
+CALIBRATION_UNITS = 2.0  # each side of the calibration card and tile, in TTS units, as the model places them
 
 
 def kind_of(size_mm: tuple[float, float], shape: str | None) -> str:
@@ -49,6 +66,38 @@ def kind_of(size_mm: tuple[float, float], shape: str | None) -> str:
     if shape in ("round", "hex") or max(size_mm) <= TOKEN_MAX_MM:
         return "token"
     return "card" if max(size_mm) <= CARD_MAX_MM else "board"
+
+
+@dataclass(frozen=True)
+class Units:
+    """What TTS shows at scale 1, in mm: a card across and along, and a tile's longer
+    side. A card is scaled on each axis to its size (TTS draws every card on the same
+    card, its image stretched to fit); a landscape card is that card turned
+    (SidewaysCard), so its axes swap. A tile keeps its image's proportions and is scaled
+    evenly, by its longer side."""
+
+    card: tuple[float, float] = CARD_MM
+    tile: float = TILE_MM
+
+    def card_scale(self, size_mm: tuple[float, float]) -> tuple[float, float]:
+        """(scaleX, scaleZ) that show a card of `size_mm` (width, height) at that size."""
+        across, along = self.card if not sideways(size_mm) else (self.card[1], self.card[0])
+        return round(size_mm[0] / across, 4), round(size_mm[1] / along, 4)
+
+    def tile_scale(self, size_mm: tuple[float, float]) -> float:
+        """The even scale that shows a tile of `size_mm` at that size."""
+        return round(max(size_mm) / self.tile, 4)
+
+    def calibrated(self, measured: tuple[float, float, float]) -> Units:
+        """The model corrected by what a user's TTS shows of the calibration card (across,
+        along) and tile, in TTS units, each placed to be CALIBRATION_UNITS a side."""
+        card_x, card_z, tile = (value / CALIBRATION_UNITS for value in measured)
+        return Units((self.card[0] * card_x, self.card[1] * card_z), self.tile * tile)
+
+
+def sideways(size_mm: tuple[float, float]) -> bool:
+    """A landscape card: TTS lays it and holds it in a hand turned (SidewaysCard)."""
+    return size_mm[0] > size_mm[1]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -94,21 +143,46 @@ def file_url(path: PurePath) -> str:
 
 
 @dataclass(repr=False, eq=False)
+class Guids:
+    """Object GUIDs as TTS writes them (6 hex digits), from what the object is rather than
+    at random: the same game gives the same GUIDs, and none repeats within the save (TTS
+    loses track of objects that share one)."""
+
+    used: set[str] = field(default_factory=set)
+
+    def of(self, key: str) -> str:
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
+        while digest[:6] in self.used:
+            digest = hashlib.sha256(digest.encode("ascii")).hexdigest()
+        self.used.add(digest[:6])
+        return digest[:6]
+
+
+@dataclass(repr=False, eq=False)
 class Table:
     """The saved object being assembled, and where the next object goes (in TTS units)."""
 
+    units: Units = field(default_factory=Units)
     objects: list[dict] = field(default_factory=list)
+    guids: Guids = field(default_factory=Guids)
     next_deck: int = 1  # CustomDeck keys: a card's id is key * 100 + its cell
     x: dict[str, float] = field(default_factory=lambda: {"card": 0.0, "board": 0.0, "token": 0.0})
 
-    def place(self, kind: str, width_units: float) -> tuple[float, float]:
-        """(x, z) of the next object of `kind`: cards in a row, boards behind, tokens in front."""
+    def place(self, kind: str, width_mm: float) -> tuple[float, float]:
+        """(x, z) of the next object of `kind`, `width_mm` across: cards in a row, boards
+        behind, tokens in front."""
+        width_units = width_mm / UNIT_MM
         x = self.x[kind] + width_units / 2
         self.x[kind] += width_units + 0.5
         return round(x, 3), {"card": 0.0, "board": 12.0, "token": -6.0}[kind]
 
+    def deck_key(self) -> int:
+        key = self.next_deck
+        self.next_deck += 1
+        return key
 
-def transform(x: float, y: float, z: float, scale: float, face_down: bool = False) -> dict:
+
+def transform(x: float, y: float, z: float, scale: tuple[float, float], face_down: bool = False) -> dict:
     return {
         "posX": x,
         "posY": y,
@@ -116,9 +190,9 @@ def transform(x: float, y: float, z: float, scale: float, face_down: bool = Fals
         "rotX": 0,
         "rotY": 180 if face_down else 0,
         "rotZ": 180 if face_down else 0,
-        "scaleX": scale,
+        "scaleX": scale[0],
         "scaleY": 1.0,
-        "scaleZ": scale,
+        "scaleZ": scale[1],
     }
 
 
@@ -134,9 +208,12 @@ def export_tts(
     deal: str | None = None,
     base_url: str | None = None,
     max_pixels: int = SHEET_PIXELS,
+    measured: tuple[float, float, float] | None = None,
 ) -> Exported:
     """Sheets, boards and tokens as images in out/GAME/tts-LANG[-DEAL]/ and the saved object
-    GAME.json that places them all; with `deal`, only the components that deal uses."""
+    GAME.json that places them all, with its thumbnail GAME.png; with `deal`, only the
+    components that deal uses; with `measured`, sizes corrected by what the user's TTS
+    showed of the calibration objects."""
     from pnp.project.deals import deal_members
 
     edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
@@ -159,27 +236,39 @@ def export_tts(
         if keep:
             chosen.append((faces, kind_of(front_layout.size, front_layout.shape), front_layout.shape or "rect", keep))
     _check_sizes(chosen, dpi, max_pixels, game.loc, problems)
-    table = Table()
+    table = Table(Units().calibrated(measured) if measured else Units())
+    raster = Raster(symbols, dpi, font)
+    thumbnail: Image.Image | None = None
     for faces, kind, shape, keep in chosen:
-        fronts = {i: rasterise(faces.fronts[i], symbols, dpi, 0.0, font) for i in keep}
-        backs = {i: rasterise(faces.backs[i], symbols, dpi, 0.0, font) for i in keep} if faces.backs else {}
+        deck_def = game.meta.decks.get(faces.deck.id)
+        described = Described(game.types.get(faces.deck.type), deck_def.markup if deck_def is not None else True)
         if kind == "card":
-            _deck(faces.deck, keep, fronts, backs, where, suffix, dpi, max_pixels, urls, table, result)
+            first = _deck(faces, keep, raster, described, where, suffix, max_pixels, urls, table, result)
         else:
-            _pieces(faces.deck, kind, shape, keep, fronts, backs, where, suffix, dpi, urls, table, result)
+            first = _pieces(faces, kind, shape, keep, raster, described, where, suffix, urls, table, result)
+        if thumbnail is None:
+            thumbnail = first
     if not table.objects:
         return result
+    _calibration(where, urls, table, result)
     saved = where / f"{game.name}.json"
     title = game.meta.title or game.name
     document = {"SaveName": title + (f" ({deal})" if deal else ""), "ObjectStates": table.objects}
     with atomic_path(saved) as tmp:
         tmp.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     result.files.append(saved)
-    result.notes.append(f"Saved object: {display_path(saved)} ({len(table.objects)} objects)")
-    result.notes.append("In Tabletop Simulator: copy it (and, if you like, a PNG of the same name as its thumbnail) into the Saved Objects folder:")
+    if thumbnail is not None:
+        save_image(thumbnail, saved.with_suffix(".png"), dpi, result.files)
+    result.notes.append(f"Saved object: {display_path(saved)} ({len(table.objects)} objects) and its thumbnail {saved.with_suffix('.png').name}")
+    result.notes.append("In Tabletop Simulator: copy both into the Saved Objects folder:")
     result.notes.extend(f"  {system}: {path}" for system, path in SAVED_OBJECTS)
     result.notes.append("then, in a game, Objects > Saved Objects and click it: decks, boards and tokens are placed on the table.")
     result.notes.append("(A deck by hand: Objects > Components > Custom > Deck, with the Face, Back, Width, Height and Number above.)")
+    side = CALIBRATION_UNITS
+    result.notes.append(
+        f"Sizes: the card and tile named 'pnp calibration' should each measure {side:g} x {side:g} in (Line tool); "
+        f"if yours differ, export again with --calibration ACROSS,ALONG,TILE (the card across and along, the tile, as measured)."
+    )
     if base_url is None:
         result.notes.append(
             "The images are local files (file:///): only this computer sees them. To play with others, upload them "
@@ -188,6 +277,48 @@ def export_tts(
     else:
         result.notes.append(f"The JSON finds the images at {base_url.rstrip('/')}/...: upload everything in {display_path(where)} there, keeping the names.")
     return result
+
+
+@dataclass(repr=False, eq=False)
+class Raster:
+    """What every face is rasterised with."""
+
+    symbols: object
+    dpi: int
+    font: str
+
+    def __call__(self, face) -> Image.Image:
+        return rasterise(face, self.symbols, self.dpi, 0.0, self.font)
+
+
+@dataclass(repr=False, eq=False)
+class Described:
+    """A card's description in TTS (shown on hover, searched in decks and bags): its text
+    fields other than the title, in the order its type declares them."""
+
+    type_def: TypeDef | None
+    markup: bool = True  # the deck's: false prints every field as written
+
+    def of(self, card) -> str:
+        if self.type_def is None:
+            return ""
+        title = next((name for name in ("title", "name") if card.fields.get(name) not in (None, "")), None)
+        texts = []
+        for name, definition in self.type_def.fields.items():
+            value = card.fields.get(name)
+            if definition.type == "text" and name != title and isinstance(value, str) and value.strip():
+                texts.append(plain(value.strip()) if self.markup and definition.markup else value.strip())
+        return "\n".join(texts)
+
+
+EMPHASIS = re.compile(r"(?<![\w\\*])\*{1,3}(?=[^\s*])|(?<=[^\s*\\])\*{1,3}(?![\w*])")
+ESCAPED = re.compile(r"\\([*:\\])")
+
+
+def plain(text: str) -> str:
+    """A text with pnp's markup as TTS shows it, as plain text: the asterisks of bold and
+    italic dropped, escaped characters as themselves, a symbol as its `:name:`."""
+    return ESCAPED.sub(r"\1", EMPHASIS.sub("", text))
 
 
 def _check_sizes(chosen: list, dpi: int, max_pixels: int, game_loc: Location, problems: Problems) -> None:
@@ -225,34 +356,69 @@ def _check_sizes(chosen: list, dpi: int, max_pixels: int, game_loc: Location, pr
         )
 
 
-def _deck(deck, keep, fronts, backs, where, suffix, dpi, max_pixels, urls: Urls, table: Table, result: Exported) -> None:
-    """A card deck: sheets of its distinct cards, its back (one image, or back sheets when the
-    backs differ), and a DeckCustom (a Card when it is one card) with every copy."""
-    cell = fronts[keep[0]].size
+def _size_mm(face) -> tuple[float, float]:
+    """A face's trim size in mm (a Face is in points)."""
+    return face.width / 72 * UNIT_MM, face.height / 72 * UNIT_MM
+
+
+def _backs(faces, keep: list[int], raster: Raster) -> Image.Image | None:
+    """The back every kept card shares, rasterised once; None when they differ (each is
+    then rasterised with its sheet). Backs drawn alike are rasterised once."""
+    if not faces.backs:
+        return None
+    first: Image.Image | None = None
+    digests: dict[tuple, str] = {}
+    for i in keep:
+        back = faces.backs[i]
+        key = (back.width, back.height, back.ops)
+        if key in digests:
+            continue
+        image = raster(back)
+        digests[key] = image_digest(image)
+        if first is None:
+            first = image
+        if len(set(digests.values())) > 1:
+            return None
+    return first
+
+
+def _deck(faces, keep, raster: Raster, described: Described, where, suffix, max_pixels, urls: Urls, table: Table, result: Exported) -> Image.Image:
+    """A card deck: sheets of its distinct cards, made one at a time; its back (one image,
+    or back sheets when the backs differ); and a DeckCustom (a Card when it is one card)
+    with every copy. Returns the first card's face, for the thumbnail."""
+    deck = faces.deck
+    size_mm = _size_mm(faces.fronts[keep[0]])
+    cell = (pixels(faces.fronts[keep[0]].width, raster.dpi), pixels(faces.fronts[keep[0]].height, raster.dpi))
     largest = largest_grid(cell, max_pixels)
-    unique_backs = len({image_digest(image) for image in backs.values()}) > 1
-    shared_back = next(iter(backs.values())) if backs and not unique_backs else Image.new("RGB", cell, "white")
+    shared_back = _backs(faces, keep, raster)
+    unique_backs = bool(faces.backs) and shared_back is None
     back_file = None
     if not unique_backs:
         back_file = where / f"{deck.id}-back.{suffix}"
-        save_image(shared_back, back_file, dpi, result.files)
+        save_image(shared_back if shared_back is not None else Image.new("RGB", cell, "white"), back_file, raster.dpi, result.files)
+    del shared_back
     groups = [keep[i : i + largest.cells] for i in range(0, len(keep), largest.cells)]
-    custom: dict[str, dict] = {}
+    sheets: dict[int, dict] = {}  # CustomDeck key -> its entry
     ids: dict[int, int] = {}  # card index -> CardID
+    first: Image.Image | None = None
     total = sum(deck.cards[i].copies for i in keep)
     lines = [f"{deck.id}: {total} cards ({len(keep)} different) on {len(groups)} sheet{'s' if len(groups) != 1 else ''}"]
     for number, group in enumerate(groups, start=1):
         grid = grid_for(len(group), largest)
-        key = table.next_deck
-        table.next_deck += 1
+        key = table.deck_key()
         face_file = where / f"{deck.id}-{number}.{suffix}"
-        save_image(_sheet([fronts[i] for i in group], grid, cell), face_file, dpi, result.files)
+        fronts = [raster(faces.fronts[i]) for i in group]
+        if first is None:
+            first = _thumbnail(fronts[0])
+        save_image(_sheet(fronts, grid, cell), face_file, raster.dpi, result.files)
+        del fronts
+        gc.collect()  # each face rasterised leaves cycles (its PDF canvas), which pnp's high collector threshold would keep for thousands of cards
         this_back = back_file
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
-            save_image(_sheet([backs[i] for i in group], grid, cell), this_back, dpi, result.files)
+            save_image(_sheet([raster(faces.backs[i]) for i in group], grid, cell), this_back, raster.dpi, result.files)
         assert this_back is not None
-        custom[str(key)] = {
+        sheets[key] = {
             "FaceURL": urls.of(face_file),
             "BackURL": urls.of(this_back),
             "NumWidth": grid.cols,
@@ -268,71 +434,178 @@ def _deck(deck, keep, fronts, backs, where, suffix, dpi, max_pixels, urls: Urls,
             + ("   tick 'Unique backs'" if unique_backs else "")
         )
     result.notes.extend(lines)
-    width_mm = fronts[keep[0]].size[0] / dpi * INCH_MM
-    scale = round(width_mm / CARD_WIDTH_MM, 4)
-    x, z = table.place("card", width_mm / INCH_MM)
-    cards = [(deck.cards[i], ids[i]) for i in keep for _ in range(deck.cards[i].copies)]
+    scale = table.units.card_scale(size_mm)
+    turned = sideways(size_mm)
+    x, z = table.place("card", size_mm[0])
+    cards = []
+    for i in keep:
+        card = deck.cards[i]
+        key = ids[i] // 100
+        for copy in range(card.copies):
+            cards.append(
+                {
+                    "GUID": table.guids.of(f"card/{deck.id}/{card.id}/{copy}"),
+                    "Name": "Card",
+                    "Nickname": _name(card),
+                    "Description": described.of(card),
+                    "GMNotes": card.id,
+                    "Transform": transform(x, 1.0, z, scale, True),
+                    "CardID": ids[i],
+                    "SidewaysCard": turned,
+                    "CustomDeck": {str(key): sheets[key]},  # each card carries its own sheet, as TTS writes it
+                }
+            )
     if len(cards) == 1:
-        card, card_id = cards[0]
+        table.objects.append(cards[0])
+    else:
         table.objects.append(
             {
-                "Name": "Card",
-                "Nickname": _name(card),
-                "GMNotes": card.id,
+                "GUID": table.guids.of(f"deck/{deck.id}"),
+                "Name": "DeckCustom",
+                "Nickname": deck.name,
+                "Description": "",
                 "Transform": transform(x, 1.0, z, scale, True),
-                "CardID": card_id,
-                "CustomDeck": custom,
+                "SidewaysCard": turned,
+                "DeckIDs": [card["CardID"] for card in cards],
+                "CustomDeck": {str(key): sheet for key, sheet in sheets.items()},
+                "ContainedObjects": cards,
             }
         )
-        return
-    contained = [
-        {"Name": "Card", "Nickname": _name(card), "GMNotes": card.id, "CardID": card_id, "Transform": transform(x, 1.0, z, scale, True)}
-        for card, card_id in cards
-    ]
+    assert first is not None
+    return first
+
+
+def _pieces(faces, kind, shape, keep, raster: Raster, described: Described, where, suffix, urls: Urls, table: Table, result: Exported) -> Image.Image:
+    """Boards and tokens as custom tiles in their shape, with their backs: one tile for a
+    piece the game has once, a bag of its copies for one it has several times (the
+    game's count, not an endless supply). Returns the first piece's face, for the thumbnail."""
+    deck = faces.deck
+    count = 0
+    first: Image.Image | None = None
+    for i in keep:
+        card = deck.cards[i]
+        front_file = where / deck.id / f"{card.id}.{suffix}"
+        front = raster(faces.fronts[i])
+        if first is None:
+            first = _thumbnail(front)
+        save_image(front, front_file, raster.dpi, result.files)
+        del front
+        back_url = ""
+        if faces.backs:
+            back_file = where / deck.id / f"{card.id}-back.{suffix}"
+            save_image(raster(faces.backs[i]), back_file, raster.dpi, result.files)
+            back_url = urls.of(back_file)
+        size_mm = _size_mm(faces.fronts[i])
+        scale = table.units.tile_scale(size_mm)
+        x, z = table.place(kind, max(size_mm))
+        tile = {"Type": TILE_TYPE[shape], "Thickness": 0.2 if kind == "board" else 0.1, "Stackable": kind == "token", "Stretch": kind == "token"}
+        image = {"ImageURL": urls.of(front_file), "ImageSecondaryURL": back_url, "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}
+        tiles = [
+            {
+                "GUID": table.guids.of(f"tile/{deck.id}/{card.id}/{copy}"),
+                "Name": "Custom_Tile",
+                "Nickname": _name(card),
+                "Description": described.of(card),
+                "GMNotes": card.id,
+                "Transform": transform(x if card.copies == 1 else 0.0, 1.0 if card.copies == 1 else 0.0, z if card.copies == 1 else 0.0, (scale, scale)),
+                "CustomImage": image,
+            }
+            for copy in range(card.copies)
+        ]
+        count += len(tiles)
+        if len(tiles) == 1:
+            table.objects.append(tiles[0])
+        else:
+            table.objects.append(
+                {
+                    "GUID": table.guids.of(f"bag/{deck.id}/{card.id}"),
+                    "Name": "Bag",
+                    "Nickname": f"{_name(card)} ({len(tiles)})",
+                    "Description": described.of(card),
+                    "GMNotes": card.id,
+                    "Transform": transform(x, 1.0, z, (1.0, 1.0)),
+                    "Bag": {"Order": 0},
+                    "ContainedObjects": tiles,
+                }
+            )
+    what = "board" if kind == "board" else f"{ {'rect': 'square'}.get(shape, shape) } token"
+    result.notes.append(f"{deck.id}: {count} {what}{'s' if count != 1 else ''} ({len(keep)} different) in {display_path(where / deck.id)}")
+    assert first is not None
+    return first
+
+
+def _calibration(where: Path, urls: Urls, table: Table, result: Exported) -> None:
+    """A card and a tile that the model makes CALIBRATION_UNITS a side, side by side left
+    of the cards: a user measures them with TTS's Line tool, and `--calibration` takes what
+    they measured. Square, so that each of a card's axes shows its own error."""
+    side_mm = CALIBRATION_UNITS * UNIT_MM
+    size = (side_mm, side_mm)
+    card_file, tile_file = where / "calibration-card.png", where / "calibration-tile.png"
+    for path, label in ((card_file, "card"), (tile_file, "tile")):
+        save_image(_calibration_image(label), path, 150, result.files)
+    key = table.deck_key()
+    sheet = {
+        "FaceURL": urls.of(card_file),
+        "BackURL": urls.of(card_file),
+        "NumWidth": 1,
+        "NumHeight": 1,
+        "BackIsHidden": True,
+        "UniqueBack": False,
+        "Type": 0,
+    }
+    z = -12.0
+    note = f"pnp calibration: should measure {CALIBRATION_UNITS:g} x {CALIBRATION_UNITS:g} in with the Line tool"
     table.objects.append(
         {
-            "Name": "DeckCustom",
-            "Nickname": deck.name,
-            "Transform": transform(x, 1.0, z, scale, True),
-            "DeckIDs": [card_id for _, card_id in cards],
-            "CustomDeck": custom,
-            "ContainedObjects": contained,
+            "GUID": table.guids.of("calibration/card"),
+            "Name": "Card",
+            "Nickname": "pnp calibration card",
+            "Description": note,
+            "GMNotes": "",
+            "Transform": transform(0.0, 1.0, z, table.units.card_scale(size)),
+            "CardID": key * 100,
+            "SidewaysCard": False,
+            "CustomDeck": {str(key): sheet},
+        }
+    )
+    tile = {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True}
+    image = {"ImageURL": urls.of(tile_file), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}
+    scale = table.units.tile_scale(size)
+    table.objects.append(
+        {
+            "GUID": table.guids.of("calibration/tile"),
+            "Name": "Custom_Tile",
+            "Nickname": "pnp calibration tile",
+            "Description": note,
+            "GMNotes": "",
+            "Transform": transform(CALIBRATION_UNITS + 0.5, 1.0, z, (scale, scale)),
+            "CustomImage": image,
         }
     )
 
 
-def _pieces(deck, kind, shape, keep, fronts, backs, where, suffix, dpi, urls: Urls, table: Table, result: Exported) -> None:
-    """Boards and tokens, one object per copy: a one-sided board is a Custom_Board; a
-    two-sided board and every token a Custom_Tile in its shape with its back."""
-    count = 0
-    for i in keep:
-        card = deck.cards[i]
-        front_file = where / deck.id / f"{card.id}.{suffix}"
-        save_image(fronts[i], front_file, dpi, result.files)
-        back_url = ""
-        if i in backs:
-            back_file = where / deck.id / f"{card.id}-back.{suffix}"
-            save_image(backs[i], back_file, dpi, result.files)
-            back_url = urls.of(back_file)
-        w_mm, h_mm = (n / dpi * INCH_MM for n in fronts[i].size)
-        scale = round(max(w_mm, h_mm) / INCH_MM / TILE_UNITS, 4)
-        x, z = table.place(kind, max(w_mm, h_mm) / INCH_MM)
-        for copy in range(card.copies):
-            where_y = 1.0 + copy * 0.2
-            if kind == "board" and not back_url:
-                image = {"ImageURL": urls.of(front_file), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}
-                table.objects.append(
-                    {"Name": "Custom_Board", "Nickname": _name(card), "GMNotes": card.id, "Transform": transform(x, where_y, z, scale), "CustomImage": image}
-                )
-            else:
-                tile = {"Type": TILE_TYPE[shape], "Thickness": 0.2 if kind == "board" else 0.1, "Stackable": kind == "token", "Stretch": kind == "token"}
-                image = {"ImageURL": urls.of(front_file), "ImageSecondaryURL": back_url, "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}
-                table.objects.append(
-                    {"Name": "Custom_Tile", "Nickname": _name(card), "GMNotes": card.id, "Transform": transform(x, where_y, z, scale), "CustomImage": image}
-                )
-            count += 1
-    what = "board" if kind == "board" else f"{ {'rect': 'square'}.get(shape, shape) } token"
-    result.notes.append(f"{deck.id}: {count} {what}{'s' if count != 1 else ''} ({len(keep)} different) in {display_path(where / deck.id)}")
+def _calibration_image(label: str) -> Image.Image:
+    """A square with a frame, its label and its size written on it."""
+    side = 300
+    image = Image.new("RGB", (side, side), "white")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, side - 1, side - 1), outline="black", width=6)
+    draw.line((0, side // 2, side - 1, side // 2), fill="black", width=2)
+    draw.line((side // 2, 0, side // 2, side - 1), fill="black", width=2)
+    try:
+        font = ImageFont.load_default(size=26)
+    except TypeError:  # pragma: no cover - Pillow before 10.1 has one size
+        font = ImageFont.load_default()
+    draw.text((16, 16), f"pnp calibration {label}", fill="black", font=font)
+    draw.text((16, side - 44), f"{CALIBRATION_UNITS:g} x {CALIBRATION_UNITS:g} in", fill="black", font=font)
+    return image
+
+
+def _thumbnail(image: Image.Image) -> Image.Image:
+    """A small copy of `image`, its longer side THUMBNAIL_PIXELS at most."""
+    factor = min(1.0, THUMBNAIL_PIXELS / max(image.size))
+    size = (max(1, round(image.width * factor)), max(1, round(image.height * factor)))
+    return image.resize(size, Image.Resampling.LANCZOS) if size != image.size else image.copy()
 
 
 def _name(card) -> str:

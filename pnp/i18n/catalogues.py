@@ -13,7 +13,6 @@ translator wrote is ever dropped.
 from __future__ import annotations
 
 import dataclasses
-import io
 import os
 import re
 from dataclasses import dataclass
@@ -24,12 +23,12 @@ from typing import TYPE_CHECKING
 from pnp.base.errors import Location, Problems, display_path, fail
 from pnp.base.output import atomic_path
 from pnp.base.paths import inside, is_junk, leads_out
-from pnp.i18n.msgid import comparable, singular
+from pnp.i18n.msgid import comparable, singular, unescape
 from pnp.load.languages import known_language
 from pnp.load.model import LANGUAGE, Card, Deck, EnumValue, FieldDef, Game
 from pnp.load.packed import PackedCards
 from pnp.load.yamlfile import LMap, load_yaml
-from pnp.templates.expressions import CODE
+from pnp.templates.expressions import CODE, unreadable
 from pnp.templates.plurals import PLURAL_CONTEXT, Plurals, plural_forms
 
 if TYPE_CHECKING:  # babel's catalogues are read only for games with translations, and written only by `pnp translate`
@@ -65,6 +64,10 @@ class Entry:
     note: str  # for the translator: what the string is
     by_text: bool = False  # many entries share the id (a rulebook's paragraphs): the text tells them apart
     plural: tuple[str, ...] = ()  # a plural's forms in the source language ({% plural %}): msgid is the first, msgid_plural the last
+    # a template, filled in where it is printed (a string of `strings:`, a rulebook's title
+    # and blocks, a plural's forms), in the source as in each translation; every other
+    # text (a card's, a title, a name) prints as written, {{ and {% included, in every language
+    template: bool = False
 
     @property
     def key(self) -> str:
@@ -90,19 +93,19 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
     entries: list[Entry] = []
     game_loc = game.loc
 
-    def add(sid: str, text: object, loc: Location, note: str) -> None:
+    def add(sid: str, text: object, loc: Location, note: str, template: bool = False) -> None:
         if isinstance(text, str) and text.strip():
-            entries.append(Entry(sid, text, loc, note))
+            entries.append(Entry(sid, text, loc, note, template=template))
 
-    where = _yaml_locations(game)
+    where = yaml_locations(game)
 
     def at(*path: str) -> Location:
         return where.get(path, game_loc)
 
     add("game.title", meta.title, at("title"), "the game's title")
-    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs; say that this is the pnp project's translation")
+    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs")
     for key, text in meta.strings.items():
-        add(f"strings.{key}", text, at("strings", key), "a text the layouts print")
+        add(f"strings.{key}", text, at("strings", key), "a text the layouts print", template=True)  # expressions.Strings fills it in
     for key, text in meta.symbol_names.items():
         add(f"symbol.{key}", text, at("symbol_names", key), f"the name of symbol '{key}' (symbol legends)")
     for deck in game.decks.values():
@@ -124,7 +127,7 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
     return entries + plural_entries(entries)
 
 
-def _yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
+def yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
     """Where each text of game.yaml and each enumeration value's attribute of the rules
     file is (by its path of keys), so that each catalogue entry names its own line."""
     found: dict[tuple[str, ...], Location] = {}
@@ -150,17 +153,17 @@ def _yaml_locations(game: Game) -> dict[tuple[str, ...], Location]:
 
 
 def plural_entries(entries: list[Entry]) -> list[Entry]:
-    """An entry for each plural the texts hold ({% plural n %}1 mesto{% pluralform %}...),
+    """An entry for each plural the templates hold ({% plural n %}1 mesto{% pluralform %}...),
     once per first form: msgid the first form, msgid_plural the last, and a msgstr for each
-    form of the target language."""
+    form of the target language. A text that prints as written has none: its tags are text."""
     found: dict[str, Entry] = {}
     for entry in entries:
-        for offset, forms in plural_forms(entry.text):
+        for offset, forms in plural_forms(entry.text) if entry.template else ():
             if forms[0] not in found:
                 loc = Location(entry.loc.file, entry.loc.line + entry.text[:offset].count("\n")) if entry.loc.line else entry.loc
                 shown = "; ".join(f"'{form}'" for form in forms)
                 note = f"a word that agrees with a number n (source forms {shown}): a form for each plural form of your language, n is the number"
-                found[forms[0]] = Entry(PLURAL_CONTEXT, forms[0], loc, note, by_text=True, plural=forms)
+                found[forms[0]] = Entry(PLURAL_CONTEXT, forms[0], loc, note, by_text=True, plural=forms, template=True)
     return list(found.values())
 
 
@@ -236,7 +239,37 @@ def _new_catalog(game: Game, lang: str | None) -> Catalog:
     from babel.messages.catalog import Catalog  # here for speed: a build without translations needs no catalogue
 
     date = _fixed_date()
-    return Catalog(locale=lang, project=game.meta.title, version=game.meta.edition or None, creation_date=date, revision_date=date, fuzzy=False)
+    from babel import Locale
+
+    language = Locale.parse(lang).english_name if lang else None
+    return Catalog(
+        locale=lang,
+        project=game.meta.title,
+        version=game.meta.edition or None,
+        creation_date=date,
+        revision_date=date,
+        fuzzy=False,
+        header_comment=header_comment(game, language),
+    )
+
+
+def header_comment(game: Game, language: str | None) -> str:
+    """The comment above a new catalogue's header, from game.yaml: its title, author and
+    licence (babel's own names an ORGANIZATION, a FIRST AUTHOR and the year it runs in).
+    No date: the same game gives the same bytes."""
+    meta = game.meta
+    title = meta.title + (f", {meta.edition}" if meta.edition else "")
+    lines = [f"{language} translation of {title}." if language else f"The strings of {title} to translate."]
+    if meta.author:
+        lines.append(f"The game: {meta.author}" + (f", {meta.licence}." if meta.licence else "."))
+    elif meta.licence:
+        lines.append(f"The game: {meta.licence}.")
+    return "\n".join("# " + _no_babel_words(line) for line in lines)
+
+
+def _no_babel_words(text: str) -> str:
+    """`text` without the words babel replaces in a header comment (PROJECT, VERSION, YEAR, ORGANIZATION)."""
+    return re.sub("PROJECT|VERSION|YEAR|ORGANIZATION|Translations template", lambda m: m.group().lower(), text)
 
 
 def template(game: Game, entries: list[Entry]) -> Catalog:
@@ -272,11 +305,12 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
     own = Problems()
     try:
         data = path.read_bytes()
-        check_po(data.decode("utf-8"), display_path(path), own)
+        text = data.decode("utf-8")
+        check_po(text, display_path(path), own)
         if not own.errors:
-            from babel.messages.pofile import read_po  # here for speed: only games with translations have catalogues
+            from pnp.i18n import pofile  # here for speed: babel's catalogues, only for games with translations
 
-            return read_po(io.BytesIO(data), abort_invalid=True)
+            return pofile.read(text)
     except UnicodeDecodeError as exc:
         own.error(
             Location(display_path(path), data[: exc.start].count(b"\n") + 1),
@@ -302,10 +336,6 @@ _PO_NEXT = {  # which keyword may follow which ("msgstr[": msgstr[N] of plural f
     "msgstr": ("msgctxt", "msgid"),
     "msgstr[": ("msgstr[", "msgctxt", "msgid"),
 }
-
-
-def _po_unescape(text: str) -> str:
-    return re.sub(r"\\([\\\"ntr])", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), text)
 
 
 def check_po(text: str, shown: str, problems: Problems) -> None:
@@ -360,7 +390,7 @@ def check_po(text: str, shown: str, problems: Problems) -> None:
                 Location(shown, number, col), "po-syntax", 'this string is not quoted and closed; expected "text" with only \\n, \\t, \\r, \\" and \\\\ escaped'
             )
         elif word in ("msgctxt", "msgid"):
-            entry[word] = entry.get(word, "") + _po_unescape(m.group(1))
+            entry[word] = entry.get(word, "") + unescape(m.group(1))
     if last is not None and not last.startswith("msgstr"):
         problems.error(Location(shown, last_line), "po-syntax", f"the file ends after this {last}; expected its msgstr")
     finish()
@@ -457,15 +487,16 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
             string = previous.string
             if isinstance(message.id, tuple) != isinstance(string, (tuple, list)):
                 string = ""  # a plural that was a plain string, or the other way round: translated anew
-            if comparable(previous.id) != comparable(message.id):
-                flags.add("fuzzy")  # the source changed: the translation is stale
-                previous_id = previous.previous_id or previous.id
-            elif previous.fuzzy:
-                flags.add("fuzzy")
-                previous_id = previous.previous_id
+            if previous.fuzzy or comparable(previous.id) != comparable(message.id):
+                flags.add("fuzzy")  # the source changed (or a translator was unsure): the translation is stale
+                # the text the translation was made for, as msgmerge --previous keeps it: an
+                # entry that was already fuzzy keeps its own (none, if a translator marked it),
+                # one that was done gets the source it was done for
+                previous_id = previous.previous_id if previous.fuzzy else previous.id
         if not filled(string):
             new += previous is None
             flags.discard("fuzzy")
+            previous_id = None  # nothing was translated from it
             string = tuple("" for _ in range(merged.num_plurals)) if isinstance(message.id, tuple) else ""
         fuzzy += "fuzzy" in flags
         added = merged.add(
@@ -505,37 +536,52 @@ class Status:
     unreadable: bool = False  # the catalogue is broken (reported): nothing of it is used
 
     @property
-    def percent(self) -> float:
-        return 100.0 * self.translated / self.total if self.total else 100.0
+    def percent(self) -> str:
+        return percent(self.translated, self.total)
+
+
+def percent(done: int, total: int, decimals: int = 0) -> str:
+    """How much of `total` is done, in per cent as pnp says it: rounded down (556 of 557 is
+    99, never 100 while something is left), with `decimals` or, when something is done
+    but less than that shows, as many as it takes not to say 0 (1 of 2000: 0.05)."""
+    scale = 10**decimals
+    value = done * 100 * scale // total if total else 100 * scale  # integers: exact, never rounded up
+    while done and not value:
+        decimals, scale = decimals + 1, scale * 10
+        value = done * 100 * scale // total
+    return f"{value // scale}.{value % scale:0{decimals}d}" if decimals else str(value)
 
 
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+KEPT = "{{ template }}, {% tag %}, :symbol:, {#id}, (#reference) and **"  # what a translation keeps, as messages say it
+KEPT_IN_TEXT = ":symbol:, {#id}, (#reference) and **"  # of a text that prints as written
 _LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _KEPT = re.compile(r"\{#[^}]*\}|\]\(#[^)]*\)|:[a-z0-9][a-z0-9_-]*:|\*\*")
 
 
-def placeholders(text: str) -> dict[tuple[str, ...], str]:
+def placeholders(text: str, template: bool = True) -> dict[tuple[str, ...], str]:
     """What a translation must keep, each once per use, by what makes it the same: a
     template by the names it uses (its quoted words are translated: 'yes' if x else 'no'),
     a symbol, a heading id, a reference and a bold marker by their text. The values are
-    how the first of each is written, for messages."""
+    how the first of each is written, for messages. In a text that is not a `template`,
+    {{ and {% are text, which a translation translates like the rest."""
     found: dict[tuple[str, ...], str] = {}
 
     def add(key: tuple[str, ...], shown: str) -> None:
         n = sum(1 for k in found if k[:-1] == key)
         found.setdefault((*key, str(n)), shown)
 
-    for m in _TEMPLATE.finditer(text):
+    for m in _TEMPLATE.finditer(text) if template else ():
         inner = _LITERAL.sub("''", m.group()[2:-2])
         add((m.group()[:2], *sorted(set(re.findall(r"[A-Za-z_]\w*", inner)))), " ".join(m.group().split()))
-    for m in _KEPT.finditer(_TEMPLATE.sub(" ", text)):
+    for m in _KEPT.finditer(_TEMPLATE.sub(" ", text) if template else text):
         add((m.group(),), m.group())
     return found
 
 
-def check_placeholders(source: str, translation: str) -> str | None:
+def check_placeholders(source: str, translation: str, template: bool = True) -> str | None:
     """What the translation drops or invents, said for a message; None when it keeps all."""
-    want, got = placeholders(source), placeholders(translation)
+    want, got = placeholders(source, template), placeholders(translation, template)
     dropped = [shown for key, shown in want.items() if key not in got]
     invented = [shown for key, shown in got.items() if key not in want]
     if dropped:
@@ -547,16 +593,9 @@ def check_placeholders(source: str, translation: str) -> str | None:
 
 def _unreadable(entry: Entry, text: str) -> str | None:
     """Why a translated string that is a template cannot be read (a rulebook block's Jinja
-    is read when it is set, and reported at its .po line there), or None."""
-    if entry.by_text or ("{{" not in text and "{%" not in text):
-        return None
-    from pnp.templates.sandbox import ENV, TemplateSyntaxError  # here for speed: Jinja, for a translation that is a template
-
-    try:
-        ENV.parse(text)
-    except TemplateSyntaxError as exc:
-        return exc.message or str(exc)
-    return None
+    is read when it is set, and reported at its .po line there), or None. A text that
+    prints as written is read as text, as its source is."""
+    return unreadable(text) if entry.template and not entry.by_text else None
 
 
 def _plural_placeholders(source: tuple[str, ...], forms: tuple[str, ...]) -> str | None:
@@ -603,7 +642,7 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
                 )
             else:
                 done[entry.key] = tuple(Translated(form, Location(shown, line)) for form in message.string[:count])
-        elif message is None or not message.string:
+        elif message is None or not filled(message.string):  # a plural's forms where a text is expected: not translated
             missing.append((entry.label, line))
         elif message.fuzzy or message.id != entry.text:
             fuzzy.append((entry.label, line))
@@ -613,11 +652,11 @@ def status(game: Game, entries: list[Entry], lang: str, problems: Problems) -> t
                 CODE,
                 f"the {lang} translation of '{entry.label}' is not a template pnp can read: {unreadable}; expected Jinja such as {{{{ title }}}}, written as in the source",
             )
-        elif (wrong := check_placeholders(entry.text, message.string)) is not None:
+        elif (wrong := check_placeholders(entry.text, message.string, entry.template)) is not None:
             problems.error(
                 Location(shown, line),
                 "translation-placeholder",
-                f"the {lang} translation of '{entry.label}' {wrong}; expected every {{{{ template }}}}, {{% tag %}}, :symbol:, {{#id}}, (#reference) and ** of the source kept",
+                f"the {lang} translation of '{entry.label}' {wrong}; expected every {KEPT if entry.template else KEPT_IN_TEXT} of the source kept",
             )
         else:
             done[entry.key] = Translated(message.string, Location(shown, line))
@@ -628,7 +667,9 @@ def translations(game: Game, entries: list[Entry], lang: str, allow_untranslated
     """Translated `entries` for `lang`; a missing or stale one is an error with its .po
     line, or, with allow_untranslated, falls back to the source (the count is returned)."""
     if lang == PSEUDO:
-        return {e.key: tuple(map(pseudo_markdown, e.plural)) if e.plural else pseudo_markdown(e.text) if e.by_text else pseudo(e.text) for e in entries}, 0
+        return {
+            e.key: tuple(map(pseudo_markdown, e.plural)) if e.plural else pseudo_markdown(e.text) if e.by_text else pseudo(e.text, e.template) for e in entries
+        }, 0
     path = catalogue_path(game, f"{lang}.po", problems)
     if path is None:
         return {}, 0
@@ -729,14 +770,16 @@ def translate(game: Game, strings: dict[str, str], lang: str) -> Game:
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")
 _TOKEN = re.compile(r"(:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)")
+_TEMPLATE_TOKEN = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)", re.S)
 
 
-def pseudo(text: str) -> str:
-    """Accent every letter and make the text about 40 % longer, keeping markup intact,
-    so overflowing boxes show up before any translator starts."""
-    parts = _TOKEN.split(text)
-    out = "".join(part if _TOKEN.fullmatch(part) else part.translate(_ACCENTS) for part in parts)
-    letters = sum(len(p) for p in parts if not _TOKEN.fullmatch(p))
+def pseudo(text: str, template: bool = False) -> str:
+    """Accent every letter and make the text about 40 % longer, keeping markup intact (and
+    the Jinja of a `template`), so overflowing boxes show up before any translator starts."""
+    token = _TEMPLATE_TOKEN if template else _TOKEN
+    parts = token.split(text)
+    out = "".join(part if token.fullmatch(part) else part.translate(_ACCENTS) for part in parts)
+    letters = sum(len(p) for p in parts if not token.fullmatch(p))
     pad = max(2, round(letters * 0.4))
     filler = " ".join("žžžžžžž"[: min(7, pad - i)] for i in range(0, pad, 8))
     return f"[{out} {filler}]"

@@ -9,6 +9,8 @@ and an entry is written anew only when what it says differs from the merged cata
 its msgstr, flags, comments, source references or previous msgid. New entries go after
 the entry that precedes them in the template; obsolete ones after the file's own obsolete
 entries. Of the header, only the fields pnp owns are replaced, and only when they differ.
+Catalogues are read here too (`read`): babel's reader takes a fuzzy entry's previous
+source text (`#|`) for a translator's comment, and refuses an obsolete entry's (`#~|`).
 
 This is the one module that uses babel's internals (a catalogue's number of plural forms,
 its messages and their keys): tests/code/test_fences.py lists them, and pyproject.toml bounds babel.
@@ -18,12 +20,13 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import PoFileParser, write_po
+from babel.messages.pofile import PoFileParser, read_po, write_po
 
-from pnp.i18n.msgid import comparable
+from pnp.i18n.msgid import comparable, unescape
 
 # Header fields pnp writes; every other one (Last-Translator, PO-Revision-Date, X-Generator,
 # X-Poedit-*, Language-Team, ...) belongs to the translator and their tools.
@@ -99,12 +102,58 @@ def split(text: str) -> list[Block]:
     return blocks
 
 
+_PREVIOUS = re.compile(r'\|\s*(?:(msgctxt|msgid|msgid_plural)\s+)?"((?:[^"\\]|\\.)*)"\s*')
+_OBSOLETE_PREVIOUS = re.compile(r"^[ \t]*#~[ \t]*\|[^\n]*", re.M)
+
+
+def read(text: str) -> Catalog:
+    """A whole .po file as a catalogue (its syntax checked before: catalogues.check_po),
+    with each fuzzy entry's previous source text read."""
+    catalog = read_po(io.StringIO(_readable(text)), abort_invalid=True)
+    _read_previous([*catalog, *catalog.obsolete.values()])
+    return catalog
+
+
+def _readable(text: str) -> str:
+    """A .po file's text with the previous source of its obsolete entries (`#~|` lines, as
+    msgmerge --previous writes them) blanked: history, which babel's reader refuses. The
+    lines stay where they were, so every message keeps its line number."""
+    return _OBSOLETE_PREVIOUS.sub("", text)
+
+
+def _read_previous(messages: Iterable[Message]) -> None:
+    """Each message's previous source text (its `#| msgid` and `#| msgid_plural` lines) as
+    its previous_id, taken out of its translator comments, where babel's reader leaves
+    them: so a merge knows which text a fuzzy translation was made for, and does not copy
+    the lines into a comment."""
+    for message in messages:
+        if not any(comment.startswith("|") for comment in message.user_comments):
+            continue
+        kept: list[str] = []
+        fields: dict[str, str] = {}
+        last = None
+        for comment in message.user_comments:
+            match = _PREVIOUS.fullmatch(comment)
+            if match is None:
+                kept.append(comment)
+                continue
+            if match.group(1):  # a field read twice keeps the first (an older pnp copied it into a '# |' comment)
+                last = match.group(1) if match.group(1) not in fields else None
+                fields.setdefault(match.group(1), "")
+            if last is not None:
+                fields[last] += unescape(match.group(2))
+        message.user_comments = kept
+        if "msgid" in fields:
+            message.previous_id = [fields["msgid"], *([fields["msgid_plural"]] if "msgid_plural" in fields else [])]
+
+
 def _read(text: str, plurals: int) -> Catalog:
     """One entry read by babel, in a catalogue of `plurals` forms (read alone, babel would
     assume two and warn about a third)."""
     catalog = Catalog(fuzzy=False)
     catalog._num_plurals = plurals
-    PoFileParser(catalog, ignore_obsolete=False).parse(io.StringIO(text))
+    PoFileParser(catalog, ignore_obsolete=False).parse(io.StringIO(_readable(text)))
+    _read_previous([*catalog, *catalog.obsolete.values()])
     return catalog
 
 

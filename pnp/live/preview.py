@@ -29,6 +29,7 @@ from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.output import Output, Transaction
 from pnp.check.run import check_game, rulebook_problems
 from pnp.exports.raster import rasterise
+from pnp.layout.elements.base import turned_box
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
 from pnp.live.session import FoundProblems, Session
@@ -136,7 +137,7 @@ class _FaceSetter:
             element = parts[drawn][0] if drawn < len(parts) else None
             box = getattr(element, "box", None)
             shape = (layout.width, layout.height)
-            marks.append(Mark(number, _fraction(box, shape) if box is not None and len(box) == 4 else None))
+            marks.append(Mark(number, _fraction(turned_box(element, box), shape) if box is not None and len(box) == 4 else None))
         digest = self.kept.face_hash(self.edition.lang, card.deck, card.id, side, face, partial(face_hash, face, self.symbols, self.hashes))
         return Side(face, digest if isinstance(digest, str) else digest(), tuple(marks))
 

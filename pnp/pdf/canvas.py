@@ -318,6 +318,21 @@ def draw_drawing(canvas: Canvas, drawing: Drawing) -> None:
         STATE_DEFAULTS["fontName"] = default_font
 
 
+def tinted(drawing: Drawing, tint: Color) -> Drawing:
+    """A copy of a drawing (an SVG svglib read) with every shape's fill and stroke colour
+    `tint`, each keeping its opacity: a symbol's `tint:` where its operators are not kept."""
+    copied = copy.deepcopy(drawing)
+    shapes = [copied]
+    while shapes:
+        node = shapes.pop()
+        shapes.extend(getattr(node, "contents", ()))
+        for attr in ("fillColor", "strokeColor"):
+            colour = getattr(node, attr, None)
+            if colour is not None:
+                setattr(node, attr, Color(tint.red, tint.green, tint.blue, getattr(colour, "alpha", 1)))
+    return copied
+
+
 def names_per_page(canvas: Canvas, code: list[str]) -> bool:
     """Whether what was drawn names what reportlab names per page or form: a colour space,
     a shading or a graphics state (transparency)."""
@@ -346,20 +361,24 @@ def _resource_dict(xobjects: object, images: bool = True, states: object = None)
 
 
 def end_form(canvas: Canvas) -> None:
-    """End the form being defined (reportlab's endForm), with its graphics states in its
-    resources: reportlab notes them on the form but writes only its fonts and forms, so a
-    translucent symbol or face drawn as a form would name a state its PDF lacks (viewers
-    complain, and draw it opaque)."""
+    """End the form being defined (reportlab's endForm), with its graphics states and
+    shadings in its resources: reportlab notes the states on the form but writes only its
+    fonts and forms, so a translucent symbol or face drawn as a form would name a state
+    its PDF lacks (viewers complain, and draw it opaque), and a face with a gradient a
+    shading it lacks."""
     name = canvas._formData[0]
+    shadings = dict(canvas._shadingUsed)
     canvas.endForm()
-    _name_states(canvas._doc.idToObject[canvas._doc.getXObjectName(name)])
+    _name_states(canvas._doc.idToObject[canvas._doc.getXObjectName(name)], shadings)
 
 
-def _name_states(form: PDFFormXObject) -> None:
-    """The form's resources as reportlab writes them, with its graphics states."""
+def _name_states(form: PDFFormXObject, shadings: dict[str, str] | None = None) -> None:
+    """The form's resources as reportlab writes them, with its graphics states and shadings."""
     states = getattr(form, "ExtGState", None)
-    if states:
+    if states or shadings:
         form.Resources = _resource_dict(form.XObjects, states=states)
+    if shadings:
+        form.Resources.setShading(shadings)
 
 
 def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str]]) -> None:

@@ -249,7 +249,7 @@ def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -
     return DocInfo(
         title=f"{meta.title}: {what}",
         author=meta.author,
-        subject=f"{count}, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
+        subject=f"{count}, {spec.sheet_paper.shown}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
         initial_font=sheets.edition.project.fonts.get("sans").registered,
         flip=spec.flip if duplex else None,
     )

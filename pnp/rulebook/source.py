@@ -310,10 +310,10 @@ def rulebook_entries(sources: list[Source]) -> list[Entry]:
     entries = []
     for source in sources:
         if source.defn.title.strip():
-            entries.append(Entry(f"{CONTEXT}{source.id}.title", source.defn.title, source.loc, f"the title of rulebook '{source.id}'"))
+            entries.append(Entry(f"{CONTEXT}{source.id}.title", source.defn.title, source.loc, f"the title of rulebook '{source.id}'", template=True))
         for block in source.blocks():
             note = f"a block of rulebook '{source.id}' in Markdown: keep {{#ids}}, (#references), :symbols:, {{{{ templates }}}} and ::: lines as they are"
-            entries.append(Entry(context_of(block), block.source, block.loc, note, by_text=True))
+            entries.append(Entry(context_of(block), block.source, block.loc, note, by_text=True, template=True))
     return entries
 
 

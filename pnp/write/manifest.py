@@ -25,7 +25,8 @@ from reportlab.pdfbase import pdfmetrics
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.output import shown
 from pnp.base.versions import per_version, version
-from pnp.layout.faces import Face, FaceOp, ImageOp, SymbolOp, TextOp, once_per_object
+from pnp.impose.paper import paper as paper_named
+from pnp.layout.faces import Face, FaceOp, Gradient, GroupOp, ImageOp, Op, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import TextLayout
 from pnp.load.model import Game
 
@@ -394,21 +395,29 @@ _SYMBOL = "\0"  # before a symbol's id in the names a face's hash ends with (no 
 
 def _face(face: Face, named: set[str], hashes: Hashes) -> str:
     out = [_nums(face.width, face.height)]
-    for op in face.ops:
+    _ops(face.ops, out, named, hashes)
+    out.append(")")
+    return "\n".join(out)
+
+
+def _ops(ops: tuple[Op, ...], out: list[str], named: set[str], hashes: Hashes) -> None:
+    for op in ops:
         kind = type(op)
         if kind is TextOp:
             out.append(f"T{_nums(op.x, op.baseline)}{once_per_object(_COLORS, op.color, _value)}|{_text(op.text, named)}")
         elif kind is SymbolOp:
             named.add(_SYMBOL + op.symbol)
-            out.append(f"S{op.symbol!r}{_nums(op.x, op.y, op.size)}")
+            out.append(f"S{op.symbol!r}{_nums(op.x, op.y, op.size)}" + ("" if op.tint is None else f" {_value(op.tint)}"))
         elif kind is FaceOp:
             out.append(f"F{_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, named, hashes)}")
         elif kind is ImageOp:  # its file as it is now, not its path
             out.append(f"I{hashes.file(op.path)!r}{_values(op.x, op.y, op.w, op.h, op.fit)}")
+        elif kind is GroupOp:  # turned, translucent: what it holds, then how
+            out.append(f"G{_nums(op.angle, op.cx, op.cy, op.opacity)}(")
+            _ops(op.ops, out, named, hashes)
+            out.append(")")
         else:  # most often one object every card's face shares (renderer.py): formatted once
             out.append(once_per_object(_OPS, op, _other))
-    out.append(")")
-    return "\n".join(out)
 
 
 _COLORS: dict[int, tuple[Color, None, str]] = {}  # a text's colour, formatted (once_per_object)
@@ -434,6 +443,8 @@ def _values(*values: Any) -> str:
 
 
 def _value(value: Any) -> str:
+    if isinstance(value, Gradient):
+        return f"{'radial' if value.radial else 'linear'}{_nums(*value.coords)}({' '.join(map(_value, value.colors))})"
     if isinstance(value, Color):
         alpha = getattr(value, "alpha", 1)
         return value.hexval() + ("" if alpha == 1 else f"/{_nums(alpha)}")
@@ -541,6 +552,6 @@ def default_since(out: Path, game: Game, lang: str, paper: str, deal: str | None
         raise fail(
             Location(display_path(path)),
             "manifest-missing",
-            f"no earlier build in '{lang}' on {paper.upper()} to compare with; expected a build without --changed-since first, or --changed-since MANIFEST",
+            f"no earlier build in '{lang}' on {paper_named(paper).shown} to compare with; expected a build without --changed-since first, or --changed-since MANIFEST",
         )
     return path

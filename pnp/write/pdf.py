@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.assets.images import image_size
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
-from pnp.layout.faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
+from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
 from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
 
@@ -130,6 +130,8 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
     for op in ops:
         if isinstance(op, TextOp):
             _draw_text(canvas, op, symbols)
+        elif isinstance(op, RectOp) and isinstance(op.fill, Gradient):
+            _draw_shape(canvas, op)
         elif isinstance(op, RectOp):
             if op.fill is not None:
                 canvas.setFillColor(op.fill)
@@ -150,11 +152,57 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
         elif isinstance(op, (ShapeOp, EllipseOp)):
             _draw_shape(canvas, op)
         elif isinstance(op, SymbolOp):
-            symbols.draw(canvas, op.symbol, op.x, op.y, op.size)
+            symbols.draw(canvas, op.symbol, op.x, op.y, op.size, op.tint)
         elif isinstance(op, ImageOp):
             _draw_image(canvas, op)
         elif isinstance(op, FaceOp):
             _draw_inner(canvas, op, symbols)
+        elif isinstance(op, QrOp):
+            _draw_qr(canvas, op)
+        elif isinstance(op, GroupOp):
+            _draw_group(canvas, op, symbols)
+
+
+def _draw_group(canvas: Canvas, op: GroupOp, symbols) -> None:
+    """An element turned about its point and drawn translucent (a layout's rotate: and opacity:)."""
+    canvas.saveState()
+    if op.angle % 360:
+        canvas.translate(op.cx, op.cy)
+        canvas.rotate(op.angle)
+        canvas.translate(-op.cx, -op.cy)
+    ops = op.ops
+    if op.opacity < 1:
+        canvas.setFillAlpha(op.opacity)
+        canvas.setStrokeAlpha(op.opacity)
+        ops = tuple(_faded(inner, op.opacity) for inner in ops)
+    _draw_ops(canvas, ops, symbols)
+    canvas.restoreState()
+
+
+_COLOURED = ("fill", "stroke", "color")  # the fields of operations that hold a colour
+
+
+def _faded(op: Op, opacity: float) -> Op:
+    """`op` with its colours at `opacity` times their own: reportlab sets the fill's and
+    stroke's opacity from each colour it is given, over the group's (symbols, images and
+    gradients, which give none, keep the group's); an inner group at its own times this."""
+    if isinstance(op, GroupOp):
+        return replace(op, opacity=op.opacity * opacity)
+    changes = {name: Color(c.red, c.green, c.blue, getattr(c, "alpha", 1) * opacity) for name in _COLOURED if isinstance(c := getattr(op, name, None), Color)}
+    return replace(op, **changes) if changes else op
+
+
+def _draw_qr(canvas: Canvas, op: QrOp) -> None:
+    """The dark modules of a QR code, one filled square each, in one path."""
+    unit = op.size / len(op.rows)
+    top = op.y + op.size
+    canvas.setFillColor(op.color)
+    path = canvas.beginPath()
+    for r, row in enumerate(op.rows):
+        for c, dark in enumerate(row):
+            if dark == "1":
+                path.rect(op.x + c * unit, top - (r + 1) * unit, unit, unit)
+    canvas.drawPath(path, stroke=0, fill=1)
 
 
 def _contents(ops: tuple[Op, ...], chars: dict[str, set[str]], symbols: set[str]) -> None:
@@ -169,9 +217,11 @@ def _contents(ops: tuple[Op, ...], chars: dict[str, set[str]], symbols: set[str]
                     else:
                         symbols.add(piece.text)
         elif isinstance(op, SymbolOp):
-            symbols.add(op.symbol)
+            symbols.add(op.symbol if op.tint is None else (op.symbol, op.tint))
         elif isinstance(op, FaceOp):
             _contents(op.face.ops, chars, symbols)
+        elif isinstance(op, GroupOp):
+            _contents(op.ops, chars, symbols)
 
 
 def _texts(ops: tuple[Op, ...]) -> dict[str, str]:
@@ -192,9 +242,13 @@ def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, tur
     canvas.rotate(180)  # reportlab joins it to the move into one matrix
 
 
-def _symbols_of(face: Face) -> set[str]:
-    """The symbols a face draws (in texts and inner faces too)."""
-    symbols: set[str] = set()
+def _symbol_order(sid: str | tuple[str, Color]) -> tuple[str, str]:
+    return (sid, "") if isinstance(sid, str) else (sid[0], sid[1].hexval())
+
+
+def _symbols_of(face: Face) -> set[str | tuple[str, Color]]:
+    """The symbols a face draws (in texts and inner faces too), a tinted one with its tint."""
+    symbols: set[str | tuple[str, Color]] = set()
     _contents(face.ops, {}, symbols)
     return symbols
 
@@ -306,8 +360,11 @@ class Forms:
             self._faces.popitem(last=False)
 
     def _define_face(self, face: Face, bleed: float) -> str:
-        for sid in sorted(_symbols_of(face)):  # a form cannot be defined inside another one
-            self.symbols.form(self.canvas, sid)
+        for sid in sorted(_symbols_of(face), key=_symbol_order):  # a form cannot be defined inside another one
+            if isinstance(sid, tuple):  # tinted
+                self.symbols.form(self.canvas, *sid)
+            else:
+                self.symbols.form(self.canvas, sid)
         name = self._name("face")
         self.canvas.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=face.width + bleed, uppery=face.height + bleed)
         draw_face(self.canvas, face, 0, 0, bleed, self.symbols)
@@ -346,18 +403,24 @@ def _draw_inner(canvas: Canvas, op: FaceOp, symbols) -> None:
     canvas.restoreState()
 
 
-def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp) -> None:
+def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp | RectOp) -> None:
     if op.fill is None and op.stroke is None:
         return
-    if op.fill is not None:
+    gradient = op.fill if isinstance(op.fill, Gradient) else None
+    if op.fill is not None and gradient is None:
         canvas.setFillColor(op.fill)
     if op.stroke is not None:
         canvas.setStrokeColor(op.stroke)
         canvas.setLineWidth(op.stroke_width)
-        canvas.setDash(list(op.dash) if op.dash else [])
+        canvas.setDash(list(getattr(op, "dash", ())) or [])
     path = canvas.beginPath()
     if isinstance(op, EllipseOp):
         path.ellipse(op.cx - op.rx, op.cy - op.ry, 2 * op.rx, 2 * op.ry)
+    elif isinstance(op, RectOp):
+        if op.radius:
+            path.roundRect(op.x, op.y, op.w, op.h, op.radius)
+        else:
+            path.rect(op.x, op.y, op.w, op.h)
     else:
         (x0, y0), *rest = op.points
         path.moveTo(x0, y0)
@@ -365,7 +428,24 @@ def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp) -> None:
             path.lineTo(x, y)
         if op.closed:
             path.close()
-    canvas.drawPath(path, stroke=int(op.stroke is not None), fill=int(op.fill is not None and (isinstance(op, EllipseOp) or op.closed)))
+    filled = op.fill is not None and (not isinstance(op, ShapeOp) or op.closed)
+    if gradient is not None and filled:
+        _fill_gradient(canvas, path, gradient)
+        filled = False
+    if filled or op.stroke is not None:
+        canvas.drawPath(path, stroke=int(op.stroke is not None), fill=int(filled))
+
+
+def _fill_gradient(canvas: Canvas, path, gradient: Gradient) -> None:
+    """A gradient painted through the shape's path (its clip), its end colours kept past its ends."""
+    canvas.saveState()
+    canvas.clipPath(path, stroke=0, fill=0)
+    colors = list(gradient.colors)
+    if gradient.radial:
+        canvas.radialGradient(*gradient.coords, colors, extend=True)
+    else:
+        canvas.linearGradient(*gradient.coords, colors, extend=True)
+    canvas.restoreState()
 
 
 def _draw_image(canvas: Canvas, op: ImageOp) -> None:

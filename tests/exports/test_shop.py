@@ -52,25 +52,88 @@ def test_each_shop_size_in_exact_pixels_with_its_bleed_and_safe_zone(profile, si
     assert shop.safe_pixels(card) == safe
 
 
-@pytest.mark.parametrize(("profile", "pixels", "short"), [("tgc", (825, 1125), True), ("mpc", (822, 1122), False)])
-def test_image_shops_get_one_image_per_face_at_their_pixels_named_with_quantities(tmp_path, profile, pixels, short):
+def white_where_coloured(image: Image.Image, bleed_px: int) -> list[tuple[str, int]]:
+    """The edge pixels that are paper white where the art one pixel inside the trim, on the
+    same row or column, is coloured: each as (side, position along it)."""
+    image = image.convert("RGB")
+    w, h = image.size
+    inside = bleed_px + 1
+
+    def white(xy: tuple[int, int]) -> bool:
+        return min(image.getpixel(xy)) >= 250
+
+    found = []
+    for x in range(w):
+        found += [("top", x)] if white((x, 0)) and not white((x, inside)) else []
+        found += [("bottom", x)] if white((x, h - 1)) and not white((x, h - 1 - inside)) else []
+    for y in range(h):
+        found += [("left", y)] if white((0, y)) and not white((inside, y)) else []
+        found += [("right", y)] if white((w - 1, y)) and not white((w - 1 - inside, y)) else []
+    return found
+
+
+@pytest.mark.parametrize(("profile", "pixels"), [("tgc", (825, 1125)), ("mpc", (822, 1122))])
+def test_image_shops_get_one_image_per_face_at_their_pixels_named_with_quantities(tmp_path, profile, pixels):
     game = new_game(tmp_path)
+    for layout in ("card", "back"):  # the background 3 mm into the bleed (pnp new's reaches 4 mm)
+        edit(game / "layouts" / f"{layout}.yaml", "rect: [-4, -4, 71, 96]", "rect: [-3, -3, 69, 94]")
     result = run("export", "shop", game, "--profile", profile, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "out" / "g" / f"shop-{profile}-en" / "cards"
     images = sorted(p.name for p in folder.glob("*.png"))
     assert images == ["01x-dawn-front.png", "01x-dusk-front.png", "01x-midnight-front.png", "02x-noon-front.png", "05x-back.png"]
-    for name in images:
+    for name in images:  # the layouts' backgrounds reach 3 mm out, less than the shop's bleed at its size: pnp runs them to the edge
         with Image.open(folder / name) as image:
             assert image.size == pixels
-            assert image.getpixel((5, 5)) != (255, 255, 255)  # the layout's background runs into the bleed
+            assert white_where_coloured(image, 37) == [], name
     listed = {(r["file"], r["card"], r["side"], r["quantity"]) for r in rows(folder)}
     assert ("02x-noon-front.png", "noon", "front", "2") in listed
     assert ("05x-back.png", "", "back", "5") in listed
     assert "63 x 88 mm are printed at the shop's 63.5 x 88.9 mm" in result.output
-    report = (folder / "preflight.txt").read_text()  # the background reaches 3 mm out: The Game Crafter's bleed is 3.2 mm (scaled)
-    assert ("the front of cards 'dawn', 'noon', 'dusk' and 1 more stops short of" in report and "[shop-bleed]" in result.output) is short
-    assert "[shop-unsafe-zone]" not in report and "[shop-resolution]" not in report
+    report = (folder / "preflight.txt").read_text()
+    assert "no white edge where the art at the trim is coloured" in report
+    assert "[shop-bleed]" not in result.output and "[shop-unsafe-zone]" not in report and "[shop-resolution]" not in report
+
+
+def test_art_that_stops_short_of_the_shops_bleed_is_measured_and_reported_never_padded(tmp_path):
+    game = new_game(tmp_path)
+    layout = game / "layouts" / "card.yaml"
+    edit(layout, "rect: [-4, -4, 71, 96]", "rect: [-3, -3, 69, 94]")  # 3 mm into the bleed, less than the shop's at its size (pnp new's reaches 4 mm)
+    edit(layout, '    fill: "#fbf7ee"', '    fill: "#fbf7ee"\n    stroke: "#fbf7ee"\n    stroke_width: 0.1')  # a stroked rect is not a background pnp extends
+    result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "out" / "g" / "shop-tgc-en" / "cards"
+    with Image.open(folder / "01x-dawn-front.png") as image:
+        assert {side for side, _ in white_where_coloured(image, 37)} == {"top", "bottom", "left", "right"}  # what the preflight measured
+    with Image.open(folder / "05x-back.png") as image:
+        assert white_where_coloured(image, 37) == []
+    report = (folder / "preflight.txt").read_text()
+    for text in (report, result.output):
+        assert (
+            "deck 'cards': the front of cards 'dawn', 'noon', 'dusk' and 1 more has a white edge up to 1 px (0.08 mm) deep on its top, bottom, left, right"
+            in text
+        )
+        assert "expected the layout's art to reach 3.2 mm beyond the trim" in text and "[shop-bleed]" in text
+    assert "the back of" not in report
+
+
+def test_a_deck_without_backs_gets_a_blank_back_where_the_shop_prints_one_with_a_warning(tmp_path):
+    game = new_game(tmp_path)
+    edit(game / "game.yaml", "    back: back ", "    # no back ")
+    result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "deck 'cards' has no back layout, and The Game Crafter prints a back on every card: pnp wrote a blank (white) back" in result.output
+    assert "[shop-no-back]" in result.output
+    folder = tmp_path / "out" / "g" / "shop-tgc-en" / "cards"
+    with Image.open(folder / "05x-back.png") as image:
+        assert image.size == (825, 1125) and image.getextrema() == ((255, 255), (255, 255), (255, 255))
+    assert ("05x-back.png", "", "back", "5") in {(r["file"], r["card"], r["side"], r["quantity"]) for r in rows(folder)}
+    result = run("export", "shop", game, "--profile", "dtc", "--no-pdfx", "--out", tmp_path / "out")
+    assert result.exit_code == 0 and "[shop-no-back]" in result.output
+    document = reader(tmp_path / "out" / "g" / "shop-dtc-en" / "cards" / "05x-cards.pdf")
+    assert len(document.pages) == 10  # back, front for each of the 5 cards, as the shop expects
+    assert "Dawn" in document.pages[1].extract_text() and document.pages[0].extract_text() == ""
+    assert ("noon", "back", "3-6") in [(r["card"], r["side"], r["pages"]) for r in rows(tmp_path / "out" / "g" / "shop-dtc-en" / "cards")]
 
 
 def test_impose_reads_the_manifest_and_places_each_card_as_often_as_its_quantity(tmp_path):
@@ -137,7 +200,8 @@ def boxes(page) -> dict[str, list[float]]:
 
 
 @needs_gs
-def test_drivethrucards_gets_one_pdf_x_of_one_card_per_page_with_trim_and_bleed_boxes(tmp_path):
+def test_drivethrucards_gets_one_pdf_x_of_one_card_per_page_with_trim_and_bleed_boxes(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1709294400")
     game = new_game(tmp_path)
     result = run("export", "shop", game, "--profile", "dtc", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
@@ -152,7 +216,11 @@ def test_drivethrucards_gets_one_pdf_x_of_one_card_per_page_with_trim_and_bleed_
     intent = document.trailer["/Root"]["/OutputIntents"][0].get_object()
     assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 001"
     assert len(intent["/DestOutputProfile"].get_object().get_data()) > 1000  # the ICC profile itself
-    assert document.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2001" and document.pdf_header == "%PDF-1.3"
+    assert document.pdf_header == "%PDF-1.3"
+    info = document.metadata  # the game's own title and author, the PDF/X keys a reader looks for, the date of SOURCE_DATE_EPOCH
+    assert info["/Title"] == "G: Cards" and info["/Author"] == "Your Name" and info["/Creator"] == "pnp"
+    assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2001" and info["/GTS_PDFXConformance"] == "PDF/X-1a:2001" and info["/Trapped"] == "/False"
+    assert info["/CreationDate"] == info["/ModDate"] == "D:20240301120000Z"
     content = b"".join(page.get_contents().get_data() for page in document.pages)
     assert b" rg" not in content and b" RG" not in content and b" k" in content  # CMYK, no RGB
     if shutil.which("pdfinfo"):  # poppler, not pnp, reads the boxes and the PDF/X version
@@ -223,3 +291,14 @@ def test_ghostscripts_own_profile_is_found_beside_it(monkeypatch, tmp_path, exec
     (tmp_path / profile).mkdir(parents=True)
     (tmp_path / profile / "default_cmyk.icc").write_bytes(b"icc")
     assert pdfx.default_icc(gs) == tmp_path / profile / "default_cmyk.icc"
+
+
+def test_preflight_measures_a_turned_text_as_it_is_turned(tmp_path):
+    game = new_game(tmp_path)
+    layout = game / "layouts" / "card.yaml"
+    edit(
+        layout, "box: [21, 6, 36, 12]\n    style: title", "box: [21, 6, 36, 12]\n    style: title\n    rotate: 90"
+    )  # now 36 mm high about its centre, 12 mm from the top
+    result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "text '{{ title }}' (front) of cards 'dawn', 'noon', 'dusk' and 1 more" in result.output and "[shop-unsafe-zone]" in result.output

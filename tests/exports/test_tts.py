@@ -36,6 +36,29 @@ def export(game: Path, out: Path, *args) -> tuple[dict, str]:
     return json.loads(saved.read_text(encoding="utf-8")), result.output
 
 
+def game_objects(saved: dict) -> list[dict]:
+    """The objects of the game, without the calibration card and tile."""
+    return [obj for obj in saved["ObjectStates"] if not obj["Nickname"].startswith("pnp calibration")]
+
+
+def calibration(saved: dict) -> dict[str, dict]:
+    return {obj["Name"]: obj for obj in saved["ObjectStates"] if obj["Nickname"].startswith("pnp calibration")}
+
+
+def tiles(saved: dict) -> list[dict]:
+    """Every Custom_Tile of the game, those in bags too."""
+    found = []
+    for obj in game_objects(saved):
+        found.extend(obj["ContainedObjects"] if obj["Name"] == "Bag" else [obj] if obj["Name"] == "Custom_Tile" else [])
+    return found
+
+
+def every_object(objects: list[dict]):
+    for obj in objects:
+        yield obj
+        yield from every_object(obj.get("ContainedObjects", []))
+
+
 def local(url: str) -> Path:
     assert url.startswith("file:///"), url
     return Path(unquote(urlparse(url).path))
@@ -66,6 +89,11 @@ def check_deck(obj: dict, images: bool = True) -> list[tuple[str, int]]:
         key, cell = divmod(card["CardID"], 100)
         sheet = obj["CustomDeck"][str(key)]
         assert cell < sheet["NumWidth"] * sheet["NumHeight"]
+        assert card["CustomDeck"] == {str(key): sheet}  # each card carries its sheet, as TTS writes it
+        assert card["SidewaysCard"] == obj["SidewaysCard"] and (card["Transform"]["scaleX"], card["Transform"]["scaleZ"]) == (
+            obj["Transform"]["scaleX"],
+            obj["Transform"]["scaleZ"],
+        )
     return [(card["GMNotes"], card["CardID"]) for card in cards]
 
 
@@ -78,8 +106,8 @@ def test_mesta_saved_object_holds_54_cities_75_events_and_its_aids(mesta):
     saved, output = mesta
     game, _ = load_game(CARDS / "mesta")
     assert saved["SaveName"] == "Mestá"
-    decks = {obj["Nickname"]: obj for obj in saved["ObjectStates"]}
-    assert [obj["Name"] for obj in saved["ObjectStates"]] == ["DeckCustom"] * 3
+    decks = {obj["Nickname"]: obj for obj in game_objects(saved)}
+    assert [obj["Name"] for obj in game_objects(saved)] == ["DeckCustom"] * 3
     for deck_id, expected in (("cities", 54), ("events", 75), ("aids", game.decks["aids"].count)):
         deck = game.decks[deck_id]
         cards = check_deck(decks[deck.name])
@@ -101,12 +129,12 @@ def test_sheet_cells_are_the_cards_at_the_asked_dpi_and_a_small_deck_gets_a_smal
     saved, output = mesta
     game, _ = load_game(CARDS / "mesta")
     names = {deck.name: deck.id for deck in game.decks.values()}
-    for obj in saved["ObjectStates"]:
+    for obj in game_objects(saved):
         width, height = card_size(CARDS / "mesta", names[obj["Nickname"]])
         for sheet in obj["CustomDeck"].values():
             with Image.open(local(sheet["FaceURL"])) as face:
                 assert face.size == (sheet["NumWidth"] * px(width, 150), sheet["NumHeight"] * px(height, 150))
-    aids = next(obj for obj in saved["ObjectStates"] if obj["DeckIDs"] and len(set(obj["DeckIDs"])) < 3)
+    aids = next(obj for obj in game_objects(saved) if obj["DeckIDs"] and len(set(obj["DeckIDs"])) < 3)
     (sheet,) = aids["CustomDeck"].values()
     assert (sheet["NumWidth"], sheet["NumHeight"]) == (len(set(aids["DeckIDs"])), 1)  # not a 10 x 7 sheet for one aid
     assert re.search(r"cities-1\.jpg .*Width 10, Height 6, Number 54", output)
@@ -114,7 +142,7 @@ def test_sheet_cells_are_the_cards_at_the_asked_dpi_and_a_small_deck_gets_a_smal
 
 def test_large_cards_get_a_grid_that_fits_4096_pixels(tmp_path):
     saved, output = export(CARDS / "mesta", tmp_path, "--deck", "events", "--dpi", 300)
-    (deck,) = saved["ObjectStates"]
+    (deck,) = game_objects(saved)
     assert len(check_deck(deck)) == 75
     width, height = card_size(CARDS / "mesta", "events")
     cell = (px(width, 300), px(height, 300))
@@ -124,36 +152,43 @@ def test_large_cards_get_a_grid_that_fits_4096_pixels(tmp_path):
     assert "warning" not in output.lower()
 
 
-def test_boards_maps_and_tokens_are_in_the_object_in_their_shapes(tmp_path):
+def test_boards_maps_and_tokens_are_tiles_in_their_shapes_and_copies_are_in_bags(tmp_path):
     saved, _ = export(CARDS / "ages", tmp_path)
     game, _ = load_game(CARDS / "ages")
-    objects = saved["ObjectStates"]
-    by_name = Counter(obj["GMNotes"] for obj in objects if obj["Name"] != "DeckCustom")
-    boards = [obj for obj in objects if obj["Name"] == "Custom_Board"]
-    assert {obj["GMNotes"] for obj in boards} == {card.id for d in ("board", "nations", "row") for card in game.decks[d].cards}  # one-sided
-    for deck_id in ("board", "nations", "row"):
+    objects = game_objects(saved)
+    by_name = Counter(obj["GMNotes"] for obj in tiles(saved))
+    boards = [obj for obj in tiles(saved) if obj["GMNotes"] in {card.id for d in ("board", "nations", "row") for card in game.decks[d].cards}]
+    assert {obj["GMNotes"] for obj in boards} == {card.id for d in ("board", "nations", "row") for card in game.decks[d].cards}
+    for deck_id in ("board", "nations", "row", "counters"):
         for card in game.decks[deck_id].cards:
-            assert by_name[card.id] == card.copies
+            assert by_name[card.id] == card.copies  # every piece, as many times as the data says
     for obj in boards:
-        assert set(obj["CustomImage"]) >= {"ImageURL", "ImageSecondaryURL"} and local(obj["CustomImage"]["ImageURL"]).is_file()
-    counters = game.decks["counters"]
-    tiles = [obj for obj in objects if obj["Name"] == "Custom_Tile"]
-    assert len(tiles) == counters.count  # every counter, with its copies
-    for obj in tiles:
-        tile = obj["CustomImage"]["CustomTile"]
-        assert tile["Type"] == 2 and tile["Stackable"] is True  # round counters: circle tiles
+        assert obj["CustomImage"]["CustomTile"]["Type"] == 0 and obj["CustomImage"]["CustomTile"]["Stackable"] is False
         assert local(obj["CustomImage"]["ImageURL"]).is_file()
+    counters = game.decks["counters"]
+    for card in counters.cards:  # a counter the game has several times: a bag of exactly its copies
+        (held,) = [obj for obj in objects if obj.get("GMNotes") == card.id]
+        if card.copies == 1:
+            assert held["Name"] == "Custom_Tile"
+            continue
+        assert held["Name"] == "Bag" and len(held["ContainedObjects"]) == card.copies
+        assert len({json.dumps(obj["CustomImage"]) for obj in held["ContainedObjects"]}) == 1
+    for obj in tiles(saved):
+        if obj["GMNotes"] in {card.id for card in counters.cards}:
+            tile = obj["CustomImage"]["CustomTile"]
+            assert tile["Type"] == 2 and tile["Stackable"] is True  # round counters: circle tiles
+    assert len(objects) < 50 < counters.count  # not one object per copy
     decks = [obj for obj in objects if obj["Name"] in ("DeckCustom", "Card")]
     assert sum(len(check_deck(obj, images=False)) for obj in decks) == sum(game.decks[d].count for d in ("civil", "military", "aids"))
 
 
 def test_two_sided_square_tokens_and_boards(tmp_path):
     saved, output = export(CARDS / "scharz", tmp_path, "--deck", "markers", "--deck", "map")
-    tiles = [obj for obj in saved["ObjectStates"] if obj["Name"] == "Custom_Tile"]
-    assert tiles and all(obj["CustomImage"]["CustomTile"]["Type"] == 0 for obj in tiles)  # square markers
-    assert all(local(obj["CustomImage"]["ImageSecondaryURL"]).is_file() for obj in tiles)  # with their backs
+    markers = [obj for obj in tiles(saved) if "markers" in obj["CustomImage"]["ImageURL"]]
+    assert markers and all(obj["CustomImage"]["CustomTile"]["Type"] == 0 for obj in markers)  # square markers
+    assert all(local(obj["CustomImage"]["ImageSecondaryURL"]).is_file() for obj in markers)  # with their backs
     assert "square token" in output
-    assert any(obj["Name"] in ("Custom_Board", "Custom_Tile") and "map" in obj["CustomImage"]["ImageURL"] for obj in saved["ObjectStates"])
+    assert any("map" in obj["CustomImage"]["ImageURL"] for obj in tiles(saved))
 
 
 def test_deal_keeps_only_its_components(tmp_path):
@@ -161,7 +196,7 @@ def test_deal_keeps_only_its_components(tmp_path):
     deal = "quick"  # fewer empires: not every city
     members = deal_members(game, deal)
     saved, _ = export(CARDS / "mesta", tmp_path, "--deal", deal, "--deck", "cities")
-    (deck,) = saved["ObjectStates"]
+    (deck,) = game_objects(saved)
     names = Counter(name for name, _ in check_deck(deck))
     expected = {card.id: card.copies for card in game.decks["cities"].cards if card.id in members}
     assert dict(names) == expected and len(expected) < len(game.decks["cities"].cards)
@@ -170,11 +205,12 @@ def test_deal_keeps_only_its_components(tmp_path):
 
 def test_base_url_names_the_uploaded_images(tmp_path):
     saved, output = export(CARDS / "scharz", tmp_path, "--base-url", "https://example.org/mine/", "--deck", "goods")
-    urls = [obj["CustomImage"][key] for obj in saved["ObjectStates"] for key in ("ImageURL", "ImageSecondaryURL")]
+    urls = [obj["CustomImage"][key] for obj in tiles(saved) for key in ("ImageURL", "ImageSecondaryURL")]
     assert urls and all(url.startswith("https://example.org/mine/goods/") for url in urls)
     folder = next(tmp_path.glob("*/tts-*"))
     assert all((folder / url.removeprefix("https://example.org/mine/")).is_file() for url in urls)
     assert "file:" not in json.dumps(saved) and "https://example.org/mine" in output
+    assert all(url.startswith("https://example.org/mine/calibration-") for url in json.dumps(calibration(saved)).split('"') if "example.org" in url)
 
 
 def new_game(tmp_path):
@@ -186,7 +222,7 @@ def test_copies_repeat_card_ids_and_the_same_game_gives_the_same_files(tmp_path)
     game = new_game(tmp_path)
     first, _ = export(game, tmp_path / "a", "--dpi", 60)
     second, _ = export(game, tmp_path / "b", "--dpi", 60)
-    (deck,) = first["ObjectStates"]
+    (deck,) = game_objects(first)
     cards = check_deck(deck)
     assert len(cards) == 5 and len({card_id for _, card_id in cards}) == 4  # noon twice, on the sheet once
     for name in ("cards-1.jpg", "cards-back.jpg"):
@@ -269,3 +305,112 @@ def test_uploaded_urls_of_windows_paths_use_forward_slashes():
     root = PureWindowsPath("C:\\Users\\Jožo Mrkvička\\out")
     urls = tts.Urls(root, "https://example.org/mine/")
     assert urls.of(root / "mesta" / "Ťažké karty.png") == "https://example.org/mine/mesta/%C5%A4a%C5%BEk%C3%A9%20karty.png"
+
+
+def shown_card_mm(obj: dict, units: tts.Units | None = None) -> tuple[float, float]:
+    """What the model says TTS shows of a card object: its scale on each axis times the
+    card at scale 1, turned when it lies sideways."""
+    units = units or tts.Units()
+    across, along = (units.card[1], units.card[0]) if obj["SidewaysCard"] else units.card
+    return obj["Transform"]["scaleX"] * across, obj["Transform"]["scaleZ"] * along
+
+
+def test_cards_show_at_their_size_on_each_axis_and_mestas_two_decks_keep_their_ratio(mesta):
+    saved, _ = mesta
+    game, _ = load_game(CARDS / "mesta")
+    decks = {obj["Nickname"]: obj for obj in game_objects(saved)}
+    shown = {}
+    for deck_id in ("cities", "events"):
+        width, height = card_size(CARDS / "mesta", deck_id)
+        obj = decks[game.decks[deck_id].name]
+        shown[deck_id] = shown_card_mm(obj)
+        assert shown[deck_id] == pytest.approx((width, height), abs=0.01)
+        assert obj["SidewaysCard"] is False and obj["Transform"]["scaleY"] == 1.0
+    (cities_w, cities_h), (events_w, events_h) = card_size(CARDS / "mesta", "cities"), card_size(CARDS / "mesta", "events")
+    assert shown["cities"][1] / shown["events"][1] == pytest.approx(cities_h / events_h, abs=0.001)  # 68 / 88, as printed
+    assert shown["cities"][0] / shown["events"][0] == pytest.approx(cities_w / events_w, abs=0.001)
+
+
+def test_tokens_and_boards_show_at_their_size_beside_the_cards(tmp_path):
+    saved, _ = export(CARDS / "ages", tmp_path, "--dpi", 40)
+    project = prepare(CARDS / "ages")
+    game, _ = load_game(CARDS / "ages")
+    deck_of = {card.id: deck.id for deck in game.decks.values() for card in deck.cards}
+    for obj in tiles(saved):
+        width, height = project.layouts[deck_of[obj["GMNotes"]]][0].size
+        assert obj["Transform"]["scaleX"] == obj["Transform"]["scaleZ"]  # a tile keeps its image's proportions
+        assert obj["Transform"]["scaleX"] * tts.TILE_MM == pytest.approx(max(width, height), abs=0.01)
+
+
+def test_the_calibration_card_and_tile_are_the_same_size_and_measurements_correct_every_scale(tmp_path):
+    saved, output = export(CARDS / "mesta", tmp_path / "a", "--deck", "cities", "--dpi", 40)
+    parts = calibration(saved)
+    side = tts.CALIBRATION_UNITS * tts.UNIT_MM
+    assert shown_card_mm(parts["Card"]) == pytest.approx((side, side), abs=0.01)
+    assert parts["Custom_Tile"]["Transform"]["scaleX"] * tts.TILE_MM == pytest.approx(side, abs=0.01)
+    assert local(parts["Card"]["CustomDeck"][str(parts["Card"]["CardID"] // 100)]["FaceURL"]).is_file()
+    assert "should each measure 2 x 2 in" in output and "--calibration ACROSS,ALONG,TILE" in output
+    # a TTS that showed the card 2.2 across, 1.8 along, and the tile 3: every size corrected
+    corrected, _ = export(CARDS / "mesta", tmp_path / "b", "--deck", "cities", "--dpi", 40, "--calibration", "2.2,1.8,3")
+    units = tts.Units((tts.CARD_MM[0] * 1.1, tts.CARD_MM[1] * 0.9), tts.TILE_MM * 1.5)
+    (deck,) = game_objects(corrected)
+    assert shown_card_mm(deck, units) == pytest.approx(card_size(CARDS / "mesta", "cities"), abs=0.01)
+    assert shown_card_mm(calibration(corrected)["Card"], units) == pytest.approx((side, side), abs=0.01)
+    assert calibration(corrected)["Custom_Tile"]["Transform"]["scaleX"] * units.tile == pytest.approx(side, abs=0.01)
+    assert shown_card_mm(deck)[0] < card_size(CARDS / "mesta", "cities")[0]  # a card TTS showed too wide is made narrower
+
+
+@pytest.mark.parametrize("value", ["2,2", "2,x,2", "2,0,2", "nan,2,2"])
+def test_a_calibration_that_is_not_three_lengths_is_refused(tmp_path, value):
+    result = run("export", "tts", new_game(tmp_path), "--calibration", value, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert f"'{value}' is not three lengths; expected ACROSS,ALONG,TILE in inches" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_guids_are_six_hex_digits_unique_in_the_save_and_the_same_for_the_same_game(tmp_path):
+    first, _ = export(CARDS / "scharz", tmp_path / "a", "--dpi", 36)
+    second, _ = export(CARDS / "scharz", tmp_path / "b", "--dpi", 36)
+    guids = [obj["GUID"] for obj in every_object(first["ObjectStates"])]
+    assert len(guids) > 60 and len(set(guids)) == len(guids)
+    assert all(re.fullmatch(r"[0-9a-f]{6}", guid) for guid in guids)
+    assert guids == [obj["GUID"] for obj in every_object(second["ObjectStates"])]
+
+
+def test_guids_that_collide_are_made_unique_in_the_same_way_each_time():
+    guids = tts.Guids()
+    first, second = guids.of("card/x/1/0"), guids.of("card/x/1/0")  # the same key twice: as two objects whose GUIDs collide
+    assert first != second and re.fullmatch(r"[0-9a-f]{6}", second)
+    again = tts.Guids()
+    assert [again.of("card/x/1/0"), again.of("card/x/1/0")] == [first, second]
+
+
+def test_cards_have_their_texts_as_description_without_markup(tmp_path):
+    saved, _ = export(new_game(tmp_path), tmp_path / "out", "--dpi", 36)
+    (deck,) = game_objects(saved)
+    described = {card["GMNotes"]: card["Description"] for card in deck["ContainedObjects"]}
+    assert described["noon"] == "Play two cards this turn."  # '**two**' in cards.yaml
+    assert described["dawn"] == "Draw a card."
+    assert described["midnight"] == ""  # no text
+
+
+def test_landscape_cards_lie_sideways_at_their_size(tmp_path):
+    game = new_game(tmp_path)
+    for name in ("card", "back"):
+        edit(game / "layouts" / f"{name}.yaml", "size: [63, 88]", "size: [88, 63]")
+    saved, _ = export(game, tmp_path / "out", "--dpi", 36)
+    (deck,) = game_objects(saved)
+    check_deck(deck)
+    assert deck["SidewaysCard"] is True and all(card["SidewaysCard"] is True for card in deck["ContainedObjects"])
+    assert shown_card_mm(deck) == pytest.approx((88, 63), abs=0.01)
+    assert calibration(saved)["Card"]["SidewaysCard"] is False
+
+
+def test_the_thumbnail_is_the_first_cards_face_small(tmp_path):
+    saved, output = export(new_game(tmp_path), tmp_path / "out", "--dpi", 150)
+    folder = tmp_path / "out" / "g" / "tts-en"
+    with Image.open(folder / "g.png") as thumbnail, Image.open(folder / "cards-1.jpg") as sheet:
+        assert max(thumbnail.size) == tts.THUMBNAIL_PIXELS
+        first = sheet.crop((0, 0, px(63, 150), px(88, 150))).convert("RGB").resize(thumbnail.size)
+        assert max(ImageStat.Stat(ImageChops.difference(first, thumbnail.convert("RGB"))).mean) < 8
+    assert "its thumbnail g.png" in output

@@ -348,3 +348,16 @@ def test_a_save_sets_again_only_the_faces_it_reaches_and_a_kept_face_keeps_its_m
     fresh = Preview(mesta, tmp_path / "fresh")
     fresh.refresh()
     assert after == shown(fresh)
+
+
+def test_a_problem_of_a_turned_text_is_marked_where_its_box_turned_to(tmp_path: Path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    game = tmp_path / "g"
+    edit(game / "layouts" / "card.yaml", "box: [6, 30, 51, 50]", "box: [6, 52, 51, 6]\n    rotate: 90")  # the body, turned about [31.5, 55]
+    edit(game / "cards.yaml", "text: ", "text: " + "much longer text " * 20 + " ", 1)
+    for live in serving(game, tmp_path / "out"):
+        state = live.json("/api/state?lang=en")
+        card = next(i for s in state["sections"] for i in s["items"] if i["problems"])
+        (mark,) = card["sides"][0]["marks"]
+        x, y, w, h = mark["box"]
+        assert (round(x * 63, 1), round(y * 88, 1), round(w * 63, 1), round(h * 88, 1)) == (28.5, 29.5, 6.0, 51.0)

@@ -341,16 +341,17 @@ def test_decks_with_backs_say_double_sided_on_the_edge_asked_for(mesta, tmp_path
 
 def test_a_mixed_build_names_what_to_print_double_sided(mesta, tmp_path):
     # the cards have backs (long edge, as asked), the booklet is folded (short edge), the
-    # A4 rulebook has no backs to land behind anything
+    # tuck boxes one-sided, and the A4 rulebook is named too
     result = run("build", mesta, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    advice = result.output.rstrip().splitlines()[-4:]
+    advice = result.output.rstrip().splitlines()[-5:]
     assert advice == [
         ONE_SIDED,
         "  double-sided, flipping on the long edge: cities-sk-a4.pdf, events-sk-a4.pdf, aids-sk-a4.pdf",
         "  double-sided, flipping on the short edge: rules-sk-a5-booklet.pdf",
         "  one-sided: cities-box-sk-a4.pdf, events-box-sk-a4.pdf",
-    ]  # the A4 rulebook prints either way: not named
+        "  one- or double-sided, as you like: rules-sk-a4.pdf",
+    ]  # the A4 rulebook has no backs to land behind anything: it prints either way
 
 
 def test_pieces_beside_cards_are_named_one_sided(tmp_path):
