@@ -21,7 +21,7 @@ from pnp import __version__
 from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, display_path, grouped
 from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
-from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
+from pnp.base.signals import Interrupted, held, raising_on_signals, stop_if_received
 from pnp.commands.new import create, untranslated_note
 from pnp.impose.paper import PAPERS, paper
 from pnp.impose.sheets import SheetSpec
@@ -441,18 +441,30 @@ def _run(ctx: Context, action, output: Output | None = None):
     within, nothing is written outside `output` (the command's --out), and a signal
     aborts what is being written. A reader that goes away (`pnp list | head -1`) ends the
     command quietly with EXIT_PIPE."""
+    kept = output.kept if output is not None else ""
+    written = False
     try:
         with raising_on_signals(), writing_under(output):
-            return _reporting(ctx, action)
+            done = _reporting(ctx, action, kept)
+            signum = held()
+            if signum is None:
+                return done
+            written = True  # it came as the files were moved into place, and let them all come
+            raise Interrupted(signum)
     except Interrupted as stop:
-        _say_quietly(f"interrupted by {stop.name}; the files being written were removed")
+        if written:
+            _say_quietly(f"interrupted by {stop.name} once every file was in place")
+            sys.exit(stop.exit_code)
+        _say_quietly(f"interrupted by {stop.name}; " + (f"nothing was written; {kept}" if kept else "the files being written were removed"))
         sys.exit(stop.exit_code)
     except BrokenPipeError:
         _silence_stdout()
         sys.exit(EXIT_PIPE)
 
 
-def _reporting(ctx: Context, action):
+def _reporting(ctx: Context, action, kept: str = ""):
+    """`action`'s errors reported; `kept`: what a failed command left as it was, said in
+    the closing line."""
     try:
         try:
             return action()
@@ -464,7 +476,7 @@ def _reporting(ctx: Context, action):
     except PnpError as err:
         _report(err.problems.items)
         notes = f"; {_many(len(err.problems.notes), 'check')} not run (see the notes)" if err.problems.notes else ""
-        click.echo(f"{_many(len(err.problems.errors), 'error')}{notes}; nothing was written.", err=True)
+        click.echo(f"{_many(len(err.problems.errors), 'error')}{notes}; nothing was written{f'; {kept}' if kept else ''}.", err=True)
         sys.exit(err.exit_code)
     except BrokenPipeError:
         raise
@@ -472,6 +484,8 @@ def _reporting(ctx: Context, action):
         if ctx.debug or exc.errno not in WRITE_ERRNOS:
             return _internal(ctx, exc)
         _report(output_problem(exc, Path(exc.filename or ".")).problems.items)
+        if kept:
+            click.echo(f"nothing was written; {kept}.", err=True)
         sys.exit(EXIT_ERRORS)
     except Exception as exc:
         return _internal(ctx, exc)
@@ -674,7 +688,7 @@ def calibrate(ctx: Context, paper: str, flip: str, lang: str, out: Path) -> None
         ctx.say(f"wrote {target}: print it double-sided at 100 %")
         ctx.say(f"to use the offset you measure in every build, save it as back_offset: X,Y in {config_path()} (or set PNP_BACK_OFFSET=X,Y)")
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, Output(out, kept="the previous calibration sheet is intact"))
 
 
 @main.command(cls=SheetCommand)
@@ -757,7 +771,7 @@ def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
         for r in reports:
             ctx.say(f"{r.lang}: {r.new} new, {r.fuzzy} fuzzy, {r.obsolete} obsolete")
 
-    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder", cache=False))
+    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder", "the catalogues are as they were", cache=False))
 
 
 @i18n.command("status")
@@ -820,7 +834,7 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
         if note:
             click.echo(f"note: {note}", err=True)
 
-    _run(ctx, action, Output((out / name).parent))
+    _run(ctx, action, Output((out / name).parent, kept="no game folder was made"))
 
 
 @main.command()
@@ -881,6 +895,13 @@ def export() -> None:
 
 
 images_out_option = out_folder("Folder for the images.")
+
+
+def _export_output(out: Path) -> Output:
+    """An export's output folder: a failed or interrupted export leaves the last one whole."""
+    return Output(out, kept="the previous export is intact")
+
+
 deck_option = click.option("--deck", "decks", multiple=True, help="Export only this deck (repeatable).")
 lang_option = click.option("--lang", default=None, callback=_language, help="Language to export (default: the game's source language).")
 untranslated_option = click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
@@ -918,7 +939,7 @@ def export_png(
         folders = sorted({str(path.parent) for path in result.files})
         ctx.say(f"wrote {len(result.files)} PNG files at {dpi} dpi in {', '.join(folders)}")
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, _export_output(out))
 
 
 def _calibration(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float, float] | None:
@@ -989,7 +1010,7 @@ def export_tts(
         for line in result.notes:
             ctx.say(line)
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, _export_output(out))
 
 
 @export.command("shop")
@@ -1035,7 +1056,7 @@ def export_shop(
         for line in result.notes:
             ctx.say(line)
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, _export_output(out))
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
@@ -1106,7 +1127,7 @@ def impose_images(
         if written.pages:
             ctx.say(print_advice([written]))
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, Output(out, kept="the previous PDF is intact"))
 
 
 def run() -> None:

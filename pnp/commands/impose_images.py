@@ -30,7 +30,7 @@ from reportlab.lib.units import mm
 from pnp.assets.fonts import bundled_fonts
 from pnp.assets.images import MAX_PIXELS
 from pnp.base.errors import Location, PnpError, Problems, display_path
-from pnp.base.output import Written, atomic_path
+from pnp.base.output import Written, atomic_path, transaction
 from pnp.exports.png import exported_as  # what `pnp export png` wrote into its images
 from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
 from pnp.i18n.own import ENGLISH  # a folder of images has no language: pnp's words in English
@@ -387,14 +387,13 @@ def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str |
         initial_font=bundled_fonts().get("sans").registered,
         flip=spec.flip if duplex else None,
     )
-    with atomic_path(target) as tmp:
-        count = write_sheets(tmp, pages, grid, info, face_of, None, ruler_caption(name, ENGLISH, sheets), bleed, ENGLISH)
     cuts = []
-    machine = [page for page in pages if page.machine]
-    for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
-        with atomic_path(path) as tmp:
-            tmp.write_bytes(data)
-        cuts.append(path)
+    with transaction() as txn:  # the PDF and its cut files moved into place together, or none
+        count = write_sheets(txn.path_for(target), pages, grid, info, face_of, None, ruler_caption(name, ENGLISH, sheets), bleed, ENGLISH)
+        machine = [page for page in pages if page.machine]
+        for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
+            txn.path_for(path).write_bytes(data)
+            cuts.append(path)
     return Written(target, len(fronts), count, spec.flip if duplex else "fold" if fold else None), art.problems, cuts
 
 

@@ -12,10 +12,12 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pnp.base.errors import Location, display_path, fail
+from pnp.base.errors import Location, PnpError, Problems, display_path, fail
+from pnp.base.output import output_problem, shown
+from pnp.base.signals import holding_signals
 from pnp.check.starter import RULES_TO_WRITE
 from pnp.load.model import LANGUAGE
 
@@ -477,31 +479,43 @@ def create(target: Path, title: str | None = None, lang: str = "en", translation
     empty) or the languages are not language codes. A language pnp has no starter text
     in (`starter_language`) gets the English text, declared as English, and a catalogue
     to translate it into that language (`untranslated_note` says so)."""
-    shown = display_path(target)
+    named = display_path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise fail(Location(shown), "new-exists", f"'{shown}' already exists; expected a new folder name (pnp new never overwrites)")
+        raise fail(Location(named), "new-exists", f"'{named}' already exists; expected a new folder name (pnp new never overwrites)")
     for code in (lang, translation):
         if code is not None and not LANGUAGE.fullmatch(code):
-            raise fail(Location(shown), "new-language", f"'{code}' is not a language code; expected a code such as en, de, sk or pt_BR")
+            raise fail(Location(named), "new-language", f"'{code}' is not a language code; expected a code such as en, de, sk or pt_BR")
     if translation == lang:
-        raise fail(Location(shown), "new-language", f"the translation language '{translation}' is the source language; expected another one")
+        raise fail(Location(named), "new-language", f"the translation language '{translation}' is the source language; expected another one")
     source = lang if starter_language(lang) else SOURCE
     catalogues = sorted({code for code in (lang, translation) if code and code != source})
-    parent = target.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=parent))
+    made = _missing_folders(target.parent)
+    staging: Path | None = None
+    done = False
     try:
+        for folder in made:
+            folder.mkdir()
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=target.parent))
         for rel, text in files(title or title_from_name(target.name), source).items():
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         if catalogues:
-            _catalogues(staging, catalogues)
+            _catalogues(staging, target, catalogues)
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; a game folder is ordinary
-        os.replace(staging, target)  # also replaces an empty folder
-    finally:
-        if staging.exists():
+        with holding_signals():  # a signal now lets the folder come whole into place
+            os.replace(staging, target)  # also replaces an empty folder
+            done = True
+    except OSError as exc:  # a full disk, a folder that cannot be made: said at the game folder, not its temporary name
+        raise output_problem(exc, target) from None
+    finally:  # a failure or a signal: no trace of the game, nor of the folders made for it
+        if staging is not None and not done:
             shutil.rmtree(staging, ignore_errors=True)
+        for folder in reversed(made) if not done else []:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
     return target
 
 
@@ -515,14 +529,30 @@ def untranslated_note(lang: str) -> str | None:
     )
 
 
-def _catalogues(folder: Path, langs: list[str]) -> None:
-    """The template and an empty catalogue for each of `langs`, by the same code as `pnp i18n update`."""
+def _missing_folders(folder: Path) -> list[Path]:
+    """The folders to make for `folder` to exist, outermost first."""
+    missing = []
+    while not folder.exists():
+        missing.insert(0, folder)
+        folder = folder.parent
+    return missing
+
+
+def _catalogues(folder: Path, target: Path, langs: list[str]) -> None:
+    """The template and an empty catalogue for each of `langs`, by the same code as `pnp
+    i18n update`, in the temporary `folder`; what fails is said at the game folder
+    `target` (the user never sees the temporary name)."""
     from pnp.i18n.catalogues import update
     from pnp.load.game import load_game
     from pnp.project.edition import read_originals
 
     game, _ = load_game(folder)
-    update(game, read_originals(game, rulebooks=False).entries, add=langs)
+    try:
+        update(game, read_originals(game, rulebooks=False).entries, add=langs)
+    except PnpError as err:
+        staged, named = shown(folder), shown(target)  # as output problems name files
+        moved = [replace(p, location=replace(p.location, file=named + p.location.file.removeprefix(staged))) for p in err.problems.items]
+        raise PnpError(Problems(moved)) from None
 
 
 def _umask() -> int:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.base.errors import Location, Problems, display_path, fail
-from pnp.base.output import atomic_path
+from pnp.base.output import Transaction, transaction
 from pnp.base.paths import inside, is_junk, leads_out
 from pnp.i18n.msgid import comparable, singular, unescape
 from pnp.load.languages import known_language
@@ -285,17 +285,17 @@ def template(game: Game, entries: list[Entry]) -> Catalog:
     return catalog
 
 
-def _write(path: Path, catalog: Catalog) -> None:
+def _write(path: Path, catalog: Catalog, txn: Transaction) -> None:
     """The catalogue written over its old file, changing only the entries that changed
-    (pofile): a file in Poedit's or msgmerge's wrapping keeps it, and its headers."""
+    (pofile): a file in Poedit's or msgmerge's wrapping keeps it, and its headers. It
+    goes into `txn`, with every other catalogue of the update: all are changed or none."""
     old = path.read_text(encoding="utf-8") if path.is_file() else None
     from pnp.i18n import pofile  # here for speed: it brings in babel's catalogues, which a build does not write
 
     data = pofile.write(old, catalog).encode("utf-8")
     if old is not None and old.encode("utf-8") == data:
         return
-    with atomic_path(path) as tmp:
-        tmp.write_bytes(data)
+    txn.path_for(path).write_bytes(data)
 
 
 def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None:
@@ -461,12 +461,13 @@ def update(game: Game, entries: list[Entry], add: list[str] | None = None) -> tu
     olds = {lang: read_catalog(path, problems) if path.is_file() else _new_catalog(game, lang) for lang, path in paths.items() if path is not None}
     problems.raise_if_errors()  # every catalogue read before any is written: one broken, none changed
     pot = template(game, entries)
-    _write(pot_path, pot)
     reports = []
-    for lang in langs:
-        merged, report = _merge(game, lang, pot, olds[lang])
-        _write(paths[lang], merged)
-        reports.append(report)
+    with transaction() as txn:  # the template and every catalogue, or none (a full disk, a signal)
+        _write(pot_path, pot, txn)
+        for lang in langs:
+            merged, report = _merge(game, lang, pot, olds[lang])
+            _write(paths[lang], merged, txn)
+            reports.append(report)
     return pot_path, reports
 
 

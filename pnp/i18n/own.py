@@ -72,6 +72,7 @@ SOURCE: dict[str, str | tuple[str, str]] = {
     "rulebook.example": "Example",
     "rulebook.note": "Note",
     "rulebook.continued": "cont.",
+    "rulebook.edition": "About this edition",
 }
 NOTES = {  # for the translators: what a word is, where the English alone does not say
     "ruler": "the caption under a millimetre ruler on every sheet; {length} is its length in mm",

@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pnp.base.errors import Location, Problem
+from pnp.base.signals import Interrupted
 from pnp.live.preview import Preview, State, face_size_mm, owner
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
@@ -71,6 +72,8 @@ class Handler(BaseHTTPRequestHandler):
             self._text(HTTPStatus.NOT_FOUND, f"no such {missing} in this game")
         except (BrokenPipeError, ConnectionResetError):  # the browser went away
             pass
+        except Interrupted:  # pnp was stopped while this was drawn (a sheet PDF): its files are removed, no answer
+            self.close_connection = True
 
     def _route(self, parts: list[str], query: dict[str, str]) -> None:
         preview = self.server.preview

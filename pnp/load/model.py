@@ -132,6 +132,8 @@ class RulebookDef:
     title: str = ""  # translated; default: the rulebook id
     modes: list[str] = field(default_factory=list)  # one rulebook per mode
     facts: list[FactDef] = field(default_factory=list)
+    numbering: bool = True  # headings numbered 1, 1.1, 1.1.1 (False: a rulebook's plain headings)
+    cover: list[str] = field(default_factory=list)  # cards drawn on the cover, DECK/ID; default: a card of each deck
     _loc: Location = field(default=Location("?"), repr=False)
 
 

@@ -1,9 +1,10 @@
 """The few words a rulebook prints that nobody wrote: "Contents", "Index", the page
 abbreviation of a cross-reference, the labels of examples and notes, the mark of an index
-letter repeated at the top of a page or column ("C (cont.)"). They are pnp's own words
-(pnp/i18n/own.py), in the rulebook's language; a game replaces any of them with `strings:`
-in game.yaml (pnp.rulebook.contents, pnp.rulebook.index, pnp.rulebook.page,
-pnp.rulebook.example, pnp.rulebook.note, pnp.rulebook.continued), translated like every
+letter repeated at the top of a page or column ("C (cont.)"), the heading of the
+edition's notes ("About this edition"). They are pnp's own words (pnp/i18n/own.py), in
+the rulebook's language; a game replaces any of them with `strings:` in game.yaml
+(pnp.rulebook.contents, pnp.rulebook.index, pnp.rulebook.page, pnp.rulebook.example,
+pnp.rulebook.note, pnp.rulebook.continued, pnp.rulebook.edition), translated like every
 other string. A sidebar has no label unless the game gives one (pnp.rulebook.sidebar)."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Labels:
     note: str
     sidebar: str
     continued: str  # an index letter repeated at the top of a page or column: "C (cont.)"
+    edition: str  # the heading of the edition's notes gathered at the end: "About this edition"
 
     def box(self, kind: str) -> str:
         return getattr(self, kind, "")
@@ -37,4 +39,5 @@ def labels(lang: str, strings: dict[str, str]) -> Labels:
         words("rulebook.note"),
         strings.get(f"{PREFIX}rulebook.sidebar", ""),
         words("rulebook.continued"),
+        words("rulebook.edition"),
     )

@@ -466,7 +466,7 @@ _NUM = "\x1e%.3f"
 def _text(layout: TextLayout, named: set[str]) -> str:
     """A set text, as pdf.py draws it: how many pieces each line has; its size and leading
     and each piece's x and word space; what the pieces print (a text, or a symbol's id) and
-    in which fonts, joined by "\x1f" when none holds a "\x1f" or "\x1e" (else by repr,
+    in which fonts (and how each is shaped, when one is), joined by "\x1f" when none holds a "\x1f" or "\x1e" (else by repr,
     which holds no bare "\x1f"), after their length. A piece's width and the text's ascent
     and height are not drawn (a piece's width follows from what it prints and its font).
     A format per column, none per piece."""
@@ -477,8 +477,10 @@ def _text(layout: TextLayout, named: set[str]) -> str:
 
 def _serialised(layout: TextLayout) -> tuple[str, frozenset[str]]:
     lines = layout.lines
-    xs, texts, fonts, _, spaces = tuple(zip(*chain.from_iterable(lines))) or ((),) * 5  # text.Piece: x, text, font, width, word space
+    xs, texts, fonts, _, spaces, shapes = tuple(zip(*chain.from_iterable(lines))) or ((),) * 6  # text.Piece: x, text, font, width, word space, shape
     strings = texts + fonts
+    if any(shapes):  # shaped pieces (right to left, or a script that needs shaping) say so; others as before
+        strings += shapes
     joined = "\x1f".join(strings)
     if joined.count("\x1f") != len(strings) - 1 or "\x1e" in joined:
         joined = repr(strings)

@@ -19,11 +19,12 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.assets.images import image_size
+from pnp.assets.shaping import shape
 from pnp.i18n.own import Words
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
-from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
+from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped, glyph_chars
 
 rl_config.useA85 = 0  # plain binary streams: smaller files
 CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, not loud
@@ -214,7 +215,9 @@ def _contents(ops: tuple[Op, ...], chars: dict[str, set[str]], symbols: set[str]
         if isinstance(op, TextOp):
             for line in op.text.lines:
                 for piece in line:
-                    if piece.font:
+                    if piece.shape:  # the characters its glyphs are coded by
+                        chars.setdefault(piece.font, set()).update(glyph_chars(piece.font, shape(piece.text, piece.font, piece.shape == "rtl")))
+                    elif piece.font:
                         chars.setdefault(piece.font, set()).update(piece.text)
                     else:
                         symbols.add(piece.text)
@@ -473,7 +476,9 @@ def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
     for i, line in enumerate(layout.lines):
         baseline = op.baseline - i * layout.leading
         for piece in line:
-            if piece.font:
+            if piece.shape:  # glyphs HarfBuzz chose and placed (shaping.py), left to right
+                pieces.append((piece.font, size, 0.0, op.x + piece.x, baseline, shape(piece.text, piece.font, piece.shape == "rtl")))
+            elif piece.font:
                 pieces.append((piece.font, size, piece.word_space, op.x + piece.x, baseline, piece.text))
             else:
                 marks.append((piece.text, op.x + piece.x, baseline - 0.22 * size, SYMBOL_EM * size))
