@@ -419,7 +419,8 @@ def main(folder: Path, target: Path) -> None:
     pdf.stream(marks_id, marks_ops.encode(), f"/Type /XObject /Subtype /Form /BBox [0 0 {num(PAGE_W)} {num(PAGE_H)}]")
     sans = font("sans")
     ruler_x = x0 + card_w + (card_w - RULER_LENGTH) / 2
-    first_caption = f"print at 100 % (actual size): this ruler is {round(RULER_LENGTH / MM)} mm"
+    # pnp prints its own words in the deck's language: make_deck.py writes a Slovak deck (pnp/i18n/own/sk.po)
+    first_caption = f"tlačte na 100 % (skutočná veľkosť): toto pravítko má {round(RULER_LENGTH / MM)} mm"
     ticks = [f"0 0 m {num(RULER_LENGTH)} 0 l S"]
     ticks += [f"{num(i * MM)} 0 m {num(i * MM)} {num((3 if i % 10 == 0 else 2 if i % 5 == 0 else 1) * MM)} l S" for i in range(round(RULER_LENGTH / MM) + 1)]
     ruler_ops = f"0 0 0 RG .5 w\n{chr(10).join(ticks)}\n0 0 0 rg BT /{sans.tag} 6 Tf 1 0 0 1 0 {num(-2.4 * MM)} Tm ({sans.encode(first_caption)}) Tj ET"
@@ -442,7 +443,7 @@ def main(folder: Path, target: Path) -> None:
             ops.extend(set_text(str(card[field]), style, box_, marks) for field, style, box_ in texts)
             ops.extend(marks)
             ops.append("Q")
-        caption = f"{game['title']} · {deck_name} · sheet {sheet + 1}/{sheets} front"
+        caption = f"{game['title']} · {deck_name} · hárok {sheet + 1}/{sheets}, líce"
         ops.append(f"/Marks Do q 1 0 0 1 {num(ruler_x)} {num(RULER_Y)} cm /Ruler Do")
         ops.append(f"0 0 0 rg BT /{sans.tag} 6 Tf 1 0 0 1 0 {num(-2.4 * MM - 6 * 1.15)} Tm ({sans.encode(caption)}) Tj ET Q")
         used = [(x0 + (i % 3) * card_w, y0 + (2 - i // 3) * card_h) for i in range(len(batch))]

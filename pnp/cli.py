@@ -21,9 +21,9 @@ from pnp import __version__
 from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, display_path, grouped
 from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
-from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
-from pnp.commands.new import create
-from pnp.impose.paper import PAPERS
+from pnp.base.signals import Interrupted, held, raising_on_signals, stop_if_received
+from pnp.commands.new import create, untranslated_note
+from pnp.impose.paper import PAPERS, paper
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
 from pnp.load.schema import suggest
@@ -66,13 +66,35 @@ def out_folder(help: str, default: Path = Path("output")):
     return click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False), default=default, show_default=True, help=help)
 
 
+class PaperType(click.ParamType):
+    """A paper: a name of PAPERS (or an alias) or WIDTHxHEIGHT in mm (impose.paper.paper),
+    handed on as the name files are named by ('a4', '300x450')."""
+
+    name = "paper"
+
+    def convert(self, value, param, ctx):
+        try:
+            return paper(value).name
+        except ValueError as exc:
+            self.fail(f"'{value}' is not a paper; {exc}", param, ctx)
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "NAME|WxH"
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in PAPERS if name.startswith(incomplete)]
+
+
 # Sheet options shared by the commands that print or plan sheets (build, check, impose; calibrate's paper and flip).
 def paper_choice(help_text: str):
     """The --paper option of a command, with its own help."""
-    return click.option("--paper", type=click.Choice(list(PAPERS)), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=help_text)
+    names = f"{', '.join(PAPERS)}, or WIDTHxHEIGHT in mm (e.g. 300x450)"
+    return click.option("--paper", type=PaperType(), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=f"{help_text} {names}.")
 
 
-paper_option = paper_choice("Paper size (portrait).")
+paper_option = paper_choice("Paper size (portrait):")
 
 
 out_option = out_folder("Folder for the PDFs.")
@@ -228,6 +250,12 @@ def _config_check(param: click.Parameter):
     a mistake said as a game file's are ("expected ..."). Returns the value as click's
     default_map hands it to the option."""
     kind = param.type
+    if isinstance(kind, PaperType):
+
+        def named(value):
+            return paper(value if isinstance(value, str) else "").name  # its ValueError says what was expected
+
+        return named
     if isinstance(kind, click.Choice):
         choices = [str(c) for c in kind.choices]
 
@@ -262,7 +290,40 @@ def _config_check(param: click.Parameter):
     return offset
 
 
-class SheetCommand(click.Command):
+# The global options: `pnp -q build GAME` and `pnp build GAME -q` alike (PnpCommand).
+GLOBAL_OPTIONS = (
+    (("--debug",), "Show Python tracebacks (for reporting bugs in pnp)."),
+    (("-q", "--quiet"), "Print only errors and warnings."),
+    (("-v", "--verbose"), "Also print how long each deck took, and where each sheet option not at its default came from."),
+)
+GLOBAL_NAMES = ("debug", "quiet", "verbose")
+
+
+class PnpCommand(click.Command):
+    """A pnp command: it takes the global options after its name too, so that `pnp build
+    GAME -q` is `pnp -q build GAME` (each is said where a user types it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params += [click.Option(list(names), is_flag=True, help=text) for names, text in GLOBAL_OPTIONS]
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        given = {name: bool(ctx.params.pop(name, False)) for name in GLOBAL_NAMES}
+        pnp_ctx = ctx.find_object(Context)
+        if pnp_ctx is not None:
+            pnp_ctx.also(**given)
+        return rest
+
+
+class PnpGroup(click.Group):
+    """The `pnp` group and its groups (i18n, export): every command in them is a PnpCommand."""
+
+    command_class = PnpCommand
+    group_class = type  # a group made in it is a PnpGroup too
+
+
+class SheetCommand(PnpCommand):
     """A command that takes sheet options: its context's default_map is the user's config
     file's settings (see pnp/load/settings.py), so click gives each option its value
     from the command line, else its PNP_* variable, else the config file, else its
@@ -342,16 +403,27 @@ class Context:
         self.config: Path | None = None  # the user's config file, once read (for build --verbose)
         self.from_game: dict[str, Path] = {}  # the sheet options game.yaml set (for build --verbose)
 
+    def also(self, debug: bool, quiet: bool, verbose: bool) -> None:
+        """The global options given after the command's name, added to those before it."""
+        self.debug = self.debug or debug
+        self.quiet = self.quiet or quiet
+        self.verbose = (self.verbose or verbose) and not self.quiet
+
     def say(self, message: str) -> None:
         if not self.quiet:
             click.echo(message)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def global_options(command):
+    """The global options, on the `pnp` group (PnpCommand takes them after a command's name too)."""
+    for names, text in reversed(GLOBAL_OPTIONS):
+        command = click.option(*names, is_flag=True, help=text)(command)
+    return command
+
+
+@click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
-@click.option("--debug", is_flag=True, help="Show Python tracebacks (for reporting bugs in pnp).")
-@click.option("-q", "--quiet", is_flag=True, help="Print only errors and warnings.")
-@click.option("-v", "--verbose", is_flag=True, help="Also print how long each deck took, and where each sheet option not at its default came from.")
+@global_options
 @click.pass_context
 def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     """pnp: print-and-play cards, boards and rulebooks from one YAML source.
@@ -369,18 +441,30 @@ def _run(ctx: Context, action, output: Output | None = None):
     within, nothing is written outside `output` (the command's --out), and a signal
     aborts what is being written. A reader that goes away (`pnp list | head -1`) ends the
     command quietly with EXIT_PIPE."""
+    kept = output.kept if output is not None else ""
+    written = False
     try:
         with raising_on_signals(), writing_under(output):
-            return _reporting(ctx, action)
+            done = _reporting(ctx, action, kept)
+            signum = held()
+            if signum is None:
+                return done
+            written = True  # it came as the files were moved into place, and let them all come
+            raise Interrupted(signum)
     except Interrupted as stop:
-        _say_quietly(f"interrupted by {stop.name}; the files being written were removed")
+        if written:
+            _say_quietly(f"interrupted by {stop.name} once every file was in place")
+            sys.exit(stop.exit_code)
+        _say_quietly(f"interrupted by {stop.name}; " + (f"nothing was written; {kept}" if kept else "the files being written were removed"))
         sys.exit(stop.exit_code)
     except BrokenPipeError:
         _silence_stdout()
         sys.exit(EXIT_PIPE)
 
 
-def _reporting(ctx: Context, action):
+def _reporting(ctx: Context, action, kept: str = ""):
+    """`action`'s errors reported; `kept`: what a failed command left as it was, said in
+    the closing line."""
     try:
         try:
             return action()
@@ -392,7 +476,7 @@ def _reporting(ctx: Context, action):
     except PnpError as err:
         _report(err.problems.items)
         notes = f"; {_many(len(err.problems.notes), 'check')} not run (see the notes)" if err.problems.notes else ""
-        click.echo(f"{_many(len(err.problems.errors), 'error')}{notes}; nothing was written.", err=True)
+        click.echo(f"{_many(len(err.problems.errors), 'error')}{notes}; nothing was written{f'; {kept}' if kept else ''}.", err=True)
         sys.exit(err.exit_code)
     except BrokenPipeError:
         raise
@@ -400,6 +484,8 @@ def _reporting(ctx: Context, action):
         if ctx.debug or exc.errno not in WRITE_ERRNOS:
             return _internal(ctx, exc)
         _report(output_problem(exc, Path(exc.filename or ".")).problems.items)
+        if kept:
+            click.echo(f"nothing was written; {kept}.", err=True)
         sys.exit(EXIT_ERRORS)
     except Exception as exc:
         return _internal(ctx, exc)
@@ -476,15 +562,10 @@ def _report(problems) -> None:
 
 LAST_BUILD = "\0last"  # --changed-since without a value
 
-changed_since_option = click.option(
-    "--changed-since",
-    "changed_since",
-    is_flag=False,
-    flag_value=LAST_BUILD,
-    default=None,
-    metavar="[MANIFEST]",
-    help="Also write errata PDFs of the cards changed or new since MANIFEST (default: the last build's in --out), and say which to take out. Put it after GAME.",
-)
+
+def changed_since_option(help_text: str):
+    """The --changed-since option of a command, with its own help (build writes errata, list only says)."""
+    return click.option("--changed-since", "changed_since", is_flag=False, flag_value=LAST_BUILD, default=None, metavar="[MANIFEST]", help=help_text)
 
 
 @main.command(cls=SheetCommand)
@@ -505,7 +586,9 @@ changed_since_option = click.option(
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors (not errors in reading the game: a card's data, a layout).")
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
-@changed_since_option
+@changed_since_option(
+    "Also write errata PDFs of the cards changed or new since MANIFEST (default: the last build's in --out), and say which to take out. Put it after GAME."
+)
 @click.pass_obj
 @with_sheet
 def build(
@@ -586,22 +669,26 @@ def build(
 @main.command(cls=SheetCommand)
 @paper_option
 @flip_option
+@click.option("--lang", default="en", show_default=True, callback=_language, help="The language of the sheet's instructions (pnp's own words).")
 @out_folder("Folder for the PDF.")
 @click.pass_obj
-def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
+def calibrate(ctx: Context, paper: str, flip: str, lang: str, out: Path) -> None:
     """Write a calibration sheet: rulers to check 100 % printing and crosshairs on both
     sides to measure how far your printer shifts the backs (for --back-offset)."""
 
     def action():
         from pnp.assets.fonts import bundled_fonts
         from pnp.commands.calibrate import write_calibration
+        from pnp.i18n.own import has_words, own_words
 
+        if not has_words(lang):
+            click.echo(f"warning: pnp has no words in '{lang}'; the sheet's instructions are in English (pnp/i18n/own has a catalogue per language)", err=True)
         target = out / f"calibration-{paper}-{flip}.pdf"
-        write_calibration(target, paper, flip, bundled_fonts().get("sans").registered)
+        write_calibration(target, paper, flip, bundled_fonts().get("sans").registered, own_words(lang))
         ctx.say(f"wrote {target}: print it double-sided at 100 %")
         ctx.say(f"to use the offset you measure in every build, save it as back_offset: X,Y in {config_path()} (or set PNP_BACK_OFFSET=X,Y)")
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, Output(out, kept="the previous calibration sheet is intact"))
 
 
 @main.command(cls=SheetCommand)
@@ -617,7 +704,7 @@ def calibrate(ctx: Context, paper: str, flip: str, out: Path) -> None:
     help="Also check this language (repeatable; 'all' for every catalogue, 'qps' for the pseudo-language).",
 )
 @click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
-@paper_choice("Paper size (portrait), as for pnp build: what does not fit it is reported.")
+@paper_choice("Paper size (portrait), as for pnp build (what does not fit it is reported):")
 @sheet_options
 @click.pass_obj
 @with_sheet
@@ -684,7 +771,7 @@ def i18n_update(ctx: Context, game: Path, add: tuple[str, ...]) -> None:
         for r in reports:
             ctx.say(f"{r.lang}: {r.new} new, {r.fuzzy} fuzzy, {r.obsolete} obsolete")
 
-    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder"))
+    _run(ctx, action, Output(game, "or copy the game folder somewhere writable", "the game folder", "the catalogues are as they were", cache=False))
 
 
 @i18n.command("status")
@@ -720,7 +807,12 @@ def i18n_status(ctx: Context, game: Path) -> None:
 @click.argument("name", type=click.Path(path_type=Path))
 @out_folder("Folder to create the game in.", Path("."))
 @click.option("--title", default=None, help="The game's title (default: from NAME).")
-@click.option("--lang", default="en", show_default=True, help="The language the game is written in.")
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    help="The language the game is written in: its starter text is in it (en, sk, cs, de, pl, fr; another language gets the English text and a catalogue to translate it into that language).",
+)
 @click.option(
     "--translation",
     default=None,
@@ -738,8 +830,11 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
         target = create(out / name, title, lang, None if second == "none" else second)
         shown = shlex.quote(str(target))
         ctx.say(f"created {target}: next, run  pnp check {shown}  and  pnp build {shown}")
+        note = untranslated_note(lang)
+        if note:
+            click.echo(f"note: {note}", err=True)
 
-    _run(ctx, action, Output((out / name).parent))
+    _run(ctx, action, Output((out / name).parent, kept="no game folder was made"))
 
 
 @main.command()
@@ -767,9 +862,12 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
 @main.command("list")
 @game_argument
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="json: for scripts.")
-@changed_since_option
+@changed_since_option(
+    "Say which cards changed or are new since MANIFEST (default: the last build's in --out): what build --changed-since would put in "
+    "errata PDFs, and which to take out of the printed deck. Writes nothing. Put it after GAME."
+)
 @out_folder("With --changed-since: the build's folder.")
-@paper_choice("With --changed-since: the build's paper.")
+@paper_choice("With --changed-since: the build's paper:")
 @click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
 @click.pass_obj
 def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out: Path, paper: str, lang: str | None) -> None:
@@ -797,6 +895,13 @@ def export() -> None:
 
 
 images_out_option = out_folder("Folder for the images.")
+
+
+def _export_output(out: Path) -> Output:
+    """An export's output folder: a failed or interrupted export leaves the last one whole."""
+    return Output(out, kept="the previous export is intact")
+
+
 deck_option = click.option("--deck", "decks", multiple=True, help="Export only this deck (repeatable).")
 lang_option = click.option("--lang", default=None, callback=_language, help="Language to export (default: the game's source language).")
 untranslated_option = click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
@@ -834,7 +939,7 @@ def export_png(
         folders = sorted({str(path.parent) for path in result.files})
         ctx.say(f"wrote {len(result.files)} PNG files at {dpi} dpi in {', '.join(folders)}")
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, _export_output(out))
 
 
 def _calibration(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float, float] | None:
@@ -905,7 +1010,7 @@ def export_tts(
         for line in result.notes:
             ctx.say(line)
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, _export_output(out))
 
 
 @export.command("shop")
@@ -951,7 +1056,7 @@ def export_shop(
         for line in result.notes:
             ctx.say(line)
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, _export_output(out))
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[float, float] | None:
@@ -972,7 +1077,20 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @sides_option
 @flip_option
 @back_offset_option
-@click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True, help="Bleed in mm that the images include beyond the trim on every side.")
+@click.option(
+    "--bleed",
+    type=click.FloatRange(0, 6),
+    default=0.0,
+    show_default=True,
+    help="Bleed in mm that the images include beyond the trim on every side (images of pnp export png say theirs: without --bleed, that one).",
+)
+@click.option(
+    "--extend",
+    type=click.FloatRange(0, 6),
+    default=0.0,
+    show_default=True,
+    help="Make this much bleed in mm for images cut at the trim, from their outermost pixels (each edge stretched outwards, each corner its corner pixel).",
+)
 @gap_option
 @overlap_option
 @cutter_option
@@ -989,14 +1107,19 @@ def impose_images(
     out: Path,
     sheet: SheetSpec,
     title: str | None,
+    extend: float,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
-    sheets with crop marks, duplex backs and the calibration ruler, like a built deck."""
+    sheets with crop marks, duplex backs and the calibration ruler, like a built deck.
+    Images cut at the trim get bleed made for them with --extend."""
+    if extend and sheet.bleed:
+        raise click.UsageError("--bleed says how much bleed the images hold, --extend makes bleed for images that hold none; expected one of them")
 
     def action():
         from pnp.commands.impose_images import impose_images as run_impose
 
-        written, problems, cuts = run_impose(folder, back, size, sheet, out, title)
+        learn = click.get_current_context().get_parameter_source("bleed") != ParameterSource.COMMANDLINE
+        written, problems, cuts = run_impose(folder, back, size, sheet, out, title, learn, extend)
         _report(problems.items)
         ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:
@@ -1004,7 +1127,7 @@ def impose_images(
         if written.pages:
             ctx.say(print_advice([written]))
 
-    _run(ctx, action, Output(out))
+    _run(ctx, action, Output(out, kept="the previous PDF is intact"))
 
 
 def run() -> None:

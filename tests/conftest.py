@@ -116,3 +116,30 @@ def make_small_game(folder: Path, cards: str = SMALL_CARDS) -> Path:
     (folder / "rules.yaml").write_text(SMALL_RULES, encoding="utf-8")
     (folder / "cards.yaml").write_text(cards, encoding="utf-8")
     return folder
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` (hidden ones too: temporary files), by its path inside it,
+    with its bytes: what a failed or interrupted command must leave as it was."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()} if folder.exists() else {}
+
+
+def full_disk(monkeypatch, at: int) -> None:
+    """The disk fills up as the `at`-th temporary file of a command is made: the system
+    refuses to create it (ENOSPC), as it does when no room is left."""
+    import errno
+    import tempfile
+    from types import SimpleNamespace
+
+    import pnp.base.output
+
+    real = tempfile.mkstemp
+    made = []
+
+    def mkstemp(*args, **kwargs):
+        made.append(1)
+        if len(made) == at:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(Path(kwargs.get("dir", ".")) / f"{kwargs.get('prefix', '')}xxxxxxxx.tmp"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pnp.base.output, "tempfile", SimpleNamespace(mkstemp=mkstemp))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import weakref
 from collections import Counter
 from pathlib import Path
@@ -81,6 +82,28 @@ def operations(page) -> list[tuple[list, bytes]]:
     return [(operands, op) for operands, op in content.operations]
 
 
+def drawn_strings(page) -> list[tuple[str, float]]:
+    """Each string the page's own content draws (Tj or TJ), in the order of the stream, with
+    the x of its text matrix: its characters as the fonts' ToUnicode maps name them, each
+    glyph in the order it is drawn, left to right (pypdf's text extraction reorders
+    right-to-left letters into reading order: this reads what is printed where)."""
+    maps: dict[str, dict[int, str]] = {}
+    for name, font in page["/Resources"]["/Font"].items():
+        data = font.get_object()["/ToUnicode"].get_object().get_data().decode("latin-1")
+        maps[name] = {int(a, 16): chr(int(b, 16)) for a, b in re.findall(r"<([0-9A-Fa-f]{2})> <([0-9A-Fa-f]{4})>", data)}
+    found: list[tuple[str, float]] = []
+    font, x = "", 0.0
+    for operands, op in operations(page):
+        if op == b"Tf":
+            font = operands[0]
+        elif op == b"Tm":
+            x = float(operands[4])
+        elif op in (b"Tj", b"TJ"):
+            strings = [operands[0]] if op == b"Tj" else [o for o in operands[0] if not isinstance(o, (int, float))]
+            found.append(("".join(maps[font].get(b, "?") for s in strings for b in (s.original_bytes if hasattr(s, "original_bytes") else bytes(s))), x))
+    return found
+
+
 def marks(page) -> list[tuple[float, float, float, float]]:
     """Line segments drawn at page level (not inside a card), directly or in a form placed
     there as it is (pnp draws a page layout's crop marks once, as a form): the crop marks."""
@@ -116,10 +139,16 @@ def card_boxes(page) -> list[tuple[float, float, float, float]]:
 
 def placed_text(page) -> list[tuple[str, float, float]]:
     """Each run of text on a page with where it starts: (text, x, y) in page points of the
-    left end of its baseline, through the text and graphics matrices, and through the
-    matrix of each form it is drawn in (pypdf reads a form's text in the form's own space,
-    so each form is read on its own and its runs moved to where it is placed)."""
-    runs: list[tuple[str, float, float]] = []
+    left end of its baseline (see sized_text)."""
+    return [(run, x, y) for run, x, y, _ in sized_text(page)]
+
+
+def sized_text(page) -> list[tuple[str, float, float, float]]:
+    """Each run of text on a page with where it starts and the size it is printed at:
+    (text, x, y, points), through the text and graphics matrices, and through the matrix of
+    each form it is drawn in (pypdf reads a form's text in the form's own space, so each
+    form is read on its own and its runs moved to where it is placed)."""
+    runs: list[tuple[str, float, float, float]] = []
     for contents, resources, (a, b, c, d, e, f) in _drawings(page, page["/Contents"], page["/Resources"], IDENTITY):
         alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
         alone[NameObject("/Resources")] = _without_forms(resources)  # their text is read with their own placement
@@ -129,7 +158,8 @@ def placed_text(page) -> list[tuple[str, float, float]]:
             if text.strip():
                 x, y = tm[4], tm[5]
                 px, py = x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]
-                runs.append((text.strip(), px * a + py * c + e, px * b + py * d + f))
+                scale = abs(tm[0] * tm[3] - tm[1] * tm[2]) * abs(cm[0] * cm[3] - cm[1] * cm[2]) * abs(a * d - b * c)
+                runs.append((text.strip(), px * a + py * c + e, px * b + py * d + f, size * scale**0.5))
 
         quiet = logging.getLogger("pypdf._page")  # it says it cannot read the forms left out
         level = quiet.level

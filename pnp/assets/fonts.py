@@ -150,6 +150,7 @@ def _register(path: Path, name: str, loc: Location) -> Font:
     else:
         pdfmetrics.registerFont(ttf)
     face = ttf.face
+    _PATHS[registered] = path
     return Font(name, registered, path, face.ascent / 1000, face.descent / 1000)
 
 
@@ -166,6 +167,14 @@ def _why(exc: Exception, path: Path) -> str:
             text = text.replace(named, "")
         return text.strip() or type(exc).__name__
     return f"its tables are damaged ({type(exc).__name__}: {exc})"
+
+
+_PATHS: dict[str, Path] = {}  # registered name -> its file (the font shaping reads, shaping.py)
+
+
+def font_path(registered: str) -> Path:
+    """The file of a registered font."""
+    return _PATHS[registered]
 
 
 @lru_cache(maxsize=2048)

@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 from xml.parsers import expat
 
+from reportlab.lib.colors import Color
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.assets.svgplain import length
 from pnp.assets.svgplain import read as read_plain
 from pnp.base.errors import Location, Problems, display_path
 from pnp.base.versions import per_version
-from pnp.pdf.canvas import draw_drawing, end_form, place_form, portable_code, write_code
+from pnp.pdf.canvas import draw_drawing, end_form, place_form, portable_code, tinted, write_code
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
     from reportlab.graphics.shapes import Drawing
@@ -69,20 +71,23 @@ class SymbolSet:
         self._loaded[sid] = symbol
         return symbol
 
-    def form(self, canvas: Canvas, sid: str) -> str | None:
-        """The name of the PDF form that draws symbol `sid` in `canvas`, defined on first
-        use (outside any other form: forms do not nest while being defined); None for a
-        symbol that cannot be drawn (reported by the layout check)."""
+    def form(self, canvas: Canvas, sid: str, tint: Color | None = None) -> str | None:
+        """The name of the PDF form that draws symbol `sid` in `canvas` (every fill and
+        stroke in `tint`, when given), defined on first use (outside any other form: forms
+        do not nest while being defined); None for a symbol that cannot be drawn (reported
+        by the layout check)."""
         symbol = self.get(sid)
         if symbol is None:
             return None
         forms = _FORMS.get(canvas)
         if forms is None:
             forms = _FORMS[canvas] = set()
-        name = f"pnpsym_{sid}"
+        name = f"pnpsym_{sid}" if tint is None else f"pnpsym_{sid}_{tint.hexval()[2:]}"
         if name not in forms:
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
-            if symbol.code is not None:
+            if tint is not None:
+                _render_tinted(symbol, canvas, tint)
+            elif symbol.code is not None:
                 write_code(canvas, symbol.code)
             else:
                 _render(symbol, canvas)
@@ -90,9 +95,10 @@ class SymbolSet:
             forms.add(name)
         return name
 
-    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float) -> None:
-        """Draw symbol `sid` fitted into a size x size square with its lower left at x, y."""
-        name = self.form(canvas, sid)
+    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float, tint: Color | None = None) -> None:
+        """Draw symbol `sid` fitted into a size x size square with its lower left at x, y
+        (in `tint`, when given)."""
+        name = self.form(canvas, sid, tint)
         if name is None:  # reported by the layout check; never drawn as a blank silently
             return
         symbol = self._loaded[sid]
@@ -109,6 +115,21 @@ def _render(symbol: Symbol, canvas: Canvas) -> None:
     PDF and the rulebook, so the next form is those operators again (the same bytes)."""
     draw_drawing(canvas, symbol.drawing)  # in the canvas's font: no unembedded font is named
     symbol.code = portable_code(canvas)
+
+
+_COLOUR_OPERATOR = re.compile(r"^(?:[-+]?[\d.]+ ){1,4}(rg|RG|g|G|k|K)$")  # a fill (lower case) or stroke colour, grey, RGB or CMYK
+
+
+def _render_tinted(symbol: Symbol, canvas: Canvas, tint: Color) -> None:
+    """The symbol drawn with every fill and stroke colour `tint` (a one-colour symbol
+    recoloured): its operators with their colours replaced, or, for a drawing svglib read
+    whose operators are not kept, a copy of the drawing with its shapes' colours replaced
+    (their opacity kept)."""
+    fill = f"{fp_str(tint.red, tint.green, tint.blue)} rg"
+    if symbol.code is not None:
+        write_code(canvas, [(fill if m.group(1).islower() else fill.upper()) if (m := _COLOUR_OPERATOR.match(line)) else line for line in symbol.code])
+        return
+    draw_drawing(canvas, tinted(symbol.drawing, tint))
 
 
 class _Collect(logging.Handler):

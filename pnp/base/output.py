@@ -11,6 +11,7 @@ what to do, not a traceback."""
 from __future__ import annotations
 
 import errno
+import filecmp
 import os
 import re
 import tempfile
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pnp.base.errors import Location, PnpError, fail
-from pnp.base.signals import stop_if_received
+from pnp.base.signals import holding_signals, stop_if_received
 
 
 class Written(NamedTuple):
@@ -47,13 +48,21 @@ class Output:
     root: Path
     instead: str = "or choose another folder with --out"
     name: str = "the output folder"
+    kept: str = ""  # what a failed or interrupted run left as it was, to say so ("the previous export is intact")
+    cache: bool = True  # whether data fetched from the web is kept under it (in .pnp-cache/: pnp/load/remote.py)
+
+
+def current_output() -> Output | None:
+    """The folder the running command may write under (None: it writes nothing)."""
+    return _CURRENT.get()
 
 
 _CURRENT: ContextVar[Output | None] = ContextVar("pnp_output", default=None)
 # Temporary files are named .TARGET.OWNER.RANDOM.tmp: OWNER is the process that started
 # the transaction, so a later run can tell a killed run's files from a running one's.
 _TEMPORARY = re.compile(r"^\..+\.(\d+)\.[A-Za-z0-9_]{8}\.tmp$")
-_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}  # a write failed, whichever file it was
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}  # no room for the file
+_WRITE_ERRNOS = {*_FULL_ERRNOS, errno.EROFS}  # a write failed, whichever file it was
 
 
 @contextmanager
@@ -81,6 +90,7 @@ class Transaction:
         self.owner = owner if owner is not None else os.getpid()
         self.root = _resolved(self.output.root, self.output)
         self.pending: list[tuple[Path, Path]] = []
+        self.stale: list[Path] = []  # files an earlier run wrote that this one replaces by nothing, removed on commit
         self.made: list[Path] = []  # folders this transaction made, deepest first
         self.swept: set[Path] = set()  # folders whose stale temporary files were removed
 
@@ -102,12 +112,14 @@ class Transaction:
         if folder not in self.swept:
             self.swept.add(folder)
             sweep(folder)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{self.owner}.", suffix=".tmp", dir=target.parent)
-        except OSError as exc:
-            raise self.problem(exc, target.parent) from None
-        os.close(fd)
-        self.pending.append((Path(tmp), target))
+        with holding_signals():  # made and noted as one step: a signal between would leave it behind
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{self.owner}.", suffix=".tmp", dir=target.parent)
+            except OSError as exc:  # a full disk is said at the file being written, a refusal at its folder
+                raise output_problem(exc, target if exc.errno in _FULL_ERRNOS else target.parent, self.output.instead) from None
+            os.close(fd)
+            self.pending.append((Path(tmp), target))
+        stop_if_received()  # a signal that came meanwhile, now that the file will be removed
         return Path(tmp)
 
     def _make_folder(self, folder: Path) -> None:
@@ -126,28 +138,66 @@ class Transaction:
         if not folder.is_dir():
             raise self.problem(OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder)))
         for made in reversed(missing):
-            try:
-                made.mkdir()
-            except FileExistsError as exc:
-                if made.is_dir():  # made meanwhile by the other process of the build (the rulebooks'): not this one's to remove
-                    continue
-                raise self.problem(exc, made) from None
-            except OSError as exc:
-                raise self.problem(exc, made) from None
-            self.made.insert(0, made)
+            with holding_signals():  # made and noted as one step
+                try:
+                    made.mkdir()
+                except FileExistsError as exc:
+                    if made.is_dir():  # made meanwhile by the other process of the build (the rulebooks'): not this one's to remove
+                        continue
+                    raise self.problem(exc, made) from None
+                except OSError as exc:
+                    raise self.problem(exc, made) from None
+                self.made.insert(0, made)
+        stop_if_received()  # a signal that came meanwhile, now that the folders will be removed
+
+    def drop(self, tmp: Path) -> None:
+        """Remove the temporary file `tmp` now: it served its purpose (another program's
+        input) and is moved nowhere."""
+        self.pending = [(made, target) for made, target in self.pending if made != tmp]
+        tmp.unlink(missing_ok=True)
+
+    def remove(self, path: Path) -> None:
+        """Remove `path` (a file an earlier run wrote and this one does not) when the
+        transaction commits, after its files are in place; kept if it aborts."""
+        self.stale.append(path)
 
     def commit(self) -> None:
+        """Move every file into place, then remove the stale ones; a signal that comes
+        meanwhile waits until all are in place (holding_signals)."""
         stop_if_received()  # a signal came, even one a library dropped on its way: nothing is moved into place
         umask = os.umask(0)
         os.umask(umask)
-        for tmp, target in self.pending:
-            try:
-                os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
-                replace(tmp, target)
-            except OSError as exc:
-                raise self.problem(exc, target) from None
-        self.pending.clear()
-        self.made.clear()
+        with holding_signals():
+            for tmp, target in self.pending:
+                try:
+                    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
+                    replace(tmp, target)
+                except OSError as exc:
+                    raise self.problem(exc, target) from None
+            self.pending.clear()
+            self.made.clear()
+            for path in self.stale:
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError as exc:
+                    raise self.problem(exc, path) from None
+            self.stale.clear()
+
+    def keep_if_same(self, target: Path) -> bool:
+        """When the file pending for `target` holds the bytes `target` holds already, let
+        it go and return True: `target` stays as it is, its time too (the watcher's
+        rebuilds leave such files untouched)."""
+        for i, (tmp, pending) in enumerate(self.pending):
+            if pending == target:
+                try:
+                    same = target.is_file() and filecmp.cmp(tmp, target, shallow=False)
+                except OSError:  # unreadable: written, as any other
+                    return False
+                if same:
+                    del self.pending[i]
+                    tmp.unlink(missing_ok=True)
+                return same
+        return False
 
     def adopt(self, pending: list[tuple[Path, Path]], made: list[Path]) -> None:
         """Take over the files and folders of another process's transaction."""
@@ -158,6 +208,7 @@ class Transaction:
         for tmp, _ in self.pending:
             tmp.unlink(missing_ok=True)
         self.pending.clear()
+        self.stale.clear()
         for folder in sorted(set(self.made), key=lambda path: len(path.parts), reverse=True):
             try:
                 folder.rmdir()

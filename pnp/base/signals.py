@@ -37,6 +37,8 @@ class Interrupted(KeyboardInterrupt):
 
 _received: list[int] = []  # the signals this process was stopped by (in the last raising_on_signals)
 _raising = False  # within raising_on_signals
+_holding = False  # within holding_signals: a signal is recorded, not raised
+_held: list[int] = []  # the signals that came within holding_signals (in the last raising_on_signals)
 
 
 def received() -> int | None:
@@ -58,10 +60,35 @@ def stop_if_received(cause: BaseException | None = None) -> None:
 
 
 def _raise(signum: int, frame: object) -> None:
-    """Raise once: a second signal while the first one's clean-up runs must not cut it short."""
+    """Raise once: a second signal while the first one's clean-up runs must not cut it short.
+    Within holding_signals, only recorded: what is being moved into place goes on to the end."""
     ignore_signals()
     _received.append(signum)
+    if _holding:
+        _held.append(signum)
+        return
     raise Interrupted(signum)
+
+
+def held() -> int | None:
+    """Within raising_on_signals, the signal that came while files were being moved into
+    place (and let them all come), if one did: the command ends as that signal asks once
+    it has said what it wrote."""
+    return _held[-1] if _raising and _held else None
+
+
+@contextmanager
+def holding_signals() -> Iterator[None]:
+    """Within: a signal does not raise, it is only recorded (`stop_if_received` raises it
+    later), so that moving a transaction's files into place is never cut short half-way:
+    a signal before it leaves every previous file, one during it lets it finish (`held`),
+    and the command then says what it wrote and ends as the signal asks."""
+    global _holding
+    was, _holding = _holding, True
+    try:
+        yield
+    finally:
+        _holding = was
 
 
 def ignore_signals() -> None:
@@ -78,6 +105,7 @@ def raising_on_signals() -> Iterator[None]:
         return
     global _raising
     _received.clear()  # a signal of an earlier run in this process (the watcher's, a test's) is not this one's
+    _held.clear()
     previous = {signum: signal.signal(signum, _raise) for signum in SIGNALS}
     was, _raising = _raising, True
     try:

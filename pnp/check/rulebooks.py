@@ -9,10 +9,10 @@ import re
 from pnp.assets.images import find_image
 from pnp.base.errors import PnpError, Problems
 from pnp.layout.typography import typography
-from pnp.load.model import Game
+from pnp.load.model import Game, game_info
 from pnp.load.schema import suggest
 from pnp.project.edition import Edition
-from pnp.rulebook.document import CardRef, Document, Heading, Picture, Ref, Sym, inlines, spans_of, walk
+from pnp.rulebook.document import CardRef, Component, Document, Heading, Picture, Ref, Sym, inlines, spans_of, walk
 from pnp.rulebook.labels import labels
 from pnp.rulebook.source import Source, fill_in, render, template_context
 
@@ -39,6 +39,8 @@ def check_document(doc: Document, game: Game, symbols: frozenset[str], problems:
             )
         level = heading.level
     card_ids: dict[str, list[str]] = {}  # of each deck a card is shown from: its cards unpacked once, not once per card shown
+    for ref in doc.cover:
+        _check_card(ref, game, card_ids, problems)
     for block in walk(doc.blocks):
         for spans in spans_of(block):
             for span in inlines(spans):
@@ -171,4 +173,16 @@ def book_inputs(edition: Edition, problems: Problems, face=None):
         problems,
         game.root,
         typography(edition.lang, game.meta.hyphenation),
+        game_info(game.meta),
+        components(game),
     )
+
+
+def components(game: Game) -> list[Component]:
+    """Every printed deck (not a data-only one, and with cards) with its count and its first
+    card: what the components page and the back cover show."""
+    return [
+        Component(deck.name or deck.id, deck.count, CardRef(deck.id, deck.card_id(0), "front", None, deck.loc))
+        for deck in game.decks.values()
+        if deck.front and len(deck.cards)
+    ]

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from pnp.base.errors import Problems
 from pnp.check.constraints.base import check_rules
+from pnp.check.own_words import check_own_words
 from pnp.check.starter import check_starter_text
 from pnp.i18n.catalogues import yaml_locations
+from pnp.i18n.own import PREFIX
 from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
@@ -200,6 +202,7 @@ def check_game(project: Project, plan: Plan | None) -> Problems:
     problems.extend(check_strings(project))
     problems.extend(check_file_names(project))
     problems.extend(check_starter_text(project.game))
+    problems.extend(check_own_words(project.game, project.game.meta.strings, project.game.meta.language))
     problems.extend(check_tuckboxes(project))
     problems.extend(check_rules(project.game, project.game.constraints, left_out(project.game)))
     if project.game.glossary:
@@ -228,6 +231,8 @@ def check_editions(editions: list[Edition]) -> Problems:
     for edition in editions:
         project = edition.project
         problems.extend(edition.problems)
+        if edition.strings is not None:  # a translation: its own pnp.ID strings (the source's are checked once, by check_game)
+            problems.extend(check_own_words(project.game, {k: v for k, v in edition.game.meta.strings.items() if k.startswith(PREFIX)}, edition.lang))
         renderer = edition.renderer()
         for deck_id in project.layouts:
             for index, card in enumerate(edition.game.decks[deck_id].cards):

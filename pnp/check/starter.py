@@ -13,7 +13,15 @@ AUTHOR = "Your Name"  # what `pnp new` leaves for the designer to fill in: `pnp 
 LICENCE = "CHOOSE-A-LICENCE"
 
 
-RULES_TO_WRITE = "Write how the game ends and who wins."
+# The rulebook's sentence asking for the end of the game, in each language pnp new writes.
+RULES_TO_WRITE = {
+    "en": "Write how the game ends and who wins.",
+    "sk": "Napíš, ako sa hra končí a kto vyhráva.",
+    "cs": "Napiš, jak hra končí a kdo vyhrává.",
+    "de": "Beschreibe hier, wie das Spiel endet und wer gewinnt.",
+    "pl": "Opisz, jak kończy się gra i kto wygrywa.",
+    "fr": "Décrivez comment la partie se termine et qui gagne.",
+}
 
 
 def check_starter_text(game: Game) -> Problems:
@@ -47,11 +55,12 @@ def check_starter_text(game: Game) -> Problems:
                 text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size < 10_000_000 else ""
             except (OSError, UnicodeDecodeError):
                 continue  # the rulebook check says why it cannot be read
-            if RULES_TO_WRITE in text:
-                line = text[: text.index(RULES_TO_WRITE)].count("\n") + 1
-                problems.warn(
-                    Location(display_path(path), line, 1),
-                    "new-placeholder",
-                    f"the rulebook still says '{RULES_TO_WRITE}', {fill}; expected the rules of your game",
-                )
+            for sentence in RULES_TO_WRITE.values():
+                if sentence in text:
+                    line = text[: text.index(sentence)].count("\n") + 1
+                    problems.warn(
+                        Location(display_path(path), line, 1),
+                        "new-placeholder",
+                        f"the rulebook still says '{sentence}', {fill}; expected the rules of your game",
+                    )
     return problems

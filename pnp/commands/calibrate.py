@@ -10,7 +10,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.output import atomic_path
-from pnp.impose.paper import PAPERS
+from pnp.i18n.own import Words
+from pnp.impose.paper import paper as paper_named
 from pnp.impose.sheets import Flip
 from pnp.write.pdf import DocInfo, new_canvas
 
@@ -37,32 +38,37 @@ def _cross(canvas: Canvas, x: float, y: float) -> None:
     canvas.circle(x, y, 3 * mm)
 
 
-def write_calibration(target: Path, paper: str, flip: Flip, font: str) -> None:
-    width, height = PAPERS[paper].size()
+def _lines(canvas: Canvas, lines: list[str], font: str, width: float, top: float) -> float:
+    """Lines of 9 pt from `top` down, smaller (all alike) when one would run past the right
+    margin; returns their size."""
+    widest = max(canvas.stringWidth(line, font, 9) for line in lines)
+    size = min(9.0, 9.0 * (width - 30 * mm) / widest)
+    canvas.setFont(font, size)
+    for i, text in enumerate(lines):
+        canvas.drawString(15 * mm, top - i * 12, text)
+    return size
+
+
+def write_calibration(target: Path, paper: str, flip: Flip, font: str, words: Words) -> None:
+    """The calibration sheet on `paper`, for duplex turned over the `flip` edge, its
+    instructions in `words`' language."""
+    width, height = paper_named(paper).size()
     points = [(width * fx, height * fy) for fx, fy in ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55), (0.25, 0.8), (0.75, 0.8))]
-    info = DocInfo("pnp calibration sheet", "pnp", f"{paper.upper()}, duplex {flip} edge", font, flip)
+    info = DocInfo("pnp calibration sheet", "pnp", f"{paper_named(paper).shown}, duplex {flip} edge", font, flip)
     with atomic_path(target) as tmp:
         canvas = new_canvas(tmp, (width, height), info)
         canvas.setLineWidth(0.5)
         canvas.setStrokeColor(black)
-        canvas.setFont(font, 9)
-        lines = [
-            "Print this page double-sided at 100 % (actual size), not 'fit to page'.",
-            "1. Measure the rulers: 100 mm must measure exactly 100 mm, or the printer scaled the page.",
-            "2. Hold the sheet against the light: the crosshairs on the back should sit exactly behind these.",
-            "   If the back ones are 1 mm to the right and 0.5 mm lower (seen from this side), build with",
-            "   --back-offset -1,0.5 : the offset moves the backs right and up, as seen from the front.",
-        ]
-        for i, text in enumerate(lines):
-            canvas.drawString(15 * mm, height - 15 * mm - i * 12, text)
+        lines = [line for key in ("calibrate.print", "calibrate.rulers", "calibrate.light", "calibrate.offset") for line in words(key).split("\n")]
+        if _lines(canvas, lines, font, width, height - 15 * mm) != 9:
+            canvas.setFont(font, 9)  # the rulers' numbers
         _ruler(canvas, (width - 100 * mm) / 2, 20 * mm, 100, vertical=False)
         _ruler(canvas, 15 * mm, (height - 100 * mm) / 2 - 20 * mm, 100, vertical=True)
         for x, y in points:
             _cross(canvas, x, y)
         canvas.showPage()
         canvas.setLineWidth(0.5)
-        canvas.setFont(font, 9)
-        canvas.drawString(15 * mm, height - 15 * mm, "Back of the calibration sheet: each crosshair should lie exactly behind one on the front.")
+        _lines(canvas, [words("calibrate.back")], font, width, height - 15 * mm)
         for x, y in points:
             _cross(canvas, width - x, y) if flip == "long" else _cross(canvas, x, height - y)
         canvas.showPage()

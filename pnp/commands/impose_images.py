@@ -9,12 +9,18 @@ given, or read from the images' proportions: portrait cards of about poker propo
 A folder with a `manifest.csv` (what `pnp export shop` writes) is read from it instead:
 each front as many times as its quantity, with its own back or the deck's one back, at
 the trim size and with the bleed the manifest states.
+
+Images cut at the trim, without bleed, get bleed made for them (`extend`): each image is
+extended outwards by its outermost pixels (each edge's row or column stretched, each
+corner filled with its corner pixel), so that a cut a little off shows the card's edge
+colour, never the paper's white.
 """
 
 from __future__ import annotations
 
 import csv
 import re
+import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -24,8 +30,10 @@ from reportlab.lib.units import mm
 from pnp.assets.fonts import bundled_fonts
 from pnp.assets.images import MAX_PIXELS
 from pnp.base.errors import Location, PnpError, Problems, display_path
-from pnp.base.output import Written, atomic_path
+from pnp.base.output import Written, atomic_path, transaction
+from pnp.exports.png import exported_as  # what `pnp export png` wrote into its images
 from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
+from pnp.i18n.own import ENGLISH  # a folder of images has no language: pnp's words in English
 from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
 from pnp.layout.faces import Face, ImageOp
 from pnp.write.cutfiles import cut_files
@@ -45,6 +53,7 @@ class Artwork:
     size: tuple[float, float]  # trim in mm
     problems: Problems = field(default_factory=Problems)
     bleed: float | None = None  # mm the images hold beyond the trim, when a manifest says; else --bleed
+    learned: float | None = None  # the bleed the images say they were exported with (pnp export png), when --bleed was not given
 
 
 def natural_key(path: Path) -> list:
@@ -101,8 +110,11 @@ def size_from(pixels: tuple[int, int], bleed: float) -> tuple[float, float]:
     return (POKER[1], POKER[0]) if abs(size[0] - POKER[1]) / POKER[1] < 0.03 else size
 
 
-def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, bleed: float) -> Artwork:
-    """Find and check the images; raises PnpError with every problem found."""
+def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, bleed: float | None) -> Artwork:
+    """Find and check the images; raises PnpError with every problem found. `bleed` None
+    (not given): the bleed, and unless `size` is given the trim, that the fronts say they
+    were exported with (pnp export png writes them into each PNG), when they all agree;
+    else none."""
     problems = Problems()
     shown = Location(display_path(folder))
     if not folder.is_dir():
@@ -133,6 +145,13 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
             problems.error(Location(display_path(back)), "images-missing", "this back image or folder does not exist; expected a PNG or JPEG file, or a folder")
     sizes = {path: _pixels(path, problems) for path in fronts + backs}
     problems.raise_if_errors()
+    learned = None
+    if bleed is None:
+        exported = {exported_as(path) for path in fronts}
+        found = exported.pop() if len(exported) == 1 else None
+        if found is not None:
+            size, learned = size or found[0], found[1]
+        bleed = learned or 0.0
     trim = size or size_from(sizes[fronts[0]], bleed)  # type: ignore[arg-type]
     art_w, art_h = trim[0] + 2 * bleed, trim[1] + 2 * bleed
     for path, pixels in sizes.items():
@@ -148,7 +167,7 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
         dpi = pixels[0] / (art_w / 25.4)
         if dpi < MIN_DPI:
             problems.warn(where, "image-resolution", f"the image has {dpi:.0f} dpi at {art_w:g} mm across; expected at least {MIN_DPI} for a sharp print")
-    return Artwork(fronts, backs, trim, problems)
+    return Artwork(fronts, backs, trim, problems, learned=learned)
 
 
 def collect_manifest(folder: Path, bleed: float) -> Artwork:
@@ -242,22 +261,84 @@ def collect_manifest(folder: Path, bleed: float) -> Artwork:
     return Artwork([p for p, _ in fronts], backs, size, problems, image_bleed)
 
 
+def extended(source: Path, pad_x: int, pad_y: int, target: Path) -> None:
+    """`source` with `pad_x` pixels more on the left and right and `pad_y` above and
+    below, made of its outermost pixels: each edge's row or column stretched outwards, each
+    corner filled with its corner pixel; saved as PNG at `target`."""
+    with Image.open(source) as image:
+        image.load()
+        if image.mode not in ("RGB", "RGBA"):
+            image = image.convert("RGBA" if "A" in image.getbands() or "transparency" in image.info else "RGB")
+        w, h = image.size
+        out = Image.new(image.mode, (w + 2 * pad_x, h + 2 * pad_y))
+        out.paste(image, (pad_x, pad_y))
+        if pad_y:
+            out.paste(image.crop((0, 0, w, 1)).resize((w, pad_y)), (pad_x, 0))
+            out.paste(image.crop((0, h - 1, w, h)).resize((w, pad_y)), (pad_x, pad_y + h))
+        if pad_x:
+            out.paste(image.crop((0, 0, 1, h)).resize((pad_x, h)), (0, pad_y))
+            out.paste(image.crop((w - 1, 0, w, h)).resize((pad_x, h)), (pad_x + w, pad_y))
+        if pad_x and pad_y:
+            for x, y, px, py in ((0, 0, 0, 0), (w - 1, 0, pad_x + w, 0), (0, h - 1, 0, pad_y + h), (w - 1, h - 1, pad_x + w, pad_y + h)):
+                out.paste(image.getpixel((x, y)), (px, py, px + pad_x, py + pad_y))
+        out.save(target, "PNG")
+
+
 def impose_images(
-    folder: Path, back: Path | None, size: tuple[float, float] | None, spec: SheetSpec, out: Path, title: str | None = None
+    folder: Path,
+    back: Path | None,
+    size: tuple[float, float] | None,
+    spec: SheetSpec,
+    out: Path,
+    title: str | None = None,
+    learn_bleed: bool = False,
+    extend: float = 0.0,
 ) -> tuple[Written, Problems, list[Path]]:
     """Write the sheets of the images in `folder` to one PDF; returns what was written (its
     path, the number of cards and pages, whether it is printed double-sided), the
-    warnings and the cut files written beside it (--cutter). Cards too large for the
+    warnings and the cut files written beside it (--cutter). `learn_bleed` (--bleed not
+    given): images of `pnp export png` are imposed with the bleed they hold. Cards too large for the
     paper are turned to landscape, or else printed in overlapping pieces, as `pnp build`
-    does; folded (--sides fold) when half a sheet holds them, else double-sided."""
-    from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
-
+    does; folded (--sides fold) when half a sheet holds them, else double-sided.
+    `extend`: mm of bleed made for images that have none (`extended`), in place of
+    `spec.bleed` (what the images include)."""
     if back is None and (folder / MANIFEST).is_file():
         art = collect_manifest(folder, spec.bleed)
         if size is not None:
             art.size = size
     else:
-        art = collect(folder, back, size, spec.bleed)
+        art = collect(folder, back, size, None if learn_bleed and not extend else spec.bleed)
+        if art.learned is not None:
+            spec = replace(spec, bleed=art.learned)
+    if not extend:
+        return _impose(folder, art, spec, out, title)
+    if art.bleed:
+        art.problems.error(
+            Location(display_path(folder / MANIFEST)),
+            "images-extend",
+            f"the images hold {art.bleed:g} mm of bleed already (the manifest says so); expected --extend only for images cut at the trim",
+        )
+        raise PnpError(art.problems)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".pnp-extend-", dir=out) as work:  # under --out, removed once the PDF is written
+        made: dict[Path, Path] = {}
+        for index, path in enumerate(dict.fromkeys(art.fronts + art.backs)):
+            with Image.open(path) as image:
+                w, h = image.size
+            target = Path(work) / str(index) / f"{path.stem}.png"  # named as the image: the pieces' labels show it
+            target.parent.mkdir()
+            extended(path, round(extend * w / art.size[0]), round(extend * h / art.size[1]), target)
+            made[path] = target
+        art.fronts = [made[p] for p in art.fronts]
+        art.backs = [made[p] for p in art.backs]
+        art.bleed = extend
+        return _impose(folder, art, replace(spec, bleed=extend), out, title)
+
+
+def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str | None) -> tuple[Written, Problems, list[Path]]:
+    """The sheets of the cards of `art` (see impose_images)."""
+    from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
+
     width, height = art.size[0] * mm, art.size[1] * mm
     grid = fit_grid(spec, width, height)
     bleed = spec.bleed * mm
@@ -302,18 +383,17 @@ def impose_images(
     info = DocInfo(
         title=name,
         author="",
-        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.paper.upper()}, {'folded' if fold else sides}",
+        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.sheet_paper.shown}, {'folded' if fold else sides}",
         initial_font=bundled_fonts().get("sans").registered,
         flip=spec.flip if duplex else None,
     )
-    with atomic_path(target) as tmp:
-        count = write_sheets(tmp, pages, grid, info, face_of, None, ruler_caption(name, sheets), bleed)
     cuts = []
-    machine = [page for page in pages if page.machine]
-    for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
-        with atomic_path(path) as tmp:
-            tmp.write_bytes(data)
-        cuts.append(path)
+    with transaction() as txn:  # the PDF and its cut files moved into place together, or none
+        count = write_sheets(txn.path_for(target), pages, grid, info, face_of, None, ruler_caption(name, ENGLISH, sheets), bleed, ENGLISH)
+        machine = [page for page in pages if page.machine]
+        for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
+            txn.path_for(path).write_bytes(data)
+            cuts.append(path)
     return Written(target, len(fronts), count, spec.flip if duplex else "fold" if fold else None), art.problems, cuts
 
 
@@ -334,23 +414,25 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
         art.problems.error(
             where,
             "sheet-split-back",
-            f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces, which have no backs; expected --paper a3 or larger for the backs",
+            f"the cards ({size}) are larger than {spec.sheet_paper.shown} and printed in pieces, which have no backs; expected --paper a3 or larger for the backs",
         )
         raise PnpError(art.problems)
     notes = []
     if art.backs and spec.sides == "duplex":
-        message = f"the cards ({size}) are larger than {spec.paper.upper()} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
+        message = f"the cards ({size}) are larger than {spec.sheet_paper.shown} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
         art.problems.warn(where, "sheet-split-back", message + "; expected --paper a3 or larger if the backs matter")
-        notes.append("The backs are not printed: a component in pieces cannot be printed double-sided.")
+        notes.append(ENGLISH("assembly.no-backs"))
 
     fonts = bundled_fonts()
     info = DocInfo(
         title=name,
         author="",
-        subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.paper.upper()}, one-sided",
+        subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.sheet_paper.shown}, one-sided",
         initial_font=fonts.get("sans").registered,
     )
     faces = ((f"{name} · {path.stem}", face) for path, face in zip(art.fronts, fronts))
     with atomic_path(target) as tmp:
-        count = write_pieces(tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name), notes)
+        count = write_pieces(
+            tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name, ENGLISH), notes, ENGLISH
+        )
     return Written(target, len(fronts), count), art.problems

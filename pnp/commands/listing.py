@@ -148,16 +148,16 @@ def render_text(data: Listing) -> str:
     for name, fields in data.types.items():
         lines.append(f"  {name}: {', '.join(fields) or '(no fields)'}")
     lines += ["", "decks:"]
-    table = [("id", "name", "type", "front / back", "cards", "copies", "size")]
+    table = [("id", "name", "type", "front / back", "cards", "size")]
     for d in data.decks:
         drawn = f"{d.front} / {d.back or '-'}" if d.front else "(data only)"
         size = f"{d.size_mm[0]:g} x {d.size_mm[1]:g} mm" if d.size_mm else "-"
-        table.append((d.id, d.name, d.type, drawn, str(d.distinct), str(d.copies), size))
-    lines += _columns(table, right={4, 5})
+        table.append((d.id, d.name, d.type, drawn, _counted(d.distinct, d.copies), size))
+    lines += _columns(table, right={4})
     lines += ["", "deals:"]
     if data.deals:
-        table = [("id", "name", "components", "copies")] + [(d.id, d.name, str(d.components), str(d.copies)) for d in data.deals]
-        lines += _columns(table, right={2, 3})
+        table = [("id", "name", "components")] + [(d.id, d.name, _counted(d.components, d.copies)) for d in data.deals]
+        lines += _columns(table, right={2})
     else:
         lines.append("  (none: add a deals: section to game.yaml for game set-ups)")
     lines += ["", "rulebooks:"]
@@ -175,6 +175,11 @@ def render_text(data: Listing) -> str:
         else:
             lines.append(f"  {lang.lang}  {lang.percent()} % translated ({lang.translated}/{lang.total}), {lang.fuzzy} fuzzy, {lang.missing} missing")
     return "\n".join(lines)
+
+
+def _counted(distinct: int, printed: int) -> str:
+    """How many different cards, and how many are printed when copies make more: '53 (75 with copies)'."""
+    return f"{distinct:,} ({printed:,} with copies)" if printed != distinct else f"{distinct:,}"
 
 
 def _columns(rows: list[tuple[str, ...]], right: set[int]) -> list[str]:

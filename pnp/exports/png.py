@@ -2,16 +2,48 @@
 Files are named from deck and card ids (never from time or order of work), so the same
 game gives the same files; a deck whose backs all draw the same (raster.art_key, found
 without rasterising them) gets one back image. Each image is written as soon as it is
-rendered (raster.render_all): one image in memory at a time."""
+rendered (raster.render_all): one image in memory at a time. Each PNG says in its text
+chunks the trim and the bleed it was drawn with (`exported_as`), so that `pnp impose`
+puts it on sheets as it is without being told again. Every file goes into one
+transaction: they are moved into place together at the end, the earlier export's faces
+this one does not write are removed then, and a failed or interrupted export leaves the
+previous one as it was."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
+from PIL import Image, UnidentifiedImageError
 from reportlab.lib.units import mm
 
+from pnp.base.output import Transaction, transaction
 from pnp.exports.raster import Exported, art_key, check_pixels, face_job, game_faces, render_all, save_image
+
+TRIM_KEY = "pnp:trim-mm"  # a PNG's text chunk: the card's trim, "63x88"
+BLEED_KEY = "pnp:bleed-mm"  # and the bleed the image holds beyond it on every side, "3"
+
+
+def card_text(width_pt: float, height_pt: float, bleed: float) -> dict[str, str]:
+    """The text chunks of a card face's PNG: its trim and bleed in mm."""
+    return {TRIM_KEY: f"{round(width_pt / mm, 2):g}x{round(height_pt / mm, 2):g}", BLEED_KEY: f"{bleed:g}"}
+
+
+def exported_as(path: Path) -> tuple[tuple[float, float], float] | None:
+    """The trim (mm) and the bleed (mm a side) a PNG of `pnp export png` holds, as its text
+    chunks say; None for any other image (or one that cannot be read: the caller says why)."""
+    try:
+        with Image.open(path) as image:
+            trim, bleed = image.info.get(TRIM_KEY), image.info.get(BLEED_KEY)
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError):
+        return None
+    if not isinstance(trim, str) or not isinstance(bleed, str):
+        return None
+    try:
+        width, height = (float(part) for part in trim.split("x"))
+        return (width, height), float(bleed)
+    except ValueError:
+        return None
 
 
 def export_png(
@@ -34,26 +66,28 @@ def export_png(
     font = edition.project.fonts.get("sans").registered
     bleed_pt = bleed * mm
     check_pixels(all_faces, dpi, bleed_pt, problems)
-    for faces in all_faces:
-        where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id
-        cards = faces.deck.cards
-        one_back = bool(faces.backs) and len({art_key(face) for face in faces.backs}) == 1
-        back_faces = faces.backs[:1] if one_back else faces.backs
-        names = [f"{card.id}-front.png" for card in cards] + (["back.png"] if one_back else [f"{card.id}-back.png" for card in cards[: len(back_faces)]])
-        jobs = (face_job(face, symbols, dpi, bleed_pt) for face in [*faces.fronts, *back_faces])
-        for number, (name, image) in enumerate(zip(names, render_all(jobs, font))):
-            save_image(image, where / name, dpi, result.files)
-            if progress and number < len(cards):
-                progress(1)
-        _remove_stale(where, result.files)
+    with transaction() as txn:
+        for faces in all_faces:
+            where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id
+            cards = faces.deck.cards
+            one_back = bool(faces.backs) and len({art_key(face) for face in faces.backs}) == 1
+            back_faces = faces.backs[:1] if one_back else faces.backs
+            names = [f"{card.id}-front.png" for card in cards] + (["back.png"] if one_back else [f"{card.id}-back.png" for card in cards[: len(back_faces)]])
+            drawn = [*faces.fronts, *back_faces]
+            jobs = (face_job(face, symbols, dpi, bleed_pt) for face in drawn)
+            for number, (name, face, image) in enumerate(zip(names, drawn, render_all(jobs, font))):
+                save_image(image, where / name, dpi, result.files, txn, card_text(face.width, face.height, bleed))
+                if progress and number < len(cards):
+                    progress(1)
+            _remove_stale(where, result.files, txn)
     return result
 
 
-def _remove_stale(folder: Path, written: list[Path]) -> None:
-    """Remove the faces an earlier export wrote that this one did not (a card renamed or
-    removed, backs that became one back.png): the folder shows the deck as it is now.
-    Only names pnp writes are touched, never a file the user put there."""
+def _remove_stale(folder: Path, written: list[Path], txn: Transaction) -> None:
+    """Remove, when the export commits, the faces an earlier export wrote that this one did
+    not (a card renamed or removed, backs that became one back.png): the folder shows the
+    deck as it is now. Only names pnp writes are touched, never a file the user put there."""
     keep = set(written)
     for path in folder.glob("*.png"):
         if path not in keep and (path.name == "back.png" or path.name.endswith(("-front.png", "-back.png"))):
-            path.unlink()
+            txn.remove(path)

@@ -12,6 +12,7 @@ Both are warnings: the files are still written, and the user decides.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from reportlab.lib.units import mm
 from pnp.assets.images import image_size
 from pnp.base.errors import Location, Problems
 from pnp.exports.shops import Shop
-from pnp.layout.faces import Face, ImageOp, Op, TextOp
+from pnp.layout.faces import Face, GroupOp, ImageOp, Op, TextOp
 from pnp.load.model import Card
 
 DESCENT = 0.25  # of the font size below the last baseline, for text without a box
@@ -65,6 +66,27 @@ def _text_box(el: object, op: TextOp, face: Face) -> tuple[float, float, float, 
     return left, bottom, right, top
 
 
+def _flat(ops: list[Op] | tuple[Op, ...], group: GroupOp | None = None):
+    """Each operation with the turned group it is drawn in (an element's `rotate:`), if any."""
+    for op in ops:
+        if isinstance(op, GroupOp):
+            yield from _flat(op.ops, op if op.angle % 360 else group)
+        else:
+            yield op, group
+
+
+def _turned(box: tuple[float, float, float, float], group: GroupOp | None) -> tuple[float, float, float, float]:
+    """left, bottom, right, top of a box once turned with its group: the bounds of its corners."""
+    if group is None:
+        return box
+    left, bottom, right, top = box
+    a = math.radians(group.angle)
+    corners = [(x - group.cx, y - group.cy) for x in (left, right) for y in (bottom, top)]
+    xs = [group.cx + dx * math.cos(a) - dy * math.sin(a) for dx, dy in corners]
+    ys = [group.cy + dx * math.sin(a) + dy * math.cos(a) for dx, dy in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def _ppi(op: ImageOp, scale: tuple[float, float]) -> float | None:
     """Pixels per inch of the image as printed at the shop's size; None for vector art."""
     if not op.path.lower().endswith((".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp")):
@@ -89,9 +111,9 @@ def preflight(shop: Shop, deck_id: str, faces: list[FaceParts], scale: tuple[flo
         inset_x, inset_y = shop.safe_in * 72 / scale[0], shop.safe_in * 72 / scale[1]  # face points
         for el, ops in fp.parts:
             loc = getattr(el, "_loc", Location("?"))
-            for op in ops:
+            for op, group in _flat(ops):
                 if isinstance(op, TextOp):
-                    left, bottom, right, top = _text_box(el, op, face)
+                    left, bottom, right, top = _turned(_text_box(el, op, face), group)
                     into = max(
                         (inset_x - left) * scale[0],
                         (right - (face.width - inset_x)) * scale[0],

@@ -5,7 +5,8 @@ a pixel, so pdfium renders it at exactly that size (nothing resampled); faces ar
 and rendered in batches and handed on one at a time (`render_all`), so an export keeps
 one image in memory however long the deck; faces that draw the same (`art_key`) are
 found without rasterising them; the faces of a game's decks gathered once
-(`game_faces`); images saved atomically."""
+(`game_faces`); images saved into the export's one transaction (`save_image`), all
+moved into place at the end or none."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.errors import PnpError, Problems
-from pnp.base.output import atomic_path
+from pnp.base.output import Transaction
 from pnp.layout.faces import Face
 from pnp.load.model import Deck
 
@@ -228,14 +229,24 @@ def game_faces(
     return edition, result, problems
 
 
-def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path]) -> None:
+def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path], txn: Transaction, text: dict[str, str] | None = None) -> None:
+    """Write `image` into a temporary file of the export's transaction `txn`, moved into
+    place with every other file of the export when it is done: a failed or interrupted
+    export leaves the previous one whole, and only one image is in memory at a time. A
+    PNG carries `text` as its text chunks."""
     kind = "JPEG" if target.suffix.lower() in (".jpg", ".jpeg") else "PNG"
-    with atomic_path(target) as tmp:
-        with tmp.open("wb") as handle:
-            if kind == "JPEG":
-                image.save(handle, kind, quality=90, dpi=(dpi, dpi))
-            else:
-                image.save(handle, kind, dpi=(dpi, dpi), optimize=False)
+    with txn.path_for(target).open("wb") as handle:
+        if kind == "JPEG":
+            image.save(handle, kind, quality=90, dpi=(dpi, dpi))
+        else:
+            info = None
+            if text:
+                from PIL.PngImagePlugin import PngInfo
+
+                info = PngInfo()
+                for key, value in text.items():
+                    info.add_text(key, value)
+            image.save(handle, kind, dpi=(dpi, dpi), optimize=False, pnginfo=info)
     files.append(target)
 
 

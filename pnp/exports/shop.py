@@ -11,7 +11,9 @@ what is measured on the rendered faces: white edges where the art is coloured).
 
 The art fills the shop's bleed: backgrounds that reach the trim are run on to the bleed's
 edge (`extend_to_bleed`), never padded with white; a deck without backs gets a blank back
-with a warning, since the shop prints one on every card.
+with a warning, since the shop prints one on every card. Every file goes into one
+transaction, moved into place at the end (and the earlier export's files this one does not
+write removed then): a failed or interrupted export leaves the previous one whole.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from reportlab.lib.units import inch, mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
-from pnp.base.output import atomic_path
+from pnp.base.output import Transaction, transaction
 from pnp.exports.pdfx import DocInfo, convert
 from pnp.exports.preflight import FaceParts, cards_text, preflight
 from pnp.exports.raster import DeckFaces, Exported, art_key, blank_job, game_faces, one_size, render_all, save_image, shop_job
@@ -95,44 +97,46 @@ def export_shop(
     font = edition.project.fonts.get("sans").registered
     meta = edition.game.meta
     root = out / edition.game.name / f"shop-{shop.key}-{edition.lang}"
-    for plan in plans:
-        deck = plan.faces.deck
-        where = root / deck.id
-        faces = [FaceParts(card, "front", face, parts) for card, face, parts in zip(deck.cards, plan.faces.fronts, plan.faces.front_parts)]
-        faces += [FaceParts(card, "back", face, parts) for card, face, parts in zip(deck.cards, plan.faces.backs, plan.faces.back_parts)]
-        findings = preflight(shop, deck.id, faces, plan.scale, problems)
-        if not plan.faces.backs:
-            _no_back(shop, deck, problems, findings)
-        if shop.output == "pdf":
-            info = DocInfo(f"{meta.title}: {deck.name or deck.id}", meta.author, f"{deck.id} for {shop.name}")
-            written = _write_pdf(shop, plan, where, symbols, font, pdfx, icc, info, problems, findings)
-        else:
-            written = _write_images(shop, plan, where, symbols, font, problems, findings)
-        manifest = where / MANIFEST
-        _write_text(manifest, _csv(written))
-        report = where / PREFLIGHT
-        _write_text(
-            report,
-            "\n".join(
-                findings
-                or [
-                    f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, no white edge where the art at the trim is coloured (measured on every face)"
-                ]
+    with transaction() as txn:  # every file moved into place at the end, or none
+        for plan in plans:
+            deck = plan.faces.deck
+            where = root / deck.id
+            faces = [FaceParts(card, "front", face, parts) for card, face, parts in zip(deck.cards, plan.faces.fronts, plan.faces.front_parts)]
+            faces += [FaceParts(card, "back", face, parts) for card, face, parts in zip(deck.cards, plan.faces.backs, plan.faces.back_parts)]
+            findings = preflight(shop, deck.id, faces, plan.scale, problems)
+            if not plan.faces.backs:
+                _no_back(shop, deck, problems, findings)
+            if shop.output == "pdf":
+                info = DocInfo(f"{meta.title}: {deck.name or deck.id}", meta.author, f"{deck.id} for {shop.name}")
+                written = _write_pdf(shop, plan, where, symbols, font, pdfx, icc, info, problems, findings, txn)
+            else:
+                written = _write_images(shop, plan, where, symbols, font, problems, findings, txn)
+            manifest = where / MANIFEST
+            _write_text(manifest, _csv(written), txn)
+            report = where / PREFLIGHT
+            _write_text(
+                report,
+                "\n".join(
+                    findings
+                    or [
+                        f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, no white edge where the art at the trim is coloured (measured on every face)"
+                    ]
+                )
+                + "\n",
+                txn,
             )
-            + "\n",
-        )
-        files = sorted({where / row[0] for row in written})
-        result.files.extend([*files, manifest, report])
-        _remove_stale(where, files)
-        cards = deck.count
-        shown = f"{plan.size.name} {plan.size.width_in:g} x {plan.size.height_in:g} in"
-        px = "" if shop.output == "pdf" else ", {} x {} px".format(*shop.pixels(plan.size))
-        result.notes.append(f"{deck.id}: {cards} cards ({len(deck.cards)} distinct) as {shop.name}'s {shown}{px}: {display_path(where)}")
-        trim_mm = (plan.faces.fronts[0].width / mm, plan.faces.fronts[0].height / mm)
-        if max(abs(plan.scale[0] - 1), abs(plan.scale[1] - 1)) > 0.0005:
-            result.notes.append(
-                f"  its {trim_mm[0]:g} x {trim_mm[1]:g} mm are printed at the shop's {plan.trim_pt[0] / mm:.1f} x {plan.trim_pt[1] / mm:.1f} mm (scaled {plan.scale[0]:.3f} x {plan.scale[1]:.3f})"
-            )
+            files = sorted({where / row[0] for row in written})
+            result.files.extend([*files, manifest, report])
+            _remove_stale(where, files, txn)
+            cards = deck.count
+            shown = f"{plan.size.name} {plan.size.width_in:g} x {plan.size.height_in:g} in"
+            px = "" if shop.output == "pdf" else ", {} x {} px".format(*shop.pixels(plan.size))
+            result.notes.append(f"{deck.id}: {cards} cards ({len(deck.cards)} distinct) as {shop.name}'s {shown}{px}: {display_path(where)}")
+            trim_mm = (plan.faces.fronts[0].width / mm, plan.faces.fronts[0].height / mm)
+            if max(abs(plan.scale[0] - 1), abs(plan.scale[1] - 1)) > 0.0005:
+                result.notes.append(
+                    f"  its {trim_mm[0]:g} x {trim_mm[1]:g} mm are printed at the shop's {plan.trim_pt[0] / mm:.1f} x {plan.trim_pt[1] / mm:.1f} mm (scaled {plan.scale[0]:.3f} x {plan.scale[1]:.3f})"
+                )
     if plans:
         result.notes.append(f"Upload: {shop.upload}.")
     return result
@@ -189,7 +193,7 @@ def white_edges(image: Image.Image, bleed_px: float) -> dict[str, int]:
     return found
 
 
-def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, problems: Problems, findings: list[str]) -> list[tuple]:
+def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, problems: Problems, findings: list[str], txn: Transaction) -> list[tuple]:
     """One image per card face at the shop's pixels, each written as soon as it is rendered;
     the deck's backs once when they all draw the same; returns the manifest rows."""
     deck = plan.faces.deck
@@ -214,7 +218,7 @@ def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, prob
     measured: list[tuple[str, str, dict[str, int]]] = []
     for (name, side, _, card_id, copies), image in zip(todo, render_all(jobs, font)):
         measured.append((side, card_id, white_edges(image, shop.bleed_px)))
-        save_image(image, where / name, shop.dpi, files)
+        save_image(image, where / name, shop.dpi, files, txn)
         rows.append((name, deck.id, card_id, side, copies, size, bleed, pixels, ""))
     _report_edges(shop, plan, measured, shop.dpi, problems, findings)
     return rows
@@ -260,7 +264,17 @@ def _report_edges(shop: Shop, plan: _Plan, measured: list[tuple[str, str, dict[s
 
 
 def _write_pdf(
-    shop: Shop, plan: _Plan, where: Path, symbols, font: str, pdfx: bool, icc: Path | None, info: DocInfo, problems: Problems, findings: list[str]
+    shop: Shop,
+    plan: _Plan,
+    where: Path,
+    symbols,
+    font: str,
+    pdfx: bool,
+    icc: Path | None,
+    info: DocInfo,
+    problems: Problems,
+    findings: list[str],
+    txn: Transaction,
 ) -> list[tuple]:
     """One PDF for the deck, one card face per page: back, front, back, front, each card as
     often as its quantity (a blank back when the deck has none); MediaBox = BleedBox = trim
@@ -318,16 +332,16 @@ def _write_pdf(
     finally:
         document.close()
     _report_edges(shop, plan, measured, shop.dpi, problems, findings)
-    with atomic_path(target) as tmp:
-        if pdfx and shop.pdfx:
-            source = tmp.with_name(tmp.name + ".rgb.pdf")
-            source.write_bytes(buffer.getvalue())
-            try:
-                convert(source, tmp, icc, shop.pdfx, info, Location(display_path(target)))
-            finally:
-                source.unlink(missing_ok=True)
-        else:
-            tmp.write_bytes(buffer.getvalue())
+    tmp = txn.path_for(target)
+    if pdfx and shop.pdfx:
+        source = txn.path_for(target.with_name(target.name + ".rgb"))  # Ghostscript's input: a temporary file too, never moved into place
+        source.write_bytes(buffer.getvalue())
+        try:
+            convert(source, tmp, icc, shop.pdfx, info, Location(display_path(target)))
+        finally:
+            txn.drop(source)
+    else:
+        tmp.write_bytes(buffer.getvalue())
     return rows
 
 
@@ -339,15 +353,15 @@ def _csv(rows: list[tuple]) -> str:
     return text.getvalue()
 
 
-def _write_text(path: Path, text: str) -> None:
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
+def _write_text(path: Path, text: str, txn: Transaction) -> None:
+    txn.path_for(path).write_text(text, encoding="utf-8")
 
 
-def _remove_stale(folder: Path, written: list[Path]) -> None:
+def _remove_stale(folder: Path, written: list[Path], txn: Transaction) -> None:
     """Files an earlier export wrote that this one did not (a card removed, a quantity
-    changed): only names this export writes, never the user's own files."""
+    changed), removed when the export commits: only names this export writes, never the
+    user's own files."""
     keep = set(written)
-    for path in folder.iterdir():
+    for path in folder.iterdir() if folder.is_dir() else []:
         if path.is_file() and path not in keep and _WRITTEN.match(path.name):
-            path.unlink()
+            txn.remove(path)

@@ -18,7 +18,8 @@ px a side everywhere (larger ones, up to 10,000, cost video memory and fail on s
 graphics cards), so each deck is put on the smallest grid that holds it within that size.
 Each distinct card is on its sheet once; its copies are repeated card ids in the deck.
 A sheet's cards are rasterised when the sheet is made and dropped once it is written, so
-memory does not grow with the deck.
+memory does not grow with the deck. Every file is written into one transaction and moved
+into place at the end: a failed or interrupted export leaves the previous one whole.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from urllib.parse import quote
 from PIL import Image, ImageDraw, ImageFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
-from pnp.base.output import atomic_path
+from pnp.base.output import Transaction, transaction
 from pnp.exports.raster import Exported, check_pixels, game_faces, image_digest, one_size, pixels, rasterise, save_image
 from pnp.load.model import TypeDef
 from pnp.write.manifest import title_of
@@ -239,26 +240,26 @@ def export_tts(
     table = Table(Units().calibrated(measured) if measured else Units())
     raster = Raster(symbols, dpi, font)
     thumbnail: Image.Image | None = None
-    for faces, kind, shape, keep in chosen:
-        deck_def = game.meta.decks.get(faces.deck.id)
-        described = Described(game.types.get(faces.deck.type), deck_def.markup if deck_def is not None else True)
-        if kind == "card":
-            first = _deck(faces, keep, raster, described, where, suffix, max_pixels, urls, table, result)
-        else:
-            first = _pieces(faces, kind, shape, keep, raster, described, where, suffix, urls, table, result)
-        if thumbnail is None:
-            thumbnail = first
-    if not table.objects:
-        return result
-    _calibration(where, urls, table, result)
-    saved = where / f"{game.name}.json"
-    title = game.meta.title or game.name
-    document = {"SaveName": title + (f" ({deal})" if deal else ""), "ObjectStates": table.objects}
-    with atomic_path(saved) as tmp:
-        tmp.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    result.files.append(saved)
-    if thumbnail is not None:
-        save_image(thumbnail, saved.with_suffix(".png"), dpi, result.files)
+    with transaction() as txn:  # every file moved into place at the end, or none
+        for faces, kind, shape, keep in chosen:
+            deck_def = game.meta.decks.get(faces.deck.id)
+            described = Described(game.types.get(faces.deck.type), deck_def.markup if deck_def is not None else True)
+            if kind == "card":
+                first = _deck(faces, keep, raster, described, where, suffix, max_pixels, urls, table, result, txn)
+            else:
+                first = _pieces(faces, kind, shape, keep, raster, described, where, suffix, urls, table, result, txn)
+            if thumbnail is None:
+                thumbnail = first
+        if not table.objects:
+            return result
+        _calibration(where, urls, table, result, txn)
+        saved = where / f"{game.name}.json"
+        title = game.meta.title or game.name
+        document = {"SaveName": title + (f" ({deal})" if deal else ""), "ObjectStates": table.objects}
+        txn.path_for(saved).write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        result.files.append(saved)
+        if thumbnail is not None:
+            save_image(thumbnail, saved.with_suffix(".png"), dpi, result.files, txn)
     result.notes.append(f"Saved object: {display_path(saved)} ({len(table.objects)} objects) and its thumbnail {saved.with_suffix('.png').name}")
     result.notes.append("In Tabletop Simulator: copy both into the Saved Objects folder:")
     result.notes.extend(f"  {system}: {path}" for system, path in SAVED_OBJECTS)
@@ -382,7 +383,9 @@ def _backs(faces, keep: list[int], raster: Raster) -> Image.Image | None:
     return first
 
 
-def _deck(faces, keep, raster: Raster, described: Described, where, suffix, max_pixels, urls: Urls, table: Table, result: Exported) -> Image.Image:
+def _deck(
+    faces, keep, raster: Raster, described: Described, where, suffix, max_pixels, urls: Urls, table: Table, result: Exported, txn: Transaction
+) -> Image.Image:
     """A card deck: sheets of its distinct cards, made one at a time; its back (one image,
     or back sheets when the backs differ); and a DeckCustom (a Card when it is one card)
     with every copy. Returns the first card's face, for the thumbnail."""
@@ -395,7 +398,7 @@ def _deck(faces, keep, raster: Raster, described: Described, where, suffix, max_
     back_file = None
     if not unique_backs:
         back_file = where / f"{deck.id}-back.{suffix}"
-        save_image(shared_back if shared_back is not None else Image.new("RGB", cell, "white"), back_file, raster.dpi, result.files)
+        save_image(shared_back if shared_back is not None else Image.new("RGB", cell, "white"), back_file, raster.dpi, result.files, txn)
     del shared_back
     groups = [keep[i : i + largest.cells] for i in range(0, len(keep), largest.cells)]
     sheets: dict[int, dict] = {}  # CustomDeck key -> its entry
@@ -410,13 +413,13 @@ def _deck(faces, keep, raster: Raster, described: Described, where, suffix, max_
         fronts = [raster(faces.fronts[i]) for i in group]
         if first is None:
             first = _thumbnail(fronts[0])
-        save_image(_sheet(fronts, grid, cell), face_file, raster.dpi, result.files)
+        save_image(_sheet(fronts, grid, cell), face_file, raster.dpi, result.files, txn)
         del fronts
         gc.collect()  # each face rasterised leaves cycles (its PDF canvas), which pnp's high collector threshold would keep for thousands of cards
         this_back = back_file
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
-            save_image(_sheet([raster(faces.backs[i]) for i in group], grid, cell), this_back, raster.dpi, result.files)
+            save_image(_sheet([raster(faces.backs[i]) for i in group], grid, cell), this_back, raster.dpi, result.files, txn)
         assert this_back is not None
         sheets[key] = {
             "FaceURL": urls.of(face_file),
@@ -475,7 +478,9 @@ def _deck(faces, keep, raster: Raster, described: Described, where, suffix, max_
     return first
 
 
-def _pieces(faces, kind, shape, keep, raster: Raster, described: Described, where, suffix, urls: Urls, table: Table, result: Exported) -> Image.Image:
+def _pieces(
+    faces, kind, shape, keep, raster: Raster, described: Described, where, suffix, urls: Urls, table: Table, result: Exported, txn: Transaction
+) -> Image.Image:
     """Boards and tokens as custom tiles in their shape, with their backs: one tile for a
     piece the game has once, a bag of its copies for one it has several times (the
     game's count, not an endless supply). Returns the first piece's face, for the thumbnail."""
@@ -488,12 +493,12 @@ def _pieces(faces, kind, shape, keep, raster: Raster, described: Described, wher
         front = raster(faces.fronts[i])
         if first is None:
             first = _thumbnail(front)
-        save_image(front, front_file, raster.dpi, result.files)
+        save_image(front, front_file, raster.dpi, result.files, txn)
         del front
         back_url = ""
         if faces.backs:
             back_file = where / deck.id / f"{card.id}-back.{suffix}"
-            save_image(raster(faces.backs[i]), back_file, raster.dpi, result.files)
+            save_image(raster(faces.backs[i]), back_file, raster.dpi, result.files, txn)
             back_url = urls.of(back_file)
         size_mm = _size_mm(faces.fronts[i])
         scale = table.units.tile_scale(size_mm)
@@ -534,7 +539,7 @@ def _pieces(faces, kind, shape, keep, raster: Raster, described: Described, wher
     return first
 
 
-def _calibration(where: Path, urls: Urls, table: Table, result: Exported) -> None:
+def _calibration(where: Path, urls: Urls, table: Table, result: Exported, txn: Transaction) -> None:
     """A card and a tile that the model makes CALIBRATION_UNITS a side, side by side left
     of the cards: a user measures them with TTS's Line tool, and `--calibration` takes what
     they measured. Square, so that each of a card's axes shows its own error."""
@@ -542,7 +547,7 @@ def _calibration(where: Path, urls: Urls, table: Table, result: Exported) -> Non
     size = (side_mm, side_mm)
     card_file, tile_file = where / "calibration-card.png", where / "calibration-tile.png"
     for path, label in ((card_file, "card"), (tile_file, "tile")):
-        save_image(_calibration_image(label), path, 150, result.files)
+        save_image(_calibration_image(label), path, 150, result.files, txn)
     key = table.deck_key()
     sheet = {
         "FaceURL": urls.of(card_file),

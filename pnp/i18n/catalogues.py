@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.base.errors import Location, Problems, display_path, fail
-from pnp.base.output import atomic_path
+from pnp.base.output import Transaction, transaction
 from pnp.base.paths import inside, is_junk, leads_out
 from pnp.base.texts import utf8_text
 from pnp.i18n.msgid import comparable, singular, unescape
@@ -104,7 +104,7 @@ def extract(game: Game, rulebook: list[Entry]) -> list[Entry]:
         return where.get(path, game_loc)
 
     add("game.title", meta.title, at("title"), "the game's title")
-    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs; say that this is the pnp project's translation")
+    add("game.attribution", meta.attribution, at("attribution"), "credits printed on the card backs")
     for key, text in meta.strings.items():
         add(f"strings.{key}", text, at("strings", key), "a text the layouts print", template=True)  # expressions.Strings fills it in
     for key, text in meta.symbol_names.items():
@@ -240,7 +240,37 @@ def _new_catalog(game: Game, lang: str | None) -> Catalog:
     from babel.messages.catalog import Catalog  # here for speed: a build without translations needs no catalogue
 
     date = _fixed_date()
-    return Catalog(locale=lang, project=game.meta.title, version=game.meta.edition or None, creation_date=date, revision_date=date, fuzzy=False)
+    from babel import Locale
+
+    language = Locale.parse(lang).english_name if lang else None
+    return Catalog(
+        locale=lang,
+        project=game.meta.title,
+        version=game.meta.edition or None,
+        creation_date=date,
+        revision_date=date,
+        fuzzy=False,
+        header_comment=header_comment(game, language),
+    )
+
+
+def header_comment(game: Game, language: str | None) -> str:
+    """The comment above a new catalogue's header, from game.yaml: its title, author and
+    licence (babel's own names an ORGANIZATION, a FIRST AUTHOR and the year it runs in).
+    No date: the same game gives the same bytes."""
+    meta = game.meta
+    title = meta.title + (f", {meta.edition}" if meta.edition else "")
+    lines = [f"{language} translation of {title}." if language else f"The strings of {title} to translate."]
+    if meta.author:
+        lines.append(f"The game: {meta.author}" + (f", {meta.licence}." if meta.licence else "."))
+    elif meta.licence:
+        lines.append(f"The game: {meta.licence}.")
+    return "\n".join("# " + _no_babel_words(line) for line in lines)
+
+
+def _no_babel_words(text: str) -> str:
+    """`text` without the words babel replaces in a header comment (PROJECT, VERSION, YEAR, ORGANIZATION)."""
+    return re.sub("PROJECT|VERSION|YEAR|ORGANIZATION|Translations template", lambda m: m.group().lower(), text)
 
 
 def template(game: Game, entries: list[Entry]) -> Catalog:
@@ -256,17 +286,17 @@ def template(game: Game, entries: list[Entry]) -> Catalog:
     return catalog
 
 
-def _write(path: Path, catalog: Catalog) -> None:
+def _write(path: Path, catalog: Catalog, txn: Transaction) -> None:
     """The catalogue written over its old file, changing only the entries that changed
-    (pofile): a file in Poedit's or msgmerge's wrapping keeps it, and its headers."""
+    (pofile): a file in Poedit's or msgmerge's wrapping keeps it, and its headers. It
+    goes into `txn`, with every other catalogue of the update: all are changed or none."""
     old = utf8_text(path.read_bytes()) if path.is_file() else None
     from pnp.i18n import pofile  # here for speed: it brings in babel's catalogues, which a build does not write
 
     data = pofile.write(old, catalog).encode("utf-8")
     if old is not None and old.encode("utf-8") == data:
         return
-    with atomic_path(path) as tmp:
-        tmp.write_bytes(data)
+    txn.path_for(path).write_bytes(data)
 
 
 def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None:
@@ -394,6 +424,54 @@ def check_po(text: str, shown: str, problems: Problems) -> None:
 
 
 @dataclass(repr=False, eq=False)
+class PoEntry:
+    """One entry of a .po file as `po_entries` reads it."""
+
+    context: str | None
+    id: str
+    plural: str | None  # msgid_plural
+    strings: list[str]  # msgstr, or msgstr[0], msgstr[1], ...
+    fuzzy: bool
+
+
+def po_entries(text: str) -> list[PoEntry]:
+    """The entries of a .po file that `check_po` found well-formed (the header is the one
+    with an empty msgid; obsolete ones are left out), read without babel: pnp's own
+    catalogues (own.py) are read by every build in their languages, which need babel for
+    nothing else."""
+    entries: list[PoEntry] = []
+    parts: dict[str, str] = {}
+    fuzzy = marked = False  # the entry being read is fuzzy; the comments read since it are (for the next one)
+    word = ""
+
+    def finish() -> None:
+        if "msgid" in parts:
+            forms = sorted((k for k in parts if k.startswith("msgstr[")), key=lambda k: int(k[7:-1]))
+            strings = [parts[k] for k in forms] if forms else [parts.get("msgstr", "")]
+            entries.append(PoEntry(parts.get("msgctxt"), parts["msgid"], parts.get("msgid_plural"), strings, fuzzy))
+
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith("#,") and "fuzzy" in (flag.strip() for flag in line[2:].split(",")):
+            marked = True
+        if not line or line.startswith("#"):
+            continue
+        keyword = _PO_KEYWORD.match(line)
+        if keyword is not None:
+            word, string = keyword.group(1), keyword.group(2)
+            if word == "msgctxt" or (word == "msgid" and "msgctxt" not in parts) or (word == "msgid" and "msgid" in parts):
+                finish()
+                parts, fuzzy, marked = {}, marked, False
+        else:
+            string = line
+        m = _PO_STRING.fullmatch(string)
+        if m is not None and word:
+            parts[word] = parts.get(word, "") + unescape(m.group(1))
+    finish()
+    return entries
+
+
+@dataclass(repr=False, eq=False)
 class UpdateReport:
     lang: str
     new: int
@@ -410,12 +488,13 @@ def update(game: Game, entries: list[Entry], add: list[str] | None = None) -> tu
     olds = {lang: read_catalog(path, problems) if path.is_file() else _new_catalog(game, lang) for lang, path in paths.items() if path is not None}
     problems.raise_if_errors()  # every catalogue read before any is written: one broken, none changed
     pot = template(game, entries)
-    _write(pot_path, pot)
     reports = []
-    for lang in langs:
-        merged, report = _merge(game, lang, pot, olds[lang])
-        _write(paths[lang], merged)
-        reports.append(report)
+    with transaction() as txn:  # the template and every catalogue, or none (a full disk, a signal)
+        _write(pot_path, pot, txn)
+        for lang in langs:
+            merged, report = _merge(game, lang, pot, olds[lang])
+            _write(paths[lang], merged, txn)
+            reports.append(report)
     return pot_path, reports
 
 

@@ -1,18 +1,23 @@
 """Paper: the one place that names the papers pnp prints on and says how big they are,
 how much of a sheet pnp keeps clear, and how a rulebook page is laid out on each paper.
 
-Sheets (decks, boards, calibration, `pnp impose`) go on any paper of PAPERS, which is
-what `--paper` accepts. A rulebook is set once on pages half the size of A4 or Letter
-(A5, half-letter; A3 and Legal print the A4 and Letter book: a rulebook is read at hand
-size) and printed from that one setting on the paper, its pages enlarged, and as a
-booklet, two pages to a side of a landscape sheet, so a US printer gets Letter sheets.
+Sheets (decks, boards, calibration, `pnp impose`) go on any paper `paper()` accepts,
+which is what `--paper` (and the config file's and game.yaml's `paper:`) accepts: a
+name of PAPERS (or ALIASES), or any size WIDTHxHEIGHT in mm. A rulebook is set once on
+pages half the size of A4 or Letter (A5, half-letter) and printed from that one setting
+on A4 (ISO papers and custom sizes) or Letter (US papers: a rulebook is read at hand
+size), its pages enlarged, and as a booklet, two pages to a side of a landscape sheet,
+so a US printer gets Letter sheets.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from reportlab.lib.units import mm
+
+from pnp.load.schema import suggest
 
 
 @dataclass(unsafe_hash=True)
@@ -22,11 +27,24 @@ class Paper:
     name: str
     width_mm: float
     height_mm: float
+    us: bool = False  # a US paper (inches): its rulebook is printed on Letter, else on A4
+
+    @property
+    def custom(self) -> bool:
+        """A size given as WIDTHxHEIGHT rather than a name."""
+        return self.name[0].isdigit()
 
     @property
     def title(self) -> str:
-        """The name as people write it: 'A4', 'Letter', 'Half-letter'."""
-        return self.name.upper() if self.name[0] == "a" and self.name[1:].isdigit() else self.name.capitalize()
+        """The name as people write it: 'A4', 'Letter', 'Half-letter', '300 x 450 mm'."""
+        if self.custom:
+            return f"{self.width_mm:g} x {self.height_mm:g} mm"
+        return self.name.upper() if len(self.name) == 2 else self.name.capitalize()
+
+    @property
+    def shown(self) -> str:
+        """The paper in messages and a PDF's subject: 'A4', 'LETTER', '300 x 450 mm'."""
+        return self.title if self.custom else self.name.upper()
 
     def size(self, landscape: bool = False) -> tuple[float, float]:
         """Width and height in points, portrait or turned."""
@@ -34,9 +52,61 @@ class Paper:
         return (height, width) if landscape else (width, height)
 
 
+def _inches(name: str, width: float, height: float) -> Paper:
+    return Paper(name, round(width * 25.4, 1), round(height * 25.4, 1), us=True)
+
+
 A4 = Paper("a4", 210.0, 297.0)
-LETTER = Paper("letter", 215.9, 279.4)
-PAPERS: dict[str, Paper] = {p.name: p for p in (A4, LETTER, Paper("a3", 297.0, 420.0), Paper("legal", 215.9, 355.6))}
+A5 = Paper("a5", 148.0, 210.0)
+LETTER = _inches("letter", 8.5, 11)
+HALF_LETTER = _inches("half-letter", 5.5, 8.5)
+# The named papers, portrait, in mm: ISO 216's A and B series, ANSI's (US) and ANSI/ASME's
+# architectural sizes. The order is the one `--help` and messages list them in.
+PAPERS: dict[str, Paper] = {
+    p.name: p
+    for p in (
+        A4,
+        LETTER,
+        Paper("a3", 297.0, 420.0),
+        _inches("legal", 8.5, 14),
+        A5,
+        Paper("b4", 250.0, 353.0),
+        Paper("b5", 176.0, 250.0),
+        HALF_LETTER,
+        _inches("tabloid", 11, 17),
+        _inches("ansi-c", 17, 22),
+        _inches("arch-a", 9, 12),
+        _inches("arch-b", 12, 18),
+        _inches("arch-c", 18, 24),
+    )
+}
+ALIASES = {"ansi-a": "letter", "ansi-b": "tabloid", "ledger": "tabloid"}  # the same sheet by another name (ledger is tabloid turned)
+CUSTOM_MIN, CUSTOM_MAX = 50.0, 2000.0  # mm: a custom paper's sides
+PAPER_EXPECTED = f"expected one of: {', '.join(PAPERS)}, or WIDTHxHEIGHT in mm, portrait, each from {CUSTOM_MIN:g} to {CUSTOM_MAX:g} (e.g. 300x450)"
+_CUSTOM = re.compile(r"(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)(?:\s*mm)?", re.IGNORECASE)
+
+
+def paper(name: str) -> Paper:
+    """The paper `name` stands for: a named paper (or an alias of one), or a custom size
+    'WIDTHxHEIGHT' in mm ('300x450', named '300x450' in file names). Raises ValueError
+    saying what was expected for anything else (what `name` is, its callers say)."""
+    text = str(name).strip().lower()
+    text = ALIASES.get(text, text)
+    if text in PAPERS:
+        return PAPERS[text]
+    match = _CUSTOM.fullmatch(text)
+    if not match:
+        raise ValueError(PAPER_EXPECTED + suggest(text, [*PAPERS, *ALIASES]))
+    width, height = float(match[1]), float(match[2])
+    if not (CUSTOM_MIN <= width <= CUSTOM_MAX and CUSTOM_MIN <= height <= CUSTOM_MAX):
+        raise ValueError(f"expected a custom paper from {CUSTOM_MIN:g} to {CUSTOM_MAX:g} mm on each side")
+    if width > height:
+        raise ValueError(
+            f"expected the portrait size, the width no larger than the height ({match[2]}x{match[1]}): pnp turns the sheet itself where a component fits only turned"
+        )
+    return Paper(f"{width:g}x{height:g}", width, height)
+
+
 SHEET_MARGIN = 5.0  # mm around a sheet that pnp leaves blank: what a home printer cannot print
 
 
@@ -69,13 +139,13 @@ class RulebookFormats:
 
 _MARGINS = (15 * mm, 15 * mm, 17 * mm, 16 * mm)
 _FORMATS: dict[str, RulebookFormats] = {  # by the paper of the paper book
-    "a4": RulebookFormats(RulebookPage(Paper("a5", 148.0, 210.0), _MARGINS, 9.0), A4),
-    "letter": RulebookFormats(RulebookPage(Paper("half-letter", 139.7, 215.9), _MARGINS, 9.0), LETTER),
+    "a4": RulebookFormats(RulebookPage(A5, _MARGINS, 9.0), A4),
+    "letter": RulebookFormats(RulebookPage(HALF_LETTER, _MARGINS, 9.0), LETTER),
 }
-_RULEBOOK_ON = {"a3": "a4", "legal": "letter"}  # a rulebook on larger paper is printed at the size it is read at
 
 
-def rulebook_formats(paper: str) -> RulebookFormats:
-    """The rulebook's formats for sheets on `paper` (a name of PAPERS): A5 pages, on A4 for
-    A4 and A3; half-letter pages, on Letter for Letter and Legal."""
-    return _FORMATS[_RULEBOOK_ON.get(paper, paper)]
+def rulebook_formats(name: str) -> RulebookFormats:
+    """The rulebook's formats for sheets on paper `name`: half-letter pages on Letter for
+    a US paper; A5 pages on A4 for the others (ISO papers, custom sizes). A rulebook is
+    printed at the size it is read at, whatever the size of the sheets."""
+    return _FORMATS["letter" if paper(name).us else "a4"]

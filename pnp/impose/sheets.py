@@ -13,7 +13,7 @@ from typing import Literal
 
 from reportlab.lib.units import mm
 
-from pnp.impose.paper import PAPERS, SHEET_MARGIN
+from pnp.impose.paper import SHEET_MARGIN, Paper, paper
 
 Flip = Literal["long", "short"]
 Sides = Literal["duplex", "fronts", "backs", "fold"]
@@ -29,7 +29,7 @@ MARK_WIDTH = 0.5  # points: thinner vanishes in print
 class SheetSpec:
     """How the user wants sheets made; all lengths in mm."""
 
-    paper: str = "a4"
+    paper: str = "a4"  # a name of impose.paper's PAPERS or a custom WIDTHxHEIGHT, as impose.paper.paper() names it
     margin: float = SHEET_MARGIN
     bleed: float = 0.0  # art extends this far beyond the trim on each side
     gap: float = 0.0  # extra space between neighbouring cards
@@ -42,6 +42,11 @@ class SheetSpec:
     cutter: Cutter | None = None  # a cutting machine cuts the components: its registration marks, no crop marks, a cut file
     corner_radius: float | None = None  # of a rectangular component's cut outline; None: CUTTER_RADIUS with a cutter
     mark_inset: float | None = None  # Silhouette's marks' corners from the page's edges; None: SILHOUETTE_INSET
+
+    @property
+    def sheet_paper(self) -> Paper:
+        """The paper named by `paper` (a name or WIDTHxHEIGHT, as `--paper` took it)."""
+        return paper(self.paper)
 
     @property
     def radius(self) -> float:
@@ -134,10 +139,10 @@ class DoesNotFit(ValueError):
 def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = False) -> Grid:
     """As many cells as fit inside the printable area (the printer margin, or a cutting
     machine's), clear of the machine's registration marks, the grid centred on the page."""
-    page_w, page_h = PAPERS[spec.paper].size(landscape)
+    page_w, page_h = spec.sheet_paper.size(landscape)
     reg = registration(spec, page_w, page_h)
     turned = " landscape" if landscape else ""
-    where = f"on {spec.paper.upper()}{turned} " + (CUTTER_AREA[spec.cutter] if spec.cutter else f"inside a {spec.margin:g} mm margin")
+    where = f"on {spec.sheet_paper.shown}{turned} " + (CUTTER_AREA[spec.cutter] if spec.cutter else f"inside a {spec.margin:g} mm margin")
     return _grid_in(spec, page_w, page_h, printable(spec, page_w, page_h), trim_w, trim_h, reg.keep_out if reg else (), where)
 
 
@@ -564,7 +569,7 @@ def plan_fold(spec: SheetSpec, trim_w: float, trim_h: float) -> Fold:
     best = None
     margin = spec.margin * mm
     for landscape in (False, True):
-        page_w, page_h = PAPERS[spec.paper].size(landscape)
+        page_w, page_h = spec.sheet_paper.size(landscape)
         for vertical in (True, False):
             at = page_w / 2 if vertical else page_h / 2
             area = (margin, margin, at - FOLD_GUTTER, page_h - margin) if vertical else (margin, at + FOLD_GUTTER, page_w - margin, page_h - margin)
@@ -576,7 +581,7 @@ def plan_fold(spec: SheetSpec, trim_w: float, trim_h: float) -> Fold:
                 best = Fold(grid, vertical, at)
     if best is None:
         raise DoesNotFit(
-            f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit half a sheet of {spec.paper.upper()} (either way) inside a {spec.margin:g} mm margin and a {FOLD_GUTTER / mm:g} mm gutter at the fold"
+            f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit half a sheet of {spec.sheet_paper.shown} (either way) inside a {spec.margin:g} mm margin and a {FOLD_GUTTER / mm:g} mm gutter at the fold"
         )
     return best
 
@@ -726,11 +731,11 @@ def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float, shape: Shape = "r
     art_w, art_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     best = None
     for landscape in (False, True):
-        page_w, page_h = PAPERS[spec.paper].size(landscape)
+        page_w, page_h = spec.sheet_paper.size(landscape)
         usable_w, usable_h = page_w - 2 * margin, page_h - 2 * margin
         if overlap * 2 > min(usable_w, usable_h):
             raise DoesNotFit(
-                f"an overlap of {spec.overlap:g} mm leaves too little of each {spec.paper.upper()} piece; expected at most {min(usable_w, usable_h) / 2 / mm:.0f} mm"
+                f"an overlap of {spec.overlap:g} mm leaves too little of each {spec.sheet_paper.shown} piece; expected at most {min(usable_w, usable_h) / 2 / mm:.0f} mm"
             )
         cols, rows = _count(art_w, usable_w, overlap), _count(art_h, usable_h, overlap)
         if best is None or cols * rows < best[0] * best[1]:
@@ -814,7 +819,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     cut line (crop marks of different sizes would cross each other); backs are mirrored
     like cards. With a cutting machine, the rows keep inside its area and clear of its
     marks (Silhouette's: inside their corners), and the outlines go to the cut file."""
-    page_w, page_h = PAPERS[spec.paper].size()
+    page_w, page_h = spec.sheet_paper.size()
     bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
     reg = registration(spec, page_w, page_h)
     area = printable(spec, page_w, page_h)
@@ -827,7 +832,7 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
         cell_w, cell_h = m.w + 2 * bleed, m.h + 2 * bleed
         if cell_w > usable_w + 1e-6 or cell_h > usable_h + 1e-6:
             where = CUTTER_AREA[spec.cutter] if spec.cutter else f"inside a {spec.margin:g} mm margin"
-            raise DoesNotFit(f"{m.w / mm:.1f} x {m.h / mm:.1f} mm does not fit on {spec.paper.upper()} {where}")
+            raise DoesNotFit(f"{m.w / mm:.1f} x {m.h / mm:.1f} mm does not fit on {spec.sheet_paper.shown} {where}")
         rows = sheets[-1]
         row = rows[-1] if rows else None
         if row is None or members[row[0]].deck != m.deck or x + cell_w > usable_w + 1e-6:

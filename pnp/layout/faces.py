@@ -39,6 +39,21 @@ def once_per_object(cache: dict[int, tuple[Any, Any, Any]], obj: Any, make: Call
 
 
 @dataclass(unsafe_hash=True, repr=False)
+class Gradient:
+    """A fill that runs through `colors`, evenly spaced: linear from (x1, y1) to (x2, y2)
+    (`coords`: x1, y1, x2, y2), or radial from the centre out to the radius (`coords`:
+    cx, cy, r); points on the face, origin bottom left. Past its ends it keeps its end
+    colours; the shape it fills clips it."""
+
+    radial: bool
+    coords: tuple[float, ...]
+    colors: tuple[Color, ...]
+
+
+Paint = Color | Gradient  # what fills a shape
+
+
+@dataclass(unsafe_hash=True, repr=False)
 class RectOp:
     """A rectangle, filled and/or stroked, with rounded corners when `radius`."""
 
@@ -46,7 +61,7 @@ class RectOp:
     y: float
     w: float
     h: float
-    fill: Color | None
+    fill: Paint | None
     stroke: Color | None
     stroke_width: float
     radius: float
@@ -83,6 +98,7 @@ class SymbolOp:
     x: float
     y: float
     size: float
+    tint: Color | None = None  # every fill and stroke of the symbol in this colour
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -103,7 +119,7 @@ class ShapeOp:
 
     points: tuple[tuple[float, float], ...]
     closed: bool
-    fill: Color | None
+    fill: Paint | None
     stroke: Color | None
     stroke_width: float
     dash: tuple[float, ...] = ()
@@ -117,10 +133,34 @@ class EllipseOp:
     cy: float
     rx: float
     ry: float
-    fill: Color | None
+    fill: Paint | None
     stroke: Color | None
     stroke_width: float
     dash: tuple[float, ...] = ()
+
+
+@dataclass(unsafe_hash=True, repr=False)
+class QrOp:
+    """A QR code: `rows` of its modules ("1" dark), `size` points square with its
+    bottom-left corner at x, y, the dark modules filled in `color`."""
+
+    x: float
+    y: float
+    size: float
+    rows: tuple[str, ...]
+    color: Color
+
+
+@dataclass(unsafe_hash=True, repr=False)
+class GroupOp:
+    """An element's operations turned `angle` degrees counterclockwise about (cx, cy)
+    and drawn at `opacity` (1: opaque): a layout's `rotate:` and `opacity:`."""
+
+    ops: tuple[Op, ...]
+    angle: float
+    cx: float
+    cy: float
+    opacity: float = 1.0
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -154,7 +194,44 @@ class FaceOp:
         return self.x + dx, self.y + dy
 
 
-Op = RectOp | LineOp | ShapeOp | EllipseOp | TextOp | SymbolOp | ImageOp | FaceOp
+Op = RectOp | LineOp | ShapeOp | EllipseOp | TextOp | SymbolOp | ImageOp | FaceOp | QrOp | GroupOp
+
+
+def bounds(ops: tuple[Op, ...] | list[Op]) -> tuple[float, float, float, float] | None:
+    """left, bottom, right, top in points of what `ops` draw (a text by its lines' extent,
+    a turned group by its operations unturned); None for nothing. Where an element without
+    a box of its own turns by default: about the middle of this."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for op in ops:
+        if isinstance(op, (RectOp, ImageOp)):
+            xs += (op.x, op.x + op.w)
+            ys += (op.y, op.y + op.h)
+        elif isinstance(op, LineOp):
+            xs += (op.x1, op.x2)
+            ys += (op.y1, op.y2)
+        elif isinstance(op, ShapeOp):
+            xs += [x for x, _ in op.points]
+            ys += [y for _, y in op.points]
+        elif isinstance(op, EllipseOp):
+            xs += (op.cx - op.rx, op.cx + op.rx)
+            ys += (op.cy - op.ry, op.cy + op.ry)
+        elif isinstance(op, (SymbolOp, QrOp)):
+            xs += (op.x, op.x + op.size)
+            ys += (op.y, op.y + op.size)
+        elif isinstance(op, TextOp):
+            pieces = [p for line in op.text.lines for p in line]
+            xs += (op.x + min((p.x for p in pieces), default=0.0), op.x + max((p.x + p.width for p in pieces), default=0.0))
+            ys += (op.baseline + op.text.ascent, op.baseline - len(op.text.lines) * op.text.leading)
+        elif isinstance(op, GroupOp) and (inner := bounds(op.ops)) is not None:
+            xs += inner[::2]
+            ys += inner[1::2]
+        elif isinstance(op, FaceOp):
+            xs += (op.clip[0], op.clip[0] + op.clip[2])
+            ys += (op.clip[1], op.clip[1] + op.clip[3])
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 @lru_cache(maxsize=256)

@@ -19,7 +19,7 @@ from typing import Any
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
 from pnp.base.paths import LAYOUTS_DIR, inside, leads_out
 from pnp.layout.elements import KINDS, kind_class
-from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Layout, Shape, check_numbers, check_sizes
+from pnp.layout.elements.base import FIELD_ALONE, Effects, ElementKind, Layout, Shape, check_effects, check_numbers, check_sizes, turned_box
 from pnp.layout.elements.text import DEFAULT_STYLE, Text
 from pnp.layout.text import Align, TextStyle, VAlign
 from pnp.load.model import Deck, Game
@@ -258,10 +258,18 @@ def _element(item: Any, loc: Location, what: str, styles: dict[str, TextStyle], 
             problems.error(item.loc_of("name"), "schema-type", f"'name' of {kinds[0]} element is {item['name']!r}; expected text")
             return None
         item = _without(item, "name")
+    effects = None
+    if "rotate" in item or "opacity" in item:  # every kind may be turned and translucent
+        raw_effects = _only(item, ("rotate", "opacity"))
+        item = _without(_without(item, "rotate"), "opacity")
+        effects = build(Effects, raw_effects, problems, f"{kinds[0]} element")
+        if effects is MISSING or not check_effects(effects, raw_effects, f"{kinds[0]} element", problems):
+            return None
     element = build(cls, item, problems, f"{kinds[0]} element")
     if element is MISSING:
         return None
     if element.check(item, styles, problems) and check_numbers(element, item, f"{kinds[0]} element", problems):  # a kind's own message first
+        element.effects = effects
         return element
     return None
 
@@ -281,6 +289,13 @@ def _without(item: LMap, key: str) -> LMap:
     out = LMap({k: v for k, v in item.items() if k != key}, loc=item.loc)
     out.locs = {k: v for k, v in item.locs.items() if k != key}
     out.key_locs = {k: v for k, v in item.key_locs.items() if k != key}
+    return out
+
+
+def _only(item: LMap, keys: tuple[str, ...]) -> LMap:
+    out = LMap({k: v for k, v in item.items() if k in keys}, loc=item.loc)
+    out.locs = {k: v for k, v in item.locs.items() if k in keys}
+    out.key_locs = {k: v for k, v in item.key_locs.items() if k in keys}
     return out
 
 
@@ -352,10 +367,16 @@ def check_safe_area(layout: Layout, problems: Problems) -> None:
     """Warn about text boxes that reach into the margin a cutter may take (`safe:`)."""
     for el in layout.elements:
         if isinstance(el, Text):
-            x, y, w, h = el.box
+            x, y, w, h = turned_box(el, el.box)  # a turned text's box turns with it
             if x < layout.safe - 1e-6 or y < layout.safe - 1e-6 or x + w > layout.width - layout.safe + 1e-6 or y + h > layout.height - layout.safe + 1e-6:
                 problems.warn(
                     el._loc,
                     "layout-safe-area",
-                    f"text box {list(el.box)} of layout '{layout.name}' reaches into the outer {layout.safe:g} mm, which cutting may take; expected it inside the safe area",
+                    f"text box {list(el.box)}{_turned(el)} of layout '{layout.name}' reaches into the outer {layout.safe:g} mm, which cutting may take; expected it inside the safe area",
                 )
+
+
+def _turned(el: ElementKind) -> str:
+    """How a message says that a box is turned by the element's `rotate:`."""
+    angle = el.effects.angle if el.effects is not None else 0.0
+    return f" turned {angle:g}°" if angle % 360 else ""

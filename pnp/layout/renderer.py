@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from functools import partial
 from itertools import chain
 from typing import Any
 
@@ -15,7 +16,7 @@ from reportlab.lib.units import mm
 
 from pnp.assets.fonts import FontSet
 from pnp.base.errors import Location, Problems
-from pnp.layout.elements.base import ElementKind, Frame, Layout
+from pnp.layout.elements.base import ElementKind, Frame, Layout, draw_element
 from pnp.layout.faces import Face, Op, parse_color
 from pnp.layout.typography import typography
 from pnp.load.model import Card, Game
@@ -65,11 +66,11 @@ class Renderer:
             if same is not None and same.fixed[i]:
                 drawn = same.drawn[i]
                 if drawn is None:
-                    drawn = same.keep(i, el.draw, frame)
+                    drawn = same.keep(i, partial(draw_element, el), frame)
             elif el.when is not None and not self._when(el.when, ctx, el._loc, frame.where, problems):
                 continue
             else:
-                drawn = el.draw(frame)
+                drawn = draw_element(el, frame)
             ops.extend(drawn)
             if parts is not None:
                 parts.append((el, drawn))

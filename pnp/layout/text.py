@@ -23,10 +23,13 @@ from typing import Literal, NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from pnp.assets import shaping
 from pnp.assets.fonts import BY_NAME, FontSet, missing_glyphs
 from pnp.layout.typography import NARROW, NO_BREAK, NONE, Convention, Hyphenation, Typography
 
-Align = Literal["left", "center", "right", "justify"]
+Align = Literal[
+    "left", "center", "right", "justify", "start", "end"
+]  # start, end: left, right in a left-to-right paragraph, right, left in a right-to-left one
 VAlign = Literal["top", "middle", "bottom"]
 
 SYMBOL_EM = 1.1  # an inline symbol is this many font sizes wide and high
@@ -61,6 +64,7 @@ class Piece(NamedTuple):
     font: str  # the font's name registered with reportlab; '' for a symbol
     width: float
     word_space: float = 0.0  # extra points per space in the run (justified lines)
+    shape: str = ""  # "ltr" or "rtl": the text is shaped in that direction when drawn (shaping.py); "": drawn as it is
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -76,6 +80,7 @@ class TextLayout:
     missing: str = ""  # characters the fonts lack
     unknown_symbols: tuple[str, ...] = ()
     markup: tuple[MarkupIssue, ...] = ()  # markup that cannot be read (printed literally)
+    unshaped: str = ""  # the script of a text that needs shaping, set without the scripts extra (shaping.py)
 
 
 def _variant(family: str, bold: bool, italic: bool) -> str:
@@ -237,12 +242,21 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
         if "*" not in raw and "\\" not in raw:
             if plain is None:
                 plain = fonts.get(family).registered
-            paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention))
+            if _CLOSE.search(raw) is None:
+                paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention))
+            else:
+                paragraphs.append(
+                    _glue(
+                        [_unit(_plain_word(unit, plain, fonts), i == 0) for piece in _SPACES.split(raw) for i, unit in enumerate(u for u in units(piece) if u)],
+                        convention,
+                    )
+                )
             continue
         segments, found = _segments(raw, n)
         if issues is not None:
             issues.extend(found)
         words: list[list[tuple[str, str]]] = [[]]
+        close: set[int] = set()  # the words that follow the one before without a space (units of CJK text)
         for chunk, bold, italic in segments:
             if bold is None:
                 words[-1].append((chunk, ""))
@@ -251,10 +265,56 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
             for i, piece in enumerate(_SPACES.split(chunk)):
                 if i > 0 and words[-1]:
                     words.append([])
-                if piece:
-                    words[-1].extend(_with_fallback(piece, font, fonts))
-        paragraphs.append(_glue([_measure(tuple(w)) for w in words if w], convention))
+                for j, unit in enumerate(units(piece) if _CLOSE.search(piece) else (piece,)):
+                    if j > 0 and words[-1]:
+                        close.add(len(words))
+                        words.append([])
+                    if unit:
+                        words[-1].extend(_with_fallback(unit, font, fonts))
+        paragraphs.append(_glue([_unit(_measure(tuple(w)), i not in close) for i, w in enumerate(words) if w], convention))
     return paragraphs
+
+
+# Line breaking without spaces (UAX #14, a small part of it): CJK ideographs, kana and
+# fullwidth forms (class ID and its neighbours) break between any two characters, except
+# before closing punctuation, small kana and marks that may not start a line (CL, CP, EX,
+# IS, NS, CJ), after opening punctuation (OP) and before a combining mark; a zero width
+# space (U+200B) breaks anywhere (Thai, Lao, Khmer and Myanmar need a dictionary to find
+# their word breaks: pnp has none, so their writers mark breaks with it, or with spaces).
+_CLOSE = re.compile(
+    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
+)
+_WIDE = re.compile(
+    "[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
+)
+_NO_START = frozenset(
+    "、。，．：；！？‼⁇⁈⁉・ー々〻ゝゞヽヾ〜～…‥゛゜ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ,.:;!?%)]}°′″℃％"
+)
+_NO_END = frozenset("([{￥＄£$")
+
+
+def units(piece: str) -> list[str]:
+    """A piece of text between spaces split where a line may break inside it (above); the
+    zero width spaces are dropped."""
+    out: list[str] = []
+    for part in piece.split("\u200b"):
+        start = 0
+        for i in range(1, len(part)):
+            a, b = part[i - 1], part[i]
+            if not (_WIDE.match(a) or _WIDE.match(b)):
+                continue
+            if b in _NO_START or a in _NO_END or unicodedata.category(b) in ("Pe", "Pf", "Mn", "Mc", "Me") or unicodedata.category(a) in ("Ps", "Pi"):
+                continue
+            out.append(part[start:i])
+            start = i
+        out.append(part[start:])
+    return out
+
+
+def _unit(m: Measured, spaced: bool) -> Measured:
+    """A word, or a unit that follows the one before it without a space (a line may break
+    between them, and no space is drawn)."""
+    return m if spaced else m._replace(space=0.0)
 
 
 def _plain_word(piece: str, font: str, fonts: FontSet) -> Measured:
@@ -363,6 +423,7 @@ class Measured(NamedTuple):
     missing: str  # the characters its fonts lack
     symbols: tuple[str, ...]  # the ids of its symbols
     short: str  # the word when it is one run of text of at most three characters (it may cling to the next)
+    levels: tuple[int, ...] = ()  # each run's bidirectional level (odd: right to left), in a paragraph that is shaped (_shaped)
 
 
 @lru_cache(maxsize=2048)  # the words of a deck repeat: each is measured once (the 2048 most recent)
@@ -389,7 +450,46 @@ def _width(text: str, registered: str) -> float:
     return stringWidth(text, registered, 1)
 
 
-BY_NAME.extend((_measure, _measured, _width, _drawable))  # a font file edited while the watcher runs is measured anew
+@lru_cache(maxsize=2048)
+def _measure_shaped(word: Word, levels: tuple[int, ...]) -> Measured:
+    """A word of a paragraph that is shaped: runs at an odd level, or in a script that needs
+    shaping, measured by their shaped advances (kerning, joined forms, conjuncts)."""
+    plain = _measure(word)
+    widths = tuple(
+        shaping.shaped_width(text, font, level % 2 == 1) if font and (level % 2 or shaping.needs_shaping(text)) else width
+        for (text, font), width, level in zip(word, plain.widths, levels)
+    )
+    return plain._replace(widths=widths, width=math.fsum(widths), levels=levels)
+
+
+def _shaped(para: list[Measured], rtl: bool | None) -> tuple[list[Measured], bool]:
+    """A paragraph's words split into runs of one bidirectional level each (UAX #9, over the
+    whole paragraph: a space or a comma between two Hebrew words is right to left) and
+    measured shaped; and whether the paragraph runs right to left. `rtl`: the language's
+    direction (True), or None for the paragraph's first strong letter's."""
+    text = " ".join("".join(t if f else "\ufffc" for t, f in m.word) for m in para)
+    base = shaping.first_strong_rtl(text) if rtl is None else rtl
+    found = shaping.levels(text, base)
+    out: list[Measured] = []
+    pos = 0
+    for m in para:
+        runs: list[tuple[str, str]] = []
+        levels: list[int] = []
+        for t, f in m.word:
+            n = len(t) if f else 1
+            start = 0
+            for i in range(1, n + 1):
+                if i == n or found[pos + i] != found[pos + start]:
+                    runs.append((t[start:i] if f else t, f))
+                    levels.append(found[pos + start])
+                    start = i
+            pos += n
+        pos += 1  # the space between words
+        out.append(_measure_shaped(tuple(runs), tuple(levels))._replace(space=m.space))
+    return out, base
+
+
+BY_NAME.extend((_measure, _measured, _width, _drawable, _measure_shaped))  # a font file edited while the watcher runs is measured anew
 
 
 def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, typo: Typography, symbols: frozenset[str] | None = None) -> TextLayout:
@@ -402,6 +502,16 @@ def typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fon
 def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, typo: Typography, symbols: frozenset[str] | None) -> TextLayout:
     issues: list[MarkupIssue] = []
     paragraphs = parse(text, style.font, fonts, typo.convention, issues)
+    directions: list[bool] = [typo.rtl] * len(paragraphs)
+    unshaped = ""
+    if typo.rtl or shaping.needs_shaping(text):
+        if shaping.missing_extra():  # set unshaped and left to right, to be reported (textbox.report)
+            unshaped = shaping.script_of(text)
+            directions = [False] * len(paragraphs)
+        else:
+            for i, para in enumerate(paragraphs):
+                if para:
+                    paragraphs[i], directions[i] = _shaped(para, True if typo.rtl else None)
     missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
     unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
     hyph = typo.hyphenation if style.hyphenate else None
@@ -415,7 +525,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
             size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
             continue
         for attempt in attempts:
-            lines, too_wide = _break(paragraphs, size, width, attempt)
+            lines, too_wide = _break(paragraphs, size, width, attempt, directions)
             needed = len(lines) * size * style.leading
             fits = needed <= height + 0.01 and not too_wide
             if fits:
@@ -423,10 +533,29 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
         if fits or size - SIZE_STEP < smallest - 1e-9:
             break
         size = round(size - SIZE_STEP, 4)
-    placed = tuple(_place(line, size, width, style.align, last) for line, last in lines)
+    placed = tuple(
+        _place(line, size, width, _aligned(style.align, rtl), last)
+        if not rtl and not _levelled(line)
+        else _place_bidi(line, size, width, _aligned(style.align, rtl), last, rtl)
+        for line, last, rtl in lines
+    )
     half = size * (style.leading - 1) / 2
     ascent = half + size * base.ascent / (base.ascent - base.descent)
-    return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues))
+    return TextLayout(size, size * style.leading, ascent, placed, needed, not fits, missing, unknown, tuple(issues), unshaped)
+
+
+def _aligned(align: str, rtl: bool) -> str:
+    """'start' and 'end' as the paragraph's direction makes them; a right-to-left paragraph's
+    justified last line ends on the right (_place_bidi)."""
+    if align == "start":
+        return "right" if rtl else "left"
+    if align == "end":
+        return "left" if rtl else "right"
+    return align
+
+
+def _levelled(line: Line) -> bool:
+    return any(len(parts[0]) == 4 for parts, _ in line if parts)
 
 
 def _fewest_lines(sums: list[tuple[float, int, float]], size: float, width: float) -> int:
@@ -445,19 +574,26 @@ Part = tuple[str, str, float]  # text (or symbol id), font name ('' for a symbol
 Line = list[tuple[list[Part], float]]  # words (their parts) with the space before each
 
 
-def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: Hyphenation | None) -> tuple[list[tuple[Line, bool]], bool]:
+def _break(
+    paragraphs: list[list[Measured]], size: float, width: float, hyph: Hyphenation | None, directions: list[bool]
+) -> tuple[list[tuple[Line, bool, bool]], bool]:
     """Greedy line breaking. A line is a list of (word parts with widths, space before);
-    a word's parts are made when it is placed (most words are one run: one part)."""
+    a word's parts are made when it is placed (most words are one run: one part; a
+    shaped word's parts carry their bidirectional level too). Each line comes with whether
+    it is its paragraph's last and whether its paragraph runs right to left."""
     lines: list = []
     too_wide = False
     limit = width + 1e-6
-    for para in paragraphs:
+    for para, rtl in zip(paragraphs, directions):
         line: list = []
         used = 0.0
         for m in para:
             word = m.word
             w = m.width * size
-            parts = [(*word[0], w)] if len(word) == 1 else [(t, f, x * size) for (t, f), x in zip(word, m.widths)]
+            if m.levels:
+                parts = [(t, f, x * size, level) for (t, f), x, level in zip(word, m.widths, m.levels)]
+            else:
+                parts = [(*word[0], w)] if len(word) == 1 else [(t, f, x * size) for (t, f), x in zip(word, m.widths)]
             space = m.space * size
             while True:
                 gap = space if line else 0.0
@@ -465,23 +601,23 @@ def _break(paragraphs: list[list[Measured]], size: float, width: float, hyph: Hy
                     line.append((parts, gap))
                     used += gap + w
                     break
-                split = _hyphenate(parts, width - used - gap, size, hyph) if hyph else None
+                split = _hyphenate(parts, width - used - gap, size, hyph) if hyph and not m.levels else None
                 if split is not None:
                     head, parts = split
                     line.append((head, gap))
-                    lines.append((line, False))
+                    lines.append((line, False, rtl))
                     w = math.fsum(p[2] for p in parts)
                     line, used = [], 0.0
                     continue
                 if line:
-                    lines.append((line, False))
+                    lines.append((line, False, rtl))
                     line, used = [], 0.0
                     continue
                 line.append((parts, 0.0))  # a single word wider than the box
                 too_wide = True
                 used = w
                 break
-        lines.append((line, True))
+        lines.append((line, True, rtl))
     return lines, too_wide
 
 
@@ -513,7 +649,7 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     locals and made a Piece when it ends."""
     natural = math.fsum([gap + (parts[0][2] if len(parts) == 1 else math.fsum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
-    gaps = len(line) - 1
+    gaps = sum(1 for _, gap in line[1:] if gap)  # the units of CJK text follow each other without a gap: none stretches
     stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
     x = {"center": extra / 2, "right": extra}.get(align, 0.0)
     pieces: list[Piece] = []
@@ -544,6 +680,50 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
             gap = 0.0
     if run_font is not None:
         pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
+    return tuple(pieces)
+
+
+def _place_bidi(line: Line, size: float, width: float, align: str, last: bool, rtl: bool) -> tuple[Piece, ...]:
+    """Position a line of a shaped paragraph: its runs in visual order (UAX #9's rule L2:
+    from the highest level down to the lowest odd one, every sequence at that level or
+    higher reversed), each run a piece of its own, shaped when it is right to left or in a
+    script that needs shaping. A space takes the lower level of the runs on either side."""
+    items: list[tuple[int, float, tuple | None]] = []  # (level, width, part or None for a space)
+    base = 1 if rtl else 0
+    for parts, gap in line:
+        for k, part in enumerate(parts):
+            level = part[3] if len(part) == 4 else base
+            if k == 0 and gap:
+                items.append((min(level, items[-1][0]) if items else base, gap, None))
+            items.append((level, part[2], part))
+    if items:
+        for top in range(max(level for level, _, _ in items), min((level for level, _, _ in items if level % 2), default=99) - 1, -1):
+            i = 0
+            while i < len(items):
+                if items[i][0] < top:
+                    i += 1
+                    continue
+                j = i
+                while j < len(items) and items[j][0] >= top:
+                    j += 1
+                items[i:j] = items[i:j][::-1]
+                i = j
+    natural = math.fsum(w for _, w, _ in items)
+    extra = max(0.0, width - natural)
+    gaps = sum(1 for _, _, part in items if part is None)
+    stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
+    if align == "justify" and (last or not gaps):
+        align = "right" if rtl else "left"
+    x = {"center": extra / 2, "right": extra}.get(align, 0.0)
+    pieces: list[Piece] = []
+    for level, w, part in items:
+        if part is None:
+            x += w + stretch
+            continue
+        text, font = part[0], part[1]
+        shape = ("rtl" if level % 2 else "ltr" if shaping.needs_shaping(text) else "") if font else ""
+        pieces.append(Piece(x, text, font, w, 0.0, shape))
+        x += w
     return tuple(pieces)
 
 

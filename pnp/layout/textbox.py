@@ -5,12 +5,12 @@ errors naming what was set, never blank space."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Collection
 
 from reportlab.lib.units import mm
 
+from pnp.assets import shaping
 from pnp.assets.fonts import FontSet, fallback_folder
 from pnp.base.errors import Location, Problems, one_of
 from pnp.layout.text import SYMBOLS, TextLayout, TextStyle, typeset
@@ -33,15 +33,21 @@ def report(
     """The glyphs, symbols and markup of a set text that cannot be printed, as errors at
     `loc` naming `subject` (e.g. "text of card 'x'", "the rulebook"); `symbols=False`
     where unknown symbols were reported before, at their own columns (rulebooks). Text
-    in a right-to-left script is a warning: pnp sets every line left to right."""
+    in a script that needs shaping (Arabic, Hebrew, Devanagari, ...), set without the
+    `scripts` extra that shapes it, is an error saying what installs it."""
     if result.missing:
         problems.error(
             loc,
             "font-glyph",
-            f"{subject} uses {_chars(result.missing)}, missing from font '{font}'{_and_fallback(result.missing)}; expected {_fonts_for(result.missing, fonts)}{_rtl(result.missing)}",
+            f"{subject} uses {_chars(result.missing)}, missing from font '{font}'{_and_fallback(result.missing)}; expected {_fonts_for(result.missing, fonts)}",
         )
-    elif _right_to_left(content):
-        problems.warn(loc, "text-rtl", f"{subject} is in a right-to-left script{_rtl(content)}; expected left-to-right text")
+    if result.unshaped:
+        problems.error(
+            loc,
+            "text-shaping",
+            f"{subject} is in the {result.unshaped} script, which pnp sets only with its 'scripts' extra ({shaping.missing_extra()} is not installed);"
+            f" expected the extra installed: {shaping.SCRIPTS_EXTRA}",
+        )
     for sid in result.unknown_symbols if symbols else ():
         problems.error(
             loc,
@@ -80,21 +86,6 @@ def _fonts_for(chars: str, fonts: FontSet) -> str:
     if covering:
         return f"a font that has them: {', '.join(repr(name) for name in covering)} (the style's 'font:')"
     return "a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml)"
-
-
-_RTL_BLOCKS = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff]")  # every R and AL character lies here
-
-
-def _right_to_left(text: str) -> bool:
-    if _RTL_BLOCKS.search(text) is None:  # asked of every text: one regex search instead of a lookup per character
-        return False
-    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
-
-
-def _rtl(text: str) -> str:
-    if not _right_to_left(text):
-        return ""
-    return "; right-to-left text (Arabic, Hebrew, ...) is not supported: pnp sets every line left to right, its letters in reverse order"
 
 
 def set_in_box(

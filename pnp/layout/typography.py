@@ -45,6 +45,10 @@ CONVENTIONS: dict[str, Convention] = {
 }
 NONE = Convention()
 
+# The languages written right to left (CLDR's character order): their paragraphs run right
+# to left whatever letter they start with, and a text's `align: start` is on the right.
+RIGHT_TO_LEFT = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ku_Arab", "lrc", "mzn", "nqo", "pa_Arab", "ps", "sd", "syr", "ug", "ur", "yi"})
+
 
 @lru_cache(maxsize=16)
 def hyphenator(lang: str) -> pyphen.Pyphen | None:
@@ -96,6 +100,7 @@ class Typography:
     lang: str
     convention: Convention
     hyphenation: Hyphenation | None  # None: no patterns and no listed words (no word breaks)
+    rtl: bool = False  # the language is written right to left (RIGHT_TO_LEFT)
 
 
 def typography(lang: str, listed: Mapping[str, Sequence[str]] | None = None) -> Typography:
@@ -113,4 +118,5 @@ def _typography(lang: str, words: tuple[str, ...]) -> Typography:
     patterns = hyphenator(lang)
     exceptions = dict(breaks(word) for word in words)
     hyphenation = Hyphenation(patterns, exceptions) if patterns is not None or exceptions else None
-    return Typography(lang, CONVENTIONS.get(base_language(lang), NONE), hyphenation)
+    rtl = lang.replace("-", "_") in RIGHT_TO_LEFT or base_language(lang) in RIGHT_TO_LEFT
+    return Typography(lang, CONVENTIONS.get(base_language(lang), NONE), hyphenation, rtl)

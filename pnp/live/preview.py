@@ -29,6 +29,7 @@ from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.output import Output, Transaction
 from pnp.check.run import check_game, rulebook_problems
 from pnp.exports.raster import rasterise
+from pnp.layout.elements.base import turned_box
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
 from pnp.live.session import FoundProblems, Session
@@ -136,7 +137,7 @@ class _FaceSetter:
             element = parts[drawn][0] if drawn < len(parts) else None
             box = getattr(element, "box", None)
             shape = (layout.width, layout.height)
-            marks.append(Mark(number, _fraction(box, shape) if box is not None and len(box) == 4 else None))
+            marks.append(Mark(number, _fraction(turned_box(element, box), shape) if box is not None and len(box) == 4 else None))
         digest = self.kept.face_hash(self.edition.lang, card.deck, card.id, side, face, partial(face_hash, face, self.symbols, self.hashes))
         return Side(face, digest if isinstance(digest, str) else digest(), tuple(marks))
 
@@ -240,6 +241,8 @@ class Preview:
         self.stop = threading.Event()
         self._changed = threading.Condition()
         self._work = threading.RLock()
+        self._drawing = 0  # sheet PDFs being drawn into temporary files under --out
+        self._drawn = threading.Condition()  # notified when one is done and its file removed
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
         self._kept = Session(folder, [out])  # the faces set and the data files read, as the watcher keeps them: a save sets again only what it reaches
 
@@ -292,7 +295,11 @@ class Preview:
             return self.generation
 
     def close(self) -> None:
-        self.stop.set()
+        """Stop, once no sheet PDF is being drawn: a drawing stopped by a signal ends at its
+        next page and removes its temporary file, so nothing is left under --out."""
+        with self._drawn:
+            self.stop.set()
+            self._drawn.wait_for(lambda: self._drawing == 0)
         with self._changed:
             self._changed.notify_all()
 
@@ -334,6 +341,10 @@ class Preview:
         if found is not None:
             return found
         with self._work:
+            with self._drawn:
+                if self.stop.is_set():  # stopping: no new temporary file
+                    return []
+                self._drawing += 1
             txn = Transaction(Output(self.out))
             try:
                 sheets = Sheets(state.edition, state.edition.renderer(), BuildOptions(out=self.out), None, Problems(), txn)
@@ -341,6 +352,9 @@ class Preview:
                 pdfs = [tmp.read_bytes() for tmp, target in txn.pending if target.suffix == ".pdf"]
             finally:
                 txn.abort()
+                with self._drawn:
+                    self._drawing -= 1
+                    self._drawn.notify_all()
             pages = _pages(pdfs[0], SHEET_DPI) if pdfs else []
         state.sheets[unit] = pages
         return pages

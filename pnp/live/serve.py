@@ -30,6 +30,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from pnp.base.errors import Location, PnpError, Problem, fail
 from pnp.base.output import Output, Transaction
+from pnp.base.signals import Interrupted
 from pnp.live.preview import Preview, State, face_size_mm, owner
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
@@ -76,6 +77,8 @@ class Handler(BaseHTTPRequestHandler):
             self._text(HTTPStatus.CONFLICT, "\n".join(str(p) for p in err.problems.items))
         except (BrokenPipeError, ConnectionResetError):  # the browser went away
             pass
+        except Interrupted:  # pnp was stopped while this was drawn (a sheet PDF): its files are removed, no answer
+            self.close_connection = True
 
     def _route(self, parts: list[str], query: dict[str, str]) -> None:
         preview = self.server.preview

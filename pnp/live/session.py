@@ -23,7 +23,8 @@ is found by its deck and card id and the card's digest, without unpacking the ca
 - the rulebooks: set again when any file of the game folder changed in content since they
   were last set with the same options (they read the data, the catalogues, their Markdown
   and, for the cards they show, the layouts); skipped when nothing did, as when an editor
-  saves a file unchanged.
+  saves a file unchanged. A rulebook set again to the bytes it had is not written (its
+  time stays) and counts as unchanged.
 
 Nothing is recorded from a build that fails, so the next one compares with the last that
 was written.
@@ -165,6 +166,7 @@ class Session(Reuse):
         self._files: dict[Path, _File] = {}
         self._books: tuple[dict[str, bytes], str] | None = None  # the files and options the rulebooks were last set from
         self._book_files: list[Path] = []
+        self._books_same: list[Path] = []  # the rulebooks this build set again to the bytes they had: left as they are
         self._common = b""
         self._options = ""
         self._languages: dict[str, Language] = {}
@@ -209,6 +211,7 @@ class Session(Reuse):
         self._layouts = {name: self._layout_digest(files) for name, files in project.layout_files.items()}
         self._every_layout = _digest(*(f"{name}\0".encode() + digest for name, digest in sorted(digests.items()) if Path(name).parts[:1] == ("layouts",)))
         self.rebuilt, self.kept = [], []
+        self._books_same = []
 
     def _owned(self, game: Game) -> set[str]:
         """The files whose changes are compared by what they hold, not in the common digest."""
@@ -345,6 +348,13 @@ class Session(Reuse):
         self.end(edition, target, key, written, {}, sheets.problems.items[found:])
         return written
 
+    def book_files(self, files: list[Written], txn: Transaction) -> list[Written]:
+        """A rulebook set again to the bytes it has (a save that changed nothing it
+        prints) is left as it is, and counted as unchanged."""
+        same = [written.path for written in files if txn.keep_if_same(written.path)]
+        self._books_same += same
+        return [written for written in files if written.path not in same]
+
     def manifest(self, path: Path, txn: Transaction, write: Callable[[IO[bytes]], None]) -> None:
         """A manifest that would not change is left as it is."""
         data = io.BytesIO()
@@ -377,8 +387,10 @@ class Session(Reuse):
         drawn = {path for path, _ in self.rebuilt}
         if books:
             self._books = (dict(self._digests), self._options)
-            self._book_files = [written.path for written in files if written.path not in drawn and written.path not in self._files]
-            self.rebuilt += [(path, None) for path in self._book_files]
+            written = [written.path for written in files if written.path not in drawn and written.path not in self._files]
+            self._book_files = written + self._books_same
+            self.rebuilt += [(path, None) for path in written]
+            self.kept += self._books_same
         else:
             self.kept += self._book_files
         live = {(kept.lang, *face) for kept in self._files.values() for face in kept.faces}  # faces of cards gone or not printed are let go

@@ -14,10 +14,11 @@ from typing import Any
 from pnp.base.errors import ERROR, Location, PnpError, Problem, Problems, display_path, one_of
 from pnp.base.paths import check_inside, inside, is_junk
 from pnp.load.languages import known_language
-from pnp.load.model import Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef
+from pnp.load.model import PROVIDED_NAMES, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef, another_name
 from pnp.load.packed import PackedCards
+from pnp.load.remote import fetch, is_url
 from pnp.load.schema import MISSING, build, suggest
-from pnp.load.spreadsheets import Columns, SheetRows, is_sheet, read_sheet
+from pnp.load.spreadsheets import MAX_BYTES, Columns, SheetRows, is_sheet, read_sheet
 from pnp.load.yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
@@ -86,7 +87,8 @@ def load_game(folder: Path, keep_going: bool = False) -> tuple[Game, Problems]:
         raise PnpError(problems)
 
     enums = _load_enums(rules, rules_raw, problems)
-    _check_types(rules, rules_raw, enums, problems)
+    deck_locs = {deck_id: raw["decks"].loc_of(deck_id) for deck_id in meta.decks}  # meta.decks is read from raw["decks"]
+    _check_types(rules, rules_raw, enums, deck_locs, problems)
     symbols = _load_symbols(folder, meta, raw, problems)
     for sid in meta.symbol_names:
         if sid not in symbols:
@@ -309,7 +311,10 @@ def _load_data(
     sheet_loc=None,
     columns: Columns | None = None,
 ) -> PackedCards | None:
-    """The components of one data file (YAML, CSV or XLSX); None when the file cannot be used."""
+    """The components of one data file (YAML, CSV or XLSX), or of a CSV on the web (a URL:
+    load/remote.py); None when the file cannot be used."""
+    if is_url(name):
+        return _load_remote(name, loc, deck, type_name, types, enums, symbols, read, problems, sheet, sheet_loc, columns)
     path = check_inside(name, folder, [folder], loc, "data")
     if isinstance(path, PnpError):
         problems.extend(path.problems)
@@ -321,6 +326,32 @@ def _load_data(
         rows = _read_data(path, types[type_name], problems, sheet, sheet_loc, columns)
         return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, read, problems, display_path(path))
     except PnpError as err:  # unreadable, possibly found while reading the cards
+        problems.extend(err.problems)
+        return None
+
+
+def _load_remote(
+    url: str,
+    loc: Location,
+    deck: str,
+    type_name: str,
+    types: dict,
+    enums: dict,
+    symbols: dict,
+    read: _Read,
+    problems: Problems,
+    sheet=None,
+    sheet_loc=None,
+    columns: Columns | None = None,
+) -> PackedCards | None:
+    """The components of a CSV fetched from `url` (or its copy kept from the last fetch)."""
+    fetched = fetch(url, loc, MAX_BYTES, problems)
+    if fetched is None:
+        return None
+    try:
+        rows = read_sheet(Path("data.csv"), types[type_name], problems, sheet, sheet_loc, columns, url=url, data=fetched.data)
+        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, read, problems, url)
+    except PnpError as err:
         problems.extend(err.problems)
         return None
 
@@ -364,17 +395,38 @@ def _load_enums(rules: RulesFile, raw: LMap, problems: Problems) -> dict[str, di
     return enums
 
 
-def _check_types(rules: RulesFile, raw: LMap, enums: dict, problems: Problems) -> None:
+def _check_types(rules: RulesFile, raw: LMap, enums: dict, decks: dict[str, Location], problems: Problems) -> None:
     for type_name, type_def in rules.types.items():
-        _check_fields(type_def.fields, raw["types"][type_name]["fields"], enums, problems, top=True)
+        fields_raw = raw["types"][type_name]["fields"]
+        for field_name in type_def.fields:
+            _check_field_name(field_name, type_name, fields_raw.loc_of(field_name), decks, problems)
+        _check_fields(type_def.fields, fields_raw, enums, problems)
 
 
-def _check_fields(fields: dict[str, FieldDef], fields_raw: Any, enums: dict, problems: Problems, top: bool) -> None:
+def _check_field_name(name: str, type_name: str, loc: Location, decks: dict[str, Location], problems: Problems) -> None:
+    """A field of a type named like a name pnp provides or a deck is refused where it is
+    declared: templates and rules would read pnp's value (or the deck) instead, on every card."""
+    instead = f"another name, such as '{another_name(name)}'"
+    if name in RESERVED:
+        problems.error(loc, "type-reserved", f"field '{name}' is built in (every card has an id and copies); remove it from the type")
+    elif name in PROVIDED_NAMES:
+        problems.error(
+            loc,
+            "field-name-reserved",
+            f"field '{name}' of type '{type_name}' is a name pnp provides ({PROVIDED_NAMES[name]}), which templates and rules would read instead of the field; expected {instead}",
+        )
+    elif name in decks:
+        problems.error(
+            loc,
+            "field-name-reserved",
+            f"field '{name}' of type '{type_name}' is the id of deck '{name}' ({decks[name]}), which templates and rules would read instead of the field; expected {instead} (or another id for the deck)",
+        )
+
+
+def _check_fields(fields: dict[str, FieldDef], fields_raw: Any, enums: dict, problems: Problems) -> None:
     """The field definitions of a type, or of a table's rows (which may use id and copies)."""
     for field_name, fdef in fields.items():
         loc = fields_raw.loc_of(field_name)
-        if top and field_name in RESERVED:
-            problems.error(loc, "type-reserved", f"field '{field_name}' is built in (every card has an id and copies); remove it from the type")
         if (fdef.type == "enum" or fdef.item == "enum") and fdef.enum not in enums:
             problems.error(
                 loc,
@@ -397,7 +449,7 @@ def _check_fields(fields: dict[str, FieldDef], fields_raw: Any, enums: dict, pro
                     f"table field '{field_name}' has no 'fields'; expected the fields of each row, e.g. fields: {{terrain: {{type: enum, enum: terrain}}}}",
                 )
             else:
-                _check_fields(fdef.fields, fields_raw[field_name]["fields"], enums, problems, top=False)
+                _check_fields(fdef.fields, fields_raw[field_name]["fields"], enums, problems)
         elif fdef.fields is not None:
             problems.error(
                 fields_raw[field_name].loc_of("fields"),
@@ -512,6 +564,14 @@ def _record(
         if key in skip:
             continue
         if key not in fields:
+            if skip and key in PROVIDED_NAMES:  # a card's key, not a table row's
+                problems.error(
+                    row.key_locs[key],
+                    "field-name-reserved",
+                    f"'{key}' on {owner} is a name pnp provides ({PROVIDED_NAMES[key]}), which no field may have; "
+                    f"expected a field of {has} ({', '.join(fields)}), or a field of another name declared in rules.yaml, such as '{another_name(key)}'",
+                )
+                continue
             problems.error(
                 row.key_locs[key],
                 "card-unknown-field",

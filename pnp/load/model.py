@@ -132,6 +132,8 @@ class RulebookDef:
     title: str = ""  # translated; default: the rulebook id
     modes: list[str] = field(default_factory=list)  # one rulebook per mode
     facts: list[FactDef] = field(default_factory=list)
+    numbering: bool = True  # headings numbered 1, 1.1, 1.1.1 (False: a rulebook's plain headings)
+    cover: list[str] = field(default_factory=list)  # cards drawn on the cover, DECK/ID; default: a card of each deck
     _loc: Location = field(default=Location("?"), repr=False)
 
 
@@ -205,6 +207,39 @@ class Card:
         while name not in self.field_locs and "." in name:
             name = name.rsplit(".", 1)[0]
         return self.field_locs.get(name, self.loc)
+
+
+# The names pnp provides to every expression and template about a component (what each is,
+# for messages and docs): templates/expressions.py builds the context from these, and no
+# field may be named like one (load/game.py), so `{{ type }}` and `card.type` never mean
+# one thing on one game and another on the next. The first four are the component's own.
+COMPONENT_NAMES: dict[str, str] = {
+    "id": "the component's id",
+    "type": "the component's type, as rules.yaml names it",
+    "copies": "how many copies of the component are printed",
+    "deck": "the id of the component's deck",
+}
+GAME_NAMES: dict[str, str] = {
+    "card": "the component the expression is about",
+    "game": "the game.yaml metadata",
+    "strings": "the game's strings",
+    "symbol_names": "the names of the game's symbols",
+    "enums": "the game's enumerations",
+    "decks": "every deck's components",
+    "component": "the function component(deck, id)",
+    "components": "every component of the game",
+    "deals": "the game's deals",
+    "values": "the helper values(cards, field, ...)",
+    "total": "the helper total(cards)",
+    "_pnp_plurals": "the plural rules of the game's language",
+}
+PROVIDED_NAMES: dict[str, str] = {**COMPONENT_NAMES, **GAME_NAMES}
+_INSTEAD = {"type": "kind", "deck": "set", "card": "item", "game": "edition"}
+
+
+def another_name(name: str) -> str:
+    """A name to suggest for a field that may not be called `name`."""
+    return _INSTEAD.get(name, f"card_{name.strip('_')}")
 
 
 @dataclass(repr=False, eq=False)

@@ -31,7 +31,7 @@ from xml.parsers import expat
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
 from pnp.base.texts import utf8_text
-from pnp.load.model import TypeDef
+from pnp.load.model import PROVIDED_NAMES, TypeDef, another_name
 from pnp.load.schema import suggest
 from pnp.load.yamlfile import CONTROL, LList, LMap
 
@@ -51,11 +51,20 @@ def is_sheet(path: Path) -> bool:
 
 
 def read_sheet(
-    path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None, columns: Columns | None = None
+    path: Path,
+    tdef: TypeDef,
+    problems: Problems,
+    sheet: str | None = None,
+    sheet_loc: Location | None = None,
+    columns: Columns | None = None,
+    url: str | None = None,
+    data: bytes | None = None,
 ) -> LList:
     """The rows of a CSV or XLSX file as located card mappings. Problems with the file as a
-    whole raise PnpError (unreadable); problems with a cell or the header are collected."""
-    shown = display_path(path)
+    whole raise PnpError (unreadable); problems with a cell or the header are collected.
+    `url` and `data`: a CSV fetched from there (load/remote.py; `path` names no file),
+    whose values are located at `URL:row:col`."""
+    shown = url or display_path(path)
     columns = columns or Columns()
     suffix = path.suffix.lower()
     if suffix in UNSUPPORTED:
@@ -63,7 +72,7 @@ def read_sheet(
             Location(shown), "sheet-format", f"this is {UNSUPPORTED[suffix]}; expected a .csv (UTF-8) or .xlsx file: save it in one of those formats"
         )
     try:
-        size = path.stat().st_size
+        size = path.stat().st_size if data is None else len(data)
     except OSError as exc:
         raise _unreadable(Location(shown), "file-unreadable", f"cannot read the file ({exc.strerror}); expected a readable spreadsheet") from None
     if size > MAX_BYTES:
@@ -86,7 +95,7 @@ def read_sheet(
             before = counted[1]
             return Location(shown, start + before[min(col - 1, len(before) - 1)], col)
 
-        return _rows(_csv_cells(path, shown), at_line, tdef, columns, problems)
+        return _rows(_csv_cells(path.read_bytes() if data is None else data, shown), at_line, tdef, columns, problems)
     name, cells = _xlsx_cells(path, shown, sheet, sheet_loc)
 
     def at_cell(row: Any, col: int, _: list[Any]) -> Location:
@@ -105,11 +114,10 @@ def _unreadable(loc: Location, code: str, message: str) -> PnpError:
 # --- reading cells ---------------------------------------------------------------------
 
 
-def _csv_cells(path: Path, shown: str) -> Iterator[tuple[int, list[Any]]]:
-    """(first physical line, cells) of every record."""
+def _csv_cells(data: bytes, shown: str) -> Iterator[tuple[int, list[Any]]]:
+    """(first physical line, cells) of every record of a CSV file's bytes."""
     import csv  # here for speed: only a game with CSV files reads them
 
-    data = path.read_bytes()
     try:
         text = utf8_text(data)  # Excel's "CSV UTF-8" starts with a byte order mark
     except UnicodeDecodeError as exc:
@@ -421,13 +429,23 @@ def _header(
         loc = at(head, col, cells)
         if key in mapped:
             used_keys.add(key)
-            target = mapped[key][1]
+            target = mapped[key][1] if mapped[key][1] in known else IGNORE  # a target that is no field is reported at columns: below
         elif key in by_normal:
             target = by_normal[key]
         elif key in QUANTITY and "copies" not in seen:
             target = "copies"
         elif key == ids:
             target = IGNORE
+        elif key in PROVIDED_NAMES:
+            problems.error(
+                loc,
+                "field-name-reserved",
+                f"column '{text}' is named like a name pnp provides ({PROVIDED_NAMES[key]}), which no field may have; "
+                f"expected 'columns: {{{text}: {another_name(key)}}}' in the deck, with a field '{another_name(key)}' (or another name) declared in rules.yaml, "
+                f"or 'columns: {{{text}: ignore}}' to leave it out",
+            )
+            named[col] = _Column(IGNORE)
+            continue
         else:
             unknown.append(text)
             strays.append((loc, value))
@@ -475,7 +493,14 @@ def _header(
                 "sheet-columns",
                 f"columns: names '{name}', which is not a header of the sheet{suggest(name, headers)}; expected {one_of(headers, 'a header: the sheet has no header row')}",
             )
-        if target != IGNORE and target not in known:
+        if target != IGNORE and target not in known and target in PROVIDED_NAMES:
+            problems.error(
+                where,
+                "field-name-reserved",
+                f"columns: maps '{name}' to '{target}', a name pnp provides ({PROVIDED_NAMES[target]}), which no field may have; "
+                f"expected a field of another name, such as 'columns: {{{name}: {another_name(target)}}}' with a field '{another_name(target)}' declared in rules.yaml",
+            )
+        elif target != IGNORE and target not in known:
             problems.error(
                 where,
                 "sheet-columns",

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import copy
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color
@@ -318,6 +318,21 @@ def draw_drawing(canvas: Canvas, drawing: Drawing) -> None:
         STATE_DEFAULTS["fontName"] = default_font
 
 
+def tinted(drawing: Drawing, tint: Color) -> Drawing:
+    """A copy of a drawing (an SVG svglib read) with every shape's fill and stroke colour
+    `tint`, each keeping its opacity: a symbol's `tint:` where its operators are not kept."""
+    copied = copy.deepcopy(drawing)
+    shapes = [copied]
+    while shapes:
+        node = shapes.pop()
+        shapes.extend(getattr(node, "contents", ()))
+        for attr in ("fillColor", "strokeColor"):
+            colour = getattr(node, attr, None)
+            if colour is not None:
+                setattr(node, attr, Color(tint.red, tint.green, tint.blue, getattr(colour, "alpha", 1)))
+    return copied
+
+
 def names_per_page(canvas: Canvas, code: list[str]) -> bool:
     """Whether what was drawn names what reportlab names per page or form: a colour space,
     a shading or a graphics state (transparency)."""
@@ -346,25 +361,30 @@ def _resource_dict(xobjects: object, images: bool = True, states: object = None)
 
 
 def end_form(canvas: Canvas) -> None:
-    """End the form being defined (reportlab's endForm), with its graphics states in its
-    resources: reportlab notes them on the form but writes only its fonts and forms, so a
-    translucent symbol or face drawn as a form would name a state its PDF lacks (viewers
-    complain, and draw it opaque)."""
+    """End the form being defined (reportlab's endForm), with its graphics states and
+    shadings in its resources: reportlab notes the states on the form but writes only its
+    fonts and forms, so a translucent symbol or face drawn as a form would name a state
+    its PDF lacks (viewers complain, and draw it opaque), and a face with a gradient a
+    shading it lacks."""
     name = canvas._formData[0]
+    shadings = dict(canvas._shadingUsed)
     canvas.endForm()
-    _name_states(canvas._doc.idToObject[canvas._doc.getXObjectName(name)])
+    _name_states(canvas._doc.idToObject[canvas._doc.getXObjectName(name)], shadings)
 
 
-def _name_states(form: PDFFormXObject) -> None:
-    """The form's resources as reportlab writes them, with its graphics states."""
+def _name_states(form: PDFFormXObject, shadings: dict[str, str] | None = None) -> None:
+    """The form's resources as reportlab writes them, with its graphics states and shadings."""
     states = getattr(form, "ExtGState", None)
-    if states:
+    if states or shadings:
         form.Resources = _resource_dict(form.XObjects, states=states)
+    if shadings:
+        form.Resources.setShading(shadings)
 
 
-def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str]]) -> None:
+def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str | Sequence[GlyphLike]]]) -> None:
     """Set text, written as PDF text operators straight into the page (or form) being
-    drawn: each piece is (registered TrueType font, size, word space, x, y, text).
+    drawn: each piece is (registered TrueType font, size, word space, x, y, text), its
+    text a string or shaped glyphs (`_draw_glyphs`).
 
     Why not reportlab's text objects: they split every string into font subsets anew and
     format their state per call; here a string is encoded by a table per font
@@ -381,6 +401,9 @@ def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, f
             add(f"{fp_str(word_space)} Tw")
             spacing = word_space
         add(f"1 0 0 1 {fp_str(x, y)} Tm")
+        if not isinstance(text, str):
+            current = _draw_glyphs(doc, font, size, text, add, current)
+            continue
         for name, encoded in _encoding(doc, font).runs(text):
             if current != (name, size):
                 add(f"{name} {fp_str(size)} Tf")
@@ -390,6 +413,77 @@ def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, f
         add("0 Tw")  # word spacing outlives the text object in PDF
     add("ET")
     canvas._code.append(" ".join(code))
+
+
+class GlyphLike(Protocol):
+    """A glyph as shaping.py gives it: its id and name, its own advance, the advance and
+    offsets shaping gave it, all at size 1."""
+
+    gid: int
+    name: str
+    natural: float
+    advance: float
+    x_offset: float
+    y_offset: float
+
+
+def _draw_glyphs(
+    doc: PDFDocument, font: str, size: float, glyphs: Sequence[GlyphLike], add: Callable[[str], None], current: tuple[str, float] | None
+) -> tuple[str, float] | None:
+    """Shaped glyphs as TJ arrays: each glyph by the character reportlab's subset codes it
+    with (a private-use one, added by reportlab's own shaping support, for a glyph no
+    character maps to: a joined form, a conjunct), moved by its offsets and advanced by the
+    advance shaping gave it rather than its own (as reportlab's ShapedStr is drawn). A
+    vertical offset (a mark above a letter) is a rise (Ts). Returns the font set last."""
+    encoding = _encoding(doc, font)
+    tj: list[str] = []
+    rise = 0.0
+
+    def flush() -> None:
+        if tj:
+            add(f"[{' '.join(tj)}] TJ")
+            tj.clear()
+
+    for g, char in zip(glyphs, glyph_chars(font, glyphs)):
+        name, encoded = encoding.runs(char)[0]
+        if current != (name, size):
+            flush()
+            add(f"{name} {fp_str(size)} Tf")
+            current = (name, size)
+        if g.y_offset * size != rise:
+            flush()
+            rise = g.y_offset * size
+            add(f"{fp_str(rise)} Ts")
+        if g.x_offset:
+            tj.append(fp_str(-g.x_offset * 1000))
+        if tj and tj[-1][-1] == ")":  # a glyph after a glyph: one string
+            tj[-1] = f"{tj[-1][:-1]}{encoded})"
+        else:
+            tj.append(f"({encoded})")
+        after = (g.natural - g.advance + g.x_offset) * 1000
+        if abs(after) > 1e-6:
+            tj.append(fp_str(after))
+    flush()
+    if rise:
+        add("0 Ts")
+    return current
+
+
+def glyph_chars(font: str, glyphs: Sequence[GlyphLike]) -> str:
+    """The characters reportlab's subsets code shaped glyphs by: the first character the font
+    maps to each glyph, or a private-use one that reportlab's own shaping support adds to the
+    font for a glyph no character maps to (a joined form, a conjunct)."""
+    ttf = pdfmetrics.getFont(font)
+    to_char = ttf.face.glyphToChar
+    out = []
+    for g in glyphs:
+        chars = to_char.get(g.gid)
+        if chars:
+            out.append(chr(chars[0]))
+        else:
+            ttf.hbFont(1)
+            out.append(chr(ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)))
+    return "".join(out)
 
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:

@@ -124,7 +124,7 @@ def build(
             problems.extend(txn.problem(exc).problems)
             raise PnpError(problems) from None
         finally:  # the rulebooks' files join the transaction even when a deck fails, so they are removed with it
-            files.extend(join_all(rulebooks, problems, txn))
+            files.extend(reuse.book_files(join_all(rulebooks, problems, txn), txn))
         if problems.errors and not options.force:
             raise PnpError(problems)
     reuse.commit(files, wanted)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnp.base.errors import PnpError, Problem, Problems
-from pnp.base.output import Transaction, Written
+from pnp.base.output import Output, Transaction, Written, writing_under
+from pnp.load.remote import cached_only
 from pnp.pipeline.sheets import Sheets, write_cut_files, write_unit
 from pnp.plan.game import Plan
 from pnp.project.edition import Edition
@@ -62,7 +63,8 @@ def build_parallel(
 
 def _build_one(task: tuple) -> tuple[Written | None, list[Problem], list[tuple[Path, bytes]], Drawn]:
     folder, options, lang, strings, unit, members, target, tmp = task
-    project = prepare(folder, unit.decks)
+    with writing_under(Output(options.out)), cached_only():  # a deck's data on the web: the copy the parent fetched
+        project = prepare(folder, unit.decks)
     problems = Problems()
     try:
         edition = Edition.translated(project, lang, strings)

@@ -115,6 +115,8 @@ def print_advice(files: list[Written]) -> str:
         lines.append(f"  {fold}: {', '.join(groups['fold'])}")
     if None in groups:
         lines.append(f"  one-sided: {', '.join(groups[None])}")
+    if "either" in groups:
+        lines.append(f"  one- or double-sided, as you like: {', '.join(groups['either'])}")
     return "\n".join(lines)
 
 

@@ -77,6 +77,10 @@ class Reuse:
         """The tuck box PDF `target` of deck `deck_id`, drawn by `draw(sheets)`."""
         return draw(sheets)
 
+    def book_files(self, files: list[Written], txn: Transaction) -> list[Written]:
+        """The rulebooks' files set in this build (pending in `txn`): the ones to write."""
+        return files
+
     def manifest(self, path: Path, txn: Transaction, write: Callable[[IO[bytes]], None]) -> None:
         """The manifest at `path`, streamed to its file: a large one is never held whole."""
         with txn.path_for(path).open("wb") as file:

@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 
 from pnp.base.errors import PnpError, Problems
 from pnp.base.output import Written
+from pnp.i18n.own import Words, own_words
 from pnp.impose.sheets import Grid, Page, SharedSheets, Tiling
 from pnp.impose.tuckbox import BLEED
 from pnp.layout.elements.base import Layout
@@ -72,6 +73,11 @@ class Sheets:
             found = self.renderer.face(deck.cards[index], layout, side, self.problems)
         return self.record(deck.id, index, card_id, side, found)
 
+    @property
+    def words(self) -> Words:
+        """pnp's own words in the edition's language, with the game's replacements (`strings: pnp.ID`)."""
+        return own_words(self.edition.lang, self.edition.game.meta.strings)
+
     def writing(self, target: Path) -> Writing:
         """How the faces and pages of `target` get into it (write.pdf.Writing), as `reuse` has it."""
         return self.reuse.writing(target)
@@ -116,10 +122,11 @@ def _draw_grid(sheets: Sheets, plan: GridSheets, target: Path) -> Written:
 
     spec = sheets.options.sheet
     info = _doc_info(sheets, deck.name, f"{len(items)} cards", plan.sides, plan.duplex)
-    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", plan.sheets)
+    words = sheets.words
+    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", words, plan.sheets)
     pages = _keep_cuts(plan.pages(), sheets, target, plan.fronts)
     count = write_sheets(
-        sheets.txn.path_for(target), pages, plan.fronts, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, sheets.writing(target)
+        sheets.txn.path_for(target), pages, plan.fronts, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
     )
     return Written(target, len(items), count, spec.flip if plan.duplex else "fold" if plan.fold else None)
 
@@ -139,9 +146,10 @@ def _draw_sizes(sheets: Sheets, plan: SizedSheets, target: Path) -> Written:
         return face(items[item], side)
 
     info = _doc_info(sheets, deck.name, f"{len(items)} cards", plan.sides, plan.duplex)
-    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", plan.sheets)
+    words = sheets.words
+    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", words, plan.sheets)
     count = write_sheets(
-        sheets.txn.path_for(target), plan.pages, plan.grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, sheets.writing(target)
+        sheets.txn.path_for(target), plan.pages, plan.grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
     )
     return Written(target, len(items), count, spec.flip if plan.duplex else None)
 
@@ -163,9 +171,12 @@ def _draw_group(sheets: Sheets, plan: GroupSheets, target: Path, group: str, ids
     spec = sheets.options.sheet
     names = ", ".join(game.decks[d].name for d in ids)
     info = _doc_info(sheets, names, f"{len(entries)} components", plan.sides, plan.duplex)
-    caption = ruler_caption(f"{game.meta.title} · {group}", plan.sheets)
+    words = sheets.words
+    caption = ruler_caption(f"{game.meta.title} · {group}", words, plan.sheets)
     pages = _keep_cuts(plan.shared.pages, sheets, target, plan.shared)
-    count = write_sheets(sheets.txn.path_for(target), pages, plan.shared, info, face_of, project.symbols, caption, spec.bleed * mm, sheets.writing(target))
+    count = write_sheets(
+        sheets.txn.path_for(target), pages, plan.shared, info, face_of, project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
+    )
     return Written(target, len(entries), count, spec.flip if plan.duplex else None)
 
 
@@ -181,7 +192,9 @@ def _draw_pieces(sheets: Sheets, plan: Pieces, target: Path) -> Written:
             yield f"{game.meta.title} · {deck.name} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
 
     info = _doc_info(sheets, deck.name, f"{len(plan.items)} components in {len(plan.tiling.pieces)} pieces each", "one-sided", False)
-    count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(f"{game.meta.title} · {deck.name}"), plan.notes)
+    words = sheets.words
+    notes = [words(key, **values) for key, values in plan.notes]
+    count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(f"{game.meta.title} · {deck.name}", words), notes)
     return Written(target, len(plan.items), count)  # pieces are printed one-sided
 
 
@@ -192,7 +205,7 @@ def _write_pieces(sheets: Sheets, target: Path, tiling: Tiling, faces: Iterable[
     bold = project.fonts.get("sans-bold").registered if "sans-bold" in project.fonts else info.initial_font
     from pnp.write.pieces import write_pieces  # here for speed: only a component larger than the paper is printed in pieces
 
-    return write_pieces(sheets.txn.path_for(target), tiling, faces, info, project.symbols, (info.initial_font, bold), caption, notes)
+    return write_pieces(sheets.txn.path_for(target), tiling, faces, info, project.symbols, (info.initial_font, bold), caption, notes, sheets.words)
 
 
 def _stop_if_unplanned(sheets: Sheets, problems: Problems) -> None:
@@ -230,14 +243,15 @@ def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
     from pnp.layout.tuckbox_net import box_face  # here for speed: only a game with tuck boxes draws one
 
     face = box_face(sheets.renderer, box, sheets.problems)
-    what = f"{deck.name} (tuck box)"
+    words = sheets.words
+    what = words("tuckbox", deck=deck.name)
     info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
-    caption = ruler_caption(f"{edition.game.meta.title} · {what}")
+    caption = ruler_caption(f"{edition.game.meta.title} · {what}", words)
     if plan.grid is not None:
-        count = write_sheets(sheets.txn.path_for(target), plan.pages, plan.grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm)
+        count = write_sheets(sheets.txn.path_for(target), plan.pages, plan.grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm, words)
     else:
         assert plan.tiling is not None
-        notes = ["A tuck box: glue the pieces together first, then cut the box's solid outline; its grey dashed lines are folds, not cuts."]
+        notes = [words("assembly.tuckbox")]
         count = _write_pieces(sheets, target, plan.tiling, [(f"{edition.game.meta.title} · {what}", face)], info, caption, notes)
     return Written(target, 0, count)
 
@@ -249,7 +263,7 @@ def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -
     return DocInfo(
         title=f"{meta.title}: {what}",
         author=meta.author,
-        subject=f"{count}, {spec.paper.upper()}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
+        subject=f"{count}, {spec.sheet_paper.shown}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
         initial_font=sheets.edition.project.fonts.get("sans").registered,
         flip=spec.flip if duplex else None,
     )

@@ -159,7 +159,7 @@ class Pieces:
     deck: str
     items: Sequence[int]  # the card of each copy printed
     tiling: Tiling
-    notes: list[str]  # printed on the assembly page
+    notes: list[tuple[str, dict[str, str]]]  # printed on the assembly page: pnp's own words (i18n/own.py), by id and values
 
 
 Sheets = GridSheets | SizedSheets | GroupSheets | Pieces
@@ -242,7 +242,7 @@ def _short_marks(deck: Deck, grid: Grid, spec: SheetSpec, problems: Problems) ->
     problems.warn(
         deck.locs.get("front", deck.loc),
         "sheet-marks-short",
-        f"deck '{deck.id}' fills {spec.paper.upper()} so far that its crop marks {said} past the {spec.margin:g} mm margin a home printer leaves blank "
+        f"deck '{deck.id}' fills {spec.sheet_paper.shown} so far that its crop marks {said} past the {spec.margin:g} mm margin a home printer leaves blank "
         f"(less than {MARK_REACH / mm:g} mm: they may not print); expected --gap {TICK_GAP / mm:g} or more (the cut lines are then ticked between the cards), other paper (--paper), or cutting along the art's edges",
     )
 
@@ -304,7 +304,7 @@ def _common_grids(spec: SheetSpec, deck: Deck, sizes: list[tuple[float, float, s
     problems.error(
         deck.locs.get("front", deck.loc),
         "sheet-fit",
-        f"deck '{deck.id}' chooses its layout per card, and its cards of {' and '.join(f'{w:g} x {h:g} mm' for w, h, _ in sizes)} do not all fit on {spec.paper.upper()} "
+        f"deck '{deck.id}' chooses its layout per card, and its cards of {' and '.join(f'{w:g} x {h:g} mm' for w, h, _ in sizes)} do not all fit on {spec.sheet_paper.shown} "
         f"turned the same way ({failed}); expected larger paper (--paper), or the largest cards in a deck of their own",
     )
     return None
@@ -319,11 +319,11 @@ def _pieces(project: Project, deck: Deck, spec: SheetSpec, items: Sequence[int],
     except DoesNotFit as exc:
         problems.error(deck.locs.get("front", deck.loc), "sheet-fit", f"deck '{deck.id}': {exc}; expected a smaller --overlap or larger paper (--paper)")
         return None
-    notes = []
+    notes: list[tuple[str, dict[str, str]]] = []
     if back is not None and spec.sides != "fronts":
-        message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) is larger than {spec.paper.upper()} and printed in pieces; its back ('{back.name}') is not printed, because pieces cannot be printed double-sided"
+        message = f"deck '{deck.id}' ({front.width:g} x {front.height:g} mm) is larger than {spec.sheet_paper.shown} and printed in pieces; its back ('{back.name}') is not printed, because pieces cannot be printed double-sided"
         problems.warn(deck.locs.get("back", deck.loc), "sheet-split-back", message + "; expected --paper a3 or larger if the back matters")
-        notes.append(f"The back ('{back.name}') is not printed: a component in pieces cannot be printed double-sided.")
+        notes.append(("assembly.no-back", {"back": back.name}))
     if spec.sides == "backs":
         return None
     if spec.cutter:

@@ -4,7 +4,8 @@ stapled on the fold, reads 1, 2, 3, ... Print it double-sided, flipping on the s
 
 The pages are the paper book's, copied as it drew them into forms of the booklet's file
 (canvas.copy_pages, FormPagesCanvas) and placed on the sheets when it is saved: vector,
-fonts and all (no PDF read back). Blank pages pad the book to a multiple of four, at its end.
+fonts and all (no PDF read back). Blank pages pad the book to a multiple of four, before
+its last page, the back cover, which stays the back of the folded booklet.
 """
 
 from __future__ import annotations
@@ -36,10 +37,13 @@ def impose(formats: RulebookFormats, canvas: FormPagesCanvas, pages: int) -> Non
     width, height = formats.paper.size(landscape=True)
     w, h = formats.page.paper.size()
     canvas.setPageSize((width, height))
-    for pair in saddle_order(-(-pages // 4) * 4):
+    padded = -(-pages // 4) * 4
+    for pair in saddle_order(padded):
         for slot, number in enumerate(pair):
-            if number > pages:
-                continue  # a blank page of the padding
+            if number == padded:
+                number = pages  # the book's last page is the back cover
+            elif number >= pages:
+                continue  # a blank page of the padding, before the back cover
             place_form(canvas, page_form(number), (1, 0, 0, 1, slot * width / 2 + (width / 2 - w) / 2, (height - h) / 2))
         canvas.sheet()
     canvas.setViewerPreference("Duplex", "DuplexFlipShortEdge")

@@ -57,6 +57,7 @@ class CardRef:
     side: str  # front | back
     width: float | None  # mm, from `{width=30}`; None: the card's own size
     loc: Location
+    pile: int = 1  # `{pile=4}`: drawn as a pile of so many cards
 
 
 @dataclass(frozen=True)
@@ -131,9 +132,22 @@ class Box:
     loc: Location
 
 
+@dataclass(frozen=True)
+class Component:
+    """A printed deck as the components page and the back cover show it: its name, how
+    many are printed, and a card to show (its first)."""
+
+    name: str
+    count: int
+    sample: CardRef
+
+
 Block = Heading | Para | ListBlock | Table | Code | Quote | Rule | Box
 
-BOX_KINDS = ("example", "note", "sidebar")
+BOX_KINDS = ("example", "note", "sidebar", "edition", "components")
+# `::: edition`: a note of this edition (not the author's), gathered in "About this edition"
+# at the end of the book with a numbered mark where it was written; `::: components`: each
+# printed deck with its count and a sample card, drawn by its layout, after the block's text.
 MODE_KINDS = ("only", "except")
 
 
@@ -144,6 +158,8 @@ class Document:
     lang: str
     mode: str | None
     blocks: list[Block] = field(default_factory=list)
+    mode_title: str = ""  # the mode as printed on the cover and in the running head
+    cover: list[CardRef] = field(default_factory=list)  # the cards on the cover (none: a card of each deck)
 
     def headings(self) -> list[Heading]:
         return [b for b in walk(self.blocks) if isinstance(b, Heading)]

@@ -383,7 +383,16 @@ class Stack(Flowable):
             head = self.children[:k] + parts[:1]
             tail = parts[1:] + self.children[k + 1 :] if parts else self.children[k:]
             if not parts and k and self.children[k - 1].getKeepWithNext() and not (k == 1 and at_top_of_frame(self)):
-                head, tail = self.children[: k - 1], self.children[k - 1 :]  # a heading or lead-in goes over with what follows it
+                head, tail = self.children[: k - 1], self.children[k - 1 :]  # a heading, lead-in or caption goes over with what follows it
+                before = self.children[k - 1]
+                if type(before) is TextBlock and before.layout is not None and len(before.layout.lines) > 4:  # a long one: its last two lines
+                    pieces = before.split(inner, before.height - 2 * before.layout.leading + 0.01)
+                    if len(pieces) == 2:
+                        head, tail = [*self.children[: k - 1], pieces[0]], [pieces[1], *self.children[k:]]
+            if head and not tail and parts:  # its last child fits as it splits (a picture drawn smaller): the whole, here
+                whole = Stack(self.setting, head, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
+                whole.spaceAfter = self.spaceAfter
+                return [whole]
             if not head or not tail:
                 return []
             first = Stack(self.setting, head, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
@@ -429,44 +438,67 @@ class Stack(Flowable):
         draw_layout(self.canv, self.setting, layout, x - self.indent, top - (ascent - layout.ascent), self.indent * 0.8, HexColor(style.color))
 
 
-class CardRow(Flowable):
-    """Cards drawn by their own layouts, side by side, scaled down to fit the column."""
+PILE_STEP = 0.9 * mm  # how far each card of a pile sits from the one under it
 
-    def __init__(self, setting: Setting, faces: list[tuple[Face, float | None]]):
+
+class CardRow(Flowable):
+    """Cards drawn by their own layouts, side by side, scaled down to fit the column; a
+    pile (`{pile=4}`) as cards stacked a little askew."""
+
+    SHRINK = 0.45
+
+    def __init__(self, setting: Setting, faces: list[tuple[Face, float | None, int]], limit: float | None = None):
         super().__init__()
-        self.setting, self.faces = setting, faces
+        self.setting, self.faces, self.limit = setting, faces, limit
         self.spaceBefore = setting.styles.gap * 0.5
         self.spaceAfter = setting.styles.gap * 1.5
         self._scales: list[float] = []
 
     def wrap(self, aw, ah):
         gap = 4 * mm
-        scales = [(w * mm / face.width) if w else 1.0 for face, w in self.faces]
-        total = math.fsum(face.width * s for (face, _), s in zip(self.faces, scales)) + gap * (len(self.faces) - 1)
-        shrink = min(1.0, aw / total) if total else 1.0
+        scales = [(w * mm / face.width) if w else 1.0 for face, w, _ in self.faces]
+        extra = [PILE_STEP * (pile - 1) for _, _, pile in self.faces]  # a pile is wider and taller by its step, unscaled
+        total = math.fsum(face.width * s for (face, _, _), s in zip(self.faces, scales)) + gap * (len(self.faces) - 1)
+        shrink = min(1.0, (aw - math.fsum(extra)) / total) if total else 1.0
+        tallest = max((face.height * s for (face, _, _), s in zip(self.faces, scales)), default=0) * shrink
+        if self.limit is not None and tallest > self.limit:  # shrunk to stay on the page of its caption
+            shrink *= self.limit / tallest
         self._scales = [s * shrink for s in scales]
         self._gap = gap * shrink
-        self._total = total * shrink
+        self._total = total * shrink + math.fsum(extra)
         self.width = aw
-        self.height = max((face.height * s for (face, _), s in zip(self.faces, self._scales)), default=0)
+        self.height = max((face.height * s + e for (face, _, _), s, e in zip(self.faces, self._scales, extra)), default=0)
         return aw, self.height
+
+    def split(self, aw, ah):
+        """Cards never split; a row a little too tall for the room left is drawn smaller
+        (down to SHRINK of its size), rather than leave its caption, or a page, behind."""
+        _, height = self.wrap(aw, BIG)
+        if height <= ah:
+            return [self]
+        if ah >= height * self.SHRINK:
+            row = CardRow(self.setting, self.faces, limit=ah - 0.01)
+            row.spaceBefore, row.spaceAfter = self.spaceBefore, self.spaceAfter
+            return [row]
+        return []
 
     def draw(self):
         if not self.setting.drawing:
             return
         canv = self.canv
         x = (self.width - self._total) / 2
-        for (face, _), s in zip(self.faces, self._scales):
-            canv.saveState()
-            canv.translate(x, self.height - face.height * s)
-            canv.scale(s, s)
-            draw_face(canv, face, 0, 0, 0, self.setting.symbols)
-            if face.name.endswith(")"):  # a card ("rim (front)"): its outline, as if cut
-                canv.setStrokeColor(self.setting.styles.colors["grid"])
-                canv.setLineWidth(0.3 / s)
-                canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
-            canv.restoreState()
-            x += face.width * s + self._gap
+        for (face, _, pile), s in zip(self.faces, self._scales):
+            for k in range(pile):  # the bottom card first; the top one at the row's top
+                canv.saveState()
+                canv.translate(x + (pile - 1 - k) * PILE_STEP * 0.6 + k * PILE_STEP * 0.4, self.height - face.height * s - (pile - 1 - k) * PILE_STEP)
+                canv.scale(s, s)
+                draw_face(canv, face, 0, 0, 0, self.setting.symbols)
+                if face.name.endswith(")"):  # a card ("rim (front)"): its outline, as if cut
+                    canv.setStrokeColor(self.setting.styles.colors["grid"])
+                    canv.setLineWidth(0.3 / s)
+                    canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
+                canv.restoreState()
+            x += face.width * s + PILE_STEP * (pile - 1) + self._gap
 
 
 class RuleLine(Flowable):
@@ -660,3 +692,280 @@ class Columns(Flowable):
                 top -= h
                 entry.wrap(width, BIG)
                 entry.drawOn(self.canv, column * (width + self.gap), top)
+
+
+# --- the covers, the components and the edition's notes -------------------------------------
+
+
+def _draw_card(canv, setting: Setting, face: Face, scale: float) -> None:
+    """A card drawn by its layout at `scale`, with its outline as if cut, at the origin."""
+    canv.saveState()
+    canv.scale(scale, scale)
+    draw_face(canv, face, 0, 0, 0, setting.symbols)
+    canv.setStrokeColor(setting.styles.colors["grid"])
+    canv.setLineWidth(0.3 / scale)
+    canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
+    canv.restoreState()
+
+
+def _fan(faces: list[Face], spread: float = 9.0) -> tuple[list[tuple[float, float, float]], tuple[float, float, float, float]]:
+    """Cards fanned from a point below them, as a hand holds them: each card's (angle in
+    degrees, x, y of its bottom-left corner before turning, at scale 1) about the pivot at
+    (0, 0), and the box (x0, y0, x1, y1) the fan covers."""
+    n = len(faces)
+    reach = max(face.height for face in faces) * 1.1  # from the pivot to the cards' feet
+    placed, xs, ys = [], [], []
+    for i, face in enumerate(faces):
+        angle = (i - (n - 1) / 2) * -spread
+        placed.append((angle, -face.width / 2, reach))
+        turn = math.radians(angle)
+        for cx, cy in ((-face.width / 2, reach), (face.width / 2, reach), (-face.width / 2, reach + face.height), (face.width / 2, reach + face.height)):
+            xs.append(cx * math.cos(turn) - cy * math.sin(turn))
+            ys.append(cx * math.sin(turn) + cy * math.cos(turn))
+    return placed, (min(xs), min(ys), max(xs), max(ys))
+
+
+class Cover(Flowable):
+    """The first page: the game's title, the book's and its mode, the author, the game's
+    own cards fanned out (drawn by their layouts), and the publisher and the edition at
+    the foot. It fills the page."""
+
+    def __init__(self, setting: Setting, lines: list[tuple[str, TextStyle, Location | None]], faces: list[Face], foot: list[tuple[str, Location | None]]):
+        super().__init__()
+        self.setting, self.lines, self.faces, self.foot = setting, lines, faces, foot
+        self._set: list[TextLayout] = []
+        self._foot: list[TextLayout] = []
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, min(ah, BIG) - 1
+        self._set = [self.setting.typeset(markup, style, aw, loc) for markup, style, loc in self.lines]
+        small = replace(self.setting.styles.small, align="center", color="#555555")
+        self._foot = [self.setting.typeset(markup, small, aw, loc) for markup, loc in self.foot]
+        return aw, self.height
+
+    def draw(self):
+        canv, setting = self.canv, self.setting
+        top = self.height - setting.styles.body.size * 2
+        for layout, (_, style, _) in zip(self._set, self.lines):
+            top -= layout.leading * 0.25
+            draw_layout(canv, setting, layout, 0, top, self.width, HexColor(style.color))
+            top -= len(layout.lines) * layout.leading + layout.size * 0.35
+        bottom = math.fsum(len(layout.lines) * layout.leading for layout in self._foot) + setting.styles.body.size * 0.5
+        y = bottom  # the foot's lines, down to the frame's foot
+        for layout in self._foot:
+            draw_layout(canv, setting, layout, 0, y, self.width, HexColor("#555555"))
+            y -= len(layout.lines) * layout.leading
+        if self.faces and setting.drawing:
+            self._draw_fan(bottom + setting.styles.body.size * 2, top - setting.styles.body.size * 2)
+
+    def _draw_fan(self, low: float, high: float) -> None:
+        tallest = max(face.height for face in self.faces)
+        sizes = [tallest / face.height for face in self.faces]  # each as tall as the tallest: a token reads like a card
+        placed, (x0, y0, x1, y1) = _fan([Face(face.name, face.width * k, face.height * k, ()) for face, k in zip(self.faces, sizes)])
+        scale = min((high - low) / (y1 - y0), self.width * 0.95 / (x1 - x0), 1.0)
+        canv = self.canv
+        canv.saveState()
+        canv.translate(self.width / 2 - (x0 + x1) / 2 * scale, low + ((high - low) - (y1 - y0) * scale) / 2 - y0 * scale)
+        for face, k, (angle, x, y) in zip(self.faces, sizes, placed):
+            canv.saveState()
+            canv.rotate(angle)
+            canv.translate(x * scale, y * scale)
+            canv.setFillColor(HexColor("#000000"), alpha=0.18)  # a soft shadow under the card
+            canv.rect(1.2, -1.2, face.width * k * scale, face.height * k * scale, stroke=0, fill=1)
+            _draw_card(canv, self.setting, face, k * scale)
+            canv.restoreState()
+        canv.restoreState()
+
+
+class Tiles(Flowable):
+    """Cards side by side, each with its caption below (a deck's name and count): the
+    components page and the back cover. All at one scale, so their sizes compare; in
+    rows when they do not fit side by side."""
+
+    CAPTION = 24 * mm  # the least room a caption has, under a small card or a token
+
+    def __init__(self, setting: Setting, tiles: list[tuple[Face, str]], height: float):
+        super().__init__()
+        self.setting, self.tiles, self.tall = setting, tiles, height
+        self.spaceBefore = setting.styles.gap
+        self.spaceAfter = setting.styles.gap * 1.5
+        self._rows: list[list[int]] = []
+
+    def wrap(self, aw, ah):
+        gap = 5 * mm
+        tallest = max((face.height for face, _ in self.tiles), default=1.0)
+        self._scale = min(self.tall / tallest, 1.0)
+        for _ in range(len(self.tiles)):  # narrower until each card fits the column
+            widest = max((face.width * self._scale for face, _ in self.tiles), default=0.0)
+            if widest <= aw:
+                break
+            self._scale *= aw / widest
+        style = replace(self.setting.styles.small, align="center", hyphenate=False)
+        self._widths = [max(face.width * self._scale, min(self.CAPTION, aw)) for face, _ in self.tiles]  # a tile: its card, or its caption's room
+        self._captions = [self.setting.typeset(caption, style, w, None) for (_, caption), w in zip(self.tiles, self._widths)]
+        self._rows, row, used = [], [], 0.0
+        for i, w in enumerate(self._widths):
+            if row and used + gap + w > aw:
+                self._rows.append(row)
+                row, used = [], 0.0
+            used += (gap if row else 0.0) + w
+            row.append(i)
+        if row:
+            self._rows.append(row)
+        self._gap = gap
+        self._heights = [
+            max(self.tiles[i][0].height * self._scale for i in r) + max(len(self._captions[i].lines) * self._captions[i].leading for i in r) + 2 * mm
+            for r in self._rows
+        ]
+        self.width, self.height = aw, math.fsum(self._heights) + gap * max(0, len(self._rows) - 1)
+        return aw, self.height
+
+    def split(self, aw, ah):
+        """Never split; drawn smaller (down to CardRow.SHRINK) to stay under its heading
+        rather than leave the page before it nearly empty."""
+        _, height = self.wrap(aw, BIG)
+        if height <= ah:
+            return [self]
+        tall = self.tall
+        while tall > self.tall * CardRow.SHRINK:
+            tall *= 0.95
+            smaller = Tiles(self.setting, self.tiles, tall)
+            if smaller.wrap(aw, BIG)[1] <= ah:
+                smaller.spaceBefore, smaller.spaceAfter = self.spaceBefore, self.spaceAfter
+                return [smaller]
+        return []
+
+    def draw(self):
+        if not self.setting.drawing:
+            return
+        canv, top = self.canv, self.height
+        for row, height in zip(self._rows, self._heights):
+            total = math.fsum(self._widths[i] for i in row) + self._gap * (len(row) - 1)
+            x = (self.width - total) / 2
+            card_h = max(self.tiles[i][0].height * self._scale for i in row)
+            for i in row:
+                face, _ = self.tiles[i]
+                w, h, room = face.width * self._scale, face.height * self._scale, self._widths[i]
+                canv.saveState()
+                canv.translate(x + (room - w) / 2, top - card_h + (card_h - h) / 2)  # cards centred on the row's middle
+                _draw_card(canv, self.setting, face, self._scale)
+                canv.restoreState()
+                draw_layout(canv, self.setting, self._captions[i], x, top - card_h - 2 * mm, room, HexColor(self.setting.styles.small.color))
+                x += room + self._gap
+            top -= height + self._gap
+
+
+def _badge(canv, setting: Setting, number: int, cx: float, cy: float) -> None:
+    """The mark of an edition's note: its number in a small disc."""
+    size = setting.styles.body.size
+    canv.saveState()
+    canv.setFillColor(setting.styles.colors["note-bar"])
+    canv.circle(cx, cy, size * 0.48, stroke=0, fill=1)
+    canv.setFillColor(HexColor("#ffffff"))
+    canv.setFont(setting.fonts.get("sans-bold").registered, size * 0.62)
+    canv.drawCentredString(cx, cy - size * 0.22, str(number))
+    canv.restoreState()
+
+
+class Marked(Flowable):
+    """A block the edition's notes `numbers` are about: each note's mark in the outer
+    margin beside its last line, a link to the note (gathered in "About this edition")."""
+
+    def __init__(self, setting: Setting, inner: Flowable, numbers: list[int], keys: list[str]):
+        super().__init__()
+        self.setting, self.inner, self.numbers, self.keys = setting, inner, numbers, keys
+
+    def wrap(self, aw, ah):
+        self.width, self.height = self.inner.wrap(aw, ah)
+        return self.width, self.height
+
+    def split(self, aw, ah):
+        parts = self.inner.split(aw, ah)
+        if not parts:
+            return []
+        return [*parts[:-1], Marked(self.setting, parts[-1], self.numbers, self.keys)]
+
+    def getSpaceBefore(self):
+        return self.inner.getSpaceBefore()
+
+    def getSpaceAfter(self):
+        return self.inner.getSpaceAfter()
+
+    def getKeepWithNext(self):
+        return self.inner.getKeepWithNext()
+
+    def draw(self):
+        self.inner.drawOn(self.canv, 0, 0)
+        if not self.setting.drawing:
+            return
+        size = self.setting.styles.body.size
+        right = self.canv.getPageNumber() % 2 == 1  # a right-hand page: its outer margin is on the right
+        step = size * 1.1  # several notes on one block: side by side, in their order
+        cx = self.width + 3 * mm + size * 0.48 if right else -3 * mm - size * 0.48 - step * (len(self.numbers) - 1)
+        cy = self.height / 2 if isinstance(self.inner, HeadingBlock) else min(self.height / 2, size * 0.75)
+        for number, key in zip(self.numbers, self.keys):
+            _badge(self.canv, self.setting, number, cx, cy)
+            r = size * 0.55
+            self.canv.linkRect("", key, (cx - r, cy - r, cx + r, cy + r), relative=1, thickness=0)
+            cx += step
+
+
+class NoteEntry(Stack):
+    """One of the edition's notes in "About this edition": its number's disc hanging in
+    the margin of its text, and the place a mark in the text leads to."""
+
+    def __init__(self, setting: Setting, children: list[Flowable], number: int, key: str):
+        super().__init__(setting, children, indent=setting.styles.body.size * 1.8, marker=str(number))
+        self.number, self.key = number, key
+
+    def split(self, aw, ah):
+        parts = super().split(aw, ah)
+        if parts and parts[0] is not self:  # the first part keeps the number and the place a mark leads to
+            first = NoteEntry(self.setting, parts[0].children, self.number, self.key)
+            first.spaceAfter = parts[0].spaceAfter
+            parts[0] = first
+        return parts
+
+    def draw(self):
+        if self.setting.drawing:
+            self.canv.bookmarkHorizontal(self.key, 0, self.height + self.setting.styles.body.size)
+        super().draw()
+
+    def _draw_marker(self, child: Flowable, x: float, top: float) -> None:
+        size = self.setting.styles.body.size
+        ascent = child.ascent() if isinstance(child, TextBlock) else size
+        _badge(self.canv, self.setting, self.number, x - self.indent + size * 0.5, top - ascent + size * 0.32)
+
+
+class BackCover(Flowable):
+    """The last page, the booklet's back cover: the game's title, its components (each deck
+    with a card and its count) and the credits at the foot. It fills the page."""
+
+    def __init__(self, setting: Setting, title: str, components: Tiles | None, credits: list[tuple[str, Location | None]]):
+        super().__init__()
+        self.setting, self.title, self.components, self.credits = setting, title, components, credits
+
+    def wrap(self, aw, ah):
+        s = self.setting.styles
+        self.width, self.height = aw, min(ah, BIG) - 1
+        self._title = self.setting.typeset(self.title, replace(s.subtitle, font="serif-bold"), aw, None)
+        small = replace(s.small, align="center", color="#555555")
+        self._credits = [self.setting.typeset(markup, small, aw, loc) for markup, loc in self.credits]
+        if self.components is not None:
+            self.components.wrap(aw, ah)
+        return aw, self.height
+
+    def draw(self):
+        canv, setting, s = self.canv, self.setting, self.setting.styles
+        top = self.height - s.body.size * 4
+        draw_layout(canv, setting, self._title, 0, top, self.width, HexColor(s.subtitle.color))
+        top -= len(self._title.lines) * self._title.leading + s.body.size * 1.5
+        if self.components is not None:
+            self.components.drawOn(canv, 0, top - self.components.height)
+        y = math.fsum(len(layout.lines) * layout.leading + s.body.size * 0.4 for layout in self._credits) + s.body.size * 0.5
+        canv.setStrokeColor(s.colors["rule"])
+        canv.setLineWidth(0.4)
+        canv.line(self.width * 0.3, y + s.body.size * 0.6, self.width * 0.7, y + s.body.size * 0.6)
+        for layout in self._credits:
+            draw_layout(canv, setting, layout, 0, y, self.width, HexColor("#555555"))
+            y -= len(layout.lines) * layout.leading + s.body.size * 0.4

@@ -434,10 +434,27 @@ def render(source: Source, game: Game, lang: str, mode: str | None, strings: dic
         title = strings.get(f"{CONTEXT}{source.id}.title", title)
     ctx = template_context(game, lang, mode)
     title = fill_in(title, ctx, title.loc if isinstance(title, Translated) else source.loc, problems, exact=False) or title
-    doc = Document(source.id, title.strip(), lang, mode)
+    cover = [_cover_card(name, source.defn._loc) for name in source.defn.cover]
+    doc = Document(source.id, title.strip(), lang, mode, mode_title=mode_title(game, mode), cover=cover)
     doc.blocks = _render_items(source.items, ctx, mode, strings, problems)
-    number_headings(doc.blocks)
+    if source.defn.numbering:
+        number_headings(doc.blocks)
     return doc
+
+
+def _cover_card(name: str, loc: Location) -> CardRef:
+    """`DECK/ID` (or `DECK/ID/back`) of `cover:`, as the card an image names."""
+    deck, _, rest = str(name).partition("/")
+    card, _, side = rest.partition("/")
+    return CardRef(deck, card, "back" if side == "back" else "front", None, getattr(name, "loc", loc))
+
+
+def mode_title(game: Game, mode: str | None) -> str:
+    """A mode as a book prints it: the game's string `mode_MODE` (translated like every
+    string), else the mode's name with a capital."""
+    if mode is None:
+        return ""
+    return game.meta.strings.get(f"mode_{mode}") or mode[:1].upper() + mode[1:]
 
 
 def _render_items(items: list, ctx: dict, mode: str | None, strings: dict[str, str] | None, problems: Problems) -> list[Block]:
@@ -605,7 +622,7 @@ def _image(t, locate: _Locator, problems: Problems) -> list[Inline]:
     if len(parts) != 2 or not all(parts):
         problems.error(loc, "rulebook-card", f"'{src}' does not name a card; expected card:DECK/ID or card:DECK/ID/back")
         return []
-    return [CardRef(parts[0], parts[1], side, width, loc)]
+    return [CardRef(parts[0], parts[1], side, width, loc, _pile(t, src, loc, problems))]
 
 
 def _width(t, src: str, loc: Location, problems: Problems) -> float | None:
@@ -620,6 +637,17 @@ def _width(t, src: str, loc: Location, problems: Problems) -> float | None:
         problems.error(loc, "rulebook-image", f"width '{raw}' of '{src}' is not a size; expected millimetres, e.g. {{width=30}}")
         return None
     return width
+
+
+def _pile(t, src: str, loc: Location, problems: Problems) -> int:
+    """`{pile=4}`: the card drawn as a pile of 4 (a draw pile in a set-up picture)."""
+    raw = str(t.attrs.get("pile", "")).strip()
+    if not raw:
+        return 1
+    if not raw.isdigit() or not 1 <= int(raw) <= 10:
+        problems.error(loc, "rulebook-image", f"pile '{raw}' of '{src}' is not a number of cards; expected 1 to 10, e.g. {{pile=4}}")
+        return 1
+    return int(raw)
 
 
 def _merge(spans: list[Inline]) -> list[Inline]:

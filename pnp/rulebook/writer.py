@@ -41,6 +41,7 @@ from pnp.rulebook.document import (
     Break,
     CardRef,
     Code,
+    Component,
     Document,
     Heading,
     IndexMark,
@@ -60,20 +61,25 @@ from pnp.rulebook.document import (
 )
 from pnp.rulebook.flow import (
     BIG,
+    BackCover,
     Book,
     CardRow,
     Columns,
+    Cover,
     HeadingBlock,
     IndexLetter,
     KeepWithNext,
     Leader,
     LinkMark,
+    Marked,
     Memo,
+    NoteEntry,
     RuleLine,
     Setting,
     Stack,
     Styles,
     TextBlock,
+    Tiles,
     letters,
     line_width,
 )
@@ -82,6 +88,9 @@ from pnp.rulebook.labels import Labels
 MAX_PASSES = 6
 TOC_DEPTH = 2  # headings 1 and 1.1 are listed in the contents
 INDEX_KEY = "index:"  # the heading key of the generated index
+EDITION_KEY = "edition:"  # the heading key of the edition's notes, gathered
+NOTE_KEY = "note:"  # + its number: where an edition's note is, that its mark leads to
+COVER_CARDS = 4  # a card of each of the first decks on the cover, when the rulebook names none
 
 
 @dataclass
@@ -97,6 +106,8 @@ class Inputs:
     problems: Problems
     root: Path  # the game folder, where pictures are
     typography: Typography  # how the rulebook's language is set (its conventions, the game's hyphenation)
+    meta: dict[str, str] = field(default_factory=dict)  # the game's title, author, publisher, edition, licence, attribution, url
+    components: list[Component] = field(default_factory=list)  # the printed decks, for the components page and the back cover
 
 
 def write_pdfs(doc: Document, formats: RulebookFormats, inputs: Inputs, known: Book | None = None) -> tuple[bytes, bytes, int, Book]:
@@ -134,6 +145,8 @@ def _one_pass(
     setting = Setting(inputs.fonts, inputs.symbols, inputs.typography, Styles.for_size(formats.page.body), inputs.problems, book, drawing, memo)
     paper, booklet = io.BytesIO(), io.BytesIO()
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
+    if doc.mode_title:
+        header = f"{header} — {doc.mode_title}"  # each mode's book says which it is
     template = _Template(paper, formats, inputs, setting, header, f"rulebook, {formats.paper.name.upper()}")
     subject = f"{formats.page.paper.title} booklet on {formats.paper.title}: print double-sided, flip on the short edge, fold, staple"
 
@@ -193,7 +206,11 @@ class _Template(BaseDocTemplate):
         scale, x, y = formats.enlarged()
         sheet = {"pagesize": formats.paper.size(), "onPage": lambda canv, doc: canv.begin_page((scale, 0, 0, scale, x, y))}
         self.addPageTemplates(
-            [PageTemplate("first", [frame], onPageEnd=self._first, **sheet), PageTemplate("body", [frame], onPageEnd=self._decorate, **sheet)]
+            [
+                PageTemplate("first", [frame], onPageEnd=self._first, **sheet),
+                PageTemplate("body", [frame], onPageEnd=self._decorate, **sheet),
+                PageTemplate("back", [frame], **sheet),  # the back cover: no header, no number
+            ]
         )
 
     def _first(self, canv, doc) -> None:
@@ -252,17 +269,15 @@ class Story:
                 if isinstance(span, IndexMark) and span.term:
                     self.term_locs.setdefault(span.term, span.loc)
         self.terms = sorted(self.term_locs, key=lambda term: sort_key(term, doc.lang))
+        self.notes: list[list[Flowable]] = []  # the edition's notes, in reading order, gathered at the end
 
     def page(self, key: str) -> str:
         return str(self.known.heading_pages.get(key, 0))
 
     def flowables(self) -> list[Flowable]:
         s, labels = self.styles, self.labels
-        out: list[Flowable] = [NextPageTemplate("body"), Spacer(1, s.body.size * 3)]
-        out.append(TextBlock(self.setting, escape(self.inputs.game_title), s.title, self.title_locs[0]))
-        if self.doc.title and self.doc.title != self.inputs.game_title:
-            out.append(TextBlock(self.setting, escape(self.doc.title), s.subtitle, self.title_locs[1]))
-        out.append(Spacer(1, s.body.size * 2.5))
+        chapters = self.blocks(self.doc.blocks)  # first: they number the edition's notes
+        out: list[Flowable] = [NextPageTemplate("body"), self.cover(), PageBreak()]
         out.append(TextBlock(self.setting, escape(labels.contents), s.h[2], None))
         listed = [h for h in self.headings if h.level <= TOC_DEPTH]
         widths: dict[int, float] = {}
@@ -274,10 +289,16 @@ class Story:
             indent = math.fsum(widths.get(level, 0.0) + s.toc.size * 0.6 for level in range(1, h.level))
             key = self.keys[id(h)]
             out.append(Leader(self.setting, text, self.page(key), indent, h.number, bold=h.level == 1, number_width=widths[h.level], link=key))
+        if self.notes:
+            out.append(Leader(self.setting, escape(labels.edition), self.page(EDITION_KEY), 0, "", bold=True, link=EDITION_KEY))
         if self.terms:
             out.append(Leader(self.setting, escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True, link=INDEX_KEY))
         out.append(PageBreak())
-        out.extend(self.blocks(self.doc.blocks))
+        out.extend(chapters)
+        if self.notes:
+            out.append(HeadingBlock(self.setting, escape(labels.edition), 1, EDITION_KEY, labels.edition, None, chapter=labels.edition))
+            for number, children in enumerate(self.notes, 1):
+                out.append(NoteEntry(self.setting, children, number, f"{NOTE_KEY}{number}"))
         if self.terms:
             out.append(HeadingBlock(self.setting, escape(labels.index), 1, INDEX_KEY, labels.index, None, chapter=labels.index))
             entries: list[Flowable] = []
@@ -290,7 +311,40 @@ class Story:
                 pages = sorted(self.known.index_pages.get(term, set())) or [0]
                 entries.append(Leader(self.setting, escape(term), ", ".join(str(p) for p in pages), loc=self.term_locs[term]))
             out.append(Columns(self.setting, entries, s.body.size * 1.5, columns=2 if len(self.terms) > 8 else 1, continued=escape(labels.continued)))
+        out += [NextPageTemplate("back"), PageBreak(), self.back_cover()]
         return out
+
+    # --- the covers --------------------------------------------------------------------------
+
+    def cover(self) -> Flowable:
+        """The first page: the titles, the mode, the author, the game's cards fanned, the
+        publisher and the edition."""
+        s, doc, meta = self.styles, self.doc, self.inputs.meta
+        lines = [(escape(self.inputs.game_title), s.title, self.title_locs[0])]
+        if doc.title and doc.title != self.inputs.game_title:
+            lines.append((escape(doc.title), s.subtitle, self.title_locs[1]))
+        if doc.mode_title:
+            lines.append((escape(doc.mode_title), replace(s.subtitle, font="sans-bold", size=s.subtitle.size * 0.9, color="#c98f16"), None))
+        if self.inputs.author:
+            lines.append((escape(self.inputs.author), replace(s.subtitle, font="serif", size=s.body.size * 1.3, color="#1a1a1a"), None))
+        refs = doc.cover or [c.sample for c in self.inputs.components][:COVER_CARDS]
+        faces = [face for face in map(self.inputs.face, refs) if face is not None]
+        foot = [(escape(text), None) for text in (meta.get("publisher", ""), meta.get("edition", "")) if text]
+        return Cover(self.setting, lines, faces, foot)
+
+    def back_cover(self) -> Flowable:
+        """The last page (the booklet's back cover): each deck with its count and a card,
+        and the credits: author, publisher, edition, licence, attribution, address."""
+        meta = self.inputs.meta
+        tiles = [(face, self.component_caption(c)) for c in self.inputs.components if (face := self.inputs.face(c.sample)) is not None]
+        credits = [meta.get(key, "") for key in ("author", "publisher", "edition", "licence")]
+        lines = [(escape(" · ".join(text for text in credits if text)), None)]
+        lines += [(escape(meta[key]), None) for key in ("attribution", "url") if meta.get(key)]
+        return BackCover(self.setting, escape(self.inputs.game_title), Tiles(self.setting, tiles, 40 * mm) if tiles else None, lines)
+
+    def component_caption(self, component: Component) -> str:
+        """A deck under its card: its name, and how many are printed ('53 ×')."""
+        return f"**{escape(component.name)}**\n{component.count}\u00a0×"
 
     # --- blocks ------------------------------------------------------------------------------
 
@@ -299,12 +353,31 @@ class Story:
         is kept with the start of it, as a heading is with what follows."""
         out: list[Flowable] = []
         for block, after in zip(blocks, [*blocks[1:], None]):
+            if isinstance(block, Box) and block.kind == "edition":
+                self.edition_note(block, out)
+                continue
             flowables = self.block(block)
             if isinstance(block, Para) and isinstance(after, (Table, ListBlock)) and flowables and isinstance(flowables[-1], TextBlock):
                 if plain(block.spans).rstrip().endswith(":"):
                     flowables[-1].keepWithNext = True
+            if isinstance(block, Para) and _figure(after) and flowables and isinstance(flowables[-1], TextBlock):
+                flowables[-1].keepWithNext = True  # a caption, or the text a picture follows: on the picture's page
             out.extend(flowables)
         return out
+
+    def edition_note(self, box: Box, out: list[Flowable]) -> None:
+        """`::: edition`: gathered in "About this edition", numbered; its mark beside the
+        block before it (the one it is about)."""
+        children = self.blocks(box.children)
+        if not children:
+            return
+        self.notes.append(children)
+        number = len(self.notes)
+        if out and isinstance(out[-1], Marked):  # another note on the same block
+            out[-1].numbers.append(number)
+            out[-1].keys.append(f"{NOTE_KEY}{number}")
+        elif out:
+            out[-1] = Marked(self.setting, out[-1], [number], [f"{NOTE_KEY}{number}"])
 
     def block(self, block) -> list[Flowable]:
         s = self.styles
@@ -312,7 +385,7 @@ class Story:
             text, marks = self.markup(block.spans)
             title = plain(block.spans).strip()
             numbered = f"{block.number}\u00a0\u00a0{text}" if block.number else text
-            chapter = f"{block.number} {title}" if block.level == 1 else ""
+            chapter = f"{block.number} {title}".strip() if block.level == 1 else ""
             heading = HeadingBlock(self.setting, numbered, block.level, self.keys[id(block)], f"{block.number} {title}".strip(), block.loc, chapter)
             shift = letters(block.number)  # the number is set before the text
             heading.marks = [LinkMark(m.key, m.start + shift, m.end + shift) if isinstance(m, LinkMark) else (m[0], m[1] + shift) for m in marks]
@@ -327,8 +400,10 @@ class Story:
             for span in block.spans:
                 face = self.inputs.face(span) if isinstance(span, CardRef) else _picture(span, self.inputs.root) if isinstance(span, Picture) else None
                 if face is not None:
-                    faces.append((face, span.width))
+                    faces.append((face, span.width, span.pile if isinstance(span, CardRef) else 1))
             if faces:
+                if out:
+                    out[-1].keepWithNext = True  # the text a picture follows: on its page
                 out.append(CardRow(self.setting, faces))
             return out
         if isinstance(block, ListBlock):
@@ -353,6 +428,9 @@ class Story:
             return [Stack(self.setting, children, pad=s.body.size * 0.5, bar=s.colors["quote-bar"])] if children else []
         if isinstance(block, Rule):
             return [RuleLine(self.setting)]
+        if isinstance(block, Box) and block.kind == "components":
+            tiles = [(face, self.component_caption(c)) for c in self.inputs.components if (face := self.inputs.face(c.sample)) is not None]
+            return [*self.blocks(block.children), Tiles(self.setting, tiles, 42 * mm)] if tiles else self.blocks(block.children)
         if isinstance(block, Box):
             children = self.blocks(block.children)
             if not children:
@@ -403,7 +481,8 @@ class Story:
         return out.markup, marks
 
     def reference(self, ref: Ref) -> str:
-        """'2.1, s. 4' for [](#id); 'text (2.1)' for [text](#id)."""
+        """'2.1, s. 4' for [](#id) ('*Title*, s. 4' for an unnumbered heading); 'text (2.1)'
+        for [text](#id)."""
         target = self.by_id.get(ref.target)
         if target is None:
             return "??"  # reported by the check
@@ -411,7 +490,18 @@ class Story:
         if ref.label:
             text, _ = self.markup(ref.label)
             return f"{text} ({target.number or page})"
-        return f"{target.number}, {page}" if target.number else page
+        if target.number:
+            return f"{target.number}, {page}"
+        return f"*{escape(plain(target.spans).strip())}*, {page}"  # an unnumbered heading: by its title
+
+
+def _figure(block) -> bool:
+    """A paragraph of cards or pictures alone: a figure, kept with the text before it."""
+    return (
+        isinstance(block, Para)
+        and bool(block.spans)
+        and all(isinstance(span, (CardRef, Picture)) or (isinstance(span, Text) and not span.text.strip()) for span in block.spans)
+    )
 
 
 def _picture(picture: Picture, root) -> Face | None:

@@ -3,18 +3,21 @@ Layouts (`{{ title }}` texts and `when:`), rules (`where:`, `expect:`, `expressi
 graph `some:` and messages), deals (`include:`) and rulebooks (Markdown with `{{ }}`)
 all see names the same way, and all report a mistake the same way.
 
-The names an expression sees, first match wins:
+The names an expression sees:
 
-  1. pnp's names: game, strings, symbol_names, enums, decks, component, components,
-     deals, values, total; `card`, the component the expression is about; and what the
-     place binds (lang and mode in a rulebook, value and group in a rule with for_each,
-     name in a reference message, deal in deals.include, n on a track, cell, border)
+  1. pnp's names (load.model.PROVIDED_NAMES): game, strings, symbol_names, enums,
+     decks, component, components, deals, values, total; `card`, the component the
+     expression is about, and its id, type, copies and deck
   2. the decks, by id: the list of their components
-  3. the component's own fields, with id, type, copies and deck
+  3. the component's own fields
+  4. what the place binds (lang and mode in a rulebook, value and group in a rule with
+     for_each, name in a reference message, deal in deals.include, n on a track, cell,
+     border, ...): these alone may be named like a field, and hide it in that place
 
-So a deck named like a field hides the field, and nothing hides pnp's names; what is
-hidden stays reachable as `card.NAME` or `decks.NAME`. An optional field left out is
-None. A field that only other component types declare is None too, named alone or on
+No field may be named like one of pnp's names or a deck (load/game.py refuses it where
+it is declared), so a name means one thing for every game: `type` is always the
+component's type, and `card.NAME` is the field NAME for any NAME but id, type, copies
+and deck. An optional field left out is None. A field that only other component types declare is None too, named alone or on
 `card` and the items of `components` (an expression about each component may visit
 several types); the components of one deck are of one type, so there a field their
 type lacks is a mistake. Any other name is undefined: an error at the expression, with
@@ -32,7 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from pnp.base.errors import Location, Problems, one_of
-from pnp.load.model import Card, EnumValue, Game, game_info
+from pnp.load.model import COMPONENT_NAMES, Card, EnumValue, Game, game_info
 from pnp.load.schema import suggest
 from pnp.templates.plurals import Plurals
 
@@ -212,10 +215,18 @@ class View(dict):
 
 
 def card_view(card: Card, blank: frozenset[str] = frozenset()) -> View:
-    """What expressions see of a card: its fields, id, type, copies and deck."""
+    """What expressions see of a card: its fields, id, type, copies and deck (no field
+    is named like those: load/game.py refuses one)."""
     view = View(card.fields, blank)
-    view.update(id=card.id, type=card.type, copies=card.copies, deck=card.deck)
+    view.update({name: getattr(card, name) for name in COMPONENT_NAMES})
     return view
+
+
+def read(card: Card, name: str) -> Any:
+    """What a rule's field name (`unique: title`, `group_by: deck`) reads of a component:
+    what `card.NAME` is in an expression, its id, type, copies or deck, or a field (no
+    field is named like those four); None for a field it lacks."""
+    return getattr(card, name) if name in COMPONENT_NAMES else card.fields.get(name)
 
 
 def values_of(cards: list[dict], *names: str) -> list[Any]:
@@ -376,11 +387,9 @@ class Names:
             **bound,
         }
         self._templated = _templated(self.base["strings"])  # strings that are templates: filled in where they are printed
-        fields = set(self.decks._blank) | {"id", "type", "copies", "deck"}
-        self._hidden = fields & self.decks._names(False)  # fields a deck (or components, deals) hides
-        # what the game says once, the same for every component (never a field's name: a
-        # field shown as written is bound over the names of the game, text.py)
-        self._fixed = frozenset({"game", "symbol_names", "enums", *(() if self._templated else ("strings",))}) - fields
+        # what the game says once, the same for every component (no field is named like
+        # one: load/game.py refuses it)
+        self._fixed = frozenset({"game", "symbol_names", "enums", *(() if self._templated else ("strings",))})
 
     def fixed(self, source: str) -> bool:
         """Whether a template (in a component's context, with no names bound) fills in the
@@ -409,8 +418,6 @@ class Names:
         and the decks; `bindings` are what the place adds (value, deal, cell, ...)."""
         view = self.decks._all.get(card.id) or card_view(card, self.decks._blank)  # a face is drawn once: its view is not kept
         ctx = dict(view)
-        for name in self._hidden:
-            ctx.pop(name, None)
         ctx.update(self.base)
         ctx.update(bindings)
         ctx["card"] = view

@@ -26,7 +26,8 @@ from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.output import shown
 from pnp.base.texts import utf8_text
 from pnp.base.versions import per_version, version
-from pnp.layout.faces import Face, FaceOp, ImageOp, SymbolOp, TextOp, once_per_object
+from pnp.impose.paper import paper as paper_named
+from pnp.layout.faces import Face, FaceOp, Gradient, GroupOp, ImageOp, Op, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import TextLayout
 from pnp.load.model import Game
 
@@ -420,21 +421,29 @@ _SYMBOL = "\0"  # before a symbol's id in the names a face's hash ends with (no 
 
 def _face(face: Face, named: set[str], hashes: Hashes) -> str:
     out = [_nums(face.width, face.height)]
-    for op in face.ops:
+    _ops(face.ops, out, named, hashes)
+    out.append(")")
+    return "\n".join(out)
+
+
+def _ops(ops: tuple[Op, ...], out: list[str], named: set[str], hashes: Hashes) -> None:
+    for op in ops:
         kind = type(op)
         if kind is TextOp:
             out.append(f"T{_nums(op.x, op.baseline)}{once_per_object(_COLORS, op.color, _value)}|{_text(op.text, named)}")
         elif kind is SymbolOp:
             named.add(_SYMBOL + op.symbol)
-            out.append(f"S{op.symbol!r}{_nums(op.x, op.y, op.size)}")
+            out.append(f"S{op.symbol!r}{_nums(op.x, op.y, op.size)}" + ("" if op.tint is None else f" {_value(op.tint)}"))
         elif kind is FaceOp:
             out.append(f"F{_nums(op.x, op.y, op.angle, op.bleed, *op.clip)}(\n{_face(op.face, named, hashes)}")
         elif kind is ImageOp:  # its file as it is now, not its path
             out.append(f"I{hashes.file(op.path)!r}{_values(op.x, op.y, op.w, op.h, op.fit)}")
+        elif kind is GroupOp:  # turned, translucent: what it holds, then how
+            out.append(f"G{_nums(op.angle, op.cx, op.cy, op.opacity)}(")
+            _ops(op.ops, out, named, hashes)
+            out.append(")")
         else:  # most often one object every card's face shares (renderer.py): formatted once
             out.append(once_per_object(_OPS, op, _other))
-    out.append(")")
-    return "\n".join(out)
 
 
 _COLORS: dict[int, tuple[Color, None, str]] = {}  # a text's colour, formatted (once_per_object)
@@ -460,6 +469,8 @@ def _values(*values: Any) -> str:
 
 
 def _value(value: Any) -> str:
+    if isinstance(value, Gradient):
+        return f"{'radial' if value.radial else 'linear'}{_nums(*value.coords)}({' '.join(map(_value, value.colors))})"
     if isinstance(value, Color):
         alpha = getattr(value, "alpha", 1)
         return value.hexval() + ("" if alpha == 1 else f"/{_nums(alpha)}")
@@ -481,7 +492,7 @@ _NUM = "\x1e%.3f"
 def _text(layout: TextLayout, named: set[str]) -> str:
     """A set text, as pdf.py draws it: how many pieces each line has; its size and leading
     and each piece's x and word space; what the pieces print (a text, or a symbol's id) and
-    in which fonts, joined by "\x1f" when none holds a "\x1f" or "\x1e" (else by repr,
+    in which fonts (and how each is shaped, when one is), joined by "\x1f" when none holds a "\x1f" or "\x1e" (else by repr,
     which holds no bare "\x1f"), after their length. A piece's width and the text's ascent
     and height are not drawn (a piece's width follows from what it prints and its font).
     A format per column, none per piece."""
@@ -492,8 +503,10 @@ def _text(layout: TextLayout, named: set[str]) -> str:
 
 def _serialised(layout: TextLayout) -> tuple[str, frozenset[str]]:
     lines = layout.lines
-    xs, texts, fonts, _, spaces = tuple(zip(*chain.from_iterable(lines))) or ((),) * 5  # text.Piece: x, text, font, width, word space
+    xs, texts, fonts, _, spaces, shapes = tuple(zip(*chain.from_iterable(lines))) or ((),) * 6  # text.Piece: x, text, font, width, word space, shape
     strings = texts + fonts
+    if any(shapes):  # shaped pieces (right to left, or a script that needs shaping) say so; others as before
+        strings += shapes
     joined = "\x1f".join(strings)
     if joined.count("\x1f") != len(strings) - 1 or "\x1e" in joined:
         joined = repr(strings)
@@ -567,6 +580,6 @@ def default_since(out: Path, game: Game, lang: str, paper: str, deal: str | None
         raise fail(
             Location(display_path(path)),
             "manifest-missing",
-            f"no earlier build in '{lang}' on {paper.upper()} to compare with; expected a build without --changed-since first, or --changed-since MANIFEST",
+            f"no earlier build in '{lang}' on {paper_named(paper).shown} to compare with; expected a build without --changed-since first, or --changed-since MANIFEST",
         )
     return path

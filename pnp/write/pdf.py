@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -19,10 +19,12 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.assets.images import image_size
+from pnp.assets.shaping import shape
+from pnp.i18n.own import Words
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
-from pnp.layout.faces import EllipseOp, Face, FaceOp, ImageOp, LineOp, Op, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
+from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
-from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped
+from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped, glyph_chars
 
 rl_config.useA85 = 0  # plain binary streams: smaller files
 CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, not loud
@@ -42,15 +44,16 @@ class DocInfo:
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}  # the PDF's names for the flips
 
 
-def ruler_caption(what: str, sheets: int = 0) -> Callable[[Page, int], str]:
-    """The caption under the calibration ruler: how to print, and what the sheet is (with
-    its number and side when the PDF has `sheets` sheets)."""
+def ruler_caption(what: str, words: Words, sheets: int = 0) -> Callable[[Page, int], str]:
+    """The caption under the calibration ruler, in `words`' language: how to print, and
+    what the sheet is (with its number and side when the PDF has `sheets` sheets)."""
 
     def caption(page: Page, length: int) -> str:
+        how = words("ruler", length=length)
         if page.sheet == 0:  # the ruler's page of its own: no sheet's margin had room for it
-            return f"print at 100 % (actual size): this ruler is {length} mm\n{what}: the sheets' margins have no room for a ruler, so it is here"
-        where = f" · sheet {page.sheet}/{sheets} {page.side}" if sheets else ""
-        return f"print at 100 % (actual size): this ruler is {length} mm\n{what}{where}"
+            return f"{how}\n{words('ruler.alone', what=what)}"
+        where = f" · {words(f'sheet.{page.side}', sheet=page.sheet, sheets=sheets)}" if sheets else ""
+        return f"{how}\n{what}{where}"
 
     return caption
 
@@ -130,6 +133,8 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
     for op in ops:
         if isinstance(op, TextOp):
             _draw_text(canvas, op, symbols)
+        elif isinstance(op, RectOp) and isinstance(op.fill, Gradient):
+            _draw_shape(canvas, op)
         elif isinstance(op, RectOp):
             if op.fill is not None:
                 canvas.setFillColor(op.fill)
@@ -150,11 +155,57 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
         elif isinstance(op, (ShapeOp, EllipseOp)):
             _draw_shape(canvas, op)
         elif isinstance(op, SymbolOp):
-            symbols.draw(canvas, op.symbol, op.x, op.y, op.size)
+            symbols.draw(canvas, op.symbol, op.x, op.y, op.size, op.tint)
         elif isinstance(op, ImageOp):
             _draw_image(canvas, op)
         elif isinstance(op, FaceOp):
             _draw_inner(canvas, op, symbols)
+        elif isinstance(op, QrOp):
+            _draw_qr(canvas, op)
+        elif isinstance(op, GroupOp):
+            _draw_group(canvas, op, symbols)
+
+
+def _draw_group(canvas: Canvas, op: GroupOp, symbols) -> None:
+    """An element turned about its point and drawn translucent (a layout's rotate: and opacity:)."""
+    canvas.saveState()
+    if op.angle % 360:
+        canvas.translate(op.cx, op.cy)
+        canvas.rotate(op.angle)
+        canvas.translate(-op.cx, -op.cy)
+    ops = op.ops
+    if op.opacity < 1:
+        canvas.setFillAlpha(op.opacity)
+        canvas.setStrokeAlpha(op.opacity)
+        ops = tuple(_faded(inner, op.opacity) for inner in ops)
+    _draw_ops(canvas, ops, symbols)
+    canvas.restoreState()
+
+
+_COLOURED = ("fill", "stroke", "color")  # the fields of operations that hold a colour
+
+
+def _faded(op: Op, opacity: float) -> Op:
+    """`op` with its colours at `opacity` times their own: reportlab sets the fill's and
+    stroke's opacity from each colour it is given, over the group's (symbols, images and
+    gradients, which give none, keep the group's); an inner group at its own times this."""
+    if isinstance(op, GroupOp):
+        return replace(op, opacity=op.opacity * opacity)
+    changes = {name: Color(c.red, c.green, c.blue, getattr(c, "alpha", 1) * opacity) for name in _COLOURED if isinstance(c := getattr(op, name, None), Color)}
+    return replace(op, **changes) if changes else op
+
+
+def _draw_qr(canvas: Canvas, op: QrOp) -> None:
+    """The dark modules of a QR code, one filled square each, in one path."""
+    unit = op.size / len(op.rows)
+    top = op.y + op.size
+    canvas.setFillColor(op.color)
+    path = canvas.beginPath()
+    for r, row in enumerate(op.rows):
+        for c, dark in enumerate(row):
+            if dark == "1":
+                path.rect(op.x + c * unit, top - (r + 1) * unit, unit, unit)
+    canvas.drawPath(path, stroke=0, fill=1)
 
 
 def _contents(ops: tuple[Op, ...], chars: dict[str, set[str]], symbols: set[str]) -> None:
@@ -164,14 +215,18 @@ def _contents(ops: tuple[Op, ...], chars: dict[str, set[str]], symbols: set[str]
         if isinstance(op, TextOp):
             for line in op.text.lines:
                 for piece in line:
-                    if piece.font:
+                    if piece.shape:  # the characters its glyphs are coded by
+                        chars.setdefault(piece.font, set()).update(glyph_chars(piece.font, shape(piece.text, piece.font, piece.shape == "rtl")))
+                    elif piece.font:
                         chars.setdefault(piece.font, set()).update(piece.text)
                     else:
                         symbols.add(piece.text)
         elif isinstance(op, SymbolOp):
-            symbols.add(op.symbol)
+            symbols.add(op.symbol if op.tint is None else (op.symbol, op.tint))
         elif isinstance(op, FaceOp):
             _contents(op.face.ops, chars, symbols)
+        elif isinstance(op, GroupOp):
+            _contents(op.ops, chars, symbols)
 
 
 def _texts(ops: tuple[Op, ...]) -> dict[str, str]:
@@ -192,9 +247,13 @@ def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, tur
     canvas.rotate(180)  # reportlab joins it to the move into one matrix
 
 
-def _symbols_of(face: Face) -> set[str]:
-    """The symbols a face draws (in texts and inner faces too)."""
-    symbols: set[str] = set()
+def _symbol_order(sid: str | tuple[str, Color]) -> tuple[str, str]:
+    return (sid, "") if isinstance(sid, str) else (sid[0], sid[1].hexval())
+
+
+def _symbols_of(face: Face) -> set[str | tuple[str, Color]]:
+    """The symbols a face draws (in texts and inner faces too), a tinted one with its tint."""
+    symbols: set[str | tuple[str, Color]] = set()
     _contents(face.ops, {}, symbols)
     return symbols
 
@@ -306,8 +365,11 @@ class Forms:
             self._faces.popitem(last=False)
 
     def _define_face(self, face: Face, bleed: float) -> str:
-        for sid in sorted(_symbols_of(face)):  # a form cannot be defined inside another one
-            self.symbols.form(self.canvas, sid)
+        for sid in sorted(_symbols_of(face), key=_symbol_order):  # a form cannot be defined inside another one
+            if isinstance(sid, tuple):  # tinted
+                self.symbols.form(self.canvas, *sid)
+            else:
+                self.symbols.form(self.canvas, sid)
         name = self._name("face")
         self.canvas.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=face.width + bleed, uppery=face.height + bleed)
         draw_face(self.canvas, face, 0, 0, bleed, self.symbols)
@@ -346,18 +408,24 @@ def _draw_inner(canvas: Canvas, op: FaceOp, symbols) -> None:
     canvas.restoreState()
 
 
-def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp) -> None:
+def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp | RectOp) -> None:
     if op.fill is None and op.stroke is None:
         return
-    if op.fill is not None:
+    gradient = op.fill if isinstance(op.fill, Gradient) else None
+    if op.fill is not None and gradient is None:
         canvas.setFillColor(op.fill)
     if op.stroke is not None:
         canvas.setStrokeColor(op.stroke)
         canvas.setLineWidth(op.stroke_width)
-        canvas.setDash(list(op.dash) if op.dash else [])
+        canvas.setDash(list(getattr(op, "dash", ())) or [])
     path = canvas.beginPath()
     if isinstance(op, EllipseOp):
         path.ellipse(op.cx - op.rx, op.cy - op.ry, 2 * op.rx, 2 * op.ry)
+    elif isinstance(op, RectOp):
+        if op.radius:
+            path.roundRect(op.x, op.y, op.w, op.h, op.radius)
+        else:
+            path.rect(op.x, op.y, op.w, op.h)
     else:
         (x0, y0), *rest = op.points
         path.moveTo(x0, y0)
@@ -365,7 +433,24 @@ def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp) -> None:
             path.lineTo(x, y)
         if op.closed:
             path.close()
-    canvas.drawPath(path, stroke=int(op.stroke is not None), fill=int(op.fill is not None and (isinstance(op, EllipseOp) or op.closed)))
+    filled = op.fill is not None and (not isinstance(op, ShapeOp) or op.closed)
+    if gradient is not None and filled:
+        _fill_gradient(canvas, path, gradient)
+        filled = False
+    if filled or op.stroke is not None:
+        canvas.drawPath(path, stroke=int(op.stroke is not None), fill=int(filled))
+
+
+def _fill_gradient(canvas: Canvas, path, gradient: Gradient) -> None:
+    """A gradient painted through the shape's path (its clip), its end colours kept past its ends."""
+    canvas.saveState()
+    canvas.clipPath(path, stroke=0, fill=0)
+    colors = list(gradient.colors)
+    if gradient.radial:
+        canvas.radialGradient(*gradient.coords, colors, extend=True)
+    else:
+        canvas.linearGradient(*gradient.coords, colors, extend=True)
+    canvas.restoreState()
 
 
 def _draw_image(canvas: Canvas, op: ImageOp) -> None:
@@ -391,7 +476,9 @@ def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
     for i, line in enumerate(layout.lines):
         baseline = op.baseline - i * layout.leading
         for piece in line:
-            if piece.font:
+            if piece.shape:  # glyphs HarfBuzz chose and placed (shaping.py), left to right
+                pieces.append((piece.font, size, 0.0, op.x + piece.x, baseline, shape(piece.text, piece.font, piece.shape == "rtl")))
+            elif piece.font:
                 pieces.append((piece.font, size, piece.word_space, op.x + piece.x, baseline, piece.text))
             else:
                 marks.append((piece.text, op.x + piece.x, baseline - 0.22 * size, SYMBOL_EM * size))
@@ -449,9 +536,10 @@ def draw_registration(canvas: Canvas, reg: Registration | None) -> None:
 FOLD_DASH = (4, 3)
 
 
-def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str) -> None:
+def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str, word: str) -> None:
     """The fold line: solid within the printer margin (a mark, like the crop marks),
-    dashed across the page between, and the word "fold" beside the art at both ends."""
+    dashed across the page between, and the `word` "fold" (in the build's language)
+    beside the art at both ends."""
     if fold is None:
         return
     x1, y1, x2, y2 = fold.line
@@ -475,12 +563,12 @@ def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str) -> None:
         canvas.saveState()
         canvas.translate(x, y)
         canvas.rotate(angle)
-        width = canvas.stringWidth("fold", font, size) + 2
+        width = canvas.stringWidth(word, font, size) + 2
         canvas.setFillColor(white)
         canvas.rect(-width / 2, -size * 0.5, width, size, stroke=0, fill=1)  # the dashes stop for the word
         canvas.setFillColor(black)
         canvas.setFont(font, size)
-        canvas.drawCentredString(0, -size * 0.35, "fold")
+        canvas.drawCentredString(0, -size * 0.35, word)
         canvas.restoreState()
 
 
@@ -538,14 +626,14 @@ def _draw_scale(canvas: Canvas, length: float, compact: bool) -> None:
         canvas.line(i * mm, 0, i * mm, tick)
 
 
-def _draw_page(canvas: Canvas, forms: Forms, page: Page, faces: tuple[Face, ...], boxes, bleed: float, caption, font: str) -> None:
+def _draw_page(canvas: Canvas, forms: Forms, page: Page, faces: tuple[Face, ...], boxes, bleed: float, caption, font: str, fold: str) -> None:
     for placement, face in zip(page.placements, faces):
         forms.face(face, placement.x, placement.y, bleed, placement.turned)
     set_boxes(canvas, boxes)
     forms.marks(page.marks)
     draw_outlines(canvas, page.cuts)
     draw_registration(canvas, page.registration)
-    draw_fold(canvas, page.fold, font)
+    draw_fold(canvas, page.fold, font, fold)
     draw_ruler(canvas, page, caption, font, forms)
 
 
@@ -553,9 +641,9 @@ def _caption(page: Page, caption: Callable[[Page, int], str]) -> str:
     return caption(page, round(page.ruler[2] / mm)) if page.ruler is not None else ""
 
 
-def _page_texts(page: Page, faces: tuple[Face, ...], caption: str, font: str) -> dict[str, str]:
+def _page_texts(page: Page, faces: tuple[Face, ...], caption: str, font: str, fold: str) -> dict[str, str]:
     """The characters a sheet's page sets in each font: its faces', its ruler's caption, its fold's word."""
-    found: dict[str, set[str]] = {font: set(caption) | (set("fold") if page.fold is not None else set())}
+    found: dict[str, set[str]] = {font: set(caption) | (set(fold) if page.fold is not None else set())}
     for face in faces:
         _contents(face.ops, found, set())
     return {name: "".join(sorted(chars)) for name, chars in found.items() if chars}
@@ -570,11 +658,14 @@ def write_sheets(
     symbols,
     caption: Callable[[Page, int], str],
     bleed: float,
+    words: Words,
     writing: Writing = DRAWN,
 ) -> int:
     """Draw every page into `target` (a temporary file of the build); returns the page count.
-    `face_of(side, item)` gives the face of a component's front or back; `writing`: how
-    faces and pages get into the PDF (drawn, unless the watcher's writes them again)."""
+    `face_of(side, item)` gives the face of a component's front or back; `words`: pnp's
+    own words in the build's language (the fold's); `writing`: how faces and pages get
+    into the PDF (drawn, unless the watcher's writes them again)."""
+    fold = words("fold")
     count = 0
     canvas = new_canvas(target, (grid.page_w, grid.page_h), info)
     forms = Forms(canvas, symbols, writing=writing)
@@ -589,10 +680,10 @@ def write_sheets(
                 forms,
                 ("page", number),
                 faces,
-                (page, boxes, text),
-                partial(_draw_page, canvas, forms, page, faces, boxes, bleed, caption, info.initial_font),
+                (page, boxes, text, fold),
+                partial(_draw_page, canvas, forms, page, faces, boxes, bleed, caption, info.initial_font, fold),
                 partial(set_boxes, canvas, boxes),
-                partial(_page_texts, page, faces, text, info.initial_font),
+                partial(_page_texts, page, faces, text, info.initial_font, fold),
             )
             canvas.showPage()  # the page is written to the file here
             count += 1

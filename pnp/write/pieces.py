@@ -13,6 +13,7 @@ from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.i18n.own import Words
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, Page, Piece, Tiling, piece_marks
 from pnp.layout.faces import Face
 from pnp.pdf.canvas import end_form
@@ -34,8 +35,11 @@ def write_pieces(
     fonts: tuple[str, str],
     caption: Callable[[Page, int], str],
     notes: list[str],
+    words: Words,
 ) -> int:
-    """For each (title, face): its assembly page, then its pieces. Returns the page count."""
+    """For each (title, face): its assembly page, then its pieces, their instructions in
+    `words`' language (`notes`: more lines for the assembly page, in it too). Returns the
+    page count."""
     canvas = new_canvas(target, (tiling.page_w, tiling.page_h), info)
     count = 0
     for n, (title, face) in enumerate(faces, 1):
@@ -45,12 +49,12 @@ def write_pieces(
         draw_face(canvas, face, 0, 0, tiling.bleed, symbols)
         end_form(canvas)
         set_boxes(canvas, None)  # the assembly page shows the component scaled down
-        _assembly_page(canvas, tiling, form, title, fonts, caption, notes, n)
+        _assembly_page(canvas, tiling, form, title, fonts, caption, notes, n, words)
         canvas.showPage()
         count += 1
         for piece in tiling.pieces:
             set_boxes(canvas, piece_boxes(tiling, piece))
-            _piece_page(canvas, tiling, piece, form, title, fonts)
+            _piece_page(canvas, tiling, piece, form, title, fonts, words)
             canvas.showPage()
             count += 1
     canvas.save()
@@ -67,28 +71,28 @@ def piece_boxes(tiling: Tiling, piece: Piece) -> tuple[Box, Box]:
     return (tl, tb, tr, tt), (bl, bb, br, bt)
 
 
-def assembly_steps(tiling: Tiling) -> list[str]:
+def assembly_steps(tiling: Tiling, words: Words) -> list[str]:
     """How to put the pieces together, in words (the assembly page and docs say the same)."""
     size = f"{tiling.trim_w / mm:.0f} x {tiling.trim_h / mm:.0f} mm"
-    grid = f"{tiling.rows} row{'s' if tiling.rows > 1 else ''} of {tiling.cols}"
-    along = "its crop marks" if tiling.shape == "rect" else f"the grey {tiling.shape} outline"
+    pieces = words("assembly.pieces", n=len(tiling.pieces))
+    grid = words("assembly.grid", n=tiling.rows, cols=tiling.cols)
     return [
-        f"{size} in {len(tiling.pieces)} pieces ({grid}), overlapping {tiling.overlap / mm:g} mm. Print every page at 100 % (actual size), one-sided.",
-        f"1. Cut each piece along {along} and dashed edges. Edges marked 'glue under' stay: that band goes under the next piece.",
-        "2. Each piece lies on the pieces to its left and above it. Start with A1 and add the others in label order (A2, A3, ... B1, B2, ...).",
-        "3. Lay each piece so that the half targets on its edge complete the targets on the piece beneath; then glue.",
+        words("assembly.size", size=size, pieces=pieces, grid=grid, overlap=f"{tiling.overlap / mm:g}"),
+        words(f"assembly.cut.{tiling.shape}"),
+        words("assembly.order"),
+        words("assembly.targets"),
     ]
 
 
-def _assembly_page(canvas: Canvas, tiling: Tiling, form: str, title: str, fonts: tuple[str, str], caption, notes: list[str], number: int) -> None:
+def _assembly_page(canvas: Canvas, tiling: Tiling, form: str, title: str, fonts: tuple[str, str], caption, notes: list[str], number: int, words: Words) -> None:
     regular, bold = fonts
     m = tiling.margin + 3 * mm
     width = tiling.page_w - 2 * m
     y = tiling.page_h - m - 12
     canvas.setFillColor(black)
-    _fit_text(canvas, f"{title}: assembly", bold, 14, m, y, width)
+    _fit_text(canvas, words("assembly.title", title=title), bold, 14, m, y, width)
     y -= 8
-    for line in assembly_steps(tiling) + notes:
+    for line in assembly_steps(tiling, words) + notes:
         y -= 11
         _fit_text(canvas, line, regular, 8.5, m, y, width)
     ruler_y = tiling.margin + 12 * mm  # the ruler and its two caption lines below it
@@ -143,7 +147,7 @@ def _own_centre(tiling: Tiling, piece: Piece) -> tuple[float, float]:
     return (left + right) / 2, (bottom + top) / 2
 
 
-def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: str, fonts: tuple[str, str]) -> None:
+def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: str, fonts: tuple[str, str], words: Words) -> None:
     regular, bold = fonts
     left, bottom, right, top = piece.window
     (pl, pb), (pr, pt) = piece.on_page(left, bottom), piece.on_page(right, top)
@@ -194,7 +198,7 @@ def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: 
     top_room, foot_room = tiling.page_h - m - pt, pb - m
     left_room, right_room = pl - m, tiling.page_w - m - pr
     number = tiling.pieces.index(piece) + 1
-    head = f"{title} · piece {number} of {len(tiling.pieces)} · print at 100 %"
+    head = words("piece.head", title=title, number=number, count=len(tiling.pieces))
     if top_room >= LABEL_ROOM:
         head_y = pt + top_room / 2 - 3  # a baseline that centres small text in the band
     elif foot_room >= LABEL_ROOM:
@@ -212,22 +216,24 @@ def _piece_page(canvas: Canvas, tiling: Tiling, piece: Piece, form: str, title: 
     canvas.setFillColor(HINT_GREY)
     cuts = []  # what to cut, beside the head (the left edge's instruction beside it when there is no room there)
     if piece.row > 0:
-        cuts.append(f"cut the top edge, lay it over {tiling.piece(piece.row - 1, piece.col).label}")
+        cuts.append(words("piece.cut.top", label=tiling.piece(piece.row - 1, piece.col).label))
     if piece.col > 0 and left_room < LABEL_ROOM:
-        cuts.append(f"cut the left edge, lay it over {tiling.piece(piece.row, piece.col - 1).label}")
+        cuts.append(words("piece.cut.left", label=tiling.piece(piece.row, piece.col - 1).label))
     if cuts and head_y is not None:
         _fit_text(canvas, "; ".join(cuts), regular, 7, pl + (pr - pl) / 2, head_y, (pr - pl) / 2 - 3 * mm)
     if lower_band:
         if foot_room >= LABEL_ROOM and head_y is not None and head_y > pb:
-            _centred(canvas, f"glue under {lower_band.label}", regular, 7, (pl + pr) / 2, pb - foot_room / 2 - 1.2, 0, pr - pl)
-        _centred(canvas, f"{piece.label}: glue under {lower_band.label}", regular, 7, (pl + pr) / 2, pb + tiling.overlap / 2 - 2.5, 0, pr - pl)
+            _centred(canvas, words("piece.glue", label=lower_band.label), regular, 7, (pl + pr) / 2, pb - foot_room / 2 - 1.2, 0, pr - pl)
+        _centred(canvas, f"{piece.label}: {words('piece.glue', label=lower_band.label)}", regular, 7, (pl + pr) / 2, pb + tiling.overlap / 2 - 2.5, 0, pr - pl)
     if right_band:
         if right_room >= LABEL_ROOM:
-            _centred(canvas, f"glue under {right_band.label}", regular, 7, pr + right_room / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
-        _centred(canvas, f"{piece.label}: glue under {right_band.label}", regular, 7, pr - tiling.overlap / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
+            _centred(canvas, words("piece.glue", label=right_band.label), regular, 7, pr + right_room / 2 - 2.5, (pb + pt) / 2, -90, pt - pb)
+        _centred(
+            canvas, f"{piece.label}: {words('piece.glue', label=right_band.label)}", regular, 7, pr - tiling.overlap / 2 - 2.5, (pb + pt) / 2, -90, pt - pb
+        )
     if piece.col > 0 and left_room >= LABEL_ROOM:
         beside = tiling.piece(piece.row, piece.col - 1)
-        _centred(canvas, f"cut the left edge, lay it over {beside.label}", regular, 7, pl - left_room / 2 + 2.5, (pb + pt) / 2, 90, pt - pb)
+        _centred(canvas, words("piece.cut.left", label=beside.label), regular, 7, pl - left_room / 2 + 2.5, (pb + pt) / 2, 90, pt - pb)
 
 
 def _target(canvas: Canvas, x: float, y: float) -> None:

@@ -63,7 +63,7 @@ def test_text_that_does_not_fit_names_card_and_field(mesta):
     assert result.exit_code == 1
     layout = display_path(LAYOUTS_DIR / "mesta" / "event.yaml")  # bundled: shown as the user's shell would reach it
     assert (
-        f"events.yaml:{line}:9: text of card 'julius-caesar' does not fit its 51.0 x 30.0 mm box even at 6.5 pt (it needs 54.1 mm of height); expected a shorter text, or a larger box or smaller min_size in layout 'mesta/event' ({layout}:33:5) [text-overflow]"
+        f"events.yaml:{line}:9: text of card 'julius-caesar' does not fit its 46.0 x 29.5 mm box even at 8 pt (it needs 98.2 mm of height); expected a shorter text, or a larger box or smaller min_size in layout 'mesta/event' ({layout}:110:5) [text-overflow]"
         in result.output
     )
 

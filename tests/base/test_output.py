@@ -300,12 +300,12 @@ def test_a_full_disk_mid_build(mesta, tmp_path, monkeypatch):
 
 @pytest.fixture
 def tiny(tmp_path: Path):
-    """A 176 kB file system (a tmpfs), where root may mount one: one build of the events fits, two do not."""
+    """A 288 kB file system (a tmpfs), where root may mount one: one build of the events fits, two do not."""
     folder = tmp_path / "tiny"
     folder.mkdir()
     if shutil.which("mount") is None or os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=176k", "tmpfs", str(folder)], capture_output=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=288k", "tmpfs", str(folder)], capture_output=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs: {done.stderr.decode(errors='replace').strip()}")
     yield folder

@@ -172,3 +172,38 @@ def test_head_reads_the_first_line_of_a_long_status(tmp_path):
     first, status = done.stdout.splitlines()
     assert first.startswith("en: 0/") and status == "141"
     assert done.stderr == ""
+
+
+def test_a_signal_while_files_are_moved_into_place_lets_them_all_come(tmp_path, monkeypatch):
+    """A signal that comes as the first of three files is moved into place does not cut the
+    commit short (some new files, some old): all three come, then the signal is raised."""
+    import pnp.base.output
+    from pnp.base.output import Transaction
+    from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
+
+    for name in "abc":
+        (tmp_path / name).write_text("old", encoding="utf-8")
+    real, moved = pnp.base.output.os.replace, []
+
+    def replace(src, dst):
+        if not moved:
+            os.kill(os.getpid(), signal.SIGTERM)
+        moved.append(dst)
+        real(src, dst)
+
+    monkeypatch.setattr(pnp.base.output.os, "replace", replace)
+    stopped = False
+    with raising_on_signals():
+        txn = Transaction(tmp_path)
+        for name in "abc":
+            txn.path_for(tmp_path / name).write_text("new", encoding="utf-8")
+        try:
+            txn.commit()
+            stop_if_received()  # where the command next asks
+        except Interrupted:
+            stopped = True
+        finally:
+            txn.abort()
+    assert stopped
+    assert [(tmp_path / name).read_text(encoding="utf-8") for name in "abc"] == ["new"] * 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]

@@ -325,3 +325,43 @@ def test_within_belongs_to_unique_only(tmp_path):
     result = check(game(tmp_path, "  - {id: n, message: m, expect: power > 0, within: spaces}\n"))
     assert result.exit_code == 1
     assert "constraint 'n' has 'within' but is not a unique check; expected 'within' only beside 'unique'" in result.output
+
+
+@pytest.mark.parametrize(
+    "constraint, found",
+    [
+        (
+            "  - {id: n, message: 'deck {{ group }}', severity: warning, count: {group_by: deck, equals: 2}}\n",
+            "deck cards (deck 'cards': a, b, c has 4, expected 2)",
+        ),
+        ("  - {id: n, message: m, severity: warning, values: {field: type, equals: [deal]}}\n", "missing: deal; not expected: card"),
+    ],
+)
+def test_a_rule_reads_the_names_pnp_provides_as_templates_do(tmp_path, constraint, found):
+    """`group_by: deck`, `field: type`: the component's deck and type, as `{{ deck }}` and
+    `{{ type }}` are in its message (no field may have those names)."""
+    result = check(game(tmp_path, constraint))
+    assert found in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    "constraint, key",
+    [
+        ("  - {id: n, message: m, type: card, unique: [titel, color]}\n", "unique"),
+        ("  - {id: n, message: m, count: {group_by: titel, min: 1}}\n", "group_by"),
+        ("  - {id: n, message: m, type: card, values: {field: titel, equals: [Alfa]}}\n", "field"),
+        ("  - {id: n, message: m, reference: {field: titel, to: card.title}}\n", "field"),
+        ("  - {id: n, message: m, partition: {field: titel, covers: enum color}}\n", "field"),
+        ("  - {id: n, message: m, reference: {field: text, to: card.titel}}\n", "target"),
+    ],
+)
+def test_a_rule_naming_a_field_no_component_has_is_an_error_not_nothing(tmp_path, constraint, key):
+    folder = game(tmp_path, constraint)
+    result = check(folder)
+    assert result.exit_code == 1, result.output
+    has = "type 'card' does not have" if "type: card" in constraint or key == "target" else "no type has"
+    assert (
+        f"g/rules.yaml:{line_of(folder / 'rules.yaml', 'id: n')}:3: [n] {key} names 'titel', which {has} as a field (did you mean 'title'?); "
+        "expected one of: id, type, copies, deck, title, text, color, colors, power, cost [constraint-field]"
+    ) in result.output.replace(str(tmp_path) + "/", "")
+    assert result.output.count("[constraint-field]") == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import run
+from conftest import edit, run
 from pdfread import MM, card_boxes, marks, reader
 from PIL import Image
 
@@ -165,3 +165,72 @@ def test_sheet_options_that_contradict_each_other_are_a_usage_error_before_anyth
     assert result.exit_code == 2
     assert "--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)" in result.output
     assert "internal error" not in result.output and not out.exists()
+
+
+def test_images_of_export_png_are_imposed_with_the_bleed_and_size_they_were_exported_with(tmp_path):
+    """`pnp export png --bleed 3` writes its trim and bleed into each PNG: impose takes them
+    without being told again, as if `--bleed 3` (and the card's size) had been typed."""
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    edit(tmp_path / "g" / "layouts" / "card.yaml", "size: [63, 88]", "size: [44, 68]")  # not of poker proportions: the size too comes from the PNGs
+    edit(tmp_path / "g" / "layouts" / "back.yaml", "size: [63, 88]", "size: [44, 68]")
+    exported = run("export", "png", tmp_path / "g", "--bleed", "3", "--dpi", "200", "--force", "--out", tmp_path / "png")
+    assert exported.exit_code == 0, exported.output
+    cards = tmp_path / "png" / "g" / "png-en" / "cards"
+    learned = run("impose", cards, "--back", cards / "back.png", "--out", tmp_path / "learned")
+    assert learned.exit_code == 0, learned.output
+    assert "warning" not in learned.output, learned.output
+    typed = run("impose", cards, "--back", cards / "back.png", "--bleed", "3", "--size", "44x68", "--out", tmp_path / "typed")
+    assert typed.exit_code == 0, typed.output
+    assert (tmp_path / "learned" / "cards-a4.pdf").read_bytes() == (tmp_path / "typed" / "cards-a4.pdf").read_bytes()
+    zero = run("impose", cards, "--back", cards / "back.png", "--bleed", "0", "--size", "44x68", "--out", tmp_path / "zero")  # typed: what the user says wins
+    assert "[image-proportions]" in zero.output
+
+
+def edged(folder, names, size=(630, 880)):
+    """Images cut at the trim: blue, the left column red, the top-left pixel green."""
+    folder.mkdir(parents=True, exist_ok=True)
+    image = Image.new("RGB", size, (0, 0, 255))
+    image.paste((255, 0, 0), (0, 0, 1, size[1]))
+    image.putpixel((0, 0), (0, 255, 0))
+    for name in names:
+        image.save(folder / name)
+    return folder
+
+
+def test_extend_makes_bleed_from_the_outermost_pixels(tmp_path):
+    fronts = edged(tmp_path / "art", ["c1.png", "c2.png"])
+    result = run("impose", fronts, "--extend", "3", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "out" / "art-a4.pdf"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["art-a4.pdf"]  # the extended images were temporary
+    # placed as images with 3 mm of bleed of their own are: the same grid, clips and crop marks
+    bled = tmp_path / "bled"
+    bled.mkdir()
+    for name in ("c1.png", "c2.png"):
+        Image.new("RGB", (690, 940), (0, 0, 255)).save(bled / name)
+    assert run("impose", bled, "--bleed", "3", "--size", "63x88", "--out", tmp_path / "theirs").exit_code == 0
+    assert geometry(pdf) == geometry(tmp_path / "theirs" / "bled-a4.pdf")
+
+    (x, y, w, h), _ = card_boxes(reader(pdf).pages[0])  # the clip: the trim and its bleed
+    assert (round(w / MM, 1), round(h / MM, 1)) == (69.0, 94.0)
+    document = pdfium.PdfDocument(str(pdf))
+    scale = 4.0
+    image = document[0].render(scale=scale).to_pil()
+
+    def colour(px, py):  # points from the page's bottom left
+        return image.getpixel((round(px * scale), round(image.height - py * scale)))
+
+    left, bottom, top = x + 3 * MM, y + 3 * MM, y + h - 3 * MM  # the trim
+    assert colour(left - 1.5 * MM, bottom + 40 * MM) == (255, 0, 0)  # the left column, stretched outwards
+    assert colour(left + 30 * MM, bottom - 1.5 * MM) == (0, 0, 255)  # the bottom row
+    assert colour(left - 1.5 * MM, top + 1.5 * MM) == (0, 255, 0)  # the corner: its corner pixel
+    assert colour(x + w - 1.5 * MM, bottom + 40 * MM) == (0, 0, 255)  # the right edge
+    document.close()
+
+
+def test_extend_and_bleed_together_are_a_usage_error(tmp_path):
+    fronts = edged(tmp_path / "art", ["c1.png"])
+    result = run("impose", fronts, "--extend", "3", "--bleed", "2", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "--bleed says how much bleed the images hold, --extend makes bleed for images that hold none; expected one of them" in result.output
+    assert not (tmp_path / "out").exists()

@@ -14,9 +14,9 @@ def test_list_shows_mestas_decks_deals_and_languages():
     result = run("list")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert re.search(r"cities\s+Mestá\s+city\s+mesta/city / mesta/city-back\s+54\s+54\s+44 x 68 mm", out)
-    assert re.search(r"events\s+Udalosti\s+event\s+mesta/event / mesta/event-back\s+53\s+75\s+63 x 88 mm", out)
-    assert re.search(r"quick\s+Rýchla hra\s+\d+\s+\d+", out)
+    assert re.search(r"cities\s+Mestá\s+city\s+mesta/city / mesta/city-back\s+54  44 x 68 mm", out)
+    assert re.search(r"events\s+Udalosti\s+event\s+mesta/event / mesta/event-back\s+53 \(75 with copies\)  63 x 88 mm", out)
+    assert re.search(r"quick\s+Rýchla hra\s+\d+ \(\d+ with copies\)", out)
     assert "sk  source" in out
     rulebooks = out.split("rulebooks:")[1].split("languages:")[0]
     assert "rules  Pravidlá  (one book; 10 files)" in rulebooks
@@ -54,7 +54,7 @@ def test_list_a_new_game_shows_its_untranslated_catalogue(tmp_path):
     assert run("new", "g", "--out", tmp_path).exit_code == 0
     result = run("list", tmp_path / "g")
     assert result.exit_code == 0, result.output
-    assert re.search(r"cards\s+Cards\s+card\s+card / back\s+4\s+5\s+63 x 88 mm", result.output)
+    assert re.search(r"cards\s+Cards\s+card\s+card / back\s+4 \(5 with copies\)  63 x 88 mm", result.output)
     assert re.search(r"de  0 % translated \(0/\d+\)", result.output)
     assert "(none" in result.output  # no deals
 
@@ -63,3 +63,10 @@ def test_list_a_broken_game_reports_located_errors(tmp_path):
     result = run("list", tmp_path)
     assert result.exit_code == 2
     assert "no game.yaml in this folder" in result.output
+
+
+def test_list_help_says_changed_since_writes_nothing():
+    help_text = " ".join(run("list", "--help").output.split())
+    assert "what build --changed-since would put in errata PDFs, and which to take out of the printed deck. Writes nothing." in help_text
+    assert "Also write errata" not in help_text
+    assert "Also write errata PDFs" in " ".join(run("build", "--help").output.split())

@@ -3,8 +3,11 @@ overwrites anything."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import run
 from pdfread import card_boxes, reader, text
+
+from pnp.exports.shops import SHOPS
 
 
 def test_new_game_checks_and_builds_at_once(tmp_path):
@@ -108,3 +111,65 @@ def test_a_german_game_gets_an_english_catalogue(tmp_path):
     assert run("new", "spiel", "--out", tmp_path, "--lang", "de").exit_code == 0
     assert (tmp_path / "spiel" / "locale" / "en.po").is_file()
     assert run("check", tmp_path / "spiel").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "card", "says", "heading"),
+    [
+        ("en", "Dawn", "Draw a card.", "Set-up"),
+        ("sk", "Úsvit", "Potiahni si kartu.", "Príprava"),
+        ("cs", "Úsvit", "Dober si kartu.", "Příprava"),
+        ("de", "Morgenrot", "Ziehe eine Karte.", "Vorbereitung"),
+        ("pl", "Świt", "Dobierz kartę.", "Przygotowanie"),
+        ("fr", "Aube", "Piochez une carte.", "Mise en place"),
+    ],
+)
+def test_new_writes_its_cards_and_rulebook_in_the_language_asked(tmp_path, lang, card, says, heading):
+    result = run("new", "g", "--out", tmp_path, "--lang", lang)
+    assert result.exit_code == 0, result.output
+    assert "no starter text" not in result.output
+    game = tmp_path / "g"
+    assert f"language: {lang} " in (game / "game.yaml").read_text(encoding="utf-8")
+    checked = run("check", game)
+    assert "0 errors, 4 warnings" in checked.output, checked.output  # what is left to fill in, in that language too
+    assert checked.output.count("[new-placeholder]") == 4
+    built = run("build", game, "--out", tmp_path / "out")
+    assert built.exit_code == 0, built.output
+    words = " ".join(text(tmp_path / "out" / "g" / f"cards-{lang}-a4.pdf").split())
+    assert card in words and says in words
+    assert lang == "en" or "Dawn" not in words and "Draw a card" not in words
+    book = text(tmp_path / "out" / "g" / f"rules-{lang}-a4.pdf")
+    assert heading in book and "5 " in book
+
+
+def test_a_language_without_starter_text_gets_english_declared_as_english_and_a_catalogue(tmp_path):
+    result = run("new", "g", "--out", tmp_path, "--lang", "it")
+    assert result.exit_code == 0, result.output
+    assert (
+        "note: pnp has no starter text in 'it': the texts are English and game.yaml says 'language: en'; "
+        "translate them in locale/it.po (pnp build --lang it), or write them in 'it' yourself and set 'language: it'"
+    ) in result.output
+    game = tmp_path / "g"
+    assert "language: en " in (game / "game.yaml").read_text(encoding="utf-8")
+    assert (game / "locale" / "it.po").is_file() and (game / "locale" / "de.po").is_file()
+    built = run("build", game, "--lang", "it", "--allow-untranslated", "--out", tmp_path / "out")
+    assert built.exit_code == 0, built.output
+
+
+def test_a_new_catalogue_is_headed_from_game_yaml_the_same_every_time(tmp_path):
+    for folder in ("a", "b"):
+        assert run("new", "mygame", "--out", tmp_path / folder, "--title", "Star Run").exit_code == 0
+    po = (tmp_path / "a" / "mygame" / "locale" / "de.po").read_text(encoding="utf-8")
+    assert po.startswith('# German translation of Star Run.\n# The game: Your Name, CHOOSE-A-LICENCE.\nmsgid ""\n')
+    for default in ("ORGANIZATION", "FIRST AUTHOR", "pnp project"):
+        assert default not in po
+    for name in ("de.po", "messages.pot"):
+        assert (tmp_path / "a" / "mygame" / "locale" / name).read_bytes() == (tmp_path / "b" / "mygame" / "locale" / name).read_bytes()
+
+
+@pytest.mark.parametrize("profile", sorted(SHOPS))
+def test_the_starter_game_fills_every_shops_bleed(tmp_path, profile):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    result = run("export", "shop", tmp_path / "g", "--profile", profile, "--no-pdfx", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "[shop-bleed]" not in result.output

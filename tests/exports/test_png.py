@@ -137,3 +137,17 @@ def test_png_is_rendered_at_its_exact_pixels_never_resampled(tmp_path):
             edge = 31.5 / 63 * image.size[0]  # the art is stretched by less than a pixel to whole pixels
             row = [image.getpixel((x, image.size[1] // 2)) for x in range(image.size[0])]
             assert set(row[: int(edge)]) == {(0, 0, 0)} and set(row[int(edge) + 1 :]) == {(255, 255, 255)}, dpi  # sharp: no resampling's ringing
+
+
+def test_png_draws_a_turned_and_translucent_element_as_the_pdf_does(tmp_path):
+    game = new_game(tmp_path)
+    edit(
+        game / "layouts" / "card.yaml",
+        "  - line: [10, 27, 53, 27]",
+        "  - rect: [29, 10, 5, 60]\n    fill: '#ff0000'\n    rotate: 90\n    opacity: 0.5\n  - line: [10, 27, 53, 27]",
+    )
+    assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 254).exit_code == 0  # 10 px per mm
+    with Image.open(tmp_path / "out" / "g" / "png-en" / "cards" / "dawn-front.png") as image:
+        r, g, b = image.getpixel((65, 400))[:3]  # 6.5 mm from the left, 40 from the top: the bar turned across the card
+        assert r > 240 and 110 < g < 150 and 110 < b < 150  # half red over the pale background
+        assert image.getpixel((315, 150))[:3] == image.getpixel((315, 820))[:3]  # where the bar stood upright: the background

@@ -75,6 +75,8 @@ def white_where_coloured(image: Image.Image, bleed_px: int) -> list[tuple[str, i
 @pytest.mark.parametrize(("profile", "pixels"), [("tgc", (825, 1125)), ("mpc", (822, 1122))])
 def test_image_shops_get_one_image_per_face_at_their_pixels_named_with_quantities(tmp_path, profile, pixels):
     game = new_game(tmp_path)
+    for layout in ("card", "back"):  # the background 3 mm into the bleed (pnp new's reaches 4 mm)
+        edit(game / "layouts" / f"{layout}.yaml", "rect: [-4, -4, 71, 96]", "rect: [-3, -3, 69, 94]")
     result = run("export", "shop", game, "--profile", profile, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "out" / "g" / f"shop-{profile}-en" / "cards"
@@ -96,6 +98,7 @@ def test_image_shops_get_one_image_per_face_at_their_pixels_named_with_quantitie
 def test_art_that_stops_short_of_the_shops_bleed_is_measured_and_reported_never_padded(tmp_path):
     game = new_game(tmp_path)
     layout = game / "layouts" / "card.yaml"
+    edit(layout, "rect: [-4, -4, 71, 96]", "rect: [-3, -3, 69, 94]")  # 3 mm into the bleed, less than the shop's at its size (pnp new's reaches 4 mm)
     edit(layout, '    fill: "#fbf7ee"', '    fill: "#fbf7ee"\n    stroke: "#fbf7ee"\n    stroke_width: 0.1')  # a stroked rect is not a background pnp extends
     result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
@@ -288,3 +291,14 @@ def test_ghostscripts_own_profile_is_found_beside_it(monkeypatch, tmp_path, exec
     (tmp_path / profile).mkdir(parents=True)
     (tmp_path / profile / "default_cmyk.icc").write_bytes(b"icc")
     assert pdfx.default_icc(gs) == tmp_path / profile / "default_cmyk.icc"
+
+
+def test_preflight_measures_a_turned_text_as_it_is_turned(tmp_path):
+    game = new_game(tmp_path)
+    layout = game / "layouts" / "card.yaml"
+    edit(
+        layout, "box: [21, 6, 36, 12]\n    style: title", "box: [21, 6, 36, 12]\n    style: title\n    rotate: 90"
+    )  # now 36 mm high about its centre, 12 mm from the top
+    result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "text '{{ title }}' (front) of cards 'dawn', 'noon', 'dusk' and 1 more" in result.output and "[shop-unsafe-zone]" in result.output

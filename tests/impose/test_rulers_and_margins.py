@@ -42,7 +42,9 @@ def first_page_text(path: Path) -> str:
 
 
 def test_every_sheet_pdf_has_a_ruler_on_its_first_page(sheet_pdfs):
-    missing = [str(p.relative_to(p.parents[2])) for p in sheet_pdfs if "this ruler is" not in first_page_text(p)]
+    missing = [
+        str(p.relative_to(p.parents[2])) for p in sheet_pdfs if not any(caption in first_page_text(p) for caption in ("this ruler is", "toto pravítko má"))
+    ]  # English and Slovak games
     assert not missing, f"no ruler on the first page of {missing}"
 
 
@@ -105,9 +107,9 @@ def test_a_sheet_without_room_for_a_ruler_gets_it_on_a_page_of_its_own_with_a_bl
     result = run("build", token_game(tmp_path, 176), "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     pages = reader(tmp_path / "out" / "hra" / "cards-sk-a4.pdf").pages
-    assert "this ruler is 100 mm" in pages[0].extract_text()
+    assert "toto pravítko má 100 mm" in pages[0].extract_text()
     assert pages[1].extract_text().strip() == ""  # its back
-    assert len(pages) == 6 and not any("this ruler" in page.extract_text() for page in pages[2:])  # then two sheets of 88 tokens and their backs
+    assert len(pages) == 6 and not any("toto pravítko" in page.extract_text() for page in pages[2:])  # then two sheets of 88 tokens and their backs
 
 
 def test_a_last_sheet_with_empty_rows_carries_the_ruler_instead_of_a_page_of_its_own(tmp_path):
@@ -116,9 +118,9 @@ def test_a_last_sheet_with_empty_rows_carries_the_ruler_instead_of_a_page_of_its
     assert result.exit_code == 0, result.output
     pages = reader(tmp_path / "out" / "hra" / "cards-sk-a4.pdf").pages
     assert len(pages) == 2  # one sheet of 70 tokens and its backs
-    assert "this ruler is 50 mm" in pages[0].extract_text() and len(card_boxes(pages[0])) == 70
+    assert "toto pravítko má 50 mm" in pages[0].extract_text() and len(card_boxes(pages[0])) == 70
     lowest_token = min(y for _, y, _, _ in card_boxes(pages[0]))
-    (ruler_y,) = [y for text, _, y in placed_text(pages[0]) if "this ruler is" in text]
+    (ruler_y,) = [y for text, _, y in placed_text(pages[0]) if "toto pravítko má" in text]
     assert 5 * MM < ruler_y < lowest_token, "below the last row of tokens, above the margin"
 
 

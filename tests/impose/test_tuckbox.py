@@ -162,7 +162,7 @@ def test_the_printed_net_measures_what_the_deck_needs(built, box, deck):
     width, height = float(page.mediabox.width), float(page.mediabox.height)
     assert x0 == pytest.approx((width - net.size[0] * MM) / 2, abs=0.01)  # one box, centred
     assert y0 == pytest.approx((height - net.size[1] * MM) / 2, abs=0.01)
-    assert "this ruler is 50 mm" in page.extract_text()
+    assert "toto pravítko má 50 mm" in page.extract_text()
 
 
 @pytest.mark.parametrize(("box", "deck", "name"), [("cities-box", CITIES, "Mestá"), ("events-box", EVENTS, "Udalosti")])
@@ -201,8 +201,8 @@ def test_a_box_larger_than_the_paper_is_printed_in_pieces(mesta, tmp_path):
     assert net.size[0] > 287  # wider than A4 either way
     pdf = reader(tmp_path / "mesta" / "events-box-sk-a4.pdf")
     assert len(pdf.pages) >= 3  # the assembly page, then at least two pieces
-    assert "assembly" in pdf.pages[0].extract_text() and "piece 1 of" in pdf.pages[1].extract_text()
-    assert f"{net.size[0]:.0f} x {net.size[1]:.0f} mm in {len(pdf.pages) - 1} pieces" in pdf.pages[0].extract_text()
+    assert "zostavenie" in pdf.pages[0].extract_text() and "dielik 1 z" in pdf.pages[1].extract_text()
+    assert f"{net.size[0]:.0f} x {net.size[1]:.0f} mm v {len(pdf.pages) - 1} dielikoch" in pdf.pages[0].extract_text()
 
 
 def test_no_box_for_the_backs_only(tmp_path):

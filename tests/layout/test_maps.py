@@ -353,6 +353,7 @@ def test_a_correct_map_passes_its_graph_constraints(tmp_path):
     assert result.exit_code == 0, result.output
     assert "0 errors" in result.output or "no problems found" in result.output  # its 60 x 40 mm tiles fill A4: a warning on their marks
 
+
 def test_a_one_way_neighbour_is_reported_at_the_entry(tmp_path):
     folder = map_game(tmp_path)
     edit(folder / "fields.yaml", "  neighbours: [gallia, mare]\n  shape: [[90", "  neighbours: [mare]\n  shape: [[90")

@@ -75,15 +75,6 @@ def _game(folder: Path, back: str = BACK, rules: str = RULES) -> Path:
     return folder
 
 
-def _game_field(folder: Path) -> Path:
-    """The game with its field 'own' called 'game'."""
-    game = _game(folder)
-    for name in ("rules.yaml", "cards.yaml", "big.yaml", "layouts/front.yaml"):
-        path = game / name
-        path.write_text(path.read_text(encoding="utf-8").replace("own", "game"), encoding="utf-8")
-    return game
-
-
 def test_whether_a_template_fills_in_the_same_for_every_card(tmp_path: Path):
     game, _ = load_game(_game(tmp_path / "hra"))
     names = Names(game)
@@ -104,18 +95,6 @@ def test_whether_a_template_fills_in_the_same_for_every_card(tmp_path: Path):
     plain = _game(tmp_path / "plain" / "hra")
     (plain / "game.yaml").write_text(GAME.replace('label: "{{ title }}!"', "label: Štítok"), encoding="utf-8")
     assert Names(load_game(plain)[0]).fixed("{{ strings.label }}")  # no string is a template: the game's strings are the game's
-    (tmp_path / "field").mkdir()
-    named = _game_field(tmp_path / "field" / "hra")
-    assert not Names(load_game(named)[0]).fixed("{{ game.title }}")  # a field called 'game', shown as written, is bound over the game's
-
-
-def test_a_field_named_like_the_game_is_filled_in_per_card(tmp_path: Path):
-    game = _game_field(tmp_path / "hra")
-    out = tmp_path / "out"
-    result = run("build", game, "--out", out)
-    assert result.exit_code == 0, result.output
-    text = pdfread.text(out / "hra" / "cards-sk-a4.pdf")
-    assert [text.count(own) for own in ("Jedna", "Vlastná", "Tri")] == [1, 1, 1]
 
 
 def test_each_card_shows_its_own_data_and_the_back_its_games(tmp_path: Path):

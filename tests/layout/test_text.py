@@ -274,15 +274,14 @@ def test_a_character_another_bundled_font_has_names_that_font(mesta):
     ) in output, output
 
 
-def test_arabic_no_font_has_says_so_and_that_right_to_left_is_not_supported(mesta):
+def test_arabic_no_font_has_says_so(mesta):
     output = title_check(mesta, "ليونيداس")
     assert (
         "title of card 'leonidas' uses 'ا' (U+0627), 'د' (U+062F), 'س' (U+0633), 'ل' (U+0644), 'ن' (U+0646), 'و' (U+0648), 'ي' (U+064A), missing from font 'serif-bold'"
         in output
     )
     assert (
-        "expected a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml); "
-        "right-to-left text (Arabic, Hebrew, ...) is not supported: pnp sets every line left to right, its letters in reverse order [font-glyph]"
+        "expected a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml) [font-glyph]"
     ) in output, output
 
 
@@ -292,19 +291,18 @@ def test_hebrew_a_game_font_has_is_named(mesta):
     (mesta / "fonts" / "fonts.yaml").write_text("hebrew: DejaVuSans.ttf\n", encoding="utf-8")
     output = title_check(mesta, "לאונידס")
     assert "expected a font that has them: 'hebrew' (the style's 'font:')" in output
-    assert "; right-to-left text (Arabic, Hebrew, ...) is not supported" in output
 
 
-def test_hebrew_a_font_has_is_set_with_a_warning_that_it_reads_left_to_right(tmp_path):
+def test_hebrew_a_font_has_is_set_right_to_left_without_a_problem(tmp_path):
     shutil.copy(DEJAVU, tmp_path / "DejaVuSans.ttf")
     (tmp_path / "fonts.yaml").write_text("hebrew: DejaVuSans.ttf\n", encoding="utf-8")
     fonts = FontSet([tmp_path, FONTS_DIR])
     problems = Problems()
-    set_in_box("שלום", TextStyle(font="hebrew"), (40, 10), fonts, typography("he"), (), Location("cards.yaml", 3, 10), "title of card 'x'", "", problems)
-    assert [str(p) for p in problems.items] == [
-        "cards.yaml:3:10: warning: title of card 'x' is in a right-to-left script; right-to-left text (Arabic, Hebrew, ...) is not supported: "
-        "pnp sets every line left to right, its letters in reverse order; expected left-to-right text [text-rtl]"
-    ]
+    result = set_in_box(
+        "שלום", TextStyle(font="hebrew"), (40, 10), fonts, typography("he"), (), Location("cards.yaml", 3, 10), "title of card 'x'", "", problems
+    )
+    assert [str(p) for p in problems.items] == []
+    assert [(p.text, p.shape) for p in result.lines[0]] == [("שלום", "rtl")]
 
 
 def test_a_symbol_in_a_game_without_symbols_says_there_are_none(tmp_path):

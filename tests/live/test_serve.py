@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import io
 import json
+import os
 import shutil
 import signal
 import socket
@@ -19,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import edit, line_of, run
+from conftest import edit, line_of, make_small_game, run
 from PIL import Image
+from stop_at import CHECKOUT, command
 
 import pnp.live.serve
 from pnp.base.paths import DEFAULT_GAME
@@ -384,3 +386,60 @@ def test_a_save_sets_again_only_the_faces_it_reaches_and_a_kept_face_keeps_its_m
     fresh = Preview(mesta, tmp_path / "fresh")
     fresh.refresh()
     assert after == shown(fresh)
+
+
+def test_a_problem_of_a_turned_text_is_marked_where_its_box_turned_to(tmp_path: Path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    game = tmp_path / "g"
+    edit(game / "layouts" / "card.yaml", "box: [6, 30, 51, 50]", "box: [6, 52, 51, 6]\n    rotate: 90")  # the body, turned about [31.5, 55]
+    edit(game / "cards.yaml", "text: ", "text: " + "much longer text " * 20 + " ", 1)
+    for live in serving(game, tmp_path / "out"):
+        state = live.json("/api/state?lang=en")
+        card = next(i for s in state["sections"] for i in s["items"] if i["problems"])
+        (mark,) = card["sides"][0]["marks"]
+        x, y, w, h = mark["box"]
+        assert (round(x * 63, 1), round(y * 88, 1), round(w * 63, 1), round(h * 88, 1)) == (28.5, 29.5, 6.0, 51.0)
+
+
+def test_stopped_while_it_draws_a_sheet_it_leaves_nothing_in_out(tmp_path: Path):
+    """Ctrl-C while the sheet view draws a PDF into its temporary file (held
+    after its first page, in the thread of the request): the server stops once that file
+    is removed, and --out holds nothing."""
+    game, out = make_small_game(tmp_path / "hra"), tmp_path / "out"
+    process = subprocess.Popen(
+        command("page", 1, "serve", game, "--no-browser", "--out", out),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(CHECKOUT)},
+    )
+    answers: list[object] = []
+    try:
+        line = process.stdout.readline()
+        assert line.startswith(f"serving {game} at http://127.0.0.1:"), line + process.stderr.read()
+        port = int(line.split("127.0.0.1:")[1].split("/")[0])
+
+        def ask() -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            try:
+                connection.request("GET", "/api/sheets/sk/0")
+                answers.append(connection.getresponse().status)
+            except (ConnectionError, http.client.HTTPException) as exc:
+                answers.append(exc)
+            finally:
+                connection.close()
+
+        asking = threading.Thread(target=ask, daemon=True)
+        asking.start()
+        assert process.stdout.readline().strip() == "at page"
+        assert list(out.rglob(".*.tmp")), "the sheet PDF's temporary file"
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+        asking.join(60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0 and stdout.strip() == "stopped serving", (stdout, stderr)
+    assert "Traceback" not in stderr and "Exception" not in stderr, stderr
+    assert len(answers) == 1 and not isinstance(answers[0], int)  # no answer: the drawing was stopped
+    assert not out.exists() or not any(out.rglob("*"))

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,9 +54,10 @@ def browser() -> Iterator:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-@pytest.fixture
-def url(mesta: Path, tmp_path: Path) -> Iterator[str]:
-    server, _ = start(mesta, tmp_path / "out")
+@contextmanager
+def serving(game: Path, out: Path) -> Iterator[str]:
+    """`pnp serve`'s server for `game`, in a thread; its address."""
+    server, _ = start(game, out)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
@@ -64,6 +66,12 @@ def url(mesta: Path, tmp_path: Path) -> Iterator[str]:
         server.preview.close()
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def url(mesta: Path, tmp_path: Path) -> Iterator[str]:
+    with serving(mesta, tmp_path / "out") as address:
+        yield address
 
 
 def wait_for(driver, script: str, what: str):
@@ -117,15 +125,8 @@ def new_game(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def new_url(new_game: Path, tmp_path: Path) -> Iterator[str]:
-    server, _ = start(new_game, tmp_path / "out")
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield server.url
-    finally:
-        server.preview.close()
-        server.shutdown()
-        server.server_close()
+    with serving(new_game, tmp_path / "out") as address:
+        yield address
 
 
 DUSK = "document.querySelector('.item[data-key=\"cards/dusk\"]')"

@@ -528,3 +528,24 @@ def test_a_large_data_file_is_read_as_a_stream_and_not_kept(tmp_path: Path):
         rows = load_yaml_items(path, Problems())
         assert type(rows) is LItems and sum(1 for _ in rows) == 4000
     assert kept == {}
+
+
+def test_rulebooks_set_again_to_the_same_bytes_are_left_untouched_and_counted_unchanged(tmp_path, monkeypatch):
+    """A card's text is in no rulebook of `pnp new`'s game: they are set again on its save
+    (they read the data) but come out the same, so their files stay the files they were."""
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    folder, out = tmp_path / "g", tmp_path / "out"
+    watcher = Watcher(folder, out, monkeypatch)
+    watcher.build()
+    books = [f"rules-{lang}-{paper}.pdf" for lang in ("en", "de") for paper in ("a4", "a5-booklet")]
+    files = {name: (out / "g" / name).stat().st_ino for name in books}  # a file written again is a new file
+    edit(folder / "cards.yaml", "Every other player discards a card.", "Every other player discards two cards.")
+    watcher.build()
+    assert {name: (out / "g" / name).stat().st_ino for name in books} == files
+    assert watcher.session.rebuild_summary() == "rebuilt cards-en-a4.pdf (1 card changed), cards-de-a4.pdf (1 card changed); 4 files unchanged"
+    edit(folder / "cards.yaml", "value: 9\n", "value: 9\n\n- {id: eclipse, title: Eclipse, suit: moon, value: 7}\n")  # 6 cards: the rulebook counts them
+    watcher.build()
+    assert all((out / "g" / name).stat().st_ino != files[name] for name in books)
+    assert "6 cards" in " ".join(text(out / "g" / "rules-en-a4.pdf").split())
+    assert watcher.session.rebuild_summary().endswith("; 0 files unchanged")
+    assert_as_fresh_build(folder, out, tmp_path)

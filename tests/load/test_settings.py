@@ -9,12 +9,12 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import make_small_game, run
+from conftest import edit, line_of, make_small_game, run
 from pdfread import reader
 
 import pnp.load.settings
 from pnp.base.paths import LAYOUTS_DIR
-from pnp.impose.paper import PAPERS
+from pnp.impose.paper import paper
 from pnp.load.settings import config_path
 
 
@@ -50,8 +50,8 @@ def page_size(out: Path, paper: str) -> tuple[float, float]:
     return round(float(box.width)), round(float(box.height))
 
 
-def size_of(paper: str) -> tuple[float, float]:
-    width, height = PAPERS[paper].size()
+def size_of(name: str) -> tuple[float, float]:
+    width, height = paper(name).size()
     return round(width), round(height)
 
 
@@ -117,7 +117,8 @@ def test_a_bad_value_and_an_unknown_key_are_located_errors(config, game, tmp_pat
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 2
     assert result.output.splitlines() == [
-        "config.yaml:1:8: 'paper' is 'leter'; expected one of: a4, letter, a3, legal (did you mean 'letter'?) [config-value]",
+        "config.yaml:1:8: 'paper' is 'leter'; expected one of: a4, letter, a3, legal, a5, b4, b5, half-letter, tabloid, ansi-c, arch-a, arch-b, arch-c,"
+        " or WIDTHxHEIGHT in mm, portrait, each from 50 to 2000 (e.g. 300x450) (did you mean 'letter'?) [config-value]",
         "config.yaml:2:1: unknown key 'back_offst' in the config file (did you mean 'back_offset'?);"
         " expected one of: paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset [config-unknown-key]",
         "config.yaml:3:8: 'bleed' is 9; expected a number of mm from 0 to 6 [config-value]",
@@ -206,3 +207,23 @@ def test_a_printer_setting_in_game_yaml_is_a_located_error(config, letter_game, 
     assert "unknown key 'papr' in game.yaml's sheet (did you mean 'paper'?); expected one of: paper, sides, bleed, gap, overlap, corner_radius" in lines[1]
     assert "'gap' is 'lots'; expected a number of mm from 0 to 20 [config-value]" in lines[2]
     assert not (tmp_path / "out").exists()
+
+
+def test_a_custom_paper_in_the_config_and_in_game_yaml(config, letter_game, tmp_path, monkeypatch):
+    """Any size WIDTHxHEIGHT in mm, wherever a paper is named; the files are named by it."""
+    config.write_text("paper: 300X450\n", encoding="utf-8")
+    game_file = letter_game / "game.yaml"
+    result = build(letter_game, tmp_path / "config")
+    assert sources(result.output)[0] == f"paper: 300x450 (from {config})"
+    assert page_size(tmp_path / "config", "300x450") == (850, 1276)
+
+    config.write_text("", encoding="utf-8")
+    edit(game_file, "paper: letter", "paper: 11x17")
+    monkeypatch.chdir(letter_game)
+    result = run("build", ".", "--out", tmp_path / "bad")
+    assert result.exit_code == 2
+    line = line_of(game_file, "11x17")
+    assert result.output.splitlines()[0] == f"game.yaml:{line}:10: 'paper' is '11x17'; expected a custom paper from 50 to 2000 mm on each side [config-value]"
+    edit(game_file, "paper: 11x17", "paper: ledger")  # tabloid by another name: the files are named tabloid
+    build(letter_game, tmp_path / "ledger")
+    assert page_size(tmp_path / "ledger", "tabloid") == (792, 1224)

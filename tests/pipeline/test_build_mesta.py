@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 import yaml
-from pdfread import MM, card_boxes, fonts, marks, reader, text
+from pdfread import MM, card_boxes, drawn, fonts, marks, reader, sized_text, text
 
 from pnp.base.paths import DEFAULT_GAME
 
@@ -22,6 +22,13 @@ def events():
 def squash(s: str) -> str:
     """Whitespace-insensitive text, with line-end hyphenation undone."""
     return re.sub(r"\s+", " ", re.sub(r"-\n", "", s)).strip()
+
+
+def cards_text(page) -> list[list[tuple[str, float]]]:
+    """The runs of text printed on each card of a sheet, (text, points), card by card in
+    drawing order (the ruler and the caption outside the cards left out)."""
+    runs = sized_text(page)
+    return [[(t, size) for t, x, y, size in runs if bx <= x <= bx + bw and by <= y <= by + bh] for bx, by, bw, bh in card_boxes(page)]
 
 
 def test_each_deck_and_the_rulebook_get_their_own_pdf(built):
@@ -49,13 +56,17 @@ def test_every_event_text_is_printed_word_for_word(built):
 
 
 def test_every_card_is_printed_as_often_as_its_copies(built):
-    printed = text(built / "events-sk-a4.pdf")
+    pdf = reader(built / "events-sk-a4.pdf")
     titles = Counter()
     for card in events():
         titles[card["title"]] += card.get("copies", 1)
     assert sum(titles.values()) == 75
-    for title, count in titles.items():
-        assert len(re.findall(rf"(?m)^{re.escape(title)}$", printed)) == count, title
+    printed = Counter()
+    for page in pdf.pages[0::2]:
+        for card in cards_text(page):
+            largest = max(size for _, size in card)  # the title, on one line or two
+            printed[" ".join(t for t, size in card if size == largest)] += 1
+    assert printed == titles
 
 
 def test_city_deck_has_54_cards_on_its_own_size(built):
@@ -113,12 +124,63 @@ def test_viewer_is_told_to_print_at_actual_size_and_duplex(built):
 
 def test_sheet_carries_a_ruler_and_print_instructions(built):
     first = reader(built / "events-sk-a4.pdf").pages[0].extract_text()
-    assert "print at 100 % (actual size)" in first
-    assert "this ruler is 50 mm" in first
+    assert "tlačte na 100 % (skutočná veľkosť)" in first
+    assert "toto pravítko má 50 mm" in first
 
 
-def test_backs_carry_title_licence_and_attribution(built):
-    back = reader(built / "cities-sk-a4.pdf").pages[1].extract_text()
-    assert "Mestá" in back
-    assert "Stanislav Hoferek" in squash(back)
-    assert "CC BY-NC-ND" in back
+def symbols(page) -> Counter:
+    """How often each of the game's symbols is drawn on a page, by the symbol's name."""
+    return Counter({name.split("pnpsym_")[-1]: n for name, n in drawn(page).items() if "pnpsym_" in name})
+
+
+def test_backs_are_designed_as_backs_without_licence_text(built):
+    for deck, word, mark in (("cities", "Mesto", "mesto"), ("events", "Udalosť", "udalost")):
+        back = reader(built / f"{deck}-sk-a4.pdf").pages[1]
+        for card in cards_text(back):
+            assert [t for t, _ in card] == ["Mestá", word], deck  # the game's name and the deck's, nothing else
+        assert symbols(back)[mark] == len(card_boxes(back)), deck  # the deck's icon on every back
+        assert "CC BY-NC-ND" not in back.extract_text()
+        assert "Hoferek" not in back.extract_text()
+
+
+def test_the_reference_card_carries_the_attribution_and_explains_the_star(built):
+    printed = squash(text(built / "aids-sk-a4.pdf"))
+    assert "Stanislav Hoferek, Greenie knižnica, CC BY-NC-ND 4.0" in printed
+    assert "mestá označené * a sily všetkých miest doplnil projekt pnp" in printed
+
+
+def test_event_texts_are_set_at_9_points_or_more(built):
+    pdf = reader(built / "events-sk-a4.pdf")
+    sizes = [size for page in pdf.pages[0::2] for card in cards_text(page) for _, size in card]
+    assert len(sizes) > 75 * 3
+    assert min(sizes) >= 9
+
+
+def test_every_event_shows_its_kind_and_commanders_their_empire(built):
+    pdf = reader(built / "events-sk-a4.pdf")
+    printed = sum((symbols(page) for page in pdf.pages[0::2]), Counter())
+    kinds = Counter()
+    for card in events():
+        kinds[card["kind"]] += card.get("copies", 1)
+    for kind, count in kinds.items():
+        # in both top corners, and large in the middle unless the card shows what it acts on
+        assert printed[kind] >= 2 * count, kind
+    first = symbols(pdf.pages[0])  # the eight commanders, each with its empire's emblem
+    for empire in ("rim", "grecko", "kartago", "egypt", "perzia", "kelti", "zidia", "etruskovia"):
+        assert first[empire] == 1, empire
+
+
+def test_a_capital_says_it_is_one_without_repeating_its_name(built):
+    rim = cards_text(reader(built / "cities-sk-a4.pdf").pages[0])[0]
+    words = [t for t, _ in rim]
+    assert words.count("Rím") == 1
+    assert "Hlavné mesto" in words
+
+
+def test_city_and_reference_card_labels_are_readable(built):
+    cities = reader(built / "cities-sk-a4.pdf")
+    sizes = [size for page in cities.pages[0::2] for card in cards_text(page) for _, size in card]
+    assert min(sizes) >= 7  # the discipline labels too
+    aid = cards_text(reader(built / "aids-sk-a4.pdf").pages[0])
+    assert len(aid) == 4  # four reference cards fill the sheet
+    assert min(size for card in aid for _, size in card) >= 8

@@ -69,14 +69,20 @@ def test_a_build_in_every_language_reads_everything_once(calls, tmp_path, jobs):
     assert "Cities" in text(out / "cities-en-a4.pdf")
 
 
+def entries_of(template: Path) -> int:
+    """The entries of a catalogue template, as gettext counts them (the header aside)."""
+    return sum(1 for line in template.read_text(encoding="utf-8").splitlines() if line.startswith("msgid ")) - 1
+
+
 def test_status_and_list_read_each_catalogue_once(calls):
     result = run("i18n", "status", DEFAULT_GAME)
     assert result.exit_code == 0, result.output
-    assert "cs: 355/355 translated" in result.output
+    total = entries_of(DEFAULT_GAME / "locale" / "messages.pot")
+    assert f"cs: {total}/{total} translated" in result.output
     assert calls() == ONCE
     result = run("list", DEFAULT_GAME)
     assert result.exit_code == 0, result.output
-    assert "en  100 % translated (355/355)" in result.output
+    assert f"en  100 % translated ({total}/{total})" in result.output
     assert calls() == {name: 2 * count for name, count in ONCE.items()}
 
 

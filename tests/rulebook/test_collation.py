@@ -30,7 +30,7 @@ def test_the_mesta_rulebook_index_is_in_slovak_order(built):
     from pypdf import PdfReader
 
     reader = PdfReader(built / "rules-sk-a4.pdf")
-    text = " ".join(page.extract_text() for page in reader.pages[-2:])  # the index ends the book
+    text = " ".join(page.extract_text() for page in reader.pages[-3:-1])  # the index ends the book, before the back cover
     at = {word: text.rindex(word) for word in ("Hutníctvo", "Charizma", "Kartágo", "Strata vplyvu", "Špionáž", "Ticho", "Zjednotenie", "Židia")}
     assert at["Hutníctvo"] < at["Charizma"] < at["Kartágo"]  # ch after h
     assert at["Strata vplyvu"] < at["Špionáž"] < at["Ticho"]  # š after s

@@ -39,8 +39,8 @@ Koniec ukážky.
 
 
 def page_of(pages: list[str], needle: str) -> int:
-    """The page (1-based) that prints `needle`, after the contents."""
-    return next(n for n, text in enumerate(pages[1:], 2) if needle in squash(text))
+    """The page (1-based) that prints `needle`, after the cover and the contents."""
+    return next(n for n, text in enumerate(pages[2:-1], 3) if needle in squash(text))
 
 
 def test_a_table_taller_than_a_page_starts_under_its_heading(tmp_path: Path) -> None:
@@ -166,7 +166,7 @@ def index_columns(path: Path) -> list[list[str]]:
     from pdfread import placed_text, reader
 
     out = []
-    for page in reader(path).pages[1:]:  # after the contents, which list the index too
+    for page in reader(path).pages[2:-1]:  # after the cover and the contents, which list the index too; before the back cover
         width, height = float(page.mediabox.width), float(page.mediabox.height)
         runs = [(text, x, y) for text, x, y in placed_text(page) if 25 * MM < y < height - 22 * MM]
         if not any(text == "Register" for text, _, _ in runs):

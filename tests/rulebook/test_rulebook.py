@@ -22,8 +22,8 @@ def game(tmp_path: Path) -> Path:
 
 
 def heading_page(pages: list[str], title: str) -> int:
-    """The page (1-based) where a heading is printed: its own line, after the contents."""
-    for number, text in enumerate(pages[1:], 2):
+    """The page (1-based) where a heading is printed: its own line, after the cover and the contents."""
+    for number, text in enumerate(pages[2:], 3):
         if re.search(rf"^{re.escape(title)}$", text, re.M):
             return number
     raise AssertionError(f"heading {title!r} not found")
@@ -41,7 +41,7 @@ def test_contents_lists_the_pages_the_headings_are_on(game: Path) -> None:
     found = {}
     for title in ("1 Cieľ hry", "1.1 Príprava", "2 Priebeh hry", "2.1 Ťah hráča"):
         found[title] = heading_page(lines, title)
-        assert toc_page([squash(book[0])], title) == found[title], title
+        assert toc_page([squash(book[1])], title) == found[title], title  # the contents: page 2, after the cover
     assert len(set(found.values())) >= 3, "the test book should spread its headings over pages"
 
 
@@ -78,10 +78,10 @@ def test_references_and_contents_link_to_their_headings(game: Path) -> None:
     book = [re.sub(r"[ \u00a0]+", " ", p) for p in pages_text(path)]
     setup, turn = heading_page(book, "1.1 Príprava"), heading_page(book, "2.1 Ťah hráča")
     found = links(path)
-    contents = {text.split(" .")[0]: target for page, target, text in found if page == 1}
-    assert contents["1.1 Príprava"] == setup and contents["2.1 Ťah hráča"] == turn and contents["Register"] == len(book)
+    contents = {text.split(" .")[0]: target for page, target, text in found if page == 2}
+    assert contents["1.1 Príprava"] == setup and contents["2.1 Ťah hráča"] == turn and contents["Register"] == len(book) - 1  # before the back cover
     assert contents["1 Cieľ hry"] == heading_page(book, "1 Cieľ hry")
-    body = {(text, target) for page, target, text in found if page > 1}
+    body = {(text, target) for page, target, text in found if page > 2}
     assert (f"1.1, s. {setup}", setup) in body and ("prípravu (1.1)", setup) in body  # [](#setup) and [prípravu](#setup)
     assert any(text.startswith(f"2.1, s. {turn}") and target == turn for text, target in body)
 
@@ -191,7 +191,7 @@ def test_fonts_are_embedded(game: Path) -> None:
 def test_index_lists_terms_with_their_pages(game: Path) -> None:
     book = [re.sub(r"[ \u00a0]+", " ", p) for p in pages_text(build_book(game) / "rules-basic-sk-a4.pdf")]
     goal, turn = heading_page(book, "1 Cieľ hry"), heading_page(book, "2.1 Ťah hráča")
-    index = squash(book[-1]).split("Register", 1)[1].replace(" .", "").replace(".", "")
+    index = squash(book[-2]).split("Register", 1)[1].replace(" .", "").replace(".", "")
     pages = {term: [int(n) for n in found.split(", ")] for term, found in re.findall(r"(\w+) (\d+(?:, \d+)*)", index)}
     scoring = next(n for n, text in enumerate(book, 1) if "pozri na bodovanie" in squash(text))
     assert pages["karta"] == sorted({goal, turn}) and goal != turn  # [kartu]{.index term="karta"} counts as karta
@@ -229,7 +229,7 @@ def test_booklet_pages_in_saddle_stitch_order(game: Path) -> None:
     total = sides * 2
     assert total % 4 == 0 and total >= 8
     printed = _halves(out / "rules-basic-sk-a5-booklet.pdf")
-    # the first page (title and contents) has no number; padding pages are blank
+    # the cover and the back cover have no number; padding pages (before the back cover) are blank
     numbered = max(int(n) for pair in printed for n in pair if n)
     expected = [tuple(str(n) if 1 < n <= numbered else None for n in pair) for pair in saddle_order(total)]
     assert printed == expected
@@ -264,7 +264,7 @@ def test_the_booklet_and_the_paper_book_are_one_setting(game: Path) -> None:
     assert abs(scale - 2**0.5) < 1e-3 and abs(a4_height / sheet_height - 2**0.5) < 1e-3  # A5 to A4
     where = {number: (side, half) for side, pair in enumerate(saddle_order(len(booklet) * 2)) for half, number in enumerate(pair)}
     for number in range(1, len(paper) + 1):
-        side, half = where[number]
+        side, half = where[len(booklet) * 2 if number == len(paper) else number]  # the back cover: the booklet's last page
         enlarged = paper[number - 1].get_textpage().get_text_bounded()
         small = booklet[side].get_textpage().get_text_bounded(left=half * sheet_width / 2, bottom=0, right=(half + 1) * sheet_width / 2, top=sheet_height)
         assert squash(enlarged) == squash(small) != "", number
@@ -286,7 +286,7 @@ def test_the_documented_example_builds_as_documented(tmp_path: Path) -> None:
     turn_page = heading_page(book, "2.1 Ťah hráča")
     assert f"ťah opisuje 2.1, s. {turn_page}." in text and "pozri cieľ hry (1)." in text
     assert "Hra má 6 kariet." in text and "Rím Hlavné mesto." in text
-    assert re.search(r"Register mesto\W+2", text)
+    assert re.search(r"Register mesto\W+3", text)  # page 1 is the cover, page 2 the contents
     assert "Pri hre jedného hráča" not in text
 
 

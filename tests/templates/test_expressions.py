@@ -8,10 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import edit, line_of, run
+from conftest import edit, line_of, make_small_game, run
 from pdfread import text
 
 from pnp.base.paths import DEFAULT_GAME
+from pnp.load.game import load_game
+from pnp.load.model import COMPONENT_NAMES, PROVIDED_NAMES
+from pnp.templates.expressions import Names, evaluate
 
 AGES = DEFAULT_GAME.parent / "ages"
 EXPECTED = "expected a field of the component or a game value [template]"
@@ -136,7 +139,7 @@ title: Hra
 language: sk
 decks:
   cards: {type: card, data: cards.yaml, front: mine}
-  other: {type: card, data: other.yaml}
+  others: {type: card, data: other.yaml}
   total: {type: card, data: total.yaml}
 rulebooks:
   rules: {title: Pravidlá, files: [rules.md]}
@@ -150,17 +153,17 @@ types:
 constraints:
   - id: names
     severity: warning
-    message: "rule: {{ other | length }} {{ card.other }} {{ total(other) }}"
+    message: "rule: {{ others | length }} {{ card.other }} {{ total(others) }}"
     type: card
     where: id == 'a'
     expect: "false"
 """
-NAMES = "{{ other | length }} {{ total(other) }} {{ decks.total | length }}"
+NAMES = "{{ others | length }} {{ total(others) }} {{ decks.total | length }}"
 
 
 def test_a_name_means_the_same_in_layouts_rules_and_rulebooks(tmp_path):
-    """The documented order: pnp's names, then decks, then the component's fields. A deck
-    named like a field hides the field (still card.other); nothing hides `total`."""
+    """pnp's names, the decks and the component's fields, the same in every place: a deck
+    named like one of pnp's names is `decks.total`; nothing hides `total`."""
     game = tmp_path / "g"
     (game / "layouts").mkdir(parents=True)
     (game / "game.yaml").write_text(GAME, encoding="utf-8")
@@ -168,7 +171,7 @@ def test_a_name_means_the_same_in_layouts_rules_and_rulebooks(tmp_path):
     (game / "cards.yaml").write_text("- {id: a, title: Alfa, other: pole}\n", encoding="utf-8")
     (game / "other.yaml").write_text("- {id: x, title: X}\n- {id: y, title: Y, copies: 2}\n- {id: z, title: Z}\n", encoding="utf-8")
     (game / "total.yaml").write_text("- {id: t, title: T}\n", encoding="utf-8")
-    layout = f'size: [63, 88]\nelements:\n  - text: "layout: {NAMES} {{{{ card.other }}}}"\n    box: [5, 5, 53, 20]\n'
+    layout = f'size: [63, 88]\nelements:\n  - text: "layout: {NAMES} {{{{ card.other }}}} {{{{ other }}}}"\n    box: [5, 5, 53, 20]\n'
     (game / "layouts" / "mine.yaml").write_text(layout, encoding="utf-8")
     (game / "rules.md").write_text(f"# Mená\n\nrulebook: {NAMES}\n", encoding="utf-8")
     result = run("check", game)
@@ -177,5 +180,20 @@ def test_a_name_means_the_same_in_layouts_rules_and_rulebooks(tmp_path):
     out = tmp_path / "out"
     result = run("build", game, "--out", out)
     assert result.exit_code == 0, result.output
-    assert "layout: 3 4 1 pole" in text(out / "g" / "cards-sk-a4.pdf")
+    assert "layout: 3 4 1 pole pole" in text(out / "g" / "cards-sk-a4.pdf")
     assert "rulebook: 3 4 1" in text(out / "g" / "rules-sk-a4.pdf")
+
+
+def test_the_names_pnp_provides_are_every_name_a_component_sees_but_its_fields_and_the_decks(tmp_path):
+    """load.model.PROVIDED_NAMES is the one list of pnp's names (load refuses a field
+    named like one, the docs list them): it must be what the context really holds."""
+    game, _ = load_game(make_small_game(tmp_path / "hra"))
+    names = Names(game)
+    card = game.decks["cards"].cards[0]
+    ctx = names.of(card)
+    fields = {name for tdef in game.types.values() for name in tdef.fields}
+    made_when_asked = names.decks._names(True) - set(game.decks) - fields  # components, deals
+    assert (set(ctx) | made_when_asked) - fields == set(PROVIDED_NAMES)
+    assert set(ctx["card"]) - set(card.fields) == set(COMPONENT_NAMES)
+    for name in PROVIDED_NAMES:
+        evaluate(name, ctx)  # each one is there, as a name alone

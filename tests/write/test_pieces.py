@@ -103,13 +103,13 @@ def test_a_400_x_300_board_on_a4_is_an_assembly_page_and_four_labelled_pieces(tm
     assert len(pdf.pages) == 5
     assert {size_mm(page) for page in pdf.pages} == {(297.0, 210.0)}  # landscape: 2 x 2 pieces, not 3 x 2
     assembly, *pieces = piece_texts(pdf)
-    assert "Doska · Plán · main: assembly" in assembly
-    assert "400 x 300 mm in 4 pieces (2 rows of 2), overlapping 10 mm" in assembly
-    assert "this ruler is 50 mm" in assembly
+    assert "Doska · Plán · main: zostavenie" in assembly
+    assert "400 x 300 mm v 4 dielikoch (2 rady po 2), s presahom 10 mm" in assembly
+    assert "toto pravítko má 50 mm" in assembly
     for text, label in zip(pieces, ["A1", "A2", "B1", "B2"]):
-        assert f"{label}\nDoska · Plán · main · piece" in text
-    assert "glue under A2" in pieces[0] and "glue under B1" in pieces[0]
-    assert "lay it over A1" in pieces[1] and "glue under B2" in pieces[1]
+        assert f"{label}\nDoska · Plán · main · dielik" in text
+    assert "lepiť pod A2" in pieces[0] and "lepiť pod B1" in pieces[0]
+    assert "položte na A1" in pieces[1] and "lepiť pod B2" in pieces[1]
     assert "glue under" not in pieces[3]  # the last piece lies on top of the others
     assert "sheet-split-back" not in output
     # the assembly page shows the whole board scaled down, every piece the board at full size
@@ -152,7 +152,7 @@ def test_the_pieces_of_a_400_mm_wide_board_are_equal_in_width(tmp_path):
     # 400 x 150 mm on landscape A4 (287 mm printable): two pieces. Each the whole printable
     # width would leave the second one holding 123 mm; even pieces hold 205 mm each.
     pdf, _ = build(make_board(tmp_path / "plan", (400, 150)), tmp_path / "out")
-    assert "400 x 150 mm in 2 pieces (1 row of 2)" in pdf.pages[0].extract_text()
+    assert "400 x 150 mm v 2 dielikoch (1 rad po 2)" in pdf.pages[0].extract_text()
     widths = []
     for page in pdf.pages[1:]:
         (x, y, w, h), *_ = card_boxes(page)  # the clip of what the piece shows
@@ -167,12 +167,12 @@ def test_on_a3_the_same_board_is_one_page(tmp_path):
     game = make_board(tmp_path / "plan", (400, 280))
     a4, _ = build(game, tmp_path / "a4")
     assert len(a4.pages) == 4  # portrait: 3 pieces in a row beat 2 x 2 landscape ones
-    assert "400 x 280 mm in 3 pieces (1 row of 3)" in a4.pages[0].extract_text()
+    assert "400 x 280 mm v 3 dielikoch (1 rad po 3)" in a4.pages[0].extract_text()
     a3, _ = build(game, tmp_path / "a3", "--paper", "a3")
     check, board = a3.pages  # the board leaves no margin for the ruler: it comes on a page of its own, first
-    assert "this ruler is 100 mm" in check.extract_text() and not card_boxes(check)
+    assert "toto pravítko má 100 mm" in check.extract_text() and not card_boxes(check)
     assert size_mm(board) == (420.0, 297.0)
-    assert "assembly" not in board.extract_text()
+    assert "zostavenie" not in board.extract_text()
     assert [(round(w / MM), round(h / MM)) for _, _, w, h in card_boxes(board)] == [(400, 280)]
 
 
@@ -185,7 +185,7 @@ def test_a_split_board_with_a_back_says_the_back_is_not_printed(tmp_path):
         in output
     )
     assert len(pdf.pages) == 5  # no back pages
-    assert "The back ('board-back') is not printed" in pdf.pages[0].extract_text()
+    assert "Rub („board-back“) sa netlačí" in pdf.pages[0].extract_text()
     result = run("build", game, "--out", tmp_path / "fronts", "--sides", "fronts")
     assert result.exit_code == 0 and "sheet-split-back" not in result.output
     assert len(reader(tmp_path / "fronts" / "plan" / "board-sk-a4-fronts.pdf").pages) == 5
@@ -193,7 +193,7 @@ def test_a_split_board_with_a_back_says_the_back_is_not_printed(tmp_path):
 
 def test_overlap_sets_how_far_pieces_overlap(tmp_path):
     pdf, _ = build(make_board(tmp_path / "plan", (400, 300)), tmp_path / "out", "--overlap", "20")
-    assert "overlapping 20 mm" in pdf.pages[0].extract_text()
+    assert "s presahom 20 mm" in pdf.pages[0].extract_text()
     (a1, *_), (a2, *_) = placements(pdf.pages[1]), placements(pdf.pages[2])
     assert a1[0] - a2[0] == pytest.approx(((400 + 20) / 2 - 20) * MM, abs=0.2 * MM)  # a piece less the overlap
 
@@ -341,16 +341,17 @@ def test_decks_with_backs_say_double_sided_on_the_edge_asked_for(mesta, tmp_path
 
 def test_a_mixed_build_names_what_to_print_double_sided(mesta, tmp_path):
     # the cards have backs (long edge, as asked), the booklet is folded (short edge), the
-    # A4 rulebook has no backs to land behind anything
+    # tuck boxes one-sided, and the A4 rulebook is named too
     result = run("build", mesta, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
-    advice = result.output.rstrip().splitlines()[-4:]
+    advice = result.output.rstrip().splitlines()[-5:]
     assert advice == [
         ONE_SIDED,
         "  double-sided, flipping on the long edge: cities-sk-a4.pdf, events-sk-a4.pdf, aids-sk-a4.pdf",
         "  double-sided, flipping on the short edge: rules-sk-a5-booklet.pdf",
         "  one-sided: cities-box-sk-a4.pdf, events-box-sk-a4.pdf",
-    ]  # the A4 rulebook prints either way: not named
+        "  one- or double-sided, as you like: rules-sk-a4.pdf",
+    ]  # the A4 rulebook has no backs to land behind anything: it prints either way
 
 
 def test_pieces_beside_cards_are_named_one_sided(tmp_path):

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field, fields, make_dataclass
 from functools import cache
 from typing import Any, ClassVar, Literal, get_type_hints
 
-from pnp.base.errors import Location, Problems
+from pnp.base.errors import Location, Problems, one_of
 from pnp.check.constraints import KINDS, kind_class
-from pnp.load.model import Card, Game
-from pnp.load.schema import MISSING, build
+from pnp.load.model import COMPONENT_NAMES, Card, Game
+from pnp.load.schema import MISSING, build, suggest
 from pnp.load.yamlfile import LList, LMap
 from pnp.project.deals import members_of_deals
-from pnp.templates.expressions import CODE, FAILED, Names, evaluate_at, explain, filled
+from pnp.templates.expressions import CODE, FAILED, Names, evaluate_at, explain, filled, read
 
 
 class ConstraintKind:
@@ -239,10 +239,29 @@ class Checker:
             chosen.append(card)
         return chosen
 
+    def readable(self, c: Constraint, name: str, key: str, type_name: str | None = None) -> bool:
+        """Whether a name a rule reads of each component (`unique: titel`, `key`) is one it
+        has: id, type, copies, deck or a field of the type(s) selected (`type_name`, else the
+        constraint's type, else any); reported once otherwise, not read as nothing."""
+        type_name = type_name or c.type
+        types = [self.game.types[type_name]] if type_name in self.game.types else list(self.game.types.values())
+        if name in COMPONENT_NAMES or any(name in t.fields for t in types):
+            return True
+        if (c.id, key, name) not in self.once:
+            self.once.add((c.id, key, name))
+            known = [*COMPONENT_NAMES, *dict.fromkeys(f for t in types for f in t.fields)]
+            which = f"type '{type_name}' does not have" if type_name in self.game.types else "no type has"
+            self.problems.error(
+                c._loc,
+                "constraint-field",
+                f"[{c.id}] {key} names '{name}', which {which} as a field{suggest(name, known)}; expected {one_of(known, 'a field')}",
+            )
+        return False
+
     def source(self, spec: Source, card: Card) -> list[Any]:
         """The values `spec` finds on one card: its field's value (each item of a list), or
         the names its pattern matches there."""
-        value = card.fields.get(spec.field, card.id if spec.field == "id" else None)
+        value = read(card, spec.field)
         items = value if isinstance(value, list) else [] if value is None else [value]
         if spec.pattern is None:
             return list(items)
@@ -272,10 +291,12 @@ class Checker:
             if type_name not in self.game.types:
                 self.problems.error(c._loc, "constraint-target", f"[{c.id}] type '{type_name}' does not exist; expected one of: {', '.join(self.game.types)}")
                 return None
+            if not self.readable(c, field_name, "target", type_name):
+                return None
             found = set()
             for card in self.cards:
                 if card.type == type_name:
-                    value = card.id if field_name == "id" else card.fields.get(field_name)
+                    value = read(card, field_name)
                     found.update(str(v) for v in (value if isinstance(value, list) else [value]) if v is not None)
             return found
         self.problems.error(

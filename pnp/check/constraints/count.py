@@ -15,6 +15,7 @@ from typing import Literal
 from pnp.base.errors import Location
 from pnp.check.constraints.base import Checker, Constraint, ConstraintKind
 from pnp.load.model import Card
+from pnp.templates.expressions import read
 
 
 @dataclass(repr=False, eq=False)
@@ -32,16 +33,18 @@ class CountSpec:
 class Count(ConstraintKind):
     count: CountSpec
 
-    def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> None:
+    def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         spec = self.count
         weight = (lambda card: card.copies) if spec.copies else (lambda card: 1)
         if spec.group_by is None:
             n = sum(weight(card) for card in cards)
             _check_number(checker, c, n, spec.equals, spec.min, spec.max, c._loc, "", extra)
             return
+        if not checker.readable(c, spec.group_by, "group_by"):
+            return False
         groups: dict[str, list[Card]] = {}
         for card in cards:
-            value = card.fields.get(spec.group_by)
+            value = read(card, spec.group_by)
             for v in value if isinstance(value, list) else [value]:
                 groups.setdefault(str(v) if v is not None else "(none)", []).append(card)
         if spec.groups == "all":

@@ -25,6 +25,8 @@ class Partition(ConstraintKind):
 
     def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         spec = self.partition
+        if not checker.readable(c, spec.field, "field"):
+            return False
         target = checker.target(spec.covers, c)
         if target is None:
             return False

@@ -26,6 +26,8 @@ class Reference(ConstraintKind):
 
     def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         spec = self.reference
+        if not checker.readable(c, spec.field, "field"):
+            return False
         target = checker.target(spec.to, c)
         if target is None:
             return False

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pnp.check.constraints.base import Checker, Constraint, ConstraintKind
 from pnp.load.model import Card
+from pnp.templates.expressions import read
 
 
 @dataclass(repr=False, eq=False)
@@ -15,15 +16,17 @@ class Unique(ConstraintKind):
     unique: str | list[str]
     within: str | None = None  # among the rows of this table field of each component
 
-    def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> None:
+    def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         names = [self.unique] if isinstance(self.unique, str) else list(self.unique)
         if self.within is not None:
             for card in cards:
                 self._rows(checker, c, card, names, extra)
             return
+        if not all([checker.readable(c, name, "unique") for name in names]):
+            return False
         seen: dict[tuple, Card] = {}
         for card in cards:
-            key = tuple(str(card.fields.get(n, card.id if n == "id" else None)) for n in names)
+            key = tuple(str(read(card, n)) for n in names)
             if key in seen:
                 checker.say(
                     c,

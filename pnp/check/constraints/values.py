@@ -20,8 +20,10 @@ class ValuesSpec(Source):
 class Values(ConstraintKind):
     values: ValuesSpec
 
-    def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> None:
+    def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:
         spec = self.values
+        if not checker.readable(c, spec.field, "field"):
+            return False
         found = {str(v) for card in cards for v in checker.source(spec, card)}
         want = {str(v) for v in spec.equals}
         if found != want:

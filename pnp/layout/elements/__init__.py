@@ -22,6 +22,7 @@ KINDS: dict[str, str] = {  # the key, which is also its module's name here -> th
     "text": "Text",
     "symbol": "SymbolEl",
     "image": "Image",
+    "qr": "Qr",
     "track": "Track",
     "slot": "Slot",
     "legend": "Legend",

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 
 from pnp.assets.fonts import FontSet
 from pnp.base.errors import Location, Problems, one_of
-from pnp.layout.faces import BLACK, Box, Op, SymbolOp, TextOp
+from pnp.layout.faces import BLACK, Box, Gradient, GroupOp, Op, Paint, SymbolOp, TextOp, bounds
 from pnp.layout.text import TextStyle
 from pnp.layout.textbox import set_in_box
 from pnp.layout.typography import Typography
@@ -30,6 +30,53 @@ from pnp.templates.expressions import NO_SYMBOLS
 
 FIELD_ALONE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")  # a template that shows one field: its value's place is the field's
 Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
+
+
+@dataclass(repr=False, eq=False)
+class GradientDef:
+    """A fill that runs through colours (`stops`, templates like any colour), given in a
+    layout where a shape's `fill:` colour may be: `linear: [[x1, y1], [x2, y2]]` (mm, from
+    the first stop to the last) or `radial: [[x, y], radius]` (from the centre out)."""
+
+    stops: list[str]
+    linear: tuple[tuple[float, float], tuple[float, float]] | None = None
+    radial: tuple[tuple[float, float], float] | None = None
+
+
+@dataclass(repr=False, eq=False)
+class Rotation:
+    """`rotate: {angle: 90, about: [x, y]}`: turned about a point in mm from the top left."""
+
+    angle: float
+    about: tuple[float, float] | None = None
+
+
+@dataclass(repr=False, eq=False)
+class Effects:
+    """What every element kind may have besides its own keys (read.py takes them out of
+    the element's mapping): `rotate:` (degrees counterclockwise, about the element's
+    centre or `about:`) and `opacity:` (0 invisible to 1 opaque)."""
+
+    rotate: float | Rotation | None = None
+    opacity: float | None = None
+
+    @property
+    def angle(self) -> float:
+        return self.rotate.angle if isinstance(self.rotate, Rotation) else self.rotate or 0.0
+
+    def apply(self, el: ElementKind, ops: list[Op], f: Frame) -> list[Op]:
+        """The element's operations as one group, turned and translucent."""
+        if not ops:
+            return ops
+        about = self.rotate.about if isinstance(self.rotate, Rotation) else None
+        if about is not None:
+            cx, cy = about[0] * mm, f.y(about[1])
+        elif (centre := el.centre()) is not None:
+            cx, cy = centre[0] * mm, f.y(centre[1])
+        else:
+            left, bottom, right, top = bounds(ops) or (0.0, 0.0, 0.0, 0.0)
+            cx, cy = (left + right) / 2, (bottom + top) / 2
+        return [GroupOp(tuple(ops), self.angle, cx, cy, 1.0 if self.opacity is None else self.opacity)]
 
 
 @dataclass(repr=False, eq=False)
@@ -108,6 +155,21 @@ class Frame:
     def color(self, value: str | None, loc: Location, extra: dict | None = None) -> Color | None:
         return self.services.colour(value, {**self.ctx, **extra} if extra else self.ctx, loc, self.where, self.problems)
 
+    def paint(self, value: str | GradientDef | None, loc: Location) -> Paint | None:
+        """A fill: a colour (as `color`), or a gradient with its stops filled in and its
+        points on the face; a stop that is no colour is reported and leaves the shape
+        unfilled."""
+        if not isinstance(value, GradientDef):
+            return self.color(value, loc)
+        colors = [self.color(stop, loc) for stop in value.stops]
+        if any(c is None for c in colors) or len(colors) < 2:
+            return None
+        if value.radial is not None:
+            (x, y), r = value.radial
+            return Gradient(True, (x * mm, self.y(y), r * mm), tuple(colors))
+        (x1, y1), (x2, y2) = value.linear
+        return Gradient(False, (x1 * mm, self.y(y1), x2 * mm, self.y(y2)), tuple(colors))
+
     def symbol(self, source: str, box: Box, loc: Location, extra: dict | None = None) -> SymbolOp | None:
         """A symbol centred in a box given in mm from the top left; None when the template is
         empty, an error (never a blank) when the symbol does not exist."""
@@ -149,6 +211,7 @@ class ElementKind:
     """The methods every element kind has; a kind overrides those it needs."""
 
     _loc: Location
+    effects: Effects | None = None  # its rotate: and opacity:, when it has them (read.py)
     # True for a kind that reads the component only through its templates (Frame.fill_in,
     # color, symbol, text): an element of it whose templates name nothing of a component
     # draws the same on every card, so it is drawn once per layout (renderer.py).
@@ -164,6 +227,76 @@ class ElementKind:
 
     def draw(self, f: Frame) -> list[Op]:
         raise NotImplementedError
+
+    def centre(self) -> tuple[float, float] | None:
+        """What the element turns about by default, in mm from the top left: the middle of
+        its `box` (or `rect`); None: the middle of what it draws."""
+        box = getattr(self, "box", None) or getattr(self, "rect", None)
+        if isinstance(box, (tuple, list)) and len(box) == 4:
+            x, y, w, h = box
+            return x + w / 2, y + h / 2
+        return None
+
+
+def draw_element(el: ElementKind, f: Frame) -> list[Op]:
+    """What an element draws on a face, turned and translucent as its `rotate:` and
+    `opacity:` say."""
+    ops = el.draw(f)
+    return ops if el.effects is None else el.effects.apply(el, ops, f)
+
+
+def turned_box(el: ElementKind, box: Box) -> Box:
+    """The box (mm) an element's `box` takes on the face once turned by its `rotate:`: the
+    bounds of its corners (the box itself when it is not turned)."""
+    angle = el.effects.angle if el.effects is not None else 0.0
+    if not angle % 360:
+        return box
+    x, y, w, h = box
+    about = el.effects.rotate.about if isinstance(el.effects.rotate, Rotation) else None
+    cx, cy = about if about is not None else (x + w / 2, y + h / 2)
+    a = math.radians(angle)
+    cos, sin = math.cos(a), math.sin(a)
+    corners = [(px - cx, py - cy) for px, py in ((x, y), (x + w, y), (x, y + h), (x + w, y + h))]
+    xs = [cx + dx * cos + dy * sin for dx, dy in corners]  # y runs down: counterclockwise on the face
+    ys = [cy - dx * sin + dy * cos for dx, dy in corners]
+    return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+
+def check_effects(effects: Effects, raw: Any, what: str, problems: Problems) -> bool:
+    """`rotate:` a finite angle (and point), `opacity:` from 0 to 1."""
+    if not check_numbers(effects, raw, what, problems):
+        return False
+    if effects.opacity is not None and not 0 <= effects.opacity <= 1:
+        problems.error(loc_of(raw, "opacity"), CODE, f"{what}: 'opacity' is {effects.opacity:g}; expected a number from 0 (invisible) to 1 (opaque)")
+        return False
+    return True
+
+
+def check_paint(value: Any, raw: Any, key: str, what: str, problems: Problems) -> bool:
+    """A gradient given for `key` has two stops or more, and a `linear:` or a `radial:`
+    (not both); a colour is checked when it is drawn."""
+    if not isinstance(value, GradientDef):
+        return True
+    where = raw.get(key) if isinstance(raw, dict) else None
+    if len(value.stops) < 2:
+        problems.error(
+            loc_of(where, "stops"),
+            CODE,
+            f"{what}: the gradient of '{key}' has {len(value.stops)} stop{'s' if len(value.stops) != 1 else ''}; expected two colours or more in 'stops'",
+        )
+        return False
+    if (value.linear is None) == (value.radial is None):
+        problems.error(
+            loc_of(raw, key),
+            CODE,
+            f"{what}: the gradient of '{key}' has {'both' if value.linear else 'neither'} 'linear' {'and' if value.linear else 'nor'} 'radial'; "
+            "expected one of them: linear: [[x1, y1], [x2, y2]] or radial: [[x, y], radius]",
+        )
+        return False
+    if value.radial is not None and math.isfinite(value.radial[1]) and value.radial[1] <= 0:
+        problems.error(loc_of(where, "radial"), CODE, f"{what}: the radius of the gradient of '{key}' is {value.radial[1]:g}; expected a length above 0 mm")
+        return False
+    return True
 
 
 # Layout keys whose numbers must be above 0, and those that must not be negative; every

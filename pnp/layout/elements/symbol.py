@@ -1,12 +1,16 @@
-"""`symbol`: one of the game's symbols (an SVG) centred in a box."""
+"""`symbol`: one of the game's symbols (an SVG) centred in a box, in its own colours or
+recoloured with `tint:` (a one-colour symbol in each card's colour)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from pnp.base.errors import Location
-from pnp.layout.elements.base import ElementKind, Frame
-from pnp.layout.faces import Box, Op
+from pnp.layout.elements.base import CODE, ElementKind, Frame
+from pnp.layout.faces import Box, Op, parse_color
+
+FIELD_FIRST = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*\s*\}\}$")  # a field, or an attribute of it ({{ empire.colour }})
 
 
 @dataclass(repr=False, eq=False)
@@ -15,9 +19,34 @@ class SymbolEl(ElementKind):
 
     symbol: str
     box: Box
+    tint: str | None = None  # a colour (a template): every fill and stroke of the symbol in it
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
 
+    def check(self, raw, styles, problems) -> bool:
+        if self.tint is None or "{" in self.tint or self.tint == "none":
+            return True
+        try:
+            parse_color(self.tint)
+        except (ValueError, AttributeError):
+            problems.error(raw.loc_of("tint"), CODE, f"symbol element: 'tint' is '{self.tint}', which is not a colour; expected '#rrggbb' or a colour name")
+            return False
+        return True
+
     def draw(self, f: Frame) -> list[Op]:
         op = f.symbol(self.symbol, self.box, self._loc)
-        return [op] if op is not None else []
+        if op is None:
+            return []
+        if self.tint is not None:
+            tint = f.color(self.tint, self._tint_loc(f))
+            if tint is not None:
+                op = replace(op, tint=tint)
+        return [op]
+
+    def _tint_loc(self, f: Frame) -> Location:
+        """Where a tint that is no colour is reported: at the card's field that gave it
+        (or the card), for a tint of the card's; at the element for one of its own."""
+        if "{" not in self.tint:
+            return self._loc
+        match = FIELD_FIRST.match(self.tint)
+        return f.card.loc_of(match.group(1)) if match else f.card.loc

@@ -1,0 +1,180 @@
+"""Scripts whose letters change with their neighbours (Arabic joining, Devanagari
+conjuncts, Thai marks) or that run right to left: which texts need that, their glyphs
+shaped by HarfBuzz (uharfbuzz) and their directions resolved by the Unicode
+bidirectional algorithm (python-bidi), both from the optional `scripts` extra.
+
+Latin, Greek, Cyrillic and CJK text is never shaped: it is measured and drawn
+character by character as before (so the bundled games' PDFs keep their bytes), and a
+game in those scripts needs neither library. A text in a script that needs shaping,
+set without the extra, is an error that says what installs it (`SCRIPTS_EXTRA`):
+drawn unshaped, Arabic would print as isolated letters in the wrong order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from pnp.assets.fonts import BY_NAME, font_path
+
+SCRIPTS_EXTRA = 'pip install "pnpkit[scripts]" (or pip install uharfbuzz python-bidi)'  # double quotes work in every shell
+
+# The blocks of the scripts that need shaping (or run right to left): (first, last, script).
+_BLOCKS: tuple[tuple[int, int, str], ...] = (
+    (0x0590, 0x05FF, "Hebrew"),
+    (0x0600, 0x06FF, "Arabic"),
+    (0x0700, 0x074F, "Syriac"),
+    (0x0750, 0x077F, "Arabic"),
+    (0x0780, 0x07BF, "Thaana"),
+    (0x07C0, 0x07FF, "NKo"),
+    (0x0800, 0x089F, "Samaritan"),
+    (0x08A0, 0x08FF, "Arabic"),
+    (0x0900, 0x097F, "Devanagari"),
+    (0x0980, 0x09FF, "Bengali"),
+    (0x0A00, 0x0A7F, "Gurmukhi"),
+    (0x0A80, 0x0AFF, "Gujarati"),
+    (0x0B00, 0x0B7F, "Oriya"),
+    (0x0B80, 0x0BFF, "Tamil"),
+    (0x0C00, 0x0C7F, "Telugu"),
+    (0x0C80, 0x0CFF, "Kannada"),
+    (0x0D00, 0x0D7F, "Malayalam"),
+    (0x0D80, 0x0DFF, "Sinhala"),
+    (0x0E00, 0x0E7F, "Thai"),
+    (0x0E80, 0x0EFF, "Lao"),
+    (0x0F00, 0x0FFF, "Tibetan"),
+    (0x1000, 0x109F, "Myanmar"),
+    (0x1780, 0x17FF, "Khmer"),
+    (0x1800, 0x18AF, "Mongolian"),
+    (0xA8E0, 0xA8FF, "Devanagari"),
+    (0xFB1D, 0xFB4F, "Hebrew"),
+    (0xFB50, 0xFDFF, "Arabic"),
+    (0xFE70, 0xFEFF, "Arabic"),
+    (0x10800, 0x10FFF, "right-to-left"),
+    (0x1E800, 0x1EFFF, "right-to-left"),
+)
+_FIRSTS = [first for first, _, _ in _BLOCKS]
+_COMPLEX = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b, _ in _BLOCKS) + "\u200f]")  # one search per text
+
+
+def needs_shaping(text: str) -> bool:
+    """Whether `text` holds a letter of a script that needs shaping or runs right to left."""
+    return _COMPLEX.search(text) is not None
+
+
+def script_of(text: str) -> str:
+    """The first script of `text` that needs shaping ('Arabic'), for a message."""
+    for ch in text:
+        i = bisect.bisect_right(_FIRSTS, ord(ch)) - 1
+        if i >= 0 and ord(ch) <= _BLOCKS[i][1] and unicodedata.category(ch)[0] in "LMN":
+            return _BLOCKS[i][2]
+    return "right-to-left" if "\u200f" in text else ""
+
+
+@cache
+def missing_extra() -> str:
+    """The libraries of the `scripts` extra that are not installed ('' when both are)."""
+    import importlib.util
+
+    return " and ".join(name for name, module in (("uharfbuzz", "uharfbuzz"), ("python-bidi", "bidi")) if importlib.util.find_spec(module) is None)
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Glyph:
+    """One shaped glyph at size 1: its id and name in the font, its own advance (what the
+    PDF's widths say), the advance HarfBuzz gives it (kerning, marks) and its offsets."""
+
+    gid: int
+    name: str
+    natural: float
+    advance: float
+    x_offset: float
+    y_offset: float
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class _HbFont:
+    font: Any  # uharfbuzz.Font
+    upem: int
+
+
+@lru_cache(maxsize=32)
+def _hb_font(registered: str) -> _HbFont:
+    """The font file read by HarfBuzz, once per registered font."""
+    import uharfbuzz  # the scripts extra: only a text that needs shaping asks
+
+    face = uharfbuzz.Face(uharfbuzz.Blob.from_file_path(str(font_path(registered))))
+    return _HbFont(uharfbuzz.Font(face), face.upem)
+
+
+@lru_cache(maxsize=2048)
+def shape(text: str, registered: str, rtl: bool) -> tuple[Glyph, ...]:
+    """`text` (one direction, one font) shaped: its glyphs in visual order, left to right.
+    Kerning and the font's required ligatures and forms are on; discretionary ligatures off."""
+    import uharfbuzz  # the scripts extra: only a text that needs shaping asks
+
+    hb = _hb_font(registered)
+    buf = uharfbuzz.Buffer()
+    buf.add_str(text)
+    buf.guess_segment_properties()
+    buf.direction = "rtl" if rtl else "ltr"
+    uharfbuzz.shape(hb.font, buf, {"kern": True, "liga": True})
+    scale = 1 / hb.upem
+    return tuple(
+        Glyph(
+            info.codepoint,
+            hb.font.glyph_to_string(info.codepoint),
+            hb.font.get_glyph_h_advance(info.codepoint) * scale,
+            pos.x_advance * scale,
+            pos.x_offset * scale,
+            pos.y_offset * scale,
+        )
+        for info, pos in zip(buf.glyph_infos, buf.glyph_positions)
+    )
+
+
+def shaped_width(text: str, registered: str, rtl: bool) -> float:
+    """The width of `text` shaped, at size 1."""
+    return sum(g.advance for g in shape(text, registered, rtl))
+
+
+def levels(text: str, rtl: bool | None) -> list[int]:
+    """Each character's embedding level by the Unicode bidirectional algorithm (UAX #9,
+    python-bidi): even left to right, odd right to left. `rtl`: the paragraph's direction,
+    None to take it from its first strong letter."""
+    from bidi import algorithm  # the scripts extra: only a paragraph with right-to-left letters asks
+
+    storage = algorithm.get_empty_storage()
+    base = algorithm.get_base_level(text) if rtl is None else int(rtl)
+    storage["base_level"] = base
+    storage["base_dir"] = "LR"[base]
+    algorithm.get_embedding_levels(text, storage)
+    algorithm.explicit_embed_and_overrides(storage, False)
+    algorithm.resolve_weak_types(storage, False)
+    algorithm.resolve_neutral_types(storage, False)
+    algorithm.resolve_implicit_levels(storage, False)
+    found = [ch["level"] for ch in storage["chars"]]
+    if len(found) == len(text):
+        return found
+    kept = iter(found)  # the explicit embedding marks (LRE, RLE, PDF, ...) were removed (rule X9): they take their neighbour's level
+    out: list[int] = []
+    for ch in text:
+        out.append(out[-1] if out else base) if unicodedata.bidirectional(ch) in algorithm.X9_REMOVED else out.append(next(kept, base))
+    return out
+
+
+def first_strong_rtl(text: str) -> bool:
+    """Whether the first letter with a direction in `text` runs right to left (UAX #9's P2, P3)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind == "L":
+            return False
+        if kind in ("R", "AL"):
+            return True
+    return False
+
+
+BY_NAME.extend((shape, _hb_font))  # keyed by a font's registered name: cleared when its file changes

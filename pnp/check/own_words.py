@@ -1,0 +1,64 @@
+"""A game's replacements of pnp's own words (`strings:` keys `pnp.ID`, pnp/i18n/own.py):
+each must name a word pnp prints, keep the values pnp fills in, and for a word that agrees
+with a number give one form for each plural form of its language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from pnp.base.errors import Location, Problems
+from pnp.i18n.catalogues import Translated, yaml_locations
+from pnp.i18n.own import OPTIONAL, PREFIX, RENAMED, SEPARATOR, SOURCE, placeholders
+from pnp.load.model import Game
+from pnp.load.schema import suggest
+from pnp.templates.plurals import Plurals
+
+
+def check_own_words(game: Game, strings: Mapping[str, str], lang: str, where: Callable[[str], Location] | None = None) -> Problems:
+    """The `pnp.ID` strings of `game` in `lang` (`strings`: its source's, or an edition's,
+    whose translations say where they are); `where(key)`: where a string of the source is."""
+    problems = Problems()
+    if where is None:
+        found = yaml_locations(game)
+
+        def where(key: str) -> Location:
+            return found.get(("strings", key), game.locs.get("strings", game.loc))
+
+    known = [f"{PREFIX}{key}" for key in (*SOURCE, *OPTIONAL)]
+    for key, text in strings.items():
+        loc = text.loc if isinstance(text, Translated) else where(key)
+        if key in RENAMED:
+            problems.warn(loc, "pnp-string", f"string '{key}' is no longer read: pnp's own words are replaced with {PREFIX}ID keys; expected '{RENAMED[key]}'")
+            continue
+        if not key.startswith(PREFIX):
+            continue
+        word = key[len(PREFIX) :]
+        if word in OPTIONAL:
+            continue
+        source = SOURCE.get(word)
+        if source is None:
+            problems.error(
+                loc,
+                "pnp-string",
+                f"string '{key}' replaces none of pnp's own words{suggest(key, known)}; expected one of the ids in pnp/i18n/own.py, after '{PREFIX}'",
+            )
+            continue
+        english = source if isinstance(source, tuple) else (source,)
+        values = set().union(*map(placeholders, english)) - {"n"}
+        forms = text.split(SEPARATOR) if isinstance(source, tuple) else [text]
+        wanted = Plurals(lang).count if isinstance(source, tuple) else 1
+        if isinstance(source, tuple) and len(forms) != wanted:
+            problems.error(
+                loc,
+                "pnp-string",
+                f"string '{key}' has {len(forms)} forms; expected {Plurals(lang).expected()}, separated by '{SEPARATOR}' ('{source[0]}{SEPARATOR}{source[1]}' in English)",
+            )
+            continue
+        for form in forms:
+            extra = placeholders(form) - values - {"n"}
+            missing = values - placeholders(form)
+            if extra or missing:
+                said = f"drops '{{{sorted(missing)[0]}}}'" if missing else f"has '{{{sorted(extra)[0]}}}', which pnp does not fill in"
+                problems.error(loc, "pnp-string", f"string '{key}' {said}; expected the values of the English '{english[-1]}' kept")
+                break
+    return problems

@@ -1,0 +1,81 @@
+"""`qr`: a QR code of a template (a link to the rules, a card's id for an app), drawn as
+vector squares, so it prints sharp at any size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reportlab.lib.units import mm
+
+from pnp.base.errors import Location
+from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Frame
+from pnp.layout.faces import BLACK, Box, Op, QrOp
+
+QUIET = 4  # modules of margin the QR standard asks for around the code, inside the box
+
+
+@dataclass(repr=False, eq=False)
+class Qr(ElementKind):
+    """A QR code of a template's text, the largest square in its box (the standard's quiet
+    margin of four modules included), centred."""
+
+    by_templates = True
+
+    qr: str
+    box: Box
+    color: str = "#000000"
+    level: Literal["L", "M", "Q", "H"] = "M"  # error correction: about 7, 15, 25 or 30 % of the code may be lost
+    when: str | None = None
+    _loc: Location = field(default=Location("?"), repr=False)
+
+    def check(self, raw, styles, problems) -> bool:
+        if self.qr.strip():
+            return True
+        problems.error(raw.loc_of("qr"), "qr-empty", "qr element: 'qr' is empty; expected the text or link to encode (a template, e.g. \"{{ url }}\")")
+        return False
+
+    def draw(self, f: Frame) -> list[Op]:
+        content = f.fill_in(self.qr, self._loc)
+        if content is None:
+            return []
+        alone = FIELD_ALONE.match(self.qr)
+        loc = f.card.loc_of(alone.group(1)) if alone else self._loc  # a card's own text: at its value
+        if not content:
+            f.problems.error(
+                loc,
+                "qr-empty",
+                f"{f.where}: the QR code of '{self.qr}' is empty; expected a text or link to encode",
+            )
+            return []
+        rows = _modules(content, self.level)
+        if rows is None:
+            f.problems.error(
+                loc,
+                "qr-too-long",
+                f"{f.where}: the QR code's text is {len(content.encode('utf-8'))} bytes, more than a QR code of level {self.level} holds; "
+                f"expected a shorter text (a link, say){' or level L' if self.level != 'L' and _modules(content, 'L') is not None else ''}",
+            )
+            return []
+        x, y, w, h = self.box
+        side = min(w, h) * mm
+        size = side * len(rows) / (len(rows) + 2 * QUIET)
+        color = f.color(self.color, self._loc) or BLACK
+        return [QrOp(x * mm + (w * mm - size) / 2, f.y(y, h) + (h * mm - size) / 2, size, rows, color)]
+
+
+def _modules(content: str, level: str) -> tuple[str, ...] | None:
+    """The code's modules, row by row from the top, "1" dark: reportlab's QR encoder (the
+    one of its QrCodeWidget), imported here: it brings reportlab.graphics with it. None
+    for a text too long for any QR code."""
+    from reportlab.graphics.barcode import qrencoder
+
+    code = qrencoder.QRCode(None, getattr(qrencoder.QRErrorCorrectLevel, level))
+    code.addData(content)
+    try:
+        code.make()
+    except Exception as exc:  # the encoder raises a bare Exception ("code length overflow")
+        if "overflow" in str(exc):
+            return None
+        raise
+    return tuple("".join("1" if dark else "0" for dark in row) for row in code.modules)

@@ -1,0 +1,310 @@
+"""What a designer reaches for beyond shapes and text: any element turned (`rotate:`),
+translucent (`opacity:`), a shape filled with a gradient, a one-colour symbol recoloured
+per card (`tint:`) and a QR code, read back from the PDF as a viewer draws them; and the
+mistakes in them, each an error at its line."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pdfread
+import pytest
+from conftest import line_of, run
+from pypdf.generic import ContentStream
+
+GAME = """\
+title: Hra
+language: en
+symbols: symbols
+decks:
+  cards: {type: card, data: cards.yaml, front: front, back: back}
+"""
+RULES = """\
+enums:
+  empire:
+    red: {name: Red, colour: "#b03a2e"}
+    blue: {name: Blue, colour: "#2e5fa8"}
+    odd: {name: Odd, colour: "purplish"}
+types:
+  card:
+    fields:
+      title: {type: text}
+      empire: {type: enum, enum: empire, required: false}
+      url: {type: text, required: false}
+"""
+CARDS = """\
+- {id: a, title: Alpha, empire: red, url: "https://example.org/a"}
+- {id: b, title: Beta, empire: blue, url: "https://example.org/b"}
+"""
+BACK = """\
+size: [63, 88]
+elements:
+  - rect: [-3, -3, 69, 94]
+    fill: BACK_FILL
+"""
+CROWN = """\
+<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+  <polygon points="10,80 14,30 32,55 50,20 68,55 86,30 90,80" fill="#333333"/>
+</svg>
+"""
+
+
+def make_game(folder: Path, front: str, back_fill: str = '"#eeeeee"', cards: str = CARDS) -> Path:
+    """A two-card game whose front layout is `front` (elements under `elements:`)."""
+    (folder / "layouts").mkdir(parents=True)
+    (folder / "symbols").mkdir()
+    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
+    (folder / "rules.yaml").write_text(RULES, encoding="utf-8")
+    (folder / "cards.yaml").write_text(cards, encoding="utf-8")
+    (folder / "symbols" / "crown.svg").write_text(CROWN, encoding="utf-8")
+    (folder / "layouts" / "front.yaml").write_text("size: [63, 88]\nelements:\n" + front, encoding="utf-8")
+    (folder / "layouts" / "back.yaml").write_text(BACK.replace("BACK_FILL", back_fill), encoding="utf-8")
+    return folder
+
+
+def build(game: Path, out: Path) -> Path:
+    result = run("build", game, "--out", out)
+    assert result.exit_code == 0, result.output
+    return out / game.name / "cards-en-a4.pdf"
+
+
+def fails(game: Path) -> str:
+    result = run("check", game)
+    assert result.exit_code != 0, result.output
+    return result.output
+
+
+def drawn_ops(page):
+    """Every operation on the page and in the forms it places: (operands, operator, the
+    matrix it is drawn under, the resources it names things in)."""
+    for contents, resources, matrix in pdfread._drawings(page, page["/Contents"], page["/Resources"], pdfread.IDENTITY):
+        for operands, op, placed in pdfread._with_matrix(ContentStream(contents.get_object(), page.pdf).operations, matrix):
+            yield operands, op, placed, resources.get_object()
+
+
+def text_angles(page) -> dict[str, float]:
+    """The angle (degrees counterclockwise) each run of text is drawn at, by its text."""
+    found = {}
+    for operands, op, (a, b, *_), _ in drawn_ops(page):
+        if op == b"Tj":
+            found[operands[0]] = round(math.degrees(math.atan2(b, a)), 3)
+    return found
+
+
+def resources_of(page, kind: str) -> dict:
+    """The entries of resource `kind` (/ExtGState, /Shading) of the page and its forms."""
+    found = {}
+    for _, _, _, resources in drawn_ops(page):
+        for name, value in (resources.get(kind) or {}).items():
+            found[name] = value.get_object()
+    return found
+
+
+def test_a_rotated_text_is_drawn_turned_about_its_box_and_the_rest_upright(tmp_path: Path):
+    game = make_game(
+        tmp_path / "hra",
+        '  - text: "{{ title }} up"\n    box: [-10, 40, 50, 6]\n    rotate: 90\n  - text: "{{ title }} flat"\n    box: [5, 5, 50, 6]\n'
+        '  - text: "{{ title }} tilted"\n    box: [5, 60, 50, 6]\n    rotate: {angle: -30, about: [5, 60]}\n',
+    )
+    page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
+    angles = {run: angle for run, angle in text_angles(page).items() if "Alpha" in run}
+    assert angles == {"Alpha up": 90.0, "Alpha flat": 0.0, "Alpha tilted": -30.0}
+    # turned about the box's centre [15, 43] mm: the text now runs up the card's left edge
+    (x, y), (fx, _) = [(px, py) for run, px, py in pdfread.placed_text(page) if run in ("Alpha up", "Alpha flat")]
+    card_left = pdfread.card_boxes(page)[0][0]
+    assert abs(x - card_left - 15 * pdfread.MM) < 3 * pdfread.MM  # near the centre's x, as far as the line is high
+    assert fx - card_left == pytest.approx(5 * pdfread.MM, abs=0.5)
+
+
+def test_opacity_is_an_alpha_graphics_state_for_fills_and_strokes(tmp_path: Path):
+    game = make_game(
+        tmp_path / "hra",
+        '  - circle: [30, 40, 10]\n    fill: "#b03a2e"\n    stroke: "#000000"\n    opacity: 0.4\n  - symbol: crown\n    box: [5, 5, 10, 10]\n    opacity: 0.5\n',
+    )
+    page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
+    states = resources_of(page, "/ExtGState")
+    alphas = {(key, float(value)) for state in states.values() for key, value in state.items() if key in ("/ca", "/CA")}
+    assert {("/ca", 0.4), ("/CA", 0.4), ("/ca", 0.5), ("/CA", 0.5)} <= alphas
+    used = [operands[0] for operands, op, _, _ in drawn_ops(page) if op == b"gs"]
+    assert any(states[name].get("/ca") == 0.4 for name in used) and any(states[name].get("/ca") == 0.5 for name in used)
+
+
+def test_gradients_are_shadings_clipped_to_the_shape_also_in_a_repeated_face(tmp_path: Path):
+    game = make_game(
+        tmp_path / "hra",
+        "  - rect: [5, 5, 53, 30]\n    fill: {linear: [[5, 5], [58, 35]], stops: ['#ffffff', '#e8c547', '#b03a2e']}\n"
+        "  - circle: [31, 60, 12]\n    fill: {radial: [[31, 60], 12], stops: ['#ffffff', '#2e5fa8']}\n",
+        back_fill="{radial: [[31, 44], 40], stops: ['#ffffff', '#333333']}",
+    )
+    pages = pdfread.sheet_pages(build(game, tmp_path / "out"))
+    shadings = resources_of(pages[0], "/Shading")
+    assert {int(s["/ShadingType"]) for s in shadings.values()} == {2, 3}  # axial (linear) and radial
+    ops = [op for _, op, _, _ in drawn_ops(pages[0])]
+    assert ops.count(b"sh") == 4 and ops.count(b"W*") >= 4  # two cards' two gradients, each painted through its clip
+    # the backs are one face, drawn twice: a form, whose resources name its shading
+    assert {int(s["/ShadingType"]) for s in resources_of(pages[1], "/Shading").values()} == {3}
+    back_form = next(resources for operands, op, _, resources in drawn_ops(pages[1]) if op == b"sh")
+    assert "/Shading" in back_form
+
+
+def _colour_ops(page) -> dict[str, set[tuple]]:
+    """The fill colours (rg) drawn in each symbol form, by the form's name."""
+    found: dict[str, set[tuple]] = {}
+    xobjects = {}
+    for _, _, _, resources in drawn_ops(page):
+        xobjects.update({str(k): v.get_object() for k, v in (resources.get("/XObject") or {}).items()})
+    for name, form in xobjects.items():
+        if "pnpsym" in name:
+            ops = ContentStream(form, page.pdf).operations
+            found[name.split(".")[-1]] = {tuple(round(float(v), 3) for v in operands) for operands, op in ops if op in (b"rg", b"RG")}
+    return found
+
+
+def test_a_tinted_symbol_is_drawn_in_each_cards_colour_and_the_untinted_in_its_own(tmp_path: Path):
+    game = make_game(
+        tmp_path / "hra", "  - symbol: crown\n    box: [5, 5, 20, 20]\n    tint: '{{ empire.colour }}'\n  - symbol: crown\n    box: [30, 5, 20, 20]\n"
+    )
+    page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
+    colours = _colour_ops(page)
+    red, blue, own = (0.69, 0.227, 0.180), (0.180, 0.373, 0.659), (0.2, 0.2, 0.2)
+    assert colours["pnpsym_crown_b03a2e"] == {red}  # every fill and stroke
+    assert colours["pnpsym_crown_2e5fa8"] == {blue}
+    assert own in colours["pnpsym_crown"]
+    assert pdfread.drawn(page)["/FormXob.pnpsym_crown"] == 2
+
+
+def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
+    from reportlab.graphics.barcode import qrencoder
+
+    game = make_game(tmp_path / "hra", "  - qr: '{{ url }}'\n    box: [10, 10, 40, 40]\n")
+    page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
+    squares = [operands for operands, op, _, _ in drawn_ops(page) if op == b"re" and abs(float(operands[2]) - float(operands[3])) < 1e-6]
+    dark = 0
+    for url in ("https://example.org/a", "https://example.org/b"):
+        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        code.addData(url)
+        code.make()
+        dark += sum(map(sum, code.modules))
+    side = 40 * pdfread.MM / (len(code.modules) + 8)  # the quiet zone of 4 modules on each side
+    assert dark > 300
+    assert sum(1 for s in squares if abs(float(s[2]) - side) < 1e-3) == dark
+
+
+@pytest.mark.parametrize(
+    ("element", "needle", "message"),
+    [
+        ("  - rect: [5, 5, 10, 10]\n    fill: red\n    rotate: ninety\n", "rotate:", "'rotate' is 'ninety'; expected a number or a mapping [schema-type]"),
+        (
+            "  - rect: [5, 5, 10, 10]\n    fill: red\n    rotate: .nan\n",
+            "rotate:",
+            "rect element: 'rotate' is nan, not a number; expected a finite number [layout-value]",
+        ),
+        (
+            "  - rect: [5, 5, 10, 10]\n    fill: red\n    rotate: {angle: .inf, about: [1, 2]}\n",
+            "rotate:",
+            "rect element: 'angle' is inf, not a number; expected a finite number [layout-value]",
+        ),
+        (
+            "  - text: x\n    box: [5, 5, 10, 10]\n    opacity: 1.5\n",
+            "opacity:",
+            "text element: 'opacity' is 1.5; expected a number from 0 (invisible) to 1 (opaque) [layout-value]",
+        ),
+        (
+            "  - circle: [20, 20, 5]\n    fill: {linear: [[0, 0], [1, 1]], stops: ['#ffffff']}\n",
+            "fill:",
+            "circle element: the gradient of 'fill' has 1 stop; expected two colours or more in 'stops' [layout-value]",
+        ),
+        (
+            "  - rect: [5, 5, 10, 10]\n    fill: {stops: ['#ffffff', '#000000']}\n",
+            "fill:",
+            "rect element: the gradient of 'fill' has neither 'linear' nor 'radial'; expected one of them: linear: [[x1, y1], [x2, y2]] or radial: [[x, y], radius] [layout-value]",
+        ),
+        (
+            "  - symbol: crown\n    box: [5, 5, 10, 10]\n    tint: blu\n",
+            "tint:",
+            "symbol element: 'tint' is 'blu', which is not a colour; expected '#rrggbb' or a colour name [layout-value]",
+        ),
+        (
+            "  - qr: ''\n    box: [5, 5, 20, 20]\n",
+            "qr:",
+            "qr element: 'qr' is empty; expected the text or link to encode (a template, e.g. \"{{ url }}\") [qr-empty]",
+        ),
+    ],
+)
+def test_a_mistake_in_an_effect_is_an_error_at_its_line(tmp_path: Path, element: str, needle: str, message: str):
+    game = make_game(tmp_path / "hra", element)
+    layout = game / "layouts" / "front.yaml"
+    output = fails(game)
+    line = line_of(layout, needle)
+    assert f"layouts/front.yaml:{line}:" in output and message in output, output
+    assert output.count(message) == 1
+
+
+def test_a_tint_that_is_no_colour_is_an_error_at_the_card_that_gave_it(tmp_path: Path):
+    cards = CARDS + "- {id: c, title: Gamma, empire: odd, url: x}\n"
+    game = make_game(tmp_path / "hra", "  - symbol: crown\n    box: [5, 5, 20, 20]\n    tint: '{{ empire.colour }}'\n", cards=cards)
+    output = fails(game)
+    line = line_of(game / "cards.yaml", "id: c")
+    assert f"cards.yaml:{line}:" in output
+    assert "card 'c' (front, layout 'front'): colour 'purplish' is not a colour; expected '#rrggbb' or a colour name [color]" in output
+    assert "card 'a'" not in output
+
+
+def test_a_qr_code_of_an_empty_field_is_an_error_at_the_card(tmp_path: Path):
+    cards = CARDS + "- {id: c, title: Gamma}\n"
+    game = make_game(tmp_path / "hra", "  - qr: '{{ url }}'\n    box: [5, 5, 20, 20]\n", cards=cards)
+    output = fails(game)
+    assert f"cards.yaml:{line_of(game / 'cards.yaml', 'id: c')}:" in output
+    assert "card 'c' (front, layout 'front'): the QR code of '{{ url }}' is empty; expected a text or link to encode [qr-empty]" in output
+
+
+def test_a_text_too_long_for_a_qr_code_is_an_error_at_the_card(tmp_path: Path):
+    cards = CARDS + f"- {{id: c, title: Gamma, url: {'x' * 3000}}}\n"
+    game = make_game(tmp_path / "hra", "  - qr: '{{ url }}'\n    box: [5, 5, 20, 20]\n", cards=cards)
+    output = fails(game)
+    assert f"cards.yaml:{line_of(game / 'cards.yaml', 'id: c')}:" in output
+    assert (
+        "card 'c' (front, layout 'front'): the QR code's text is 3000 bytes, more than a QR code of level M holds; expected a shorter text (a link, say) [qr-too-long]"
+        in output
+    )
+
+
+def test_a_turned_text_box_is_checked_against_the_safe_area_as_it_is_turned(tmp_path: Path):
+    inside = make_game(tmp_path / "in", "  - text: x\n    box: [10, 5, 43, 6]\n")
+    assert "layout-safe-area" not in run("check", inside).output
+    turned = make_game(tmp_path / "turned", "  - text: x\n    box: [10, 5, 43, 6]\n    rotate: 90\n")
+    output = run("check", turned).output
+    assert f"layouts/front.yaml:{line_of(turned / 'layouts' / 'front.yaml', 'text: x')}:" in output
+    assert "text box [10.0, 5.0, 43.0, 6.0] turned 90° of layout 'front' reaches into the outer 3 mm" in output
+
+
+def test_a_text_that_does_not_fit_is_measured_in_its_box_unturned(tmp_path: Path):
+    long = "word " * 40
+    game = make_game(tmp_path / "hra", f"  - text: '{long}'\n    box: [5, 40, 53, 6]\n    rotate: 90\n    name: long\n")
+    assert "long of card 'a' does not fit its 53.0 x 6.0 mm box" in fails(game)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("rotate: 10", "rotate: 20"), ("opacity: 0.5", "opacity: 0.6"), ("tint: '#b03a2e'", "tint: '#2e5fa8'")],
+)
+def test_the_manifest_sees_a_changed_rotation_opacity_or_tint(tmp_path: Path, old: str, new: str):
+    game = make_game(tmp_path / "hra", "  - symbol: crown\n    box: [5, 5, 20, 20]\n    rotate: 10\n    opacity: 0.5\n    tint: '#b03a2e'\n")
+    out = tmp_path / "out"
+    build(game, out)
+    layout = game / "layouts" / "front.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    result = run("list", game, "--out", out, "--changed-since")
+    assert result.exit_code == 0, result.output
+    assert "(en): 2 changed, 0 new, 0 removed" in result.output
+
+
+def test_a_symbol_svglib_reads_is_tinted_too_keeping_its_opacity(tmp_path: Path):
+    game = make_game(tmp_path / "hra", "  - symbol: ghost\n    box: [5, 5, 20, 20]\n    tint: '#2e5fa8'\n")
+    ghost = CROWN.replace('fill="#333333"', 'fill="#333333" fill-opacity="0.5" stroke="#ff0000"')
+    (game / "symbols" / "ghost.svg").write_text(ghost, encoding="utf-8")
+    page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
+    colours = _colour_ops(page)["pnpsym_ghost_2e5fa8"] - {(0.0, 0.0, 0.0)}  # renderPDF's default colours, before any shape
+    assert colours == {(0.180, 0.373, 0.659)}  # neither the fill's grey nor the stroke's red
+    assert 0.5 in {float(state.get("/ca", 1)) for state in resources_of(page, "/ExtGState").values()}

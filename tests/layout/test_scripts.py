@@ -1,0 +1,123 @@
+"""Text in scripts beyond Latin, Greek and Cyrillic: Arabic joined and set right to left,
+Hebrew in visual order, CJK broken between ideographs, and the error when the `scripts`
+extra that shapes them is missing. Read from the PDF, as a reader sees the card."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import make_small_game, run
+from pdfread import drawn_strings, reader
+
+from pnp.assets import shaping
+from pnp.assets.fonts import FontSet
+from pnp.base.paths import FONTS_DIR
+from pnp.layout import text
+from pnp.layout.text import TextStyle, typeset, units
+from pnp.layout.typography import typography
+
+CJK = Path(__file__).parent.parent / "fixtures" / "fonts" / "DroidSansFallback-subset.ttf"  # a subset: see its README.md
+MM = 72 / 25.4
+
+LAYOUT = """\
+size: [63, 88]
+styles:
+  body: {font: letters, size: 12, align: start}
+elements:
+  - text: "{{ title }}"
+    box: [6, 6, 51, 14]
+    style: body
+  - text: "{{ text }}"
+    box: [6, 24, 51, 56]
+    style: body
+    when: text is defined and text
+"""
+
+
+def script_game(folder: Path, cards: str, font: Path = FONTS_DIR / "DejaVuSans.ttf", language: str = "sk") -> Path:
+    """The small game with its cards drawn in `font` (DejaVu Sans has Arabic and Hebrew)."""
+    game = make_small_game(folder, cards)
+    (game / "fonts").mkdir()
+    shutil.copy(font, game / "fonts" / font.name)
+    (game / "fonts" / "fonts.yaml").write_text(f"letters: {font.name}\n", encoding="utf-8")
+    (game / "layouts").mkdir()
+    (game / "layouts" / "card.yaml").write_text(LAYOUT, encoding="utf-8")
+    game_yaml = (game / "game.yaml").read_text(encoding="utf-8")
+    game_yaml = game_yaml.replace("front: basic/card", "front: card").replace("language: sk", f"language: {language}")
+    (game / "game.yaml").write_text(game_yaml, encoding="utf-8")
+    return game
+
+
+def card_runs(game: Path, tmp_path: Path) -> list[tuple[str, float]]:
+    """The strings drawn on the first sheet of fronts, as printed (left to right), with their x."""
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    (pdf,) = (tmp_path / "out" / game.name).glob("cards-*.pdf")
+    return drawn_strings(reader(pdf).pages[0])
+
+
+def test_arabic_is_drawn_joined_right_to_left(tmp_path):
+    game = script_game(tmp_path / "g", "- {id: a, title: مرحبا}\n- {id: b, title: Druhá}\n", language="ar")
+    runs = card_runs(game, tmp_path)
+    # the joined forms (final alef, medial beh, initial meem: Arabic Presentation Forms-B),
+    # left to right as they are seen: never the isolated letters U+0645 U+0631 U+062D U+0628 U+0627
+    (x,) = [x for t, x in runs if t == "\ufe8e\ufe92\ufea3\ufeae\ufee3"]
+    assert x > 100, runs  # align: start is on the right in Arabic (the box starts at 17 pt)
+    assert not any(set(t) & set("مرحبا") for t, _ in runs)
+
+
+def test_hebrew_is_in_visual_order_and_starts_on_the_right(tmp_path):
+    game = script_game(tmp_path / "g", "- {id: a, title: שלום עולם}\n- {id: b, title: Druhá}\n")
+    runs = card_runs(game, tmp_path)
+    hebrew = sorted((x, t) for t, x in runs if t in ("םולש", "םלוע"))
+    assert [t for _, t in hebrew] == ["םלוע", "םולש"], runs  # the first word on the right, each letter drawn right to left
+    assert hebrew[0][0] > 100  # align: start is the right edge in a right-to-left paragraph ('Druhá' starts at 17 pt)
+
+
+def test_cjk_breaks_between_ideographs_not_before_closing_punctuation(tmp_path):
+    body = "日本語のテキスト、「引用」です。" * 2
+    game = script_game(tmp_path / "g", f"- {{id: a, title: 一二三, text: {body}}}\n- {{id: b, title: 二}}\n", font=CJK)
+    runs = card_runs(game, tmp_path)
+    lines = [t for t, _ in runs if t not in ("一二三", "二")][:-2]  # drawn line by line, top first; then the ruler's captions
+    assert len(lines) == 3 and "".join(lines) == body, lines
+    assert all(not line.startswith(("、", "。", "」")) and not line.endswith("「") for line in lines), lines
+
+
+def test_units_follow_uax14_for_cjk_and_zero_width_spaces():
+    assert units("日本語") == ["日", "本", "語"]
+    assert units("「引用」です。") == ["「引", "用」", "で", "す。"]
+    assert units("テキスト") == ["テ", "キ", "ス", "ト"]
+    assert units("ข้าว\u200bปลา") == ["ข้าว", "ปลา"]
+    assert units("Latin") == ["Latin"]
+
+
+def test_a_text_that_needs_shaping_without_the_extra_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(shaping, "missing_extra", lambda: "uharfbuzz")
+    text._typeset.cache_clear()
+    try:
+        game = script_game(tmp_path / "g", "- {id: a, title: שלום}\n- {id: b, title: Druhá}\n")
+        output = run("check", game).output
+    finally:
+        text._typeset.cache_clear()
+    assert (
+        "cards.yaml:1:18: title of card 'a' is in the Hebrew script, which pnp sets only with its 'scripts' extra (uharfbuzz is not installed); "
+        'expected the extra installed: pip install "pnpkit[scripts]" (or pip install uharfbuzz python-bidi) [text-shaping]'
+    ) in output, output
+    assert "2 errors" not in output  # the only problem
+
+
+@pytest.mark.parametrize("align, rtl, edge", [("start", False, "left"), ("start", True, "right"), ("end", True, "left")])
+def test_start_and_end_follow_the_paragraph(align, rtl, edge, tmp_path):
+    shutil.copy(FONTS_DIR / "DejaVuSans.ttf", tmp_path / "DejaVuSans.ttf")
+    (tmp_path / "fonts.yaml").write_text("letters: DejaVuSans.ttf\n", encoding="utf-8")
+    fonts = FontSet([tmp_path, FONTS_DIR])
+    out = typeset("שלום" if rtl else "Mor", TextStyle(font="letters", align=align), 50 * MM, 20 * MM, fonts, typography("he" if rtl else "en"))
+    (piece,) = out.lines[0]
+    assert (piece.x + piece.width > 50 * MM - 0.01) == (edge == "right")
+
+
+def test_latin_is_not_shaped():
+    out = typeset("Hello world", TextStyle(), 50 * MM, 20 * MM, FontSet([FONTS_DIR]), typography("en"))
+    assert all(not p.shape for line in out.lines for p in line)

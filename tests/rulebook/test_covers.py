@@ -1,0 +1,99 @@
+"""What a reader of a rulebook notices first: a cover with the titles, the author and the
+game's own cards; a back cover that is not blank (the booklet's too); each mode's book
+naming its mode; the edition's notes gathered after the author's text; a picture's caption
+on the picture's page; headings numbered only if the game asks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import edit
+from makers import FILLER, build_book, make_game, pages_text, squash
+
+from pnp.rulebook.booklet import saddle_order
+
+
+def test_the_mesta_cover_names_the_author_publisher_and_edition(built_in_every_language: Path) -> None:
+    for lang, title in (("sk", "Mestá Pravidlá"), ("cs", "Města Pravidla"), ("en", "Cities Rules")):
+        pages = pages_text(built_in_every_language / f"rules-{lang}-a4.pdf")
+        cover = squash(pages[0])
+        assert cover.startswith(f"{title} Stanislav Hoferek"), cover
+        assert "Greenie knižnica" in cover and "(2018)" in cover, cover
+        assert "Hannibal" in cover and ("Kartágo" in cover or "Carthage" in cover)  # the cards fanned out, drawn by their layouts
+        assert "Stanislav Hoferek" not in squash(pages[1])  # the contents, on a page of their own
+
+
+def test_the_back_cover_carries_the_credits_and_the_components(built: Path) -> None:
+    import pypdfium2 as pdfium
+
+    back = squash(pages_text(built / "rules-sk-a4.pdf")[-1])
+    assert "CC BY-NC-ND 4.0" in back and "Stanislav Hoferek" in back and "http://greenie.elist.sk/knihy/cities" in back
+    assert all(re.search(rf"{deck} \d+ ×", back) for deck in ("Mestá", "Udalosti", "Prehľad")), back  # each deck under its card
+    booklet = pdfium.PdfDocument(str(built / "rules-sk-a5-booklet.pdf"))
+    width, height = booklet[0].get_size()
+    assert saddle_order(len(booklet) * 2)[0][0] == len(booklet) * 2  # the first sheet's left half: the booklet's last page
+    outside = squash(booklet[0].get_textpage().get_text_bounded(left=0, bottom=0, right=width / 2, top=height))
+    assert "CC BY-NC-ND 4.0" in outside  # the back of the folded booklet, not a blank page
+
+
+def test_the_author_s_chapters_hold_no_notes_of_the_edition(built_in_every_language: Path) -> None:
+    for lang, heading, note, first in (
+        ("sk", "O tomto vydaní", "Poznámka", "Pravidlá hry Mestá"),
+        ("cs", "O tomto vydání", "Poznámka", "Pravidla hry Města"),
+        ("en", "About this edition", "Note", "The rules of Cities"),
+    ):
+        pages = [squash(page) for page in pages_text(built_in_every_language / f"rules-{lang}-a4.pdf")]
+        start = next(i for i, page in enumerate(pages) if i > 1 and f" {heading} " in f" {page} ")
+        chapters = " ".join(pages[2:start]) + pages[start].split(heading)[0]
+        assert note not in chapters and "pnp:" not in chapters, lang
+        notes = " ".join(pages[start:]).split(heading, 1)[1]
+        assert notes.startswith(f" 1 {first}") and " 12 " in notes  # the twelve notes, gathered and numbered
+        assert heading in pages[1]  # listed in the contents
+
+
+def test_mesta_headings_are_not_numbered(built: Path) -> None:
+    contents = squash(pages_text(built / "rules-sk-a4.pdf")[1])
+    assert re.search(r"Obsah O hre \d", contents) and not re.search(r"\b1 O hre", contents), contents
+
+
+def test_each_mode_s_book_names_its_mode_on_its_cover_and_in_its_running_head(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "hra")
+    edit(game / "game.yaml", "strings:\n", "strings:\n  mode_solo: Hra jedného hráča\n")
+    out = build_book(game)
+    for mode, name in (("basic", "Basic"), ("solo", "Hra jedného hráča")):
+        pages = pages_text(out / f"rules-{mode}-sk-a4.pdf")
+        assert squash(pages[0]).startswith(f"Hra Pravidlá {name} "), pages[0]
+        assert f"Hra: Pravidlá — {name}" in pages[2]  # the running head
+
+
+def test_a_caption_and_its_picture_are_on_one_page(tmp_path: Path) -> None:
+    """Figures at every height of a page: each caption is on the page of its card, and a
+    caption or text left behind never leaves its page nearly empty."""
+    figures = "".join(f"{FILLER * (1 + n % 4)}\n\nObrázok {n:02d}: karta.\n\n![](card:cards/c{1 + n % 5})\n\n" for n in range(14))
+    pages = [squash(p) for p in pages_text(build_book(make_game(tmp_path / "hra", turn=f"# Priebeh hry\n\n{figures}")) / "rules-basic-sk-a4.pdf")]
+    start = next(i for i, text in enumerate(pages) if i > 1 and "Priebeh hry Hráči" in text)
+    pages[start] = pages[start].split("Priebeh hry Hráči", 1)[1]  # the first chapter's table prints the cards' text too
+    seen = 0
+    for number, text in enumerate(pages[start:-1], start + 1):
+        captions = len(re.findall(r"Obrázok \d\d", text))
+        assert captions == text.count("Hráč získa mesto."), (number, text)
+        seen += captions
+    assert seen == 14
+
+
+def test_numbering_off_prints_headings_and_references_without_numbers(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "hra")
+    edit(game / "game.yaml", "    modes: [basic, solo]\n", "    modes: [basic, solo]\n    numbering: false\n")
+    pages = [re.sub(r"[ \u00a0]+", " ", page) for page in pages_text(build_book(game) / "rules-basic-sk-a4.pdf")]
+    text = squash(" ".join(pages))
+    assert re.search(r"^Cieľ hry$", pages[2], re.M) and "1 Cieľ hry" not in text
+    assert re.search(r"pozri aj Príprava, s\. \d+ a prípravu \(s\. \d+\)", text), text
+
+
+def test_components_show_each_deck_with_its_count(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "hra")
+    edit(game / "rules" / "02-turn.md", "# Priebeh hry\n", "# Priebeh hry\n\n::: components\nV krabici:\n:::\n")
+    pages = pages_text(build_book(game) / "rules-basic-sk-a4.pdf")
+    page = next(squash(p) for p in pages[2:-1] if "V krabici:" in p)
+    assert re.search(r"V krabici: Karta 1 Hráč získa mesto\. cards 5 ×", page), page
