@@ -141,12 +141,53 @@ def shaped_width(text: str, registered: str, rtl: bool) -> float:
     return sum(g.advance for g in shape(text, registered, rtl))
 
 
+# UAX #9's default classes of code points not yet assigned (Python's Unicode data has no
+# class for them, which python-bidi cannot take): R or AL in the blocks kept for
+# right-to-left scripts, L elsewhere. Each is stood in for by a letter of that class.
+_DEFAULT_R = (
+    (0x0590, 0x05FF),
+    (0x07C0, 0x085F),
+    (0xFB1D, 0xFB4F),
+    (0x10800, 0x10CFF),
+    (0x10D40, 0x10EBF),
+    (0x10F00, 0x10F2F),
+    (0x10F70, 0x10FFF),
+    (0x1E800, 0x1EC6F),
+    (0x1ECC0, 0x1ECFF),
+    (0x1ED50, 0x1EDFF),
+    (0x1EF00, 0x1EFFF),
+)
+_DEFAULT_AL = (
+    (0x0600, 0x07BF),
+    (0x0860, 0x08FF),
+    (0xFB50, 0xFDCF),
+    (0xFDF0, 0xFDFF),
+    (0xFE70, 0xFEFF),
+    (0x10D00, 0x10D3F),
+    (0x10EC0, 0x10EFF),
+    (0x10F30, 0x10F6F),
+    (0x1EC70, 0x1ECBF),
+    (0x1ED00, 0x1ED4F),
+    (0x1EE00, 0x1EEFF),
+)
+_UNASSIGNED_AS = {"L": "a", "R": "\u05d0", "AL": "\u0627"}
+
+
+def _default_class(code: int) -> str:
+    if any(low <= code <= high for low, high in _DEFAULT_AL):
+        return "AL"
+    if any(low <= code <= high for low, high in _DEFAULT_R):
+        return "R"
+    return "L"
+
+
 def levels(text: str, rtl: bool | None) -> list[int]:
     """Each character's embedding level by the Unicode bidirectional algorithm (UAX #9,
     python-bidi): even left to right, odd right to left. `rtl`: the paragraph's direction,
     None to take it from its first strong letter."""
     from bidi import algorithm  # the scripts extra: only a paragraph with right-to-left letters asks
 
+    text = "".join(ch if unicodedata.bidirectional(ch) else _UNASSIGNED_AS[_default_class(ord(ch))] for ch in text)
     storage = algorithm.get_empty_storage()
     base = algorithm.get_base_level(text) if rtl is None else int(rtl)
     storage["base_level"] = base

@@ -121,3 +121,13 @@ def test_start_and_end_follow_the_paragraph(align, rtl, edge, tmp_path):
 def test_latin_is_not_shaped():
     out = typeset("Hello world", TextStyle(), 50 * MM, 20 * MM, FontSet([FONTS_DIR]), typography("en"))
     assert all(not p.shape for line in out.lines for p in line)
+
+
+def test_a_code_point_not_yet_assigned_takes_its_default_direction():
+    """Python's Unicode data gives unassigned code points no class; UAX #9 gives them L, or R
+    and AL in the blocks kept for right-to-left scripts (found by the rulebook fuzzer)."""
+    pytest.importorskip("bidi")
+    from pnp.assets.shaping import levels
+
+    assert levels("\U00010c49 abc", None) == [1, 1, 2, 2, 2]  # R first: the paragraph runs right to left
+    assert levels("\U000e0080 abc", None) == [0, 0, 0, 0, 0]  # L
