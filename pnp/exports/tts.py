@@ -444,13 +444,14 @@ def _deck(
     for i in keep:
         card = deck.cards[i]
         key = ids[i] // 100
+        name, description = _name(card), described.of(card)  # once a card, not once a copy
         for copy in range(card.copies):
             cards.append(
                 {
                     "GUID": table.guids.of(f"card/{deck.id}/{card.id}/{copy}"),
                     "Name": "Card",
-                    "Nickname": _name(card),
-                    "Description": described.of(card),
+                    "Nickname": name,
+                    "Description": description,
                     "GMNotes": card.id,
                     "Transform": transform(x, 1.0, z, scale, True),
                     "CardID": ids[i],
@@ -505,14 +506,16 @@ def _pieces(
         x, z = table.place(kind, max(size_mm))
         tile = {"Type": TILE_TYPE[shape], "Thickness": 0.2 if kind == "board" else 0.1, "Stackable": kind == "token", "Stretch": kind == "token"}
         image = {"ImageURL": urls.of(front_file), "ImageSecondaryURL": back_url, "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}
+        name, description = _name(card), described.of(card)  # once a piece, not once a copy
+        at = transform(x, 1.0, z, (scale, scale)) if card.copies == 1 else transform(0.0, 0.0, 0.0, (scale, scale))  # in a bag: at the bag
         tiles = [
             {
                 "GUID": table.guids.of(f"tile/{deck.id}/{card.id}/{copy}"),
                 "Name": "Custom_Tile",
-                "Nickname": _name(card),
-                "Description": described.of(card),
+                "Nickname": name,
+                "Description": description,
                 "GMNotes": card.id,
-                "Transform": transform(x if card.copies == 1 else 0.0, 1.0 if card.copies == 1 else 0.0, z if card.copies == 1 else 0.0, (scale, scale)),
+                "Transform": at,
                 "CustomImage": image,
             }
             for copy in range(card.copies)
@@ -525,8 +528,8 @@ def _pieces(
                 {
                     "GUID": table.guids.of(f"bag/{deck.id}/{card.id}"),
                     "Name": "Bag",
-                    "Nickname": f"{_name(card)} ({len(tiles)})",
-                    "Description": described.of(card),
+                    "Nickname": f"{name} ({len(tiles)})",
+                    "Description": description,
                     "GMNotes": card.id,
                     "Transform": transform(x, 1.0, z, (1.0, 1.0)),
                     "Bag": {"Order": 0},

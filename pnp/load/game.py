@@ -312,46 +312,32 @@ def _load_data(
     columns: Columns | None = None,
 ) -> PackedCards | None:
     """The components of one data file (YAML, CSV or XLSX), or of a CSV on the web (a URL:
-    load/remote.py); None when the file cannot be used."""
+    load/remote.py, or its copy kept from the last fetch); None when it cannot be used."""
     if is_url(name):
-        return _load_remote(name, loc, deck, type_name, types, enums, symbols, read, problems, sheet, sheet_loc, columns)
-    path = check_inside(name, folder, [folder], loc, "data")
-    if isinstance(path, PnpError):
-        problems.extend(path.problems)
-        return None
-    if not path.is_file():
-        problems.error(loc, "data-missing", f"data file '{name}' does not exist; expected a YAML, CSV or XLSX list of {type_name} entries")
-        return None
+        fetched = fetch(name, loc, MAX_BYTES, problems)
+        if fetched is None:
+            return None
+        shown = name
+
+        def rows() -> Any:
+            return read_sheet(Path("data.csv"), types[type_name], problems, sheet, sheet_loc, columns, url=name, data=fetched.data)
+
+    else:
+        path = check_inside(name, folder, [folder], loc, "data")
+        if isinstance(path, PnpError):
+            problems.extend(path.problems)
+            return None
+        if not path.is_file():
+            problems.error(loc, "data-missing", f"data file '{name}' does not exist; expected a YAML, CSV or XLSX list of {type_name} entries")
+            return None
+        shown = display_path(path)
+
+        def rows() -> Any:
+            return _read_data(path, types[type_name], problems, sheet, sheet_loc, columns)
+
     try:
-        rows = _read_data(path, types[type_name], problems, sheet, sheet_loc, columns)
-        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, read, problems, display_path(path))
+        return _load_cards(rows(), deck, type_name, types[type_name], enums, symbols, read, problems, shown)
     except PnpError as err:  # unreadable, possibly found while reading the cards
-        problems.extend(err.problems)
-        return None
-
-
-def _load_remote(
-    url: str,
-    loc: Location,
-    deck: str,
-    type_name: str,
-    types: dict,
-    enums: dict,
-    symbols: dict,
-    read: _Read,
-    problems: Problems,
-    sheet=None,
-    sheet_loc=None,
-    columns: Columns | None = None,
-) -> PackedCards | None:
-    """The components of a CSV fetched from `url` (or its copy kept from the last fetch)."""
-    fetched = fetch(url, loc, MAX_BYTES, problems)
-    if fetched is None:
-        return None
-    try:
-        rows = read_sheet(Path("data.csv"), types[type_name], problems, sheet, sheet_loc, columns, url=url, data=fetched.data)
-        return _load_cards(rows, deck, type_name, types[type_name], enums, symbols, read, problems, url)
-    except PnpError as err:
         problems.extend(err.problems)
         return None
 
