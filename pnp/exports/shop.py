@@ -58,6 +58,14 @@ def quantity_name(quantity: int, name: str) -> str:
     return f"{quantity:02d}x-{name}"
 
 
+def _in_game(line: str, game: Path) -> str:
+    """A finding as preflight.txt holds it: its place relative to the game folder, so the
+    file reads the same wherever the export was run from (messages on the terminal are
+    relative to the working directory)."""
+    shown = display_path(game).rstrip("/") + "/"
+    return line[len(shown) :] if shown != "./" and line.startswith(shown) else line
+
+
 def export_shop(
     folder: Path,
     out: Path,
@@ -117,7 +125,7 @@ def export_shop(
             _write_text(
                 report,
                 "\n".join(
-                    findings
+                    [_in_game(line, edition.game.root) for line in findings]
                     or [
                         f"{shop.name}: no text in the unsafe zone, no image under {shop.dpi} dpi, no white edge where the art at the trim is coloured (measured on every face)"
                     ]

@@ -188,6 +188,22 @@ def test_preflight_names_text_in_the_unsafe_zone_and_images_under_the_shops_reso
     assert text.count("[shop-unsafe-zone]") == 1  # once per element, not once per card
 
 
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_preflight_report_names_places_in_the_game_folder_wherever_it_ran(tmp_path, monkeypatch, where):
+    """preflight.txt travels with the files to the shop: its places are the game's own
+    (layouts/card.yaml:N), not the path from wherever the export was run."""
+    game = new_game(tmp_path)
+    edit(game / "layouts" / "card.yaml", "box: [21, 6, 36, 12]", "box: [21, 1, 36, 12]")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(tmp_path if where == "inside" else elsewhere)
+    result = run("export", "shop", game, "--profile", "tgc", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "out" / "g" / "shop-tgc-en" / "cards" / "preflight.txt").read_text()
+    assert report.startswith("layouts/card.yaml:"), report
+    assert str(tmp_path) not in report
+
+
 def test_png_export_bleed_takes_millimetres(tmp_path):
     game = new_game(tmp_path)
     assert run("export", "png", game, "--out", tmp_path / "out", "--dpi", 254, "--bleed", 1.5).exit_code == 0
