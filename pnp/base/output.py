@@ -14,6 +14,7 @@ import errno
 import filecmp
 import os
 import re
+import shutil
 import tempfile
 import time
 from collections.abc import Iterator
@@ -314,8 +315,9 @@ def _resolved(path: Path, output: Output) -> Path:
 
 
 def sweep(folder: Path) -> None:
-    """Remove the temporary files that runs of pnp killed before they could clean up left
-    in `folder` (of any target); those of a running process are kept."""
+    """Remove the temporary files (and folders staged whole) that runs of pnp killed
+    before they could clean up left in `folder` (of any target); those of a running
+    process are kept."""
     try:
         names = os.listdir(folder)
     except OSError:
@@ -323,7 +325,11 @@ def sweep(folder: Path) -> None:
     for name in names:
         match = _TEMPORARY.match(name)
         if match and not _running(int(match.group(1))):
-            (folder / name).unlink(missing_ok=True)
+            path = folder / name
+            if path.is_dir() and not path.is_symlink():  # a folder staged whole (pnp new)
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
 
 
 def _running(pid: int) -> bool:

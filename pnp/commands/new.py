@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, fail
-from pnp.base.output import output_problem, shown
+from pnp.base.output import output_problem, shown, sweep
 from pnp.base.signals import holding_signals
 from pnp.check.starter import RULES_TO_WRITE
 from pnp.load.model import LANGUAGE
@@ -495,7 +495,8 @@ def create(target: Path, title: str | None = None, lang: str = "en", translation
     try:
         for folder in made:
             folder.mkdir()
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".new", dir=target.parent))
+        sweep(target.parent)  # what a killed `pnp new` left here
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent))  # named as sweep() knows
         for rel, text in files(title or title_from_name(target.name), source).items():
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)

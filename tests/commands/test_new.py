@@ -173,3 +173,15 @@ def test_the_starter_game_fills_every_shops_bleed(tmp_path, profile):
     result = run("export", "shop", tmp_path / "g", "--profile", profile, "--no-pdfx", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     assert "[shop-bleed]" not in result.output
+
+
+def test_new_clears_what_a_killed_new_left_beside_it(tmp_path):
+    """A `pnp new` killed while writing leaves its staged folder; the next `pnp new` there
+    removes it (its process is gone) and keeps a running one's and the user's files."""
+    left = tmp_path / ".old.999999999.abcd_123.tmp"  # no process has this id
+    (left / "layouts").mkdir(parents=True)
+    (left / "game.yaml").write_text("title: Old\n")
+    mine = tmp_path / ".notes.txt"
+    mine.write_text("mine")
+    assert run("new", tmp_path / "fresh").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".notes.txt", "fresh"]
