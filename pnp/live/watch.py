@@ -25,6 +25,7 @@ from typing import Any
 
 from pnp.base.paths import is_junk
 from pnp.base.versions import Version, version
+from pnp.write import cutfiles, manifest
 
 INTERVAL = 0.5  # seconds between two looks at the folder, when polling
 SETTLE = 0.03  # seconds without an event after which a burst of them is over (an editor saves in a few ms)
@@ -41,7 +42,8 @@ def ignored(name: str) -> bool:
     return is_junk(name) or name.endswith(".swx") or name == "4913"
 
 
-_OUTPUT = re.compile(r".*\.pdf|manifest-.*\.json|.*-cut-\d+\.(svg|dxf)")  # what a build writes into its output folder
+# What a build writes into its output folder, each pattern from the module that names the files.
+_OUTPUT = re.compile("|".join([r".+\.pdf", manifest.NAMES.pattern, cutfiles.NAMES.pattern]))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -35,6 +36,9 @@ def dxf_installed() -> bool:
     except ImportError:
         return False
     return True
+
+
+NAMES = re.compile(r".+-cut-\d+\.(svg|dxf)")  # every name cut_files gives (the watcher leaves them out)
 
 
 def cut_files(target: Path, pages: list[Page], spec: SheetSpec, page_w: float, page_h: float) -> list[tuple[Path, bytes]]:

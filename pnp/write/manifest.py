@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -211,6 +212,9 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # a string: one call of j
 
 def _string(value: str | None) -> str:
     return "null" if value is None else _ENCODE(value)
+
+
+NAMES = re.compile(r"manifest-.+\.json")  # every name manifest_path gives (the watcher leaves them out)
 
 
 def manifest_path(out: Path, game: Game, lang: str, paper: str, deal: str | None = None) -> Path:

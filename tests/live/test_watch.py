@@ -197,3 +197,19 @@ def test_watch_says_when_the_folder_has_more_files_than_it_compares(tmp_path):
     changes.truncated = True
     watch(tmp_path, lambda: None, said.append, changes)
     assert any("holds more than" in line and "saves to the others are noticed as the system reports them" in line for line in said), said
+
+
+def test_every_file_a_build_writes_into_the_game_folder_is_left_out(tmp_path):
+    """`--out` the game's parent: the build writes into the game folder itself; the
+    watcher leaves out exactly what it wrote (PDFs, manifest, cut files), so a build does
+    not set off the next one, and sees the game's own files still."""
+    assert run("new", tmp_path / "g").exit_code == 0
+    game = tmp_path / "g"
+    skipped = Skipped.of(game, [tmp_path])
+    before, _ = snapshot(game, skipped)
+    result = run("build", game, "--out", tmp_path, "--cutter", "silhouette")
+    assert result.exit_code == 0, result.output
+    written = {p.name for p in game.iterdir()} - {p.split(os.sep)[0] for p in before}
+    assert any(n.endswith(".pdf") for n in written) and any(n.startswith("manifest-") for n in written)
+    assert any("-cut-" in n for n in written), written
+    assert snapshot(game, skipped)[0] == before
