@@ -722,7 +722,7 @@ def check(
     Exit 0 when clean, 1 on errors, 2 if the game cannot be read."""
 
     def action():
-        from pnp.check.run import check_all
+        from pnp.check.run import check_all, not_loaded
         from pnp.project.edition import resolve_languages
         from pnp.project.project import prepare
 
@@ -730,9 +730,8 @@ def check(
             project = prepare(game, keep_going=True)
             problems = check_all(project, resolve_languages(project.game, list(langs) or None), allow_untranslated, sheet)
         except PnpError as err:
-            if fmt == "text":
-                raise
             problems = err.problems
+            problems.extend(not_loaded(game, problems))
         if fmt == "json":
             click.echo(json.dumps([p.as_json() for p in problems.items], ensure_ascii=False, indent=1))
         else:

@@ -10,7 +10,9 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 
 from __future__ import annotations
 
-from pnp.base.errors import Problems
+from pathlib import Path
+
+from pnp.base.errors import Location, Problems, display_path
 from pnp.check.constraints.base import check_rules
 from pnp.check.own_words import check_own_words
 from pnp.check.starter import check_starter_text
@@ -184,6 +186,21 @@ def unchecked_faces(project: Project) -> Problems:
                 "not-checked",
                 f"the layouts of deck '{deck.id}' were not checked against its cards (their templates, text that does not fit): none of its cards could be read, {held}; fix those errors first",
             )
+    return problems
+
+
+def not_loaded(folder: Path, found: Problems) -> Problems:
+    """The note that says what `pnp check` could not check when the errors found keep the
+    game from loading at all (game.yaml, rules.yaml, a layout read by every deck): without
+    it the short list of errors would read as all there is to fix."""
+    problems = Problems()
+    if found.errors:
+        problems.note(
+            Location(display_path(folder / "game.yaml")),
+            "not-checked",
+            "the cards, layouts, rules' constraints, translations, rulebooks and sheets were not checked: "
+            "the errors above keep the game from loading; fix them and run pnp check again",
+        )
     return problems
 
 

@@ -105,3 +105,21 @@ def test_a_layout_that_cannot_be_read_says_its_faces_were_not_checked(game: Path
     assert result.exit_code == 2  # the game cannot be read whole
     assert "g/cards.yaml:17:9: field 'suit' of card 'dusk' is 'mon'" in result.output  # the data is checked all the same
     assert "note: the faces of deck 'cards' were not checked (their templates, text that does not fit): its front layout could not be read" in result.output
+
+
+def test_an_error_that_keeps_the_game_from_loading_says_what_was_not_checked(tmp_path: Path):
+    """A deck naming a type rules.yaml lacks stops the load: the one error is not all there
+    is to fix, and pnp check says what it could not look at (a layout broken too, here)."""
+    assert run("new", tmp_path / "g").exit_code == 0
+    edit(tmp_path / "g" / "game.yaml", "type: card ", "type: crad ")
+    result = run("check", tmp_path / "g")
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert "deck 'cards' has type 'crad', which rules.yaml does not declare" in out[0]
+    assert out[1].endswith(
+        "game.yaml: note: the cards, layouts, rules' constraints, translations, rulebooks and sheets were not checked: "
+        "the errors above keep the game from loading; fix them and run pnp check again [not-checked]"
+    )
+    assert out[-1] == "1 error, 0 warnings; 1 check not run (see the notes)"
+    listed = json.loads(run("check", tmp_path / "g", "--format", "json").output)
+    assert [p["code"] for p in listed] == ["deck-type", "not-checked"]
