@@ -294,3 +294,19 @@ def sheet_pages(path: Path) -> list:
     if pages and CHECK_PAGE in pages[0].extract_text():
         return pages[2:] if len(pages) > 1 and not pages[1].extract_text().strip() and not card_boxes(pages[1]) else pages[1:]
     return pages
+
+
+def small_text_on_faces(path: Path, points: float = 7.0) -> list[tuple[str, float]]:
+    """The runs of text printed on the components of a sheet PDF (inside their clip
+    boxes, not the sheet's own caption) at less than `points`, with their sizes; an
+    assembly page of a component in pieces is left out (its picture is scaled down)."""
+    pages = sheet_pages(path)
+    if pages and "assembly" in (pages[0].extract_text() or ""):
+        pages = pages[1:]
+    found = []
+    for page in pages:
+        boxes = card_boxes(page)
+        for run, x, y, size in sized_text(page):
+            if size < points - 0.01 and any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes):
+                found.append((run, round(size, 2)))
+    return found

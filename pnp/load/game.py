@@ -185,6 +185,8 @@ def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
         if mistake := id_mistake("rulebook id", rid):
             problems.error(books.key_locs.get(rid, books.loc), "id-invalid", mistake)
         modes = books[rid].get("modes") if isinstance(books[rid], LMap) else None
+        covers = books[rid].get("cover") if isinstance(books[rid], LMap) else None
+        book._cover_locs = [covers.loc_of(i) for i in range(len(book.cover))] if isinstance(covers, LList) else []
         for i, mode in enumerate(book.modes):
             if mistake := id_mistake("mode", mode, f" of rulebook '{rid[:MAX_ID]}'"):
                 where = modes.loc_of(i) if isinstance(modes, LList) else books.loc_of(rid)

@@ -133,8 +133,9 @@ class RulebookDef:
     modes: list[str] = field(default_factory=list)  # one rulebook per mode
     facts: list[FactDef] = field(default_factory=list)
     numbering: bool = True  # headings numbered 1, 1.1, 1.1.1 (False: a rulebook's plain headings)
-    cover: list[str] = field(default_factory=list)  # cards drawn on the cover, DECK/ID; default: a card of each deck
+    cover: list[str] = field(default_factory=list)  # cards drawn on the cover, DECK/ID (templates: `mode`); default: a card of each deck
     _loc: Location = field(default=Location("?"), repr=False)
+    _cover_locs: list[Location] = field(default_factory=list, repr=False)  # where each of `cover` is written, for its messages
 
 
 @dataclass(repr=False, eq=False)

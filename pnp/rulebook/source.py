@@ -14,7 +14,7 @@ ones (example, note, sidebar) and the mode filters (only, except).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -434,7 +434,8 @@ def render(source: Source, game: Game, lang: str, mode: str | None, strings: dic
         title = strings.get(f"{CONTEXT}{source.id}.title", title)
     ctx = template_context(game, lang, mode)
     title = fill_in(title, ctx, title.loc if isinstance(title, Translated) else source.loc, problems, exact=False) or title
-    cover = [_cover_card(name, source.defn._loc) for name in source.defn.cover]
+    locs = source.defn._cover_locs
+    cover = [card for i, name in enumerate(source.defn.cover) if (card := _cover_card(name, ctx, locs[i] if i < len(locs) else source.defn._loc, problems))]
     doc = Document(source.id, title.strip(), lang, mode, mode_title=mode_title(game, mode), cover=cover)
     doc.blocks = _render_items(source.items, ctx, mode, strings, problems)
     if source.defn.numbering:
@@ -442,11 +443,19 @@ def render(source: Source, game: Game, lang: str, mode: str | None, strings: dic
     return doc
 
 
-def _cover_card(name: str, loc: Location) -> CardRef:
-    """`DECK/ID` (or `DECK/ID/back`) of `cover:`, as the card an image names."""
-    deck, _, rest = str(name).partition("/")
+def _cover_card(name: str, ctx: dict, loc: Location, problems: Problems) -> CardRef | None:
+    """`DECK/ID` (or `DECK/ID/back`) of `cover:`, as the card an image names; a template,
+    filled in for the book (with `mode`, each mode's book can show its own cards). None
+    when the template fails, reported where it is written."""
+    failed = Problems()
+    filled = fill_in(str(name), ctx, loc, failed, exact=False)
+    for problem in failed.items:  # at the entry itself, not at the start of its line
+        problems.add(replace(problem, location=loc))
+    if filled is None:
+        return None
+    deck, _, rest = filled.strip().partition("/")
     card, _, side = rest.partition("/")
-    return CardRef(deck, card, "back" if side == "back" else "front", None, getattr(name, "loc", loc))
+    return CardRef(deck, card, "back" if side == "back" else "front", None, loc)
 
 
 def mode_title(game: Game, mode: str | None) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import edit, line_of, run
-from pdfread import MM, card_boxes, circles, placed_text, reader, text
+from pdfread import MM, card_boxes, circles, drawn, placed_text, reader, small_text_on_faces, text
 
 CARDS = Path(__file__).resolve().parents[2] / "cards"
 GAMES = sorted(p.parent.name for p in CARDS.glob("*/game.yaml"))
@@ -219,6 +219,24 @@ def test_settlers_location_cards_show_code_copies_deal_and_raze_fields(settlers)
         assert printed.count("Raze and gain") == with_raze
         assert with_deal == (0 if deck == "common" else 10)
         assert (with_raze > 0) == (deck != "frost")  # only common and Jade Court cards are razed for goods
+
+
+def test_settlers_location_cards_show_their_kind_s_icon_and_their_deck_s_emblem_front_and_back(settlers):
+    licence = yaml.safe_load((SETTLERS / "game.yaml").read_text(encoding="utf-8"))["licence"]
+    for deck in ("frost", "jade", "common"):
+        cards = data(SETTLERS, f"{deck}.yaml")
+        pdf = settlers / f"{deck}-en-a4.pdf"
+        symbols = sum((drawn(page) for page in reader(pdf).pages), Counter())
+        for ability in ("production", "feature", "action"):
+            assert symbols[f"/FormXob.pnpsym_{ability}"] == sum(c.get("copies", 1) for c in cards if c["ability"] == ability), (deck, ability)
+        assert symbols[f"/FormXob.pnpsym_{deck}"] == 2 * sum(c.get("copies", 1) for c in cards), deck  # on each front's foot and each back
+        backs = squash(" ".join(page_text(pdf, i) for i in range(1, len(reader(pdf).pages), 2)))
+        assert "Frontier Holds" in backs and licence not in backs and "©" not in backs, backs
+
+
+def test_settlers_prints_no_text_under_7_points_on_any_component(settlers):
+    small = {deck: small_text_on_faces(settlers / f"{deck}-en-a4.pdf") for deck in ("frost", "jade", "common", "factions", "scoring", "aids", "tokens")}
+    assert small == dict.fromkeys(small, []), small
 
 
 def test_settlers_faction_boards_have_a_leader_on_each_side(settlers):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import edit, line_of, run
-from pdfread import MM, card_boxes, circles, operations, placed_text, reader, text
+from pdfread import MM, card_boxes, circles, operations, placed_text, reader, small_text_on_faces, text
 
 CARDS = Path(__file__).resolve().parents[2] / "cards"
 CIV = CARDS / "civ"
@@ -303,6 +303,18 @@ def test_the_tokens_share_one_sheet_with_round_cut_lines_on_both_sides(scharz):
     front_text, back_text = front.extract_text(), back.extract_text()
     assert "Sheep" in front_text and "Lambs" in back_text and "Lambs" not in front_text
     assert front_text.count("Building site") == 8 and back_text.count("Fortification") == 8  # square, 18 mm
+
+
+def test_marchlands_prints_no_text_under_7_points_on_any_component(scharz):
+    small = {deck: small_text_on_faces(scharz / f"{deck}-en-a4.pdf") for deck in ("map", "boards", "tokens")}
+    assert small == dict.fromkeys(small, []), small
+
+
+def test_each_mode_s_book_shows_another_house_s_board_on_its_cover(scharz):
+    covers = {mode: reader(scharz / f"rules-{mode}-en-a4.pdf").pages[0].extract_text() for mode in ("first", "white", "yellow")}
+    # the map on every cover names the four houses at their start fields; the board, its house once more
+    boards = {mode: [house for house, n in Counter(re.findall(r"House \w+", cover)).items() if n > 1] for mode, cover in covers.items()}
+    assert boards == {"first": ["House Raven"], "white": ["House Boar"], "yellow": ["House Heron"]}, covers
 
 
 def test_one_rulebook_per_mode_with_its_own_blocks(scharz):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import edit
+from conftest import edit, run
 from makers import FILLER, build_book, make_game, pages_text, squash
 
 from pnp.rulebook.booklet import saddle_order
@@ -65,6 +65,26 @@ def test_each_mode_s_book_names_its_mode_on_its_cover_and_in_its_running_head(tm
         pages = pages_text(out / f"rules-{mode}-sk-a4.pdf")
         assert squash(pages[0]).startswith(f"Hra Pravidlá {name} "), pages[0]
         assert f"Hra: Pravidlá — {name}" in pages[2]  # the running head
+
+
+def test_each_mode_s_book_fans_out_the_cards_its_cover_template_names(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "hra")
+    cover = "    cover: [\"cards/{{ {'basic': 'c2', 'solo': 'c4'}[mode] }}\"]\n"
+    edit(game / "game.yaml", "    modes: [basic, solo]\n", "    modes: [basic, solo]\n" + cover)
+    out = build_book(game)
+    for mode, shown, other in (("basic", "Karta 2", "Karta 4"), ("solo", "Karta 4", "Karta 2")):
+        front = squash(pages_text(out / f"rules-{mode}-sk-a4.pdf")[0])
+        assert shown in front and other not in front, front
+
+
+def test_a_cover_template_that_fails_is_reported_at_its_line(tmp_path: Path) -> None:
+    game = make_game(tmp_path / "hra")
+    edit(game / "game.yaml", "    modes: [basic, solo]\n", "    modes: [basic, solo]\n    cover: [\"cards/{{ {'basic': 'c2'}[mode] }}\"]\n")
+    result = run("check", game)
+    assert result.exit_code == 1, result.output
+    assert "hra/game.yaml:12:13: cannot fill in the template: there is no key 'solo'; expected one of: basic [template]" in result.output.replace(
+        str(tmp_path) + "/", ""
+    ), result.output
 
 
 def test_a_caption_and_its_picture_are_on_one_page(tmp_path: Path) -> None:
