@@ -16,6 +16,7 @@ from websheet import CSV, serving, web_game
 
 import pnp.load.game
 
+
 @pytest.fixture
 def server():
     yield from serving()
@@ -84,7 +85,10 @@ def test_offline_a_build_uses_the_kept_copy_and_says_how_old_it_is(server, tmp_p
     "page, expected",
     [
         ("/missing.csv", "the server answered 404 Not Found; expected the address of a published CSV or XLSX; in Google Sheets: File > Share > Publish to web"),
-        ("/page", "the server sent a web page, not a CSV or XLSX; expected the address of a published CSV or XLSX (in Google Sheets: File > Share > Publish to web"),
+        (
+            "/page",
+            "the server sent a web page, not a CSV or XLSX; expected the address of a published CSV or XLSX (in Google Sheets: File > Share > Publish to web",
+        ),
         ("/big.csv", "the sheet is 2000 bytes; expected at most 1000 (split the deck into several sheets)"),
     ],
 )
@@ -178,7 +182,8 @@ def test_offline_fetches_nothing_and_reads_the_copy_a_build_kept(server, tmp_pat
     assert (
         f"game.yaml:{line}:" in result.output
         and f"--offline and no copy was kept under --out by an earlier build of {server.url}/pub.csv; expected a build with the network first"
-        " (it keeps a copy in .pnp-cache/ under --out), or no --offline [data-url-offline]" in result.output
+        " (it keeps a copy in .pnp-cache/ under --out), or no --offline [data-url-offline]"
+        in result.output
     )
     assert server.requests == []
 
@@ -210,3 +215,38 @@ def test_check_keeps_no_copy_but_reads_the_builds_when_the_network_is_down(serve
     server.stop()
     result = run("check", game, "--out", tmp_path / "out")
     assert result.exit_code == 0 and "[data-url-offline]" in result.output and "using the copy fetched" in result.output
+
+
+@pytest.mark.parametrize("kind", ["image", "font", "symbols", "rulebook file", "rulebook picture"])
+def test_nothing_but_a_decks_data_is_ever_fetched(server, tmp_path, kind):
+    """A web address anywhere else a game names a file (an image, a font, the symbols, a
+    rulebook file and a picture in it) is refused at its line, and never asked for."""
+    game = web_game(tmp_path / "hra", f"{server.url}/pub.csv")
+    url = f"{server.url}/{kind.replace(' ', '-')}"
+    server.pages[url.removeprefix(server.url)] = (200, "application/octet-stream", b"\x89PNG fetched")
+    if kind == "image":
+        (game / "layouts").mkdir()
+        (game / "layouts" / "card.yaml").write_text(
+            f"size: [63, 88]\nelements:\n  - text: '{{{{ title }}}}'\n    box: [5, 5, 53, 10]\n  - image: '{url}'\n    box: [5, 20, 53, 40]\n", encoding="utf-8"
+        )
+        edit(game / "game.yaml", "front: basic/card", "front: card")
+    elif kind == "font":
+        (game / "fonts").mkdir()
+        (game / "fonts" / "fonts.yaml").write_text(f"web: '{url}'\n", encoding="utf-8")
+    else:
+        (game / "book.md").write_text(f"# Pravidlá\n\n![]({url})\n" if kind == "rulebook picture" else "# Pravidlá\n", encoding="utf-8")
+        with (game / "game.yaml").open("a", encoding="utf-8") as f:
+            f.write(
+                f"symbols: '{url}'\n"
+                if kind == "symbols"
+                else f"rulebooks:\n  rules:\n    files: [book.md{', ' + repr(url) if kind == 'rulebook file' else ''}]\n"
+            )
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code != 0
+    named = {"image": "image", "font": "font 'web'", "symbols": "symbols", "rulebook file": "rulebook file", "rulebook picture": "image"}[kind]
+    expected = "an image file" if named == "image" else "a file"
+    assert (
+        f"{named} '{url}' is a web address; pnp fetches nothing but a deck's data (data:); expected {expected} inside the game folder [path-url]"
+        in result.output
+    )
+    assert server.requests == ["/pub.csv"]
