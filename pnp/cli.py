@@ -26,6 +26,7 @@ from pnp.commands.new import create, untranslated_note
 from pnp.impose.paper import PAPERS, paper
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
+from pnp.load.remote import offline as offline_data
 from pnp.load.schema import suggest
 from pnp.load.settings import config_path, read_config, read_game_sheet
 from pnp.pipeline.progress import BuildProgress, cut_files_line, no_dxf_line, print_advice
@@ -242,7 +243,13 @@ def sheet_options(command):
 SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap", "cutter", "corner_radius", "mark_inset")
 # The commands whose sheet options the user's config file sets, and which of them (impose's
 # --bleed is what its images include, not a setting of the printer's).
-CONFIG_COMMANDS = {"build": SHEET_KEYS, "check": SHEET_KEYS, "impose": tuple(k for k in SHEET_KEYS if k != "bleed"), "calibrate": ("paper", "flip")}
+CONFIG_COMMANDS = {
+    "build": SHEET_KEYS,
+    "check": SHEET_KEYS,
+    "serve": SHEET_KEYS,
+    "impose": tuple(k for k in SHEET_KEYS if k != "bleed"),
+    "calibrate": ("paper", "flip"),
+}
 
 
 def _config_check(param: click.Parameter):
@@ -295,8 +302,9 @@ GLOBAL_OPTIONS = (
     (("--debug",), "Show Python tracebacks (for reporting bugs in pnp)."),
     (("-q", "--quiet"), "Print only errors and warnings."),
     (("-v", "--verbose"), "Also print how long each deck took, and where each sheet option not at its default came from."),
+    (("--offline",), "Fetch nothing: a deck's data on the web is read from the copy an earlier build kept under --out."),
 )
-GLOBAL_NAMES = ("debug", "quiet", "verbose")
+GLOBAL_NAMES = ("debug", "quiet", "verbose", "offline")
 
 
 class PnpCommand(click.Command):
@@ -396,15 +404,17 @@ def _sheet_sources(click_ctx: click.Context) -> list[str]:
 
 
 class Context:
-    def __init__(self, debug: bool, quiet: bool, verbose: bool = False):
+    def __init__(self, debug: bool, quiet: bool, verbose: bool = False, offline: bool = False):
         self.debug = debug
         self.quiet = quiet
         self.verbose = verbose and not quiet
+        self.offline = offline  # data on the web read from the kept copy only (load/remote.py)
         self.config: Path | None = None  # the user's config file, once read (for build --verbose)
         self.from_game: dict[str, Path] = {}  # the sheet options game.yaml set (for build --verbose)
 
-    def also(self, debug: bool, quiet: bool, verbose: bool) -> None:
+    def also(self, debug: bool, quiet: bool, verbose: bool, offline: bool) -> None:
         """The global options given after the command's name, added to those before it."""
+        self.offline = self.offline or offline
         self.debug = self.debug or debug
         self.quiet = self.quiet or quiet
         self.verbose = (self.verbose or verbose) and not self.quiet
@@ -425,7 +435,7 @@ def global_options(command):
 @click.version_option(__version__, prog_name="pnp")
 @global_options
 @click.pass_context
-def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
+def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool, offline: bool) -> None:
     """pnp: print-and-play cards, boards and rulebooks from one YAML source.
 
     GAME is a game folder (default: the bundled Mestá deck). Files go to --out DIR
@@ -433,7 +443,7 @@ def main(ctx: click.Context, debug: bool, quiet: bool, verbose: bool) -> None:
     written), 2 the game cannot be read, 3 a bug in pnp, 130 and 143 stopped by Ctrl-C or
     SIGTERM, 141 the reader of the output went away (`pnp list | head -1`).
     """
-    ctx.obj = Context(debug, quiet, verbose)
+    ctx.obj = Context(debug, quiet, verbose, offline)
 
 
 def _run(ctx: Context, action, output: Output | None = None):
@@ -444,7 +454,7 @@ def _run(ctx: Context, action, output: Output | None = None):
     kept = output.kept if output is not None else ""
     written = False
     try:
-        with raising_on_signals(), writing_under(output):
+        with raising_on_signals(), writing_under(output), offline_data(ctx.offline):
             done = _reporting(ctx, action, kept)
             signum = held()
             if signum is None:
@@ -560,6 +570,16 @@ def _report(problems) -> None:
         click.echo(line, err=True)
 
 
+poll_data_option = click.option(
+    "--poll-data",
+    "poll_data",
+    type=click.FloatRange(0, 86400),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="While watching: fetch a deck's data on the web again this often, and rebuild when it changed (0: never; --offline: never).",
+)
+
 LAST_BUILD = "\0last"  # --changed-since without a value
 
 
@@ -586,6 +606,7 @@ def changed_since_option(help_text: str):
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Build decks and languages in this many processes.")
 @click.option("--force", is_flag=True, help="Write the PDFs even if the check finds errors (not errors in reading the game: a card's data, a layout).")
 @click.option("--watch", is_flag=True, help="Rebuild whenever a file of GAME changes, until Ctrl-C; errors are printed, not fatal.")
+@poll_data_option
 @changed_since_option(
     "Also write errata PDFs of the cards changed or new since MANIFEST (default: the last build's in --out), and say which to take out. Put it after GAME."
 )
@@ -604,6 +625,7 @@ def build(
     force: bool,
     watch: bool,
     changed_since: str | None,
+    poll_data: float,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
     if ctx.verbose:
@@ -661,7 +683,7 @@ def build(
 
         if jobs > 1:
             ctx.say(f"--jobs {jobs} is not used with --watch: the watcher keeps what it drew in one process, and redraws only what a save changes")
-        watch_builds(game, out, lambda reuse: _attempt(ctx, partial(action, reuse), Output(out)), ctx.say)
+        watch_builds(game, out, lambda reuse: _attempt(ctx, partial(action, reuse), Output(out)), ctx.say, 0.0 if ctx.offline else poll_data)
     else:
         _run(ctx, partial(action, Reuse()), Output(out))
 
@@ -706,6 +728,7 @@ def calibrate(ctx: Context, paper: str, flip: str, lang: str, out: Path) -> None
 @click.option("--allow-untranslated", is_flag=True, help="Missing or stale translations fall back to the source language.")
 @paper_choice("Paper size (portrait), as for pnp build (what does not fit it is reported):")
 @sheet_options
+@out_folder("The build's folder: a deck's data on the web is read from the copy kept there when it cannot be fetched (or with --offline); check keeps none.")
 @click.pass_obj
 @with_sheet
 def check(
@@ -715,6 +738,7 @@ def check(
     langs: tuple[str, ...],
     allow_untranslated: bool,
     sheet: SheetSpec,
+    out: Path,
 ) -> None:
     """Check GAME without building: data types, the game's rules, the glossary, layouts,
     text that does not fit, missing glyphs, unknown symbols, translations, and how each
@@ -743,7 +767,7 @@ def check(
         if problems.errors:
             sys.exit(PnpError(problems).exit_code)
 
-    _run(ctx, action)
+    _run(ctx, action, Output(out, cache=False))
 
 
 @main.group()
@@ -836,24 +860,32 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
     _run(ctx, action, Output((out / name).parent, kept="no game folder was made"))
 
 
-@main.command()
+@main.command(cls=SheetCommand)
 @game_argument
 @click.option("--port", type=click.IntRange(0, 65535), default=0, help="The port to serve on, on 127.0.0.1 (default: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser; only print the address.")
 @click.option("--lang", "lang", default=None, callback=_language, help="The language shown first (default: the game's source language).")
-@out_folder("Where the sheet view draws its PDFs, each removed as soon as it is shown; nothing is left there.")
+@out_folder(
+    "Where the sheet view draws its PDFs, each removed as soon as it is shown; only the copies of a deck's data on the web are kept there (.pnp-cache/, as a build keeps them)."
+)
+@poll_data_option
+@paper_choice("The sheet view's paper (portrait), as for pnp build:")
+@sheet_options
 @click.pass_obj
-def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | None, out: Path) -> None:
+@with_sheet
+def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | None, out: Path, poll_data: float, sheet: SheetSpec) -> None:
     """Preview GAME in the browser, updated on every save: every face as a picture, deck
-    by deck, the sheets as printed, and the problems of `pnp check` on the cards they
-    concern. Serves on 127.0.0.1 only, reads only GAME, until Ctrl-C."""
+    by deck, the sheets as `pnp build` prints them with the same sheet options (the
+    command line, PNP_* variables, the config file, game.yaml's sheet:, read when it
+    starts), and the problems of `pnp check` on the cards they concern. Serves on
+    127.0.0.1 only, reads only GAME (and a deck's data on the web), until Ctrl-C."""
 
     def action():
         from pnp.live.serve import serve as run_server  # the server and the drawing: only for this command
         from pnp.load.game import game_yaml  # YAML and the model: only when a command runs (pnp --help stays fast)
 
         game_yaml(game)  # a folder that is no game at all ends here; a game with mistakes is shown with them
-        run_server(game, out, lang, port, not no_browser, click.echo)
+        run_server(game, out, lang, port, not no_browser, click.echo, sheet, 0.0 if ctx.offline else poll_data)
 
     _run(ctx, action, Output(out))
 
@@ -865,7 +897,9 @@ def serve(ctx: Context, game: Path, port: int, no_browser: bool, lang: str | Non
     "Say which cards changed or are new since MANIFEST (default: the last build's in --out): what build --changed-since would put in "
     "errata PDFs, and which to take out of the printed deck. Writes nothing. Put it after GAME."
 )
-@out_folder("With --changed-since: the build's folder.")
+@out_folder(
+    "The build's folder: with --changed-since, its manifest; a deck's data on the web is read from the copy kept there when it cannot be fetched (or with --offline)."
+)
 @paper_choice("With --changed-since: the build's paper:")
 @click.option("--lang", "lang", default=None, help="With --changed-since: the build's language (default: the game's source language).")
 @click.pass_obj
@@ -885,7 +919,7 @@ def list_game(ctx: Context, game: Path, fmt: str, changed_since: str | None, out
         data = listing(game)
         click.echo(json.dumps(data.as_dict(), ensure_ascii=False, indent=1) if fmt == "json" else render_text(data))
 
-    _run(ctx, action)
+    _run(ctx, action, Output(out, cache=False))
 
 
 @main.group()

@@ -71,7 +71,7 @@ def _documented() -> tuple[set[str], dict[str, set[str]], set[str]]:
 
 def test_docs_commands_md_documents_every_option_of_every_command_and_no_other():
     global_options, documented, named = _documented()
-    assert global_options == {"--debug", "-q", "--quiet", "-v", "--verbose"}
+    assert global_options == {"--debug", "-q", "--quiet", "-v", "--verbose", "--offline"}
     commands = {" ".join(path): command for path, command in _commands(main, ("pnp",))}
     assert set(documented) == set(commands)
     every = {"--help", "-h", "--version"} | global_options

@@ -40,7 +40,9 @@ def _locate(name: str, game_root: Path) -> Path | tuple[str, str]:
     replaced while the watcher runs), checked once per version of the file."""
     try:
         path = resolve_inside(name, game_root, [game_root, LAYOUTS_DIR], Location("?"), "image", real=True)
-    except PnpError:
+    except PnpError as err:
+        if err.problems.items and err.problems.items[0].code == "path-url":
+            return "path-url", "is a web address; pnp fetches nothing but a deck's data (data:); expected an image file inside the game folder"
         return "path-outside", "points outside the game folder or is absolute; expected an image file inside the game folder"
     try:
         stat = path.stat()

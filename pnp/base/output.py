@@ -50,7 +50,7 @@ class Output:
     instead: str = "or choose another folder with --out"
     name: str = "the output folder"
     kept: str = ""  # what a failed or interrupted run left as it was, to say so ("the previous export is intact")
-    cache: bool = True  # whether data fetched from the web is kept under it (in .pnp-cache/: pnp/load/remote.py)
+    cache: bool = True  # whether data fetched from the web is kept under it (in .pnp-cache/: pnp/load/remote.py); else a build's copy there is only read
 
 
 def current_output() -> Output | None:

@@ -4,6 +4,7 @@ file a game names stays inside the game folder or those bundled folders."""
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,6 +23,7 @@ CARDS_DIR = _bundled("cards")
 LAYOUTS_DIR = _bundled("layouts")
 FONTS_DIR = _bundled("fonts")
 DEFAULT_GAME = CARDS_DIR / "mesta"
+_WEB = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|data:", re.IGNORECASE)  # a URL (https://, file:///, a data: URI): never fetched
 
 
 def inside(path: Path, roots: list[Path]) -> bool:
@@ -68,6 +70,8 @@ def resolve_inside(name: str, base: Path, roots: list[Path], loc: Location, what
     `real`: the path with every symlink resolved (what a file is remembered by)."""
     if not name or "\x00" in name:
         raise fail(loc, "path-invalid", f"{what} has an empty or invalid file name; expected a file name relative to {base}")
+    if _WEB.match(name):
+        raise fail(loc, "path-url", f"{what} '{name}' is a web address; pnp fetches nothing but a deck's data (data:); expected a file inside the game folder")
     candidate = Path(name)
     if candidate.is_absolute():
         raise fail(loc, "path-outside", f"{what} '{name}' is an absolute path; expected a path relative to the game folder")

@@ -9,7 +9,12 @@ reports for the language, each marked on the face it was found on (on the box of
 element being drawn, when there is one: a text that overflows); a card left out for
 errors in its data (load_game's keep_going) is shown blank, in its place, with them. A
 load that fails keeps the last good state and shows the error beside it. Nothing is written, except the sheets'
-PDFs, drawn into temporary files under --out and removed at once.
+PDFs, drawn into temporary files under --out and removed at once, and the copies of the
+decks' data on the web kept in --out's .pnp-cache/ as a build keeps them.
+
+The sheets are those `pnp build` makes with the same sheet options: the command gives
+them resolved as a build resolves them (the command line, PNP_* variables, the user's
+config file, game.yaml's `sheet:`, the built-in defaults), when it starts.
 """
 
 from __future__ import annotations
@@ -26,12 +31,14 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, PnpError, Problem, Problems
-from pnp.base.output import Output, Transaction
+from pnp.base.output import Output, Transaction, current_output, writing_under
 from pnp.check.run import check_game, rulebook_problems
 from pnp.exports.raster import rasterise
+from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.base import turned_box
 from pnp.layout.faces import Face
 from pnp.layout.tuckbox_net import box_face
+from pnp.live.poll import INTERVAL, DataPoll
 from pnp.live.session import FoundProblems, Session
 from pnp.live.watch import Changes
 from pnp.load.model import Card
@@ -95,7 +102,7 @@ class State:
     edition: Edition
     sections: dict[str, Section]
     problems: list[Problem]
-    units: list[tuple[str, UnitPlan]]  # each sheet PDF a build writes: its deck's name (or group's) and its plan (A4, duplex)
+    units: list[tuple[str, UnitPlan]]  # each sheet PDF a build writes: its deck's name (or group's) and its plan (the preview's sheet options)
     sheets: dict[int, list[bytes]] = field(default_factory=dict)  # unit index -> its pages' pictures, drawn when asked
 
     def item(self, section: str, item: str) -> Item | None:
@@ -227,13 +234,15 @@ class Preview:
     and drawing pictures take turns, because pdfium and reportlab's font registry are
     shared by every thread."""
 
-    def __init__(self, folder: Path, out: Path, lang: str | None = None):
+    def __init__(self, folder: Path, out: Path, lang: str | None = None, sheet: SheetSpec | None = None, poll: float = INTERVAL):
         self.folder = folder
         self.out = out
         self.first_lang = lang
+        self.options = BuildOptions(out=out) if sheet is None else BuildOptions(sheet=sheet, out=out)  # the build whose sheets are shown
+        self.poll = poll  # seconds between two looks at the decks' data on the web (0: never)
         self.project: Project | None = None
         self.common = Problems()  # the language-independent problems of the last good load
-        self.plan: Plan | None = None  # how the last good load's sheet PDFs go on paper (A4, duplex: BuildOptions' default)
+        self.plan: Plan | None = None  # how the last good load's sheet PDFs go on paper (with `options.sheet`)
         self.languages: list[str] = []
         self.states: dict[str, State] = {}
         self.error: list[Problem] = []  # why the last load failed; the states are the last good ones
@@ -258,8 +267,8 @@ class Preview:
             try:
                 with self._kept.reading():
                     project = prepare(self.folder, keep_going=True)  # a card with errors or a layout's mistake is a problem to show, not a failed load
-                self._kept.start(project, BuildOptions())
-                plan = plan_game(project, BuildOptions().sheet)
+                self._kept.start(project, self.options)
+                plan = plan_game(project, self.options.sheet)
                 common = check_game(project, plan)
                 languages = resolve_languages(project.game, ["all"])
                 wanted = [lang for lang in languages if lang in self.states or lang == self.first_lang] or [languages[0]]
@@ -304,16 +313,22 @@ class Preview:
             self._changed.notify_all()
 
     def follow(self, internal: Callable[[Exception], list[Problem]]) -> threading.Thread:
-        """Rebuild after every change of a file of the game (the output folder left out), in
-        a thread of its own, until the preview stops. The folder is looked at now, so a
-        change made from here on is seen."""
+        """Rebuild after every change of a file of the game (the output folder left out), and
+        whenever a deck's data on the web changed (live/poll.py), in a thread of its own,
+        until the preview stops. The folder is looked at now, so a change made from here
+        on is seen. The thread writes under the command's output folder (the copies of data
+        on the web), as the first load did."""
         watcher = Changes(self.folder, [self.out])
+        data = DataPoll(self._kept.fetched, self.poll)
+        output = current_output()
 
         def run() -> None:
             try:
-                while not self.stop.is_set():
-                    if watcher.wait(POLL):
-                        self.refresh(internal)
+                with writing_under(output):
+                    while not self.stop.is_set():
+                        left = data.left()
+                        if watcher.wait(POLL if left is None else min(POLL, left)) or data.changed():
+                            self.refresh(internal)
             finally:
                 watcher.close()
 
@@ -335,7 +350,7 @@ class Preview:
             return found
 
     def sheets(self, state: State, unit: int) -> list[bytes]:
-        """The pages of one sheet PDF as a build imposes them (A4, duplex), as PNGs; drawn
+        """The pages of one sheet PDF as a build imposes them (`options.sheet`), as PNGs; drawn
         when first asked, into a temporary file under --out that is removed at once."""
         found = state.sheets.get(unit)
         if found is not None:
@@ -347,7 +362,7 @@ class Preview:
                 self._drawing += 1
             txn = Transaction(Output(self.out))
             try:
-                sheets = Sheets(state.edition, state.edition.renderer(), BuildOptions(out=self.out), None, Problems(), txn)
+                sheets = Sheets(state.edition, state.edition.renderer(), self.options, None, Problems(), txn)
                 write_unit(sheets, state.units[unit][1])
                 pdfs = [tmp.read_bytes() for tmp, target in txn.pending if target.suffix == ".pdf"]
             finally:

@@ -31,6 +31,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from pnp.base.errors import Location, PnpError, Problem, fail
 from pnp.base.output import Output, Transaction
 from pnp.base.signals import Interrupted
+from pnp.impose.sheets import SheetSpec
+from pnp.live.poll import INTERVAL
 from pnp.live.preview import Preview, State, face_size_mm, owner
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
@@ -267,13 +269,17 @@ def _bound(port: int) -> PreviewServer:
         raise fail(Location(f"--port {port}"), "serve-port", f"{what}; expected a free port (or --port 0: any free one)", unreadable=True) from None
 
 
-def start(folder: Path, out: Path, lang: str | None = None, port: int = 0) -> tuple[PreviewServer, threading.Thread]:
+def start(
+    folder: Path, out: Path, lang: str | None = None, port: int = 0, sheet: SheetSpec | None = None, poll: float = INTERVAL
+) -> tuple[PreviewServer, threading.Thread]:
     """The game loaded, the server bound and the folder followed; the caller runs
-    `serve_forever` (a test in a thread of its own)."""
+    `serve_forever` (a test in a thread of its own). `sheet`: the sheet options the sheet
+    view imposes with (None: the built-in defaults); `poll`: seconds between two looks at
+    the decks' data on the web."""
     _writable(out)
     server = _bound(port)
     try:
-        preview = Preview(folder, out, lang)
+        preview = Preview(folder, out, lang, sheet, poll)
         watcher = preview.follow(_internal)  # looks at the folder first: a save while loading is seen
         preview.refresh(_internal)
     except BaseException:
@@ -283,12 +289,21 @@ def start(folder: Path, out: Path, lang: str | None = None, port: int = 0) -> tu
     return server, watcher
 
 
-def serve(folder: Path, out: Path, lang: str | None, port: int, browser: bool, say: Callable[[str], None]) -> None:
+def serve(
+    folder: Path,
+    out: Path,
+    lang: str | None,
+    port: int,
+    browser: bool,
+    say: Callable[[str], None],
+    sheet: SheetSpec | None = None,
+    poll: float = INTERVAL,
+) -> None:
     """Serve until Ctrl-C (or SIGTERM), then stop cleanly: event streams closed, the port
     freed; Ctrl-C while the game is first loaded stops it too (nothing was written)."""
     server = None
     try:
-        server, _ = start(folder, out, lang, port)
+        server, _ = start(folder, out, lang, port, sheet, poll)
         say(f"serving {folder} at {server.url} (Ctrl-C to stop)")
         if browser:
             webbrowser.open(server.url)

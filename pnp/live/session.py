@@ -51,9 +51,11 @@ from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.live.kept_code import KeptCode
 from pnp.live.kept_data import keeping
+from pnp.live.poll import INTERVAL, DataPoll
 from pnp.live.watch import MAX_FILES, Changes, Skipped, snapshot, watch
 from pnp.load.model import Card, Game
 from pnp.load.packed import PackedCards
+from pnp.load.remote import recording
 from pnp.pipeline.reuse import Reuse
 from pnp.pipeline.sheets import Sheets
 from pnp.project.edition import Edition
@@ -175,6 +177,7 @@ class Session(Reuse):
         self._pending: dict[Path, _File] = {}
         self._written: dict[Path, KeptCode] = {}  # what the faces of each PDF wrote when it was last drawn
         self._drawing: _Drawing | None = None
+        self.fetched: dict[str, bytes] = {}  # each sheet on the web the last load used: URL -> digest of its bytes (live/poll.py)
         self.data: dict = {}  # the decks' data files as last read (live.kept_data.keeping): a save rereads only the items it changed
         self.rebuilt: list[tuple[Path, int | None]] = []  # the last build's files written, with the cards set again
         self.kept: list[Path] = []  # the last build's files left as they were
@@ -185,8 +188,10 @@ class Session(Reuse):
 
     @contextmanager
     def reading(self) -> Iterator[None]:
-        """The decks' data files are read again only where a save changed them."""
-        with keeping(self.data):
+        """The decks' data files are read again only where a save changed them; what each
+        sheet on the web gave is recorded, for the poll (live/poll.py)."""
+        self.fetched.clear()
+        with keeping(self.data), recording(self.fetched):
             yield
 
     def settled_pages(self) -> SettledPages:
@@ -517,8 +522,9 @@ def _found_again(face: _Face, problems: Problems, parts: list | None) -> None:
         problems.add(problem, start + at)
 
 
-def watch_builds(folder: Path, out: Path, build: Callable[[Reuse], None], say: Callable[[str], None]) -> None:
+def watch_builds(folder: Path, out: Path, build: Callable[[Reuse], None], say: Callable[[str], None], poll: float = INTERVAL) -> None:
     """`pnp build --watch`: `build(reuse)` now and after every save in `folder` (not in
-    `out`), until Ctrl-C, with one Session kept across the builds."""
+    `out`), and whenever a sheet on the web changed (looked at every `poll` seconds; 0:
+    never), until Ctrl-C, with one Session kept across the builds."""
     kept = Session(folder, [out])
-    watch(folder, partial(build, kept), say, Changes(folder, [out]))
+    watch(folder, partial(build, kept), say, Changes(folder, [out]), DataPoll(kept.fetched, poll))

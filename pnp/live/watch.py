@@ -9,7 +9,9 @@ are gathered until none has come for `SETTLE` seconds (`CLOSED` after a file wri
 closed: that write is over, and what else a save does follows at once), and a file counts as changed only
 if its version (base.versions: modification time and size) differs from the last look (reading a file does not
 change it; a notification for its access time alone is dropped). `Changes` knows nothing
-of builds: `pnp build --watch` and the preview server both use it.
+of builds: `pnp build --watch` and the preview server both use it. `watch` also looks
+at the decks' data on the web at an interval (live/poll.py): an edit in a spreadsheet
+changes no file.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 
 from pnp.base.paths import is_junk
 from pnp.base.versions import Version, version
+from pnp.live.poll import DataPoll
 from pnp.write import cutfiles, manifest
 
 INTERVAL = 0.5  # seconds between two looks at the folder, when polling
@@ -234,8 +237,9 @@ class Changes:
             self._observer = None
 
 
-def watch(folder: Path, rebuild: Callable[[], None], say: Callable[[str], None], changes: Changes) -> None:
-    """Build once, then again after every change, until Ctrl-C. `rebuild` reports its own
+def watch(folder: Path, rebuild: Callable[[], None], say: Callable[[str], None], changes: Changes, poll: DataPoll | None = None) -> None:
+    """Build once, then again after every change, until Ctrl-C: a save of a file of the
+    folder, or a sheet on the web that `poll` finds changed. `rebuild` reports its own
     errors and must not raise for mistakes in the game."""
     try:
         rebuild()
@@ -246,7 +250,11 @@ def watch(folder: Path, rebuild: Callable[[], None], say: Callable[[str], None],
                 f"warning: {folder} holds more than {MAX_FILES:,} files; the first {MAX_FILES:,} are compared, {said} (expected a game folder of the game's own files)"
             )
         while True:
-            names = changes.wait()
+            names = changes.wait(poll.left() if poll is not None else None)
+            if not names and poll is not None:
+                names = poll.changed()
+                if not names:
+                    continue
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
             say(f"changed: {shown}; rebuilding")
             rebuild()

@@ -313,8 +313,8 @@ def _load_data(
     sheet_loc=None,
     columns: Columns | None = None,
 ) -> PackedCards | None:
-    """The components of one data file (YAML, CSV or XLSX), or of a CSV on the web (a URL:
-    load/remote.py, or its copy kept from the last fetch); None when it cannot be used."""
+    """The components of one data file (YAML, CSV or XLSX), or of a CSV or XLSX on the web
+    (a URL: load/remote.py, or its copy kept from the last fetch); None when it cannot be used."""
     if is_url(name):
         fetched = fetch(name, loc, MAX_BYTES, problems)
         if fetched is None:
@@ -322,7 +322,7 @@ def _load_data(
         shown = name
 
         def rows() -> Any:
-            return read_sheet(Path("data.csv"), types[type_name], problems, sheet, sheet_loc, columns, url=name, data=fetched.data)
+            return read_sheet(Path("data" + fetched.suffix), types[type_name], problems, sheet, sheet_loc, columns, url=name, data=fetched.data)
 
     else:
         path = check_inside(name, folder, [folder], loc, "data")

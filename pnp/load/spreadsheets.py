@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from xml.parsers import expat
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
@@ -62,8 +62,9 @@ def read_sheet(
 ) -> LList:
     """The rows of a CSV or XLSX file as located card mappings. Problems with the file as a
     whole raise PnpError (unreadable); problems with a cell or the header are collected.
-    `url` and `data`: a CSV fetched from there (load/remote.py; `path` names no file),
-    whose values are located at `URL:row:col`."""
+    `url` and `data`: a CSV or workbook fetched from there (load/remote.py; `path` names
+    no file, only its kind by its suffix), whose values are located at `URL:row:col` (a
+    workbook's at `URL:Sheet!C12`)."""
     shown = url or display_path(path)
     columns = columns or Columns()
     suffix = path.suffix.lower()
@@ -96,7 +97,7 @@ def read_sheet(
             return Location(shown, start + before[min(col - 1, len(before) - 1)], col)
 
         return _rows(_csv_cells(path.read_bytes() if data is None else data, shown), at_line, tdef, columns, problems)
-    name, cells = _xlsx_cells(path, shown, sheet, sheet_loc)
+    name, cells = _xlsx_cells((lambda: io.BytesIO(data)) if data is not None else (lambda: path), shown, sheet, sheet_loc)
 
     def at_cell(row: Any, col: int, _: list[Any]) -> Location:
         return Location(shown, row or 1, col, name)
@@ -148,13 +149,16 @@ class _Formula(str):
         return str(self)
 
 
-def _xlsx_cells(path: Path, shown: str, sheet: str | None, sheet_loc: Location | None) -> tuple[str, Iterator[tuple[int, list[Any]]]]:
+def _xlsx_cells(
+    source: Callable[[], Path | IO[bytes]], shown: str, sheet: str | None, sheet_loc: Location | None
+) -> tuple[str, Iterator[tuple[int, list[Any]]]]:
     """The sheet's name and (row number, cells) of its rows. The values are those the
-    spreadsheet program saved; a formula without one comes as a `_Formula`."""
+    spreadsheet program saved; a formula without one comes as a `_Formula`. `source`
+    opens the workbook anew for each reader (a file, or bytes fetched from the web)."""
     import openpyxl  # only when a workbook is read: pnp --help stays fast
 
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(source()) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError) as exc:
         raise _unreadable(
@@ -162,7 +166,7 @@ def _xlsx_cells(path: Path, shown: str, sheet: str | None, sheet_loc: Location |
         ) from None
     if unpacked > MAX_UNPACKED:
         raise _unreadable(Location(shown), "sheet-limit", f"the workbook unpacks to {unpacked} bytes; expected at most {MAX_UNPACKED}")
-    member = _declares_entities(path)
+    member = _declares_entities(source())
     if member is not None:
         raise _unreadable(
             Location(shown),
@@ -170,8 +174,8 @@ def _xlsx_cells(path: Path, shown: str, sheet: str | None, sheet_loc: Location |
             f"the spreadsheet declares XML entities (a DOCTYPE in {member}); expected a workbook saved by a spreadsheet program, which never declares any",
         )
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)  # data_only: the values formulas computed
-        formulas = openpyxl.load_workbook(path, read_only=True, data_only=False)  # which empty values are formulas
+        book = openpyxl.load_workbook(source(), read_only=True, data_only=True)  # data_only: the values formulas computed
+        formulas = openpyxl.load_workbook(source(), read_only=True, data_only=False)  # which empty values are formulas
     except Exception as exc:  # openpyxl raises many kinds for damaged files
         raise _unreadable(
             Location(shown), "sheet-unreadable", f"cannot read this workbook ({exc}); expected an .xlsx file saved by a spreadsheet program"
@@ -222,7 +226,7 @@ class _Prolog(Exception):
         self.declares = declares
 
 
-def _declares_entities(path: Path) -> str | None:
+def _declares_entities(path: Path | IO[bytes]) -> str | None:
     """The first XML part of the workbook with a DOCTYPE or an entity declaration, before
     openpyxl parses it: entities are how XML expands into gigabytes or reads other files.
     Only the prolog is read: a DOCTYPE must come before the first element."""

@@ -28,6 +28,7 @@ import pnp.live.serve
 from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted
 from pnp.check.run import check_all
+from pnp.impose.sheets import SheetSpec
 from pnp.live.serve import PreviewServer, start
 from pnp.project.project import prepare
 
@@ -443,3 +444,41 @@ def test_stopped_while_it_draws_a_sheet_it_leaves_nothing_in_out(tmp_path: Path)
     assert "Traceback" not in stderr and "Exception" not in stderr, stderr
     assert len(answers) == 1 and not isinstance(answers[0], int)  # no answer: the drawing was stopped
     assert not out.exists() or not any(out.rglob("*"))
+
+
+def test_the_sheet_view_takes_the_sheet_options_as_a_build_resolves_them(tmp_path, monkeypatch):
+    """game.yaml's `sheet:`, the config file, PNP_* and the command line, in a build's order."""
+    game = make_small_game(tmp_path / "hra")
+    with (game / "game.yaml").open("a", encoding="utf-8") as f:
+        f.write("sheet: {paper: letter, bleed: 3}\n")
+    asked = []
+    monkeypatch.setattr(pnp.live.serve, "serve", lambda *args: asked.append(args[6]))
+
+    def sheet(*args):
+        assert run("serve", game, "--no-browser", *args).exit_code == 0
+        return asked[-1]
+
+    assert (sheet().paper, sheet().bleed, sheet().sides) == ("letter", 3.0, "duplex")
+    config = tmp_path / "config.yaml"
+    config.write_text("paper: a3\nsides: fold\n", encoding="utf-8")
+    monkeypatch.setenv("PNP_CONFIG", str(config))
+    assert (sheet().paper, sheet().bleed, sheet().sides) == ("a3", 3.0, "fold")
+    monkeypatch.setenv("PNP_PAPER", "tabloid")
+    assert sheet().paper == "tabloid"
+    assert (sheet("--paper", "a5", "--bleed", "1").paper, asked[-1].bleed) == ("a5", 1.0)
+
+
+def test_the_sheet_view_draws_on_the_paper_it_is_given(tmp_path):
+    game = make_small_game(tmp_path / "hra")
+    server, _ = start(game, tmp_path / "out", sheet=SheetSpec(paper="letter", sides="fronts"))
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        live = Live(server, game, tmp_path / "out")
+        assert live.json("/api/sheets/sk/0")["pages"] == 1  # fronts only: no page of backs
+        page = live.picture("/sheet/sk/0/1.png")
+        assert abs(page.size[0] - 8.5 * 60) <= 1 and abs(page.size[1] - 11 * 60) <= 1  # US Letter at 60 dpi
+    finally:
+        server.preview.close()
+        server.shutdown()
+        server.server_close()
