@@ -197,9 +197,9 @@ def edged(folder, names, size=(630, 880)):
     return folder
 
 
-def test_extend_makes_bleed_from_the_outermost_pixels(tmp_path):
+def test_make_bleed_stretches_the_outermost_pixels(tmp_path):
     fronts = edged(tmp_path / "art", ["c1.png", "c2.png"])
-    result = run("impose", fronts, "--extend", "3", "--out", tmp_path / "out")
+    result = run("impose", fronts, "--make-bleed", "3", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     pdf = tmp_path / "out" / "art-a4.pdf"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["art-a4.pdf"]  # the extended images were temporary
@@ -228,9 +228,9 @@ def test_extend_makes_bleed_from_the_outermost_pixels(tmp_path):
     document.close()
 
 
-def test_extend_and_bleed_together_are_a_usage_error(tmp_path):
+def test_make_bleed_and_bleed_together_are_a_usage_error(tmp_path):
     fronts = edged(tmp_path / "art", ["c1.png"])
-    result = run("impose", fronts, "--extend", "3", "--bleed", "2", "--out", tmp_path / "out")
+    result = run("impose", fronts, "--make-bleed", "3", "--bleed", "2", "--out", tmp_path / "out")
     assert result.exit_code == 2
-    assert "--bleed says how much bleed the images hold, --extend makes bleed for images that hold none; expected one of them" in result.output
+    assert "--bleed says how much bleed the images hold, --make-bleed makes bleed for images that hold none; expected one of them" in result.output
     assert not (tmp_path / "out").exists()
