@@ -133,15 +133,20 @@ class Grid:
         bottom = self.y0 - (self.rows - 1) * self.pitch_y - self.trim_h - reach
         return left, bottom, right, top
 
-    def slot_bleed(self, index: int, back: bool = False, flip: Flip = "long") -> Bleed:
+    def slot_bleed(self, index: int, back: bool = False, flip: Flip = "long", filled: int | None = None) -> Bleed:
         """The bleed of the front (or, `back`, the back turned over `flip` in the page's
         terms) in slot `index`, on its page: its side's own bleed, or at least `outer` on
-        the edges at the grid's outside. Turning the sheet mirrors which edges those are."""
+        the edges that face no other card: those at the grid's outside, and those beside
+        the slots a part-filled last sheet (`filled` slots) leaves empty. Turning the
+        sheet mirrors which edges those are."""
         own = self.bleed if self.sides is None else self.sides[1 if back else 0]
         if self.outer <= own:
             return own
+        filled = self.per_sheet if filled is None else filled
         row, col = divmod(index, self.cols)
-        left, bottom, right, top = col == 0, row == self.rows - 1, col == self.cols - 1, row == 0
+        left, top = col == 0, row == 0
+        right = col == self.cols - 1 or index + 1 >= filled
+        bottom = row == self.rows - 1 or index + self.cols >= filled
         if back and flip == "long":
             left, right = right, left
         elif back:
@@ -492,23 +497,25 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
         first = sheet * per
         slots = range(min(per, count - first))
         if spec.sides in ("duplex", "fronts"):
-            placements = tuple(Placement(first + s, *grid.trim_origin(s), bleed=own_bleed(grid, s)) for s in slots)
+            placements = tuple(Placement(first + s, *grid.trim_origin(s), bleed=own_bleed(grid, s, len(slots))) for s in slots)
             machine = outlines(placements, grid, shape, spec) if spec.cutter else ()
             on_sheet = last_ruler if sheet == sheets - 1 and last_ruler is not None else ruler
             yield Page("front", sheet + 1, placements, front_marks, on_sheet, cuts(placements), registration=reg, machine=machine)
         if spec.sides in ("duplex", "backs"):
             placements = tuple(
-                Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short", bleed=own_bleed(grid, s, True, flip)) for s in slots
+                Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short", bleed=own_bleed(grid, s, len(slots), True, flip))
+                for s in slots
             )
             yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
 
 
-def own_bleed(grid: Grid, index: int, back: bool = False, flip: Flip = "long") -> Bleed | None:
-    """A placement's bleed (Grid.slot_bleed) where a side's or an edge's differs from the
-    grid's one bleed; None (the sheet's --bleed all round) where none does."""
+def own_bleed(grid: Grid, index: int, filled: int, back: bool = False, flip: Flip = "long") -> Bleed | None:
+    """A placement's bleed (Grid.slot_bleed, on a sheet of `filled` slots) where a side's
+    or an edge's differs from the grid's one bleed; None (the sheet's --bleed all round)
+    where none does."""
     if not grid.outer and grid.sides is None:
         return None
-    return grid.slot_bleed(index, back, flip)
+    return grid.slot_bleed(index, back, flip, filled)
 
 
 def _ruler_in_empty_rows(grid: Grid, on_last: int) -> Ruler | None:
@@ -520,7 +527,7 @@ def _ruler_in_empty_rows(grid: Grid, on_last: int) -> Ruler | None:
         return None
     left, bottom, right, _ = grid.art_box
     floor = bottom  # the foot of the grid: the empty rows run from it up to the last used row's art
-    ceiling = grid.y0 - (used_rows - 1) * grid.pitch_y - grid.trim_h - grid.bleed - MARK_GAP
+    ceiling = grid.y0 - (used_rows - 1) * grid.pitch_y - grid.trim_h - grid.reach - MARK_GAP  # --outer-bleed reaches into the empty rows too
     room = ceiling - floor
     if room < RULER_ROOM:
         return None
@@ -652,9 +659,11 @@ def impose_fold(count: int, fold: Fold, spec: SheetSpec, shape: Shape = "rect") 
     for sheet in range(sheets):
         first = sheet * per
         slots = range(min(per, count - first))
-        fronts = tuple(Placement(first + s, *grid.trim_origin(s), bleed=own_bleed(grid, s)) for s in slots)
+        fronts = tuple(Placement(first + s, *grid.trim_origin(s), bleed=own_bleed(grid, s, len(slots))) for s in slots)
         mirror = "long" if fold.vertical else "short"  # a vertical fold mirrors the columns, as turning over the long edge does
-        backs = tuple(Placement(first + s, *fold.back_origin(s), turned=not fold.vertical, back=True, bleed=own_bleed(grid, s, True, mirror)) for s in slots)
+        backs = tuple(
+            Placement(first + s, *fold.back_origin(s), turned=not fold.vertical, back=True, bleed=own_bleed(grid, s, len(slots), True, mirror)) for s in slots
+        )
         cuts = outlines(fronts + backs, grid, shape, spec) if shape != "rect" and spec.marks else ()
         yield Page("front", sheet + 1, fronts + backs, marks, ruler, cuts, fold=line)
 
