@@ -261,11 +261,12 @@ def _short_marks(deck: Deck, grid: Grid, spec: SheetSpec, problems: Problems) ->
     side, foot = mark_reach(grid, spec.margin * mm)
     reach = {"top and bottom": foot, "left and right": side}
     said = " and ".join(f"at the {where} reach only {max(reach[where], 0.0) / mm:.1f} mm" for where in short)
+    outer = "a smaller --outer-bleed, " if grid.outer > grid.bleed else ""
     problems.warn(
         deck.locs.get("front", deck.loc),
         "sheet-marks-short",
         f"deck '{deck.id}' fills {spec.sheet_paper.shown} so far that its crop marks {said} past the {spec.margin:g} mm margin a home printer leaves blank "
-        f"(less than {MARK_REACH / mm:g} mm: they may not print); expected --gap {TICK_GAP / mm:g} or more (the cut lines are then ticked between the cards), other paper (--paper), or cutting along the art's edges",
+        f"(less than {MARK_REACH / mm:g} mm: they may not print); expected --gap {TICK_GAP / mm:g} or more (the cut lines are then ticked between the cards), other paper (--paper), {outer}or cutting along the art's edges",
     )
 
 
