@@ -11,6 +11,7 @@ import pytest
 from conftest import run
 from pdfread import MM, card_boxes, marks, reader
 
+from pnp.base.paths import CARDS_DIR
 from pnp.impose.sheets import SheetSpec, impose, plan_grid
 
 EXACT = 0.0002 * MM  # how exactly backs land behind fronts
@@ -123,3 +124,25 @@ def test_outer_bleed_makes_room_inside_the_margin_and_says_what_it_costs(tmp_pat
     left, bottom, right, top = grid.art_box
     assert min(left, bottom, grid.page_w - right, grid.page_h - top) >= 5 * MM - 1e-6  # the art inside the 5 mm margin
     assert "deck 'events': --outer-bleed" not in run("check", "--outer-bleed", "5.5").output
+
+
+def test_folded_backs_take_their_bleed_and_lie_behind_their_fronts_across_the_fold(tmp_path):
+    result = run("build", "--deck", "events", "--sides", "fold", "--back-bleed", "2", "--gap", "1", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    page = reader(tmp_path / "mesta" / "events-sk-a4-fold.pdf").pages[0]
+    page_w = float(page.mediabox.width)
+    boxes = card_boxes(page)
+    fronts = [b for b in boxes if round(b[2] / MM, 3) == 63.0]
+    backs = [b for b in boxes if round(b[2] / MM, 3) == 67.0]
+    assert len(fronts) == len(backs) == 4 and len(boxes) == 8
+    for x, y, _, _ in backs:  # folded over the vertical line in the middle of the page
+        trim_x, trim_y = x + 2 * MM, y + 2 * MM
+        assert any(abs((page_w - trim_x - 63 * MM) - fx) < EXACT and abs(trim_y - fy) < EXACT for fx, fy, _, _ in fronts)
+
+
+def test_outer_bleed_does_not_apply_to_shared_sheets_and_says_so(tmp_path):
+    result = run("check", CARDS_DIR / "scharz", "--outer-bleed", "3")
+    assert (
+        "warning: the decks of group 'tokens' share sheets, in rows of different sizes with no outer edges of their own: "
+        "--outer-bleed 3 does not apply to them; their edges get --bleed 0 (expected a larger --bleed for them) [sheet-outer-bleed]"
+    ) in result.output
