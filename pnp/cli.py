@@ -140,6 +140,8 @@ def _sheet_spec(
     flip: str,
     back_offset,
     bleed: float,
+    outer_bleed: float,
+    back_bleed: float | None,
     gap: float,
     overlap: float,
     cutter: str | None,
@@ -156,6 +158,8 @@ def _sheet_spec(
     return SheetSpec(
         paper=paper,
         bleed=bleed,
+        outer_bleed=outer_bleed,
+        back_bleed=back_bleed,
         gap=gap,
         flip=flip,
         back_offset=back_offset,
@@ -169,13 +173,13 @@ def _sheet_spec(
 
 def with_sheet(command):
     """The command takes `sheet`, the SheetSpec of its sheet options (--paper, --sides,
-    --flip, --back-offset, --bleed, --gap, --overlap, --cutter, --corner-radius,
-    --mark-inset), checked
+    --flip, --back-offset, --bleed, --outer-bleed, --back-bleed, --gap, --overlap,
+    --cutter, --corner-radius, --mark-inset), checked
     together before anything runs: a contradiction is a usage error (exit 2)."""
 
     @functools.wraps(command)
-    def taking_sheet(*args, paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset, **kwargs):
-        sheet = _sheet_spec(paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset)
+    def taking_sheet(*args, paper, sides, flip, back_offset, bleed, outer_bleed, back_bleed, gap, overlap, cutter, corner_radius, mark_inset, **kwargs):
+        sheet = _sheet_spec(paper, sides, flip, back_offset, bleed, outer_bleed, back_bleed, gap, overlap, cutter, corner_radius, mark_inset)
         return command(*args, sheet=sheet, **kwargs)
 
     return taking_sheet
@@ -207,7 +211,7 @@ gap_option = click.option(
     type=click.FloatRange(0, 20),
     default=0.0,
     show_default=True,
-    help="Blank paper in mm between the art of neighbouring cards, bleed to bleed (their trims are 2 x bleed + gap apart).",
+    help="Blank paper in mm between the art of neighbouring cards, bleed to bleed (their trims are 2 x bleed + gap apart, with the larger of --bleed and --back-bleed).",
 )
 overlap_option = click.option(
     "--overlap",
@@ -228,19 +232,48 @@ bleed_option = click.option(
     show_envvar=True,
     help="Bleed in mm: the art runs this far past the cut on every side.",
 )
+outer_bleed_option = click.option(
+    "--outer-bleed",
+    type=click.FloatRange(0, 10),
+    default=0.0,
+    show_default=True,
+    envvar="PNP_OUTER_BLEED",
+    show_envvar=True,
+    help="At least this much bleed in mm on the edges at the outside of the grid of cards (facing the paper's margin), against a duplex printer's drift; the edges between cards keep --bleed.",
+)
+back_bleed_option = click.option(
+    "--back-bleed",
+    type=click.FloatRange(0, 6),
+    default=None,
+    envvar="PNP_BACK_BLEED",
+    show_envvar=True,
+    help="The backs' bleed in mm, when it differs from the fronts' (default: --bleed); the backs' trims stay behind the fronts'.",
+)
 
 
 def sheet_options(command):
     """The sheet options of `pnp build` after --paper (and --out), in its order; `pnp check`
     takes them too, to report what a build on those sheets would find."""
     for option in reversed(
-        (sides_option, flip_option, back_offset_option, bleed_option, gap_option, overlap_option, cutter_option, corner_option, mark_inset_option)
+        (
+            sides_option,
+            flip_option,
+            back_offset_option,
+            bleed_option,
+            outer_bleed_option,
+            back_bleed_option,
+            gap_option,
+            overlap_option,
+            cutter_option,
+            corner_option,
+            mark_inset_option,
+        )
     ):
         command = option(command)
     return command
 
 
-SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "gap", "overlap", "cutter", "corner_radius", "mark_inset")
+SHEET_KEYS = ("paper", "sides", "flip", "back_offset", "bleed", "outer_bleed", "back_bleed", "gap", "overlap", "cutter", "corner_radius", "mark_inset")
 # The commands whose sheet options the user's config file sets, and which of them (impose's
 # --bleed is what its images include, not a setting of the printer's).
 CONFIG_COMMANDS = {
@@ -1117,12 +1150,21 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
     show_default=True,
     help="Bleed in mm that the images include beyond the trim on every side (images of pnp export png say theirs: without --bleed, that one).",
 )
+@outer_bleed_option
+@back_bleed_option
 @click.option(
-    "--extend",
+    "--make-bleed",
     type=click.FloatRange(0, 6),
     default=0.0,
     show_default=True,
-    help="Make this much bleed in mm for images cut at the trim, from their outermost pixels (each edge stretched outwards, each corner its corner pixel).",
+    help="Make this much bleed in mm for images cut at the trim, from their edges (see --make-bleed-mode); more where --outer-bleed or --back-bleed asks for it.",
+)
+@click.option(
+    "--make-bleed-mode",
+    type=click.Choice(["stretch", "mirror"]),
+    default="stretch",
+    show_default=True,
+    help="How --make-bleed makes bleed: stretch the outermost pixels outwards (each corner its corner pixel), or mirror the image in its edges (corners both ways).",
 )
 @gap_option
 @overlap_option
@@ -1140,20 +1182,23 @@ def impose_images(
     out: Path,
     sheet: SheetSpec,
     title: str | None,
-    extend: float,
+    make_bleed: float,
+    make_bleed_mode: str,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
     sheets with crop marks, duplex backs and the calibration ruler, like a built deck.
-    Images cut at the trim get bleed made for them with --extend."""
-    if extend and sheet.bleed:
-        raise click.UsageError("--bleed says how much bleed the images hold, --extend makes bleed for images that hold none; expected one of them")
+    Images cut at the trim get bleed made for them with --make-bleed."""
+    if make_bleed and sheet.bleed:
+        raise click.UsageError("--bleed says how much bleed the images hold, --make-bleed makes bleed for images that hold none; expected one of them")
 
     def action():
         from pnp.commands.impose_images import impose_images as run_impose
 
         learn = click.get_current_context().get_parameter_source("bleed") != ParameterSource.COMMANDLINE
-        written, problems, cuts = run_impose(folder, back, size, sheet, out, title, learn, extend)
+        written, problems, cuts, done = run_impose(folder, back, size, sheet, out, title, learn, make_bleed, make_bleed_mode)
         _report(problems.items)
+        for line in done:
+            ctx.say(line)
         ctx.say(_wrote(written.path, written.cards, written.pages))
         if cuts:
             _say_cut_files(ctx, cuts)

@@ -10,10 +10,13 @@ A folder with a `manifest.csv` (what `pnp export shop` writes) is read from it i
 each front as many times as its quantity, with its own back or the deck's one back, at
 the trim size and with the bleed the manifest states.
 
-Images cut at the trim, without bleed, get bleed made for them (`extend`): each image is
-extended outwards by its outermost pixels (each edge's row or column stretched, each
-corner filled with its corner pixel), so that a cut a little off shows the card's edge
-colour, never the paper's white.
+Images cut at the trim, without bleed, get bleed made for them (`--make-bleed`), so that
+a cut a little off shows the card's own edge, never the paper's white: each image is
+extended outwards either by its outermost pixels (`stretch`: each edge's row or column
+stretched, each corner filled with its corner pixel) or by its edge strip reflected
+outwards (`mirror`: the pixels next to the edge repeated in reverse order, as in a
+mirror laid on the cut; each corner reflected both ways), which keeps a pattern or a
+photograph going past the cut where stretching would smear it into stripes.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
 from PIL import Image, UnidentifiedImageError
 from reportlab.lib.units import mm
@@ -44,6 +48,8 @@ SHORT_SIDE = 63.0  # mm: the default width of a card that is not of poker propor
 MIN_DPI = 150  # below this a printed card looks blurred
 MAX_IMAGES = 10_000
 MANIFEST_COLUMNS = ("file", "deck", "card", "side", "quantity", "size", "bleed_mm")
+BleedMode = Literal["stretch", "mirror"]
+MADE = {"stretch": "stretched", "mirror": "mirrored"}  # how the summary says which way bleed was made
 
 
 @dataclass(repr=False, eq=False)
@@ -261,15 +267,21 @@ def collect_manifest(folder: Path, bleed: float) -> Artwork:
     return Artwork([p for p, _ in fronts], backs, size, problems, image_bleed)
 
 
-def extended(source: Path, pad_x: int, pad_y: int, target: Path) -> None:
+def made_bleed(source: Path, pad_x: int, pad_y: int, target: Path, mode: BleedMode = "stretch") -> None:
     """`source` with `pad_x` pixels more on the left and right and `pad_y` above and
-    below, made of its outermost pixels: each edge's row or column stretched outwards, each
-    corner filled with its corner pixel; saved as PNG at `target`."""
+    below, saved as PNG at `target`. `stretch`: made of its outermost pixels, each edge's
+    row or column stretched outwards, each corner filled with its corner pixel. `mirror`:
+    the image reflected in each of its edges (a corner: reflected in both), so the pixel
+    `d` pixels outside an edge is the one `d - 1` pixels inside it; bleed wider than the
+    image itself reflects it again, back and forth."""
     with Image.open(source) as image:
         image.load()
         if image.mode not in ("RGB", "RGBA"):
             image = image.convert("RGBA" if "A" in image.getbands() or "transparency" in image.info else "RGB")
         w, h = image.size
+        if mode == "mirror":
+            _mirrored(image, pad_x, pad_y).save(target, "PNG")
+            return
         out = Image.new(image.mode, (w + 2 * pad_x, h + 2 * pad_y))
         out.paste(image, (pad_x, pad_y))
         if pad_y:
@@ -284,6 +296,24 @@ def extended(source: Path, pad_x: int, pad_y: int, target: Path) -> None:
         out.save(target, "PNG")
 
 
+def _mirrored(image: Image.Image, pad_x: int, pad_y: int) -> Image.Image:
+    """`image` reflected outwards in its edges by `pad_x` and `pad_y` pixels: a 3 x 3 tiling
+    of it and its mirror images (flipped left-right beside it, top-bottom above and below,
+    both ways in the corners), cropped; tiled again while the bleed is wider than the image."""
+    w, h = image.size
+    flipped_x = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+    flipped_y = image.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+    flipped_xy = image.transpose(Image.Transpose.ROTATE_180)
+    reps_x, reps_y = -(-pad_x // w), -(-pad_y // h)  # images needed beside it on each side
+    tiled = Image.new(image.mode, ((2 * reps_x + 1) * w, (2 * reps_y + 1) * h))
+    for i in range(-reps_x, reps_x + 1):
+        for j in range(-reps_y, reps_y + 1):
+            tile = (image, flipped_x, flipped_y, flipped_xy)[(i % 2) + 2 * (j % 2)]
+            tiled.paste(tile, ((i + reps_x) * w, (j + reps_y) * h))
+    left, top = reps_x * w - pad_x, reps_y * h - pad_y
+    return tiled.crop((left, top, left + w + 2 * pad_x, top + h + 2 * pad_y))
+
+
 def impose_images(
     folder: Path,
     back: Path | None,
@@ -292,47 +322,89 @@ def impose_images(
     out: Path,
     title: str | None = None,
     learn_bleed: bool = False,
-    extend: float = 0.0,
-) -> tuple[Written, Problems, list[Path]]:
+    make_bleed: float = 0.0,
+    mode: BleedMode = "stretch",
+) -> tuple[Written, Problems, list[Path], list[str]]:
     """Write the sheets of the images in `folder` to one PDF; returns what was written (its
     path, the number of cards and pages, whether it is printed double-sided), the
-    warnings and the cut files written beside it (--cutter). `learn_bleed` (--bleed not
-    given): images of `pnp export png` are imposed with the bleed they hold. Cards too large for the
-    paper are turned to landscape, or else printed in overlapping pieces, as `pnp build`
-    does; folded (--sides fold) when half a sheet holds them, else double-sided.
-    `extend`: mm of bleed made for images that have none (`extended`), in place of
-    `spec.bleed` (what the images include)."""
+    warnings, the cut files written beside it (--cutter) and the lines of the summary
+    that say what was done to the images (the bleed made for them). `learn_bleed` (--bleed not given): images of `pnp export png` are imposed
+    with the bleed they hold. Cards too large for the paper are turned to landscape, or
+    else printed in overlapping pieces, as `pnp build` does; folded (--sides fold) when
+    half a sheet holds them, else double-sided. `make_bleed`: mm of bleed made for
+    images that have none (`made_bleed`, by `mode`), in place of `spec.bleed` (what the
+    images include); as much more as --outer-bleed and --back-bleed ask for."""
     if back is None and (folder / MANIFEST).is_file():
         art = collect_manifest(folder, spec.bleed)
         if size is not None:
             art.size = size
     else:
-        art = collect(folder, back, size, None if learn_bleed and not extend else spec.bleed)
+        art = collect(folder, back, size, None if learn_bleed and not make_bleed else spec.bleed)
         if art.learned is not None:
             spec = replace(spec, bleed=art.learned)
-    if not extend:
-        return _impose(folder, art, spec, out, title)
-    if art.bleed:
-        art.problems.error(
-            Location(display_path(folder / MANIFEST)),
-            "images-extend",
-            f"the images hold {art.bleed:g} mm of bleed already (the manifest says so); expected --extend only for images cut at the trim",
-        )
-        raise PnpError(art.problems)
+    if not make_bleed:
+        return (*_impose(folder, art, _within_images(folder, art, spec), out, title), [])
+    _refuse_bled(folder, art, make_bleed)
+    made = max(make_bleed, spec.outer_bleed, spec.backs_bleed if spec.back_bleed is not None else 0.0)  # the images must reach as far as any edge is printed
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".pnp-extend-", dir=out) as work:  # under --out, removed once the PDF is written
-        made: dict[Path, Path] = {}
+    with tempfile.TemporaryDirectory(prefix=".pnp-bleed-", dir=out) as work:  # under --out, removed once the PDF is written
+        images: dict[Path, Path] = {}
         for index, path in enumerate(dict.fromkeys(art.fronts + art.backs)):
             with Image.open(path) as image:
                 w, h = image.size
             target = Path(work) / str(index) / f"{path.stem}.png"  # named as the image: the pieces' labels show it
             target.parent.mkdir()
-            extended(path, round(extend * w / art.size[0]), round(extend * h / art.size[1]), target)
-            made[path] = target
-        art.fronts = [made[p] for p in art.fronts]
-        art.backs = [made[p] for p in art.backs]
-        art.bleed = extend
-        return _impose(folder, art, replace(spec, bleed=extend), out, title)
+            made_bleed(path, round(made * w / art.size[0]), round(made * h / art.size[1]), target, mode)
+            images[path] = target
+        count = len(images)
+        art.fronts = [images[p] for p in art.fronts]
+        art.backs = [images[p] for p in art.backs]
+        art.bleed = made
+        wider = f", {made:g} mm for --outer-bleed and --back-bleed" if made > make_bleed else ""
+        said = f"made {make_bleed:g} mm bleed ({MADE[mode]}{wider}) for {count} image{'s' if count != 1 else ''} cut at the trim"
+        return (*_impose(folder, art, replace(spec, bleed=make_bleed), out, title), [said])
+
+
+def _refuse_bled(folder: Path, art: Artwork, make_bleed: float) -> None:
+    """--make-bleed is for images cut at the trim: images that say they hold bleed (a
+    manifest's, or what pnp export png wrote into each PNG) are an error, all in one."""
+    if art.bleed:
+        art.problems.error(
+            Location(display_path(folder / MANIFEST)),
+            "images-make-bleed",
+            f"the images hold {art.bleed:g} mm of bleed already (the manifest says so); expected --make-bleed only for images cut at the trim, or --bleed {art.bleed:g}",
+        )
+        raise PnpError(art.problems)
+    bled: dict[float, list[str]] = {}
+    for path in dict.fromkeys(art.fronts + art.backs):
+        found = exported_as(path)
+        if found is not None and found[1] > 0:
+            bled.setdefault(found[1], []).append(path.name)
+    for held, names in sorted(bled.items()):
+        listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        art.problems.error(
+            Location(display_path(folder)),
+            "images-make-bleed",
+            f"{len(names)} image{'s' if len(names) != 1 else ''} ({listed}) hold {held:g} mm of bleed already (pnp export png wrote it into them); expected --make-bleed {make_bleed:g} only for images cut at the trim, or --bleed {held:g} without it",
+        )
+    art.problems.raise_if_errors()
+
+
+def _within_images(folder: Path, art: Artwork, spec: SheetSpec) -> SheetSpec:
+    """`spec` with --outer-bleed and --back-bleed no larger than the bleed the images hold
+    (an edge cannot show art the image does not have), saying so where they were larger."""
+    held = spec.bleed if art.bleed is None else art.bleed
+    asked = {"--outer-bleed": spec.outer_bleed, "--back-bleed": spec.backs_bleed}
+    over = {name: value for name, value in asked.items() if value > held + 1e-9}
+    if not over:
+        return spec
+    said = " and ".join(f"{name} {value:g}" for name, value in over.items())
+    art.problems.warn(
+        Location(display_path(folder)),
+        "images-bleed-short",
+        f"the images hold {held:g} mm of bleed, less than {said} asks for; those edges get {held:g} mm (expected --make-bleed for images cut at the trim, or images with more bleed)",
+    )
+    return replace(spec, outer_bleed=min(spec.outer_bleed, held), back_bleed=min(spec.backs_bleed, held))
 
 
 def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str | None) -> tuple[Written, Problems, list[Path]]:

@@ -20,6 +20,7 @@ Sides = Literal["duplex", "fronts", "backs", "fold"]
 Shape = Literal["rect", "round", "hex"]
 Cutter = Literal["silhouette", "cricut"]
 Box = tuple[float, float, float, float]  # left, bottom, right, top
+Bleed = float | Box  # how far a face's art runs past its trim: the same on every side, or left, bottom, right, top on the page
 
 MARK_GAP = 1.0 * mm  # crop marks stop this far from the art (cards and their bleed)
 MARK_WIDTH = 0.5  # points: thinner vanishes in print
@@ -32,6 +33,8 @@ class SheetSpec:
     paper: str = "a4"  # a name of impose.paper's PAPERS or a custom WIDTHxHEIGHT, as impose.paper.paper() names it
     margin: float = SHEET_MARGIN
     bleed: float = 0.0  # art extends this far beyond the trim on each side
+    outer_bleed: float = 0.0  # edges at the grid's outside (facing the paper's margin) get at least this much bleed, against duplex drift
+    back_bleed: float | None = None  # the backs' bleed; None: bleed
     gap: float = 0.0  # extra space between neighbouring cards
     flip: Flip = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm to shift backs, right and up
@@ -42,6 +45,11 @@ class SheetSpec:
     cutter: Cutter | None = None  # a cutting machine cuts the components: its registration marks, no crop marks, a cut file
     corner_radius: float | None = None  # of a rectangular component's cut outline; None: CUTTER_RADIUS with a cutter
     mark_inset: float | None = None  # Silhouette's marks' corners from the page's edges; None: SILHOUETTE_INSET
+
+    @property
+    def backs_bleed(self) -> float:
+        """The backs' bleed in mm: --back-bleed, else --bleed."""
+        return self.bleed if self.back_bleed is None else self.back_bleed
 
     @property
     def sheet_paper(self) -> Paper:
@@ -76,6 +84,8 @@ class Grid:
     pitch_y: float
     x0: float  # left trim edge of column 0
     y0: float  # top trim edge of row 0
+    outer: float = 0.0  # the least bleed of the edges at the grid's outside (--outer-bleed)
+    sides: tuple[float, float] | None = None  # the fronts' and the backs' own bleed, when they differ from `bleed` (the larger, which spaces the cells)
 
     @property
     def per_sheet(self) -> int:
@@ -108,13 +118,42 @@ class Grid:
         return _unique([self.y0 - r * self.pitch_y - d for r in range(self.rows) for d in (0.0, self.trim_h)])
 
     @property
+    def reach(self) -> float:
+        """How far the art reaches past the grid's outer trims: the cells' bleed, or more
+        with --outer-bleed."""
+        return max(self.bleed, self.outer)
+
+    @property
     def art_box(self) -> tuple[float, float, float, float]:
         """Left, bottom, right, top of everything printed on the grid, bleed included."""
-        left = self.x0 - self.bleed
-        right = self.x0 + (self.cols - 1) * self.pitch_x + self.trim_w + self.bleed
-        top = self.y0 + self.bleed
-        bottom = self.y0 - (self.rows - 1) * self.pitch_y - self.trim_h - self.bleed
+        reach = self.reach
+        left = self.x0 - reach
+        right = self.x0 + (self.cols - 1) * self.pitch_x + self.trim_w + reach
+        top = self.y0 + reach
+        bottom = self.y0 - (self.rows - 1) * self.pitch_y - self.trim_h - reach
         return left, bottom, right, top
+
+    def slot_bleed(self, index: int, back: bool = False, flip: Flip = "long", filled: int | None = None) -> Bleed:
+        """The bleed of the front (or, `back`, the back turned over `flip` in the page's
+        terms) in slot `index`, on its page: its side's own bleed, or at least `outer` on
+        the edges that face no other card: those at the grid's outside, and those beside
+        the slots a part-filled last sheet (`filled` slots) leaves empty. Turning the
+        sheet mirrors which edges those are."""
+        own = self.bleed if self.sides is None else self.sides[1 if back else 0]
+        if self.outer <= own:
+            return own
+        filled = self.per_sheet if filled is None else filled
+        row, col = divmod(index, self.cols)
+        left, top = col == 0, row == 0
+        right = col == self.cols - 1 or index + 1 >= filled
+        bottom = row == self.rows - 1 or index + self.cols >= filled
+        if back and flip == "long":
+            left, right = right, left
+        elif back:
+            bottom, top = top, bottom
+        if not (left or bottom or right or top):
+            return own
+        return tuple(self.outer if outside else own for outside in (left, bottom, right, top))  # type: ignore[return-value]
 
 
 def back_shift(flip: Flip, offset: tuple[float, float]) -> tuple[float, float]:
@@ -149,8 +188,14 @@ def plan_grid(spec: SheetSpec, trim_w: float, trim_h: float, landscape: bool = F
 def _grid_in(spec: SheetSpec, page_w: float, page_h: float, area: Box, trim_w: float, trim_h: float, keep_out: tuple[Box, ...], where: str) -> Grid:
     """The largest grid of cells inside `area`, centred in it, whose art overlaps none of
     `keep_out` (among grids of as many cells, the one with more columns)."""
-    bleed, gap = spec.bleed * mm, spec.gap * mm
+    front, back = spec.bleed * mm, spec.backs_bleed * mm
+    bleed, gap = max(front, back), spec.gap * mm  # cells hold the wider of the two sides' bleeds: no art overlaps its neighbour's
+    sides = (front, back) if front != back else None
+    outer = spec.outer_bleed * mm
+    extra = max(0.0, outer - bleed)  # the outer bleed beyond the cells' own, on each side of the grid
     left, bottom, right, top = area
+    if extra:
+        left, bottom, right, top = left + extra, bottom + extra, right - extra, top - extra
     cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     usable_w, usable_h = right - left, top - bottom
     most_cols = math.floor((usable_w + gap + 1e-6) / (cell_w + gap))
@@ -161,7 +206,7 @@ def _grid_in(spec: SheetSpec, page_w: float, page_h: float, area: Box, trim_w: f
         grid_w, grid_h = cols * pitch_x - gap, rows * pitch_y - gap
         x0 = left + (usable_w - grid_w) / 2 + bleed
         y0 = top - (usable_h - grid_h) / 2 - bleed
-        grid = Grid(page_w, page_h, trim_w, trim_h, bleed, cols, rows, pitch_x, pitch_y, x0, y0)
+        grid = Grid(page_w, page_h, trim_w, trim_h, bleed, cols, rows, pitch_x, pitch_y, x0, y0, outer, sides)
         if not any(_overlap(grid.art_box, box) for box in keep_out):
             return grid
     raise DoesNotFit(f"{trim_w / mm:.1f} x {trim_h / mm:.1f} mm does not fit {where}")
@@ -261,6 +306,7 @@ class Placement:
     y: float
     turned: bool = False  # the art turned 180 degrees in its trim box (a back whose page is turned over its short side)
     back: bool = False  # the component's back, on a page of fronts (folded sheets)
+    bleed: Bleed | None = None  # its art past the trim when not the sheet's --bleed all round (--outer-bleed, --back-bleed)
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -451,13 +497,25 @@ def impose(count: int, grid: Grid, spec: SheetSpec, shape: Shape = "rect") -> It
         first = sheet * per
         slots = range(min(per, count - first))
         if spec.sides in ("duplex", "fronts"):
-            placements = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
+            placements = tuple(Placement(first + s, *grid.trim_origin(s), bleed=own_bleed(grid, s, len(slots))) for s in slots)
             machine = outlines(placements, grid, shape, spec) if spec.cutter else ()
             on_sheet = last_ruler if sheet == sheets - 1 and last_ruler is not None else ruler
             yield Page("front", sheet + 1, placements, front_marks, on_sheet, cuts(placements), registration=reg, machine=machine)
         if spec.sides in ("duplex", "backs"):
-            placements = tuple(Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short") for s in slots)
+            placements = tuple(
+                Placement(first + s, *grid.back_origin(s, flip, spec.back_offset), flip == "short", bleed=own_bleed(grid, s, len(slots), True, flip))
+                for s in slots
+            )
             yield Page("back", sheet + 1, placements, back_marks, ruler if spec.sides == "backs" else None, cuts(placements))
+
+
+def own_bleed(grid: Grid, index: int, filled: int, back: bool = False, flip: Flip = "long") -> Bleed | None:
+    """A placement's bleed (Grid.slot_bleed, on a sheet of `filled` slots) where a side's
+    or an edge's differs from the grid's one bleed; None (the sheet's --bleed all round)
+    where none does."""
+    if not grid.outer and grid.sides is None:
+        return None
+    return grid.slot_bleed(index, back, flip, filled)
 
 
 def _ruler_in_empty_rows(grid: Grid, on_last: int) -> Ruler | None:
@@ -469,7 +527,7 @@ def _ruler_in_empty_rows(grid: Grid, on_last: int) -> Ruler | None:
         return None
     left, bottom, right, _ = grid.art_box
     floor = bottom  # the foot of the grid: the empty rows run from it up to the last used row's art
-    ceiling = grid.y0 - (used_rows - 1) * grid.pitch_y - grid.trim_h - grid.bleed - MARK_GAP
+    ceiling = grid.y0 - (used_rows - 1) * grid.pitch_y - grid.trim_h - grid.reach - MARK_GAP  # --outer-bleed reaches into the empty rows too
     room = ceiling - floor
     if room < RULER_ROOM:
         return None
@@ -601,8 +659,11 @@ def impose_fold(count: int, fold: Fold, spec: SheetSpec, shape: Shape = "rect") 
     for sheet in range(sheets):
         first = sheet * per
         slots = range(min(per, count - first))
-        fronts = tuple(Placement(first + s, *grid.trim_origin(s)) for s in slots)
-        backs = tuple(Placement(first + s, *fold.back_origin(s), turned=not fold.vertical, back=True) for s in slots)
+        fronts = tuple(Placement(first + s, *grid.trim_origin(s), bleed=own_bleed(grid, s, len(slots))) for s in slots)
+        mirror = "long" if fold.vertical else "short"  # a vertical fold mirrors the columns, as turning over the long edge does
+        backs = tuple(
+            Placement(first + s, *fold.back_origin(s), turned=not fold.vertical, back=True, bleed=own_bleed(grid, s, len(slots), True, mirror)) for s in slots
+        )
         cuts = outlines(fronts + backs, grid, shape, spec) if shape != "rect" and spec.marks else ()
         yield Page("front", sheet + 1, fronts + backs, marks, ruler, cuts, fold=line)
 
@@ -727,7 +788,7 @@ def plan_tiling(spec: SheetSpec, trim_w: float, trim_h: float, shape: Shape = "r
     sheets (whichever needs fewer sheets; portrait on a tie), then share it out evenly:
     every piece is the same size, the component divided by the piece grid, so the last
     column or row is no thin strip. Each piece is centred on its sheet."""
-    bleed, margin, overlap = spec.bleed * mm, spec.margin * mm, spec.overlap * mm
+    bleed, margin, overlap = max(spec.bleed, spec.outer_bleed) * mm, spec.margin * mm, spec.overlap * mm  # every edge of a lone component is an outer one
     art_w, art_h = trim_w + 2 * bleed, trim_h + 2 * bleed
     best = None
     for landscape in (False, True):
@@ -820,7 +881,9 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
     like cards. With a cutting machine, the rows keep inside its area and clear of its
     marks (Silhouette's: inside their corners), and the outlines go to the cut file."""
     page_w, page_h = spec.sheet_paper.size()
-    bleed, gap, margin = spec.bleed * mm, spec.gap * mm, spec.margin * mm
+    front, back = spec.bleed * mm, spec.backs_bleed * mm
+    bleed, gap, margin = max(front, back), spec.gap * mm, spec.margin * mm  # cells hold the wider of the sides' bleeds
+    front_bleed, back_bleed = (None, None) if front == back else (front, back)
     reg = registration(spec, page_w, page_h)
     area = printable(spec, page_w, page_h)
     if spec.cutter == "silhouette":
@@ -860,12 +923,12 @@ def plan_shared(spec: SheetSpec, members: list[Member]) -> SharedSheets:
             x = left
             for i in row:
                 m = members[i]
-                placed = Placement(i, x + bleed, y - bleed - m.h)
+                placed = Placement(i, x + bleed, y - bleed - m.h, bleed=front_bleed)
                 fronts.append(placed)
                 if m.back:
                     bx = page_w - placed.x - m.w if flip == "long" else placed.x
                     by = placed.y if flip == "long" else page_h - placed.y - m.h
-                    backs.append(Placement(i, bx + dx, by + dy, flip == "short"))
+                    backs.append(Placement(i, bx + dx, by + dy, flip == "short", bleed=back_bleed))
                 x += m.w + 2 * bleed + gap
             y -= height + gap
         foot = min(bar[1] for bar in reg.bars) if reg is not None and reg.cutter == "cricut" else top - block_h

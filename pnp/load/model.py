@@ -173,7 +173,7 @@ class GameFile:
     glossary: str = "glossary.yaml"  # canonical terms and their forms (optional file)
     rulebooks: dict[str, RulebookDef] = field(default_factory=dict)  # rulebook id -> its files
     tuckboxes: dict[str, TuckboxDef] = field(default_factory=dict)  # box id -> its deck and layout
-    # The game's default sheet options (paper, sides, bleed, gap, overlap, corner_radius),
+    # The game's default sheet options (paper, sides, bleed, outer_bleed, back_bleed, gap, overlap, corner_radius),
     # below the player's own: read and checked before the build by pnp/load/settings.py.
     sheet: dict[str, Any] = field(default_factory=dict)
     # Words the hyphenation patterns split wrongly, per language, with their allowed breaks

@@ -7,6 +7,7 @@ it, and the writer (pipeline/sheets.py) places only what a plan says."""
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,6 +36,7 @@ from pnp.impose.sheets import (
     plan_grid,
     plan_shared,
     plan_tiling,
+    printable,
     short_marks,
 )
 from pnp.load.model import Deck
@@ -219,6 +221,8 @@ def _deck(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | Non
             spec = by_hand
     if grid is None:
         return _pieces(project, deck, spec, items, problems)
+    if spec.outer_bleed > max(spec.bleed, spec.backs_bleed):
+        _outer_room(deck, grid, spec, problems)
     sides = spec.sides if back is not None else "fronts"  # a deck without a back has nothing for the reverse
     fold = _fold(spec, deck, front.width, front.height, problems) if sides == "fold" else None
     if fold is not None:
@@ -227,6 +231,24 @@ def _deck(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | Non
     if front.shape == "rect" and spec.marks and not spec.cutter:
         _short_marks(deck, grid, spec, problems)
     return GridSheets(deck.id, items, grid, None, replace(spec, sides=sides), front.shape)
+
+
+def _outer_room(deck: Deck, grid: Grid, spec: SheetSpec, problems: Problems) -> None:
+    """Say so when --outer-bleed costs the sheet cards: the grid makes room for it by
+    holding fewer (or by turning the sheet), which the user pays for in paper."""
+    plain = fit_grid(replace(spec, outer_bleed=0.0), grid.trim_w, grid.trim_h)
+    if plain is None or plain.per_sheet <= grid.per_sheet:
+        return
+    left, bottom, right, top = plain.art_box
+    area = printable(spec, plain.page_w, plain.page_h)
+    slack = min(left - area[0], bottom - area[1], area[2] - right, area[3] - top)
+    most = math.floor((plain.reach + slack) / mm * 10 + 1e-6) / 10  # the largest outer bleed that keeps them, to 0.1 mm
+    problems.warn(
+        deck.locs.get("front", deck.loc),
+        "sheet-outer-bleed",
+        f"deck '{deck.id}': --outer-bleed {spec.outer_bleed:g} leaves room for {grid.per_sheet} cards a sheet of {spec.sheet_paper.shown} instead of {plain.per_sheet}; "
+        f"expected --outer-bleed {most:g} or less to keep {plain.per_sheet} a sheet, if the paper matters more",
+    )
 
 
 def _short_marks(deck: Deck, grid: Grid, spec: SheetSpec, problems: Problems) -> None:
@@ -239,11 +261,12 @@ def _short_marks(deck: Deck, grid: Grid, spec: SheetSpec, problems: Problems) ->
     side, foot = mark_reach(grid, spec.margin * mm)
     reach = {"top and bottom": foot, "left and right": side}
     said = " and ".join(f"at the {where} reach only {max(reach[where], 0.0) / mm:.1f} mm" for where in short)
+    outer = "a smaller --outer-bleed, " if grid.outer > grid.bleed else ""
     problems.warn(
         deck.locs.get("front", deck.loc),
         "sheet-marks-short",
         f"deck '{deck.id}' fills {spec.sheet_paper.shown} so far that its crop marks {said} past the {spec.margin:g} mm margin a home printer leaves blank "
-        f"(less than {MARK_REACH / mm:g} mm: they may not print); expected --gap {TICK_GAP / mm:g} or more (the cut lines are then ticked between the cards), other paper (--paper), or cutting along the art's edges",
+        f"(less than {MARK_REACH / mm:g} mm: they may not print); expected --gap {TICK_GAP / mm:g} or more (the cut lines are then ticked between the cards), other paper (--paper), {outer}or cutting along the art's edges",
     )
 
 
@@ -334,8 +357,17 @@ def _pieces(project: Project, deck: Deck, spec: SheetSpec, items: Sequence[int],
 
 def _group(project: Project, group: str, ids: list[str], spec: SheetSpec, members: set[str] | None, problems: Problems) -> GroupSheets | None:
     """The decks of one group on shared sheets: each deck in rows of its own size. A deck
-    whose cards do not fit the paper upright is reported, each such deck once."""
+    whose cards do not fit the paper upright is reported, each such deck once. Shared
+    sheets have no grid whose outside --outer-bleed could mean: said, and left at --bleed."""
     game = project.game
+    if spec.outer_bleed > spec.bleed:
+        first = game.decks[ids[0]]
+        problems.warn(
+            first.locs.get("group", first.loc),
+            "sheet-outer-bleed",
+            f"the decks of group '{group}' share sheets, in rows of different sizes with no outer edges of their own: --outer-bleed {spec.outer_bleed:g} does not apply to them; their edges get --bleed {spec.bleed:g} (expected a larger --bleed for them)",
+        )
+        spec = replace(spec, outer_bleed=0.0)
     entries: list[tuple[str, int]] = []  # (deck, card index), copies repeated
     placed: list[Member] = []
     for deck_id in ids:

@@ -38,7 +38,7 @@ class TuckboxPlan:
 
 def plan_tuckbox(game_name: str, box: Tuckbox, spec: SheetSpec) -> TuckboxPlan:
     """Where the net of `box` goes on the paper of `spec`."""
-    box_spec = replace(spec, bleed=BLEED, gap=0.0, marks=False, sides="fronts")
+    box_spec = replace(spec, bleed=BLEED, outer_bleed=0.0, back_bleed=None, gap=0.0, marks=False, sides="fronts")
     plan = TuckboxPlan(box.id, box.deck, PdfName(game_name, box.id, spec.paper), box_spec)
     width, height = (length * mm for length in box.net.size)  # the net's face is this size (layout/tuckbox_net.py)
     grid = fit_grid(box_spec, width, height)

@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.assets.images import image_size
 from pnp.assets.shaping import shape
 from pnp.i18n.own import Words
-from pnp.impose.sheets import MARK_WIDTH, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
+from pnp.impose.sheets import MARK_WIDTH, Bleed, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
 from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped, glyph_chars
@@ -110,13 +110,14 @@ def draw_face(
     face: Face,
     x: float,
     y: float,
-    bleed: float,
+    bleed: Bleed,
     symbols,
     turned: bool = False,
     lead: tuple[str, int] | None = None,
     writing: Writing = DRAWN,
 ) -> None:
-    """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed;
+    """Draw a face with its trim origin at x, y, clipped to the trim plus the bleed (the
+    same all round, or left, bottom, right, top on the page);
     `turned`: upside down in the same box (a back on a page turned over its short side);
     `lead`: a form (Forms) that draws the face's first operations, and how many;
     `writing`: how the face gets into the PDF (drawn, unless the watcher's writes it again)."""
@@ -236,10 +237,15 @@ def _texts(ops: tuple[Op, ...]) -> dict[str, str]:
     return {font: "".join(sorted(found)) for font, found in chars.items()}
 
 
-def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: float, turned: bool) -> None:
+def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: Bleed, turned: bool) -> None:
     """Save the state, clip to the face's trim plus its bleed with the trim origin at x, y,
-    and move the origin there (`turned`: upside down in the same box); the caller restores."""
-    box = (x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
+    and move the origin there (`turned`: upside down in the same box: the bleed's sides are
+    the page's); the caller restores."""
+    if isinstance(bleed, tuple):
+        left, bottom, right, top = bleed
+        box = (x - left, y - bottom, face.width + left + right, face.height + bottom + top)
+    else:
+        box = (x - bleed, y - bleed, face.width + 2 * bleed, face.height + 2 * bleed)
     if not turned:
         enter_clipped(canvas, box, x, y)
         return
@@ -315,16 +321,18 @@ class Forms:
         self._count += 1
         return f"pnp{kind}{self._count}"
 
-    def face(self, face: Face, x: float, y: float, bleed: float, turned: bool = False) -> None:
-        """Draw `face` as draw_face does, from its form when it repeats."""
-        key = self._key(face, bleed)
+    def face(self, face: Face, x: float, y: float, bleed: Bleed, turned: bool = False) -> None:
+        """Draw `face` as draw_face does, from its form when it repeats (a form holds the
+        face to its widest bleed; the clip on the page keeps each side's own)."""
+        reach = max(bleed) if isinstance(bleed, tuple) else bleed
+        key = self._key(face, reach)
         name = self._faces.get(key, "")
         if name == "":  # never seen (or forgotten): drawn as it is
-            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, bleed), self.writing)
+            draw_face(self.canvas, face, x, y, bleed, self.symbols, turned, self._lead(face, reach), self.writing)
             self._remember(key, None)
             return
         if name is None:
-            name = self._define_face(face, bleed)
+            name = self._define_face(face, reach)
             self._remember(key, name)
         else:
             self._faces.move_to_end(key)
@@ -574,12 +582,22 @@ def draw_fold(canvas: Canvas, fold: FoldLine | None, font: str, word: str) -> No
 
 def page_boxes(page: Page, sizes: list[tuple[float, float]], bleed: float) -> tuple[Box, Box] | None:
     """The TrimBox and BleedBox a page of components declares: the union of their trims,
-    and of their art with its bleed; None for a page without components."""
+    and of their art with its bleed (`bleed`, or a placement's own); None for a page
+    without components."""
     if not page.placements:
         return None
     trims = [(p.x, p.y, p.x + w, p.y + h) for p, (w, h) in zip(page.placements, sizes)]
     trim = (min(t[0] for t in trims), min(t[1] for t in trims), max(t[2] for t in trims), max(t[3] for t in trims))
-    return trim, (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed)
+    if all(p.bleed is None for p in page.placements):
+        return trim, (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed)
+    arts = [_art(t, bleed if p.bleed is None else p.bleed) for p, t in zip(page.placements, trims)]
+    return trim, (min(a[0] for a in arts), min(a[1] for a in arts), max(a[2] for a in arts), max(a[3] for a in arts))
+
+
+def _art(trim: Box, bleed: Bleed) -> Box:
+    """A trim box grown by its bleed."""
+    left, bottom, right, top = bleed if isinstance(bleed, tuple) else (bleed,) * 4
+    return trim[0] - left, trim[1] - bottom, trim[2] + right, trim[3] + top
 
 
 def set_boxes(canvas: Canvas, boxes: tuple[Box, Box] | None) -> None:
@@ -628,7 +646,7 @@ def _draw_scale(canvas: Canvas, length: float, compact: bool) -> None:
 
 def _draw_page(canvas: Canvas, forms: Forms, page: Page, faces: tuple[Face, ...], boxes, bleed: float, caption, font: str, fold: str) -> None:
     for placement, face in zip(page.placements, faces):
-        forms.face(face, placement.x, placement.y, bleed, placement.turned)
+        forms.face(face, placement.x, placement.y, bleed if placement.bleed is None else placement.bleed, placement.turned)
     set_boxes(canvas, boxes)
     forms.marks(page.marks)
     draw_outlines(canvas, page.cuts)

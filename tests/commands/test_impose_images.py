@@ -9,7 +9,7 @@ from conftest import edit, run
 from pdfread import MM, card_boxes, marks, reader
 from PIL import Image
 
-from pnp.commands.impose_images import size_from
+from pnp.commands.impose_images import made_bleed, size_from
 
 COLOURS = ["#d62728", "#2ca02c", "#1f77b4", "#ff7f0e", "#9467bd"]
 
@@ -197,9 +197,9 @@ def edged(folder, names, size=(630, 880)):
     return folder
 
 
-def test_extend_makes_bleed_from_the_outermost_pixels(tmp_path):
+def test_make_bleed_stretches_the_outermost_pixels(tmp_path):
     fronts = edged(tmp_path / "art", ["c1.png", "c2.png"])
-    result = run("impose", fronts, "--extend", "3", "--out", tmp_path / "out")
+    result = run("impose", fronts, "--make-bleed", "3", "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     pdf = tmp_path / "out" / "art-a4.pdf"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["art-a4.pdf"]  # the extended images were temporary
@@ -228,9 +228,102 @@ def test_extend_makes_bleed_from_the_outermost_pixels(tmp_path):
     document.close()
 
 
-def test_extend_and_bleed_together_are_a_usage_error(tmp_path):
+def test_make_bleed_and_bleed_together_are_a_usage_error(tmp_path):
     fronts = edged(tmp_path / "art", ["c1.png"])
-    result = run("impose", fronts, "--extend", "3", "--bleed", "2", "--out", tmp_path / "out")
+    result = run("impose", fronts, "--make-bleed", "3", "--bleed", "2", "--out", tmp_path / "out")
     assert result.exit_code == 2
-    assert "--bleed says how much bleed the images hold, --extend makes bleed for images that hold none; expected one of them" in result.output
+    assert "--bleed says how much bleed the images hold, --make-bleed makes bleed for images that hold none; expected one of them" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def banded(folder, names, size=(630, 880)):
+    """Images cut at the trim (10 px a mm) whose left and top edges have 1 mm bands:
+    red, green, yellow from the left edge in; white, magenta from the top edge down."""
+    folder.mkdir(parents=True, exist_ok=True)
+    image = Image.new("RGB", size, (0, 0, 255))
+    for index, colour in enumerate([(255, 0, 0), (0, 255, 0), (255, 255, 0)]):
+        image.paste(colour, (index * 10, 0, index * 10 + 10, size[1]))
+    image.paste((255, 0, 255), (30, 10, size[0], 20))
+    image.paste((255, 255, 255), (30, 0, size[0], 10))
+    for name in names:
+        image.save(folder / name)
+    return folder
+
+
+def test_mirrored_bleed_is_the_reflection_of_the_image_in_its_edges(tmp_path):
+    source = banded(tmp_path / "art", ["c.png"]) / "c.png"
+    target = tmp_path / "made.png"
+    made_bleed(source, 30, 40, target, "mirror")
+    with Image.open(source) as image, Image.open(target) as out:
+        w, h = image.size
+        assert out.size == (w + 60, h + 80)
+        for d in range(30):  # the pixel d + 1 outside the left (right) edge is the one d inside it
+            for y in (0, 37, h - 1):
+                assert out.getpixel((29 - d, 40 + y)) == image.getpixel((d, y))
+                assert out.getpixel((30 + w + d, 40 + y)) == image.getpixel((w - 1 - d, y))
+        for d in range(40):  # above and below; the corners reflected both ways
+            assert out.getpixel((30 + 55, 39 - d)) == image.getpixel((55, d))
+            assert out.getpixel((30 + 55, 40 + h + d)) == image.getpixel((55, h - 1 - d))
+            assert out.getpixel((29 - d % 30, 39 - d)) == image.getpixel((d % 30, d))
+
+
+def test_make_bleed_mirror_on_the_sheet_and_what_the_summary_says(tmp_path):
+    fronts = banded(tmp_path / "art", ["c1.png", "c2.png"])
+    result = run("impose", fronts, "--make-bleed", "3", "--make-bleed-mode", "mirror", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "made 3 mm bleed (mirrored) for 2 images cut at the trim" in result.output
+    pdf = tmp_path / "out" / "art-a4.pdf"
+    (x, y, w, h), _ = card_boxes(reader(pdf).pages[0])
+    assert (round(w / MM, 1), round(h / MM, 1)) == (69.0, 94.0)
+    document = pdfium.PdfDocument(str(pdf))
+    scale = 4.0
+    image = document[0].render(scale=scale).to_pil().convert("RGB")
+
+    def colour(px, py):  # points from the page's bottom left
+        return image.getpixel((round(px * scale), round(image.height - py * scale)))
+
+    left, top, middle = x + 3 * MM, y + h - 3 * MM, y + h / 2
+    for mm_in, expected in ((0.5, (255, 0, 0)), (1.5, (0, 255, 0)), (2.5, (255, 255, 0))):
+        assert colour(left + mm_in * MM, middle) == expected
+        assert colour(left - mm_in * MM, middle) == expected  # its reflection in the left edge
+    assert colour(left + 30 * MM, top + 0.5 * MM) == (255, 255, 255)  # the top edge's bands, reflected
+    assert colour(left + 30 * MM, top + 1.5 * MM) == (255, 0, 255)
+    assert colour(left - 1.5 * MM, top + 1.5 * MM) == (0, 255, 0)  # the corner: reflected both ways
+    document.close()
+
+
+def test_make_bleed_refuses_images_that_hold_bleed_already(tmp_path):
+    from PIL.PngImagePlugin import PngInfo
+
+    from pnp.exports.png import BLEED_KEY, TRIM_KEY
+
+    folder = tmp_path / "art"
+    folder.mkdir()
+    for name in ("a.png", "b.png"):
+        info = PngInfo()
+        info.add_text(TRIM_KEY, "63x88")
+        info.add_text(BLEED_KEY, "3")
+        Image.new("RGB", (690, 940), (0, 0, 255)).save(folder / name, pnginfo=info)
+    result = run("impose", folder, "--make-bleed", "2", "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert (
+        "art: 2 images (a.png, b.png) hold 3 mm of bleed already (pnp export png wrote it into them); "
+        "expected --make-bleed 2 only for images cut at the trim, or --bleed 3 without it [images-make-bleed]"
+    ) in result.output
+    assert not (tmp_path / "out" / "art-a4.pdf").exists()
+
+
+def test_outer_bleed_of_images_is_made_or_said_to_be_short(tmp_path):
+    fronts = edged(tmp_path / "art", [f"c{i}.png" for i in range(9)])
+    short = run("impose", fronts, "--outer-bleed", "3", "--out", tmp_path / "short")
+    assert short.exit_code == 0, short.output
+    assert (
+        "warning: the images hold 0 mm of bleed, less than --outer-bleed 3 asks for; those edges get 0 mm "
+        "(expected --make-bleed for images cut at the trim, or images with more bleed) [images-bleed-short]"
+    ) in short.output
+    made = run("impose", fronts, "--make-bleed", "1", "--outer-bleed", "3", "--out", tmp_path / "made")
+    assert made.exit_code == 0, made.output
+    assert "made 1 mm bleed (stretched, 3 mm for --outer-bleed and --back-bleed) for 9 images cut at the trim" in made.output
+    boxes = card_boxes(reader(tmp_path / "made" / "art-a4.pdf").pages[0])
+    widths = sorted({round(w / MM, 2) for _, _, w, _ in boxes})
+    assert widths == [65.0, 67.0]  # the middle column: 1 mm a side; the outer ones 3 mm on their outer edge

@@ -120,7 +120,7 @@ def test_a_bad_value_and_an_unknown_key_are_located_errors(config, game, tmp_pat
         "config.yaml:1:8: 'paper' is 'leter'; expected one of: a4, letter, a3, legal, a5, b4, b5, half-letter, tabloid, ansi-c, arch-a, arch-b, arch-c,"
         " or WIDTHxHEIGHT in mm, portrait, each from 50 to 2000 (e.g. 300x450) (did you mean 'letter'?) [config-value]",
         "config.yaml:2:1: unknown key 'back_offst' in the config file (did you mean 'back_offset'?);"
-        " expected one of: paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset [config-unknown-key]",
+        " expected one of: paper, sides, flip, back_offset, bleed, outer_bleed, back_bleed, gap, overlap, cutter, corner_radius, mark_inset [config-unknown-key]",
         "config.yaml:3:8: 'bleed' is 9; expected a number of mm from 0 to 6 [config-value]",
         "config.yaml:4:14: 'back_offset' is 0.4; expected X,Y in mm, at most 20 each way, e.g. 0.5,-1 [config-value]",
         "config.yaml:5:9: 'cutter' is true; expected one of: silhouette, cricut [config-value]",
@@ -135,7 +135,7 @@ def test_a_config_file_that_is_not_a_mapping(config, game, tmp_path, monkeypatch
     result = run("check", game)
     assert result.exit_code == 2
     assert result.output.splitlines()[0] == (
-        "config.yaml:1:1: the config file is not a mapping; expected keys such as paper, sides, flip, back_offset, bleed, gap, overlap, cutter, corner_radius, mark_inset [config-type]"
+        "config.yaml:1:1: the config file is not a mapping; expected keys such as paper, sides, flip, back_offset, bleed, outer_bleed, back_bleed, gap, overlap, cutter, corner_radius, mark_inset [config-type]"
     )
 
 
@@ -204,7 +204,10 @@ def test_a_printer_setting_in_game_yaml_is_a_located_error(config, letter_game, 
     assert lines[0].endswith(
         f"'flip' is the player's printer setting, not the game's; expected it in the player's config file ({config}) or on the command line [game-sheet-players]"
     )
-    assert "unknown key 'papr' in game.yaml's sheet (did you mean 'paper'?); expected one of: paper, sides, bleed, gap, overlap, corner_radius" in lines[1]
+    assert (
+        "unknown key 'papr' in game.yaml's sheet (did you mean 'paper'?); expected one of: paper, sides, bleed, outer_bleed, back_bleed, gap, overlap, corner_radius"
+        in lines[1]
+    )
     assert "'gap' is 'lots'; expected a number of mm from 0 to 20 [config-value]" in lines[2]
     assert not (tmp_path / "out").exists()
 
@@ -227,3 +230,40 @@ def test_a_custom_paper_in_the_config_and_in_game_yaml(config, letter_game, tmp_
     edit(game_file, "paper: 11x17", "paper: ledger")  # tabloid by another name: the files are named tabloid
     build(letter_game, tmp_path / "ledger")
     assert page_size(tmp_path / "ledger", "tabloid") == (792, 1224)
+
+
+def test_outer_and_back_bleed_are_set_wherever_bleed_is(config, tmp_path, monkeypatch):
+    """--outer-bleed and --back-bleed from the command line, a PNP_* variable, the config
+    file and game.yaml's sheet: draw the same sheets; a bad value is located."""
+    folder = make_small_game(tmp_path / "hra")
+    cli = build(folder, tmp_path / "cli", "--outer-bleed", "3", "--back-bleed", "1")
+    assert sources(cli.output) == ["outer_bleed: 3 (from the command line)", "back_bleed: 1 (from the command line)"]
+    expected = (tmp_path / "cli" / "hra" / "cards-sk-a4.pdf").read_bytes()
+    build(folder, tmp_path / "plain")
+    assert (tmp_path / "plain" / "hra" / "cards-sk-a4.pdf").read_bytes() != expected
+
+    monkeypatch.setenv("PNP_OUTER_BLEED", "3")
+    monkeypatch.setenv("PNP_BACK_BLEED", "1")
+    env = build(folder, tmp_path / "env")
+    assert sources(env.output) == ["outer_bleed: 3 (from PNP_OUTER_BLEED)", "back_bleed: 1 (from PNP_BACK_BLEED)"]
+    assert (tmp_path / "env" / "hra" / "cards-sk-a4.pdf").read_bytes() == expected
+    monkeypatch.delenv("PNP_OUTER_BLEED")
+    monkeypatch.delenv("PNP_BACK_BLEED")
+
+    config.write_text("outer-bleed: 3\nback_bleed: 1\n", encoding="utf-8")
+    assert sources(build(folder, tmp_path / "config").output) == [f"outer_bleed: 3 (from {config})", f"back_bleed: 1 (from {config})"]
+    assert (tmp_path / "config" / "hra" / "cards-sk-a4.pdf").read_bytes() == expected
+    config.unlink()
+
+    game_file = folder / "game.yaml"
+    with game_file.open("a", encoding="utf-8") as file:
+        file.write("sheet:\n  outer_bleed: 3\n  back_bleed: 1\n")
+    assert sources(build(folder, tmp_path / "game").output) == [f"outer_bleed: 3 (from {game_file})", f"back_bleed: 1 (from {game_file})"]
+    assert (tmp_path / "game" / "hra" / "cards-sk-a4.pdf").read_bytes() == expected
+
+    monkeypatch.chdir(tmp_path)
+    edit(game_file, "  outer_bleed: 3", "  outer_bleed: 12")
+    result = run("build", folder, "--out", tmp_path / "bad")
+    assert result.exit_code == 2
+    line = line_of(game_file, "outer_bleed: 12")
+    assert f"hra/game.yaml:{line}:16: 'outer_bleed' is 12; expected a number of mm from 0 to 10 [config-value]" in result.output
