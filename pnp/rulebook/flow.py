@@ -312,6 +312,8 @@ class KeepWithNext(KeepTogether):
     so a heading over a long table would leave a page nearly empty; this keeps the heading with
     only the first lines (or rows) of what follows and lets the rest run on."""
 
+    canv = None  # measured before platypus places it too (a float asks whether it fits: Deferred)
+
     def split(self, aw, ah):
         content = kept_flowables(self)
         heads, after = content[:-1], content[-1]
@@ -576,7 +578,7 @@ class Deferred(Flowable):
     def split(self, aw, ah):
         if at_top_of_frame(self):
             return self.contents()
-        group = self._kept([self.lead, self.figure]) if self.lead is not None else self.figure
+        group = KeepWithNext([self.lead, self.figure]) if self.lead is not None else self.figure
         room = self._room(group, ah)
         if group.wrap(aw, room)[1] <= room:
             return self.contents()
@@ -590,7 +592,7 @@ class Deferred(Flowable):
         if not units:
             return []  # its section ends: the figure begins the next page
         first, rest = units[0], [f for unit in units[1:] for f in unit]
-        block = self._kept(first) if len(first) > 1 else first[0]
+        block = KeepWithNext(first) if len(first) > 1 else first[0]
         room = self._room(block, ah)
         if room <= 0:
             return []
@@ -600,12 +602,6 @@ class Deferred(Flowable):
         if len(pieces) > 1 and not isinstance(pieces[0], ActionFlowable) and pieces[0].wrap(aw, room)[1] <= room + 0.01:
             return [pieces[0], Deferred(self.setting, self.lead, self.figure, [*pieces[1:], *rest])]
         return []
-
-    def _kept(self, flowables: list[Flowable]) -> KeepWithNext:
-        """Blocks kept together, measured on this one's canvas (platypus's KeepTogether needs one)."""
-        kept = KeepWithNext(flowables)
-        kept.canv = getattr(self, "canv", None)
-        return kept
 
     def _room(self, following: Flowable, ah: float) -> float:
         room = room_in_frame_of(self, following)
