@@ -1103,18 +1103,22 @@ class BackCover(Flowable):
         self._title = self.setting.typeset(self.title, replace(s.subtitle, font="serif-bold"), aw, None)
         small = replace(s.small, align="center", color="#555555")
         self._credits = [self.setting.typeset(markup, small, aw, loc) for markup, loc in self.credits]
-        if self.components is not None:
-            self.components.wrap(aw, ah)
+        self._under = self.height - s.body.size * 5.5 - len(self._title.lines) * self._title.leading  # under the title
+        self._foot = math.fsum(len(layout.lines) * layout.leading + s.body.size * 0.4 for layout in self._credits) + s.body.size * 0.5
+        self._shown = self.components
+        if self.components is not None:  # as large as asked, but smaller than the room between the title and the credits, with air around
+            room = (self._under - self._foot - s.body.size * 2) * 0.7
+            if self.components.wrap(aw, BIG)[1] > room:
+                self._shown = next(iter(self.components.split(aw, room)), self.components)
         return aw, self.height
 
     def draw(self):
         canv, setting, s = self.canv, self.setting, self.setting.styles
-        top = self.height - s.body.size * 4
-        draw_layout(canv, setting, self._title, 0, top, self.width, HexColor(s.subtitle.color))
-        top -= len(self._title.lines) * self._title.leading + s.body.size * 1.5
-        if self.components is not None:
-            self.components.drawOn(canv, 0, top - self.components.height)
-        y = math.fsum(len(layout.lines) * layout.leading + s.body.size * 0.4 for layout in self._credits) + s.body.size * 0.5
+        draw_layout(canv, setting, self._title, 0, self.height - s.body.size * 4, self.width, HexColor(s.subtitle.color))
+        y = self._foot
+        if self._shown is not None:  # in the middle of the room between the title and the credits
+            room = self._under - (y + s.body.size * 2)
+            self._shown.drawOn(canv, 0, self._under - self._shown.height - max(0.0, (room - self._shown.height) / 2))
         canv.setStrokeColor(s.colors["rule"])
         canv.setLineWidth(0.4)
         canv.line(self.width * 0.3, y + s.body.size * 0.6, self.width * 0.7, y + s.body.size * 0.6)

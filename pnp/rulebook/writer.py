@@ -343,7 +343,7 @@ class Story:
         credits = [meta.get(key, "") for key in ("author", "publisher", "edition", "licence")]
         lines = [(escape(" · ".join(text for text in credits if text)), None)]
         lines += [(escape(meta[key]), None) for key in ("attribution", "url") if meta.get(key)]
-        return BackCover(self.setting, escape(self.inputs.game_title), Tiles(self.setting, tiles, 40 * mm) if tiles else None, lines)
+        return BackCover(self.setting, escape(self.inputs.game_title), Tiles(self.setting, tiles, 60 * mm) if tiles else None, lines)
 
     def component_caption(self, component: Component) -> str:
         """A deck under its card: its name, and how many are printed ('53 ×')."""
