@@ -306,3 +306,18 @@ def test_text_flows_in_before_a_figure_that_does_not_fit_and_the_figure_begins_t
         lowest = min(y for text, _, y in placed_text(page) if not text.isdigit())
         assert lowest < float(page.mediabox.height) * 0.3, (n, lowest)  # not left a quarter empty
     assert floated >= 2
+
+
+def test_in_an_example_the_end_of_the_text_before_a_figure_is_on_the_figure_s_page(tmp_path: Path) -> None:
+    """A long paragraph leading to a figure in an example sends its last lines over with the
+    figure when the figure does not fit; they were left behind, apart from it."""
+    boxes = "".join(
+        f"::: example\n{FILLER * (2 + n % 3)}Je to {n}.\n\n![](card:cards/c1){{width=60}}\n:::\n\nPo príklade {n}. {FILLER * (1 + n % 3)}\n\n"
+        for n in range(12)
+    )
+    path = build_book(make_game(tmp_path / "hra", turn=f"# Priebeh hry\n\n{boxes}")) / "rules-basic-sk-a4.pdf"
+    pages = [squash(p) for p in pages_text(path)]
+    start = next(i for i, text in enumerate(pages) if i > 1 and "Priebeh hry Príklad" in text)
+    pages[start] = pages[start].split("Priebeh hry Príklad", 1)[1]  # the first chapter's table prints the cards' text too
+    for text in pages[start:-1]:
+        assert len(re.findall(r"Je to \d", text)) == text.count("Hráč získa mesto."), text
