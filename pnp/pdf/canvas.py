@@ -647,6 +647,20 @@ def split_in_frame_of(parent: Flowable, child: Flowable, aw: float, ah: float) -
         del child._frame
 
 
+def room_in_frame_of(flowable: Flowable, following: Flowable) -> float | None:
+    """The height `following` would have if placed next in the frame `flowable` is being
+    split in (its space before counted as the frame counts it); None outside a frame."""
+    frame = getattr(flowable, "_frame", None)
+    if frame is None:
+        return None
+    space = 0.0
+    if not frame._atTop:
+        space = following.getSpaceBefore()
+        if frame._oASpace:
+            space = max(space - frame._prevASpace, 0)
+    return frame._y - frame._y1p - space
+
+
 def kept_flowables(keep: KeepTogether) -> list[Flowable]:
     """The flowables a KeepTogether holds together, in order."""
     return keep._content

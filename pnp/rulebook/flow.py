@@ -22,10 +22,11 @@ from pnp.layout.faces import Face, TextOp
 from pnp.layout.text import TextLayout, TextStyle, typeset
 from pnp.layout.textbox import report
 from pnp.layout.typography import Typography
-from pnp.pdf.canvas import at_top_of_frame, kept_flowables, split_in_frame_of
+from pnp.pdf.canvas import at_top_of_frame, kept_flowables, room_in_frame_of, split_in_frame_of
 from pnp.write.pdf import draw_face
 
 BIG = 1e6  # points: "as tall as needed" when a paragraph is set before splitting
+CAPTION_LINES = 3  # a paragraph before a figure of at most this many lines is its caption: it floats with it
 
 
 @dataclass
@@ -238,6 +239,7 @@ class TextBlock(Flowable):
         head = TextBlock(self.setting, self.markup, self.style, self.loc, self.marks, self.first, (whole, start, start + fit))
         tail = TextBlock(self.setting, self.markup, self.style, self.loc, self.marks, self.first, (whole, start + fit, end))
         head.spaceAfter = 0
+        tail.keepWithNext = self.getKeepWithNext()  # the end of a caption or lead-in stays with what it leads in to
         return [head, tail]
 
     def draw(self):
@@ -310,6 +312,8 @@ class KeepWithNext(KeepTogether):
     so a heading over a long table would leave a page nearly empty; this keeps the heading with
     only the first lines (or rows) of what follows and lets the rest run on."""
 
+    canv = None  # measured before platypus places it too (a float asks whether it fits: Deferred)
+
     def split(self, aw, ah):
         content = kept_flowables(self)
         heads, after = content[:-1], content[-1]
@@ -380,6 +384,8 @@ class Stack(Flowable):
                 used += h + gap
                 continue
             parts = self._split_child(child, k, inner, room - used) if room - used > 0 else []
+            if not parts and isinstance(child, (CardRow, Tiles)) and (floated := self._float(k, inner, room)) is not None:
+                return floated
             head = self.children[:k] + parts[:1]
             tail = parts[1:] + self.children[k + 1 :] if parts else self.children[k:]
             if not parts and k and self.children[k - 1].getKeepWithNext() and not (k == 1 and at_top_of_frame(self)):
@@ -400,6 +406,37 @@ class Stack(Flowable):
             first.spaceAfter = 0
             return [first, rest]
         return [self]
+
+    def _float(self, k: int, inner: float, room: float) -> list[Flowable] | None:
+        """Figure k does not fit in the `room` of this page even drawn smaller: the blocks
+        after it (up to the next figure, caption or lead-in) fill the page, and the figure,
+        with its caption, begins the part on the next page (see Deferred). None: no block
+        after it goes on this page."""
+        children, gap = self.children, self.setting.styles.gap
+        c = k - 1 if k and _caption(children[k - 1], inner) else k
+        used = math.fsum(child.wrap(inner, BIG)[1] + gap for child in children[:c])
+        taken: list[Flowable] = []
+        rest: list[Flowable] = []
+        j = k + 1
+        while j < len(children) and not isinstance(children[j], (CardRow, Tiles)) and not children[j].getKeepWithNext():
+            _, h = children[j].wrap(inner, BIG)
+            if used + h <= room:
+                taken.append(children[j])
+                used += h + gap
+                j += 1
+                continue
+            pieces = children[j].split(inner, room - used) if room - used > 0 else []
+            if len(pieces) > 1 and pieces[0].wrap(inner, BIG)[1] <= room - used + 0.01:
+                taken.append(pieces[0])
+                rest = pieces[1:]
+                j += 1
+            break
+        if not taken:
+            return None
+        first = Stack(self.setting, children[:c] + taken, self.indent, self.pad, self.fill, self.bar, self.label, self.marker)
+        after = Stack(self.setting, children[c : k + 1] + rest + children[j:], self.indent, self.pad, self.fill, self.bar, "", "")
+        first.spaceAfter, after.spaceAfter = 0, self.spaceAfter
+        return [first, after]
 
     def _split_child(self, child: Flowable, k: int, aw: float, ah: float) -> list[Flowable]:
         """Split a child; the first child of a stack at the top of a page is at the top too
@@ -499,6 +536,121 @@ class CardRow(Flowable):
                     canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
                 canv.restoreState()
             x += face.width * s + PILE_STEP * (pile - 1) + self._gap
+
+
+def _caption(flowable: Flowable, width: float) -> bool:
+    """Whether `flowable`, just before a figure, is its caption: a short paragraph kept
+    with it (a longer one is text that leads to it, and stays where it is written)."""
+    if type(flowable) is not TextBlock or not flowable.getKeepWithNext():
+        return False
+    flowable.wrap(width, BIG)
+    return len(flowable.layout.lines) <= CAPTION_LINES
+
+
+def _heading_level(flowable: Flowable) -> int | None:
+    inner = flowable.inner if isinstance(flowable, Marked) else flowable
+    return inner.level if isinstance(inner, HeadingBlock) else None
+
+
+class Deferred(Flowable):
+    """A figure (a row of cards or pictures, or the components), its caption if any, and
+    the blocks after it in its section. Where the figure fits (drawn smaller if need be:
+    CardRow.split) or at the top of a page, it is placed as written. Where it does not, it
+    floats, as in a published book: the blocks after it fill the page, one at a time, and
+    the figure with its caption begins the next page, so that a figure leaves no page part
+    empty unless its section ends there. Never placed whole: it always splits."""
+
+    def __init__(self, setting: Setting, lead: TextBlock | None, figure: Flowable, after: list[Flowable]):
+        super().__init__()
+        self.setting, self.lead, self.figure, self.after = setting, lead, figure, after
+
+    def contents(self) -> list[Flowable]:
+        """What it holds, in the order written."""
+        return ([self.lead] if self.lead is not None else []) + [self.figure, *self.after]
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, BIG  # never fits whole: platypus asks it to split
+        return aw, BIG
+
+    def getSpaceBefore(self):  # noqa: N802 - reportlab's name
+        return 0.0  # what it holds has its own
+
+    def split(self, aw, ah):
+        if at_top_of_frame(self):
+            return self.contents()
+        group = KeepWithNext([self.lead, self.figure]) if self.lead is not None else self.figure
+        room = self._room(group, ah)
+        if group.wrap(aw, room)[1] <= room:
+            return self.contents()
+        parts = group.split(aw, room) if room > 0 else []
+        if parts and isinstance(parts[-1], (CardRow, Tiles)):  # here, drawn smaller
+            return [*parts, *self.after]
+        if self.lead is not None and not _caption(self.lead, aw):  # text that leads to the figure: it stays
+            self.lead.keepWithNext = False
+            return [self.lead, Deferred(self.setting, None, self.figure, self.after)]
+        units = self._units()
+        if not units:
+            return []  # its section ends: the figure begins the next page
+        first, rest = units[0], [f for unit in units[1:] for f in unit]
+        block = KeepWithNext(first) if len(first) > 1 else first[0]
+        room = self._room(block, ah)
+        if room <= 0:
+            return []
+        if block.wrap(aw, room)[1] <= room:
+            return [*first, Deferred(self.setting, self.lead, self.figure, rest)]
+        pieces = block.split(aw, room)
+        if len(pieces) > 1 and not isinstance(pieces[0], ActionFlowable) and pieces[0].wrap(aw, room)[1] <= room + 0.01:
+            return [pieces[0], Deferred(self.setting, self.lead, self.figure, [*pieces[1:], *rest])]
+        return []
+
+    def _room(self, following: Flowable, ah: float) -> float:
+        room = room_in_frame_of(self, following)
+        return ah - following.getSpaceBefore() if room is None else room
+
+    def _units(self) -> list[list[Flowable]]:
+        """The blocks after the figure as they go on a page: a heading or lead-in with what follows it."""
+        units: list[list[Flowable]] = []
+        chain: list[Flowable] = []
+        for f in self.after:
+            chain.append(f)
+            if not f.getKeepWithNext():
+                units.append(chain)
+                chain = []
+        if chain:
+            units.append(chain)
+        return units
+
+    def draw(self):
+        pass  # never drawn: split into what it holds
+
+
+def floating(flowables: list[Flowable], setting: Setting) -> list[Flowable]:
+    """The book's blocks with each figure as a Deferred holding its caption and the blocks
+    after it up to the next heading of its section's level or above, or the next figure."""
+    out: list[Flowable] = []
+    level = 6  # the level of the heading the section began with
+    i = 0
+    while i < len(flowables):
+        f = flowables[i]
+        head = _heading_level(f)
+        if head is not None:
+            level = head
+        if not isinstance(f, (CardRow, Tiles)):
+            out.append(f)
+            i += 1
+            continue
+        lead = out.pop() if out and type(out[-1]) is TextBlock and out[-1].getKeepWithNext() else None
+        j = i + 1
+        while j < len(flowables) and not isinstance(flowables[j], (CardRow, Tiles, ActionFlowable)):
+            head = _heading_level(flowables[j])
+            if head is not None and head <= level:
+                break
+            j += 1
+        while j > i + 1 and flowables[j - 1].getKeepWithNext():  # a heading, caption or lead-in goes with what it leads to
+            j -= 1
+        out.append(Deferred(setting, lead, f, flowables[i + 1 : j]))
+        i = j
+    return out
 
 
 class RuleLine(Flowable):
@@ -951,18 +1103,22 @@ class BackCover(Flowable):
         self._title = self.setting.typeset(self.title, replace(s.subtitle, font="serif-bold"), aw, None)
         small = replace(s.small, align="center", color="#555555")
         self._credits = [self.setting.typeset(markup, small, aw, loc) for markup, loc in self.credits]
-        if self.components is not None:
-            self.components.wrap(aw, ah)
+        self._under = self.height - s.body.size * 5.5 - len(self._title.lines) * self._title.leading  # under the title
+        self._foot = math.fsum(len(layout.lines) * layout.leading + s.body.size * 0.4 for layout in self._credits) + s.body.size * 0.5
+        self._shown = self.components
+        if self.components is not None:  # as large as asked, but smaller than the room between the title and the credits, with air around
+            room = (self._under - self._foot - s.body.size * 2) * 0.7
+            if self.components.wrap(aw, BIG)[1] > room:
+                self._shown = next(iter(self.components.split(aw, room)), self.components)
         return aw, self.height
 
     def draw(self):
         canv, setting, s = self.canv, self.setting, self.setting.styles
-        top = self.height - s.body.size * 4
-        draw_layout(canv, setting, self._title, 0, top, self.width, HexColor(s.subtitle.color))
-        top -= len(self._title.lines) * self._title.leading + s.body.size * 1.5
-        if self.components is not None:
-            self.components.drawOn(canv, 0, top - self.components.height)
-        y = math.fsum(len(layout.lines) * layout.leading + s.body.size * 0.4 for layout in self._credits) + s.body.size * 0.5
+        draw_layout(canv, setting, self._title, 0, self.height - s.body.size * 4, self.width, HexColor(s.subtitle.color))
+        y = self._foot
+        if self._shown is not None:  # in the middle of the room between the title and the credits
+            room = self._under - (y + s.body.size * 2)
+            self._shown.drawOn(canv, 0, self._under - self._shown.height - max(0.0, (room - self._shown.height) / 2))
         canv.setStrokeColor(s.colors["rule"])
         canv.setLineWidth(0.4)
         canv.line(self.width * 0.3, y + s.body.size * 0.6, self.width * 0.7, y + s.body.size * 0.6)

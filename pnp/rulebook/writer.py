@@ -66,6 +66,7 @@ from pnp.rulebook.flow import (
     CardRow,
     Columns,
     Cover,
+    Deferred,
     HeadingBlock,
     IndexLetter,
     KeepWithNext,
@@ -80,6 +81,7 @@ from pnp.rulebook.flow import (
     Styles,
     TextBlock,
     Tiles,
+    floating,
     letters,
     line_width,
 )
@@ -172,7 +174,8 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
     styles = Styles.for_size(rulebook_formats("a4").page.body)
     setting = Setting(inputs.fonts, inputs.symbols, inputs.typography, styles, inputs.problems, Book())
     for flowable in Story(doc, setting, inputs, Book(), title_locs).flowables():
-        flowable.wrap(BIG, BIG)
+        for part in flowable.contents() if isinstance(flowable, Deferred) else [flowable]:
+            part.wrap(BIG, BIG)
 
 
 class _Template(BaseDocTemplate):
@@ -294,7 +297,7 @@ class Story:
         if self.terms:
             out.append(Leader(self.setting, escape(labels.index), self.page(INDEX_KEY), 0, "", bold=True, link=INDEX_KEY))
         out.append(PageBreak())
-        out.extend(chapters)
+        out.extend(floating(chapters, self.setting))
         if self.notes:
             out.append(HeadingBlock(self.setting, escape(labels.edition), 1, EDITION_KEY, labels.edition, None, chapter=labels.edition))
             for number, children in enumerate(self.notes, 1):
@@ -340,7 +343,7 @@ class Story:
         credits = [meta.get(key, "") for key in ("author", "publisher", "edition", "licence")]
         lines = [(escape(" · ".join(text for text in credits if text)), None)]
         lines += [(escape(meta[key]), None) for key in ("attribution", "url") if meta.get(key)]
-        return BackCover(self.setting, escape(self.inputs.game_title), Tiles(self.setting, tiles, 40 * mm) if tiles else None, lines)
+        return BackCover(self.setting, escape(self.inputs.game_title), Tiles(self.setting, tiles, 60 * mm) if tiles else None, lines)
 
     def component_caption(self, component: Component) -> str:
         """A deck under its card: its name, and how many are printed ('53 ×')."""

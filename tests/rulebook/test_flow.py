@@ -11,6 +11,7 @@ from pathlib import Path
 
 from conftest import run
 from makers import FILLER, build_book, make_game, pages_text, squash
+from pdfread import placed_text, reader
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
 ROWS = "".join(f"| R{n:03d} | {n} bodov za kartu |\n" for n in range(1, 91))
@@ -272,3 +273,51 @@ def test_a_5000_letter_word_in_a_heading_or_list_is_a_warning_at_its_line(tmp_pa
     assert code == 0, output
     for line in (3, 5):
         assert re.search(rf"rules/02-turn\.md:{line}:1: warning: a word is wider than the column \(\d+ mm\) and runs into the margin", output), output
+
+
+def _floating_game(tmp_path: Path) -> Path:
+    """Sections that each end in a tall figure, with its caption, at a different height of
+    a page, and three paragraphs after it."""
+    sections = "".join(
+        f"## Časť {n}\n\n{FILLER * (2 + 3 * n)}Je to {n}.\n\nObrázok {n}: veľká karta.\n\n![](card:cards/c1){{width=100}}\n\n"
+        + "".join(f"Po obrázku {n}, odsek {k}. {FILLER * 2}\n\n" for k in (1, 2, 3))
+        for n in range(8)
+    )
+    return make_game(tmp_path / "hra", turn=f"# Priebeh hry\n\n{sections}")
+
+
+def test_text_flows_in_before_a_figure_that_does_not_fit_and_the_figure_begins_the_next_page(tmp_path: Path) -> None:
+    path = build_book(_floating_game(tmp_path)) / "rules-basic-sk-a4.pdf"
+    pages = [squash(p) for p in pages_text(path)]
+    start = next(i for i, text in enumerate(pages) if i > 1 and "Časť 0" in text)
+    pages[start] = pages[start].split("2.1 Časť 0", 1)[1]  # the first chapter's table prints the cards' text too
+    for text in pages[start:-1]:  # a caption on the page of its card
+        assert len(re.findall(r"Obrázok \d", text)) == text.count("Hráč získa mesto."), text
+    floated = 0
+    for n in range(8):
+        before, figure, after = (page_of(pages, text) for text in (f"Je to {n}.", f"Obrázok {n}:", f"Po obrázku {n}, odsek 1."))
+        if figure == before:  # it fits under the text before it (drawn smaller if need be)
+            assert after >= figure, n
+            continue
+        floated += 1  # it did not: the text after it fills the page, and it begins the next one
+        assert after == before < figure, n
+        assert pages[figure - 1].startswith(f"Obrázok {n}:"), pages[figure - 1]
+        page = reader(path).pages[before - 1]
+        lowest = min(y for text, _, y in placed_text(page) if not text.isdigit())
+        assert lowest < float(page.mediabox.height) * 0.3, (n, lowest)  # not left a quarter empty
+    assert floated >= 2
+
+
+def test_in_an_example_the_end_of_the_text_before_a_figure_is_on_the_figure_s_page(tmp_path: Path) -> None:
+    """A long paragraph leading to a figure in an example sends its last lines over with the
+    figure when the figure does not fit; they were left behind, apart from it."""
+    boxes = "".join(
+        f"::: example\n{FILLER * (2 + n % 3)}Je to {n}.\n\n![](card:cards/c1){{width=60}}\n:::\n\nPo príklade {n}. {FILLER * (1 + n % 3)}\n\n"
+        for n in range(12)
+    )
+    path = build_book(make_game(tmp_path / "hra", turn=f"# Priebeh hry\n\n{boxes}")) / "rules-basic-sk-a4.pdf"
+    pages = [squash(p) for p in pages_text(path)]
+    start = next(i for i, text in enumerate(pages) if i > 1 and "Priebeh hry Príklad" in text)
+    pages[start] = pages[start].split("Priebeh hry Príklad", 1)[1]  # the first chapter's table prints the cards' text too
+    for text in pages[start:-1]:
+        assert len(re.findall(r"Je to \d", text)) == text.count("Hráč získa mesto."), text
