@@ -171,6 +171,7 @@ class Face:
     width: float
     height: float
     ops: tuple[Op, ...]
+    shape: str = "rect"  # the outline it is cut along (its layout's `shape:`): rect, round or hex
 
 
 @dataclass(unsafe_hash=True, repr=False)

@@ -51,7 +51,7 @@ class Renderer:
         if same is None or same.layout is not layout:
             same = self._same[id(layout)] = _Same(layout, [self._fixed(el, layout) for el in layout.elements])
         elif same.ops is not None and parts is None:
-            return Face(name, layout.width * mm, layout.height * mm, same.ops)
+            return Face(name, layout.width * mm, layout.height * mm, same.ops, layout.shape or "rect")
         return self.draw(card, layout, self.context(card), f"card '{card.id}' ({side}, layout '{layout.name}')", name, problems, parts, same)
 
     def draw(
@@ -74,7 +74,7 @@ class Renderer:
             ops.extend(drawn)
             if parts is not None:
                 parts.append((el, drawn))
-        return Face(name, layout.width * mm, frame.height, tuple(ops))
+        return Face(name, layout.width * mm, frame.height, tuple(ops), layout.shape or "rect")
 
     def _fixed(self, el: ElementKind, layout: Layout) -> bool:
         """Whether `el` draws the same on every card: a kind that reads a card only through

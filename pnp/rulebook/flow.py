@@ -18,12 +18,13 @@ from reportlab.platypus.doctemplate import ActionFlowable
 from pnp.assets.fonts import FontSet
 from pnp.assets.symbols import SymbolSet
 from pnp.base.errors import Location, Problems
+from pnp.impose.sheets import Cut
 from pnp.layout.faces import Face, TextOp
 from pnp.layout.text import TextLayout, TextStyle, typeset
 from pnp.layout.textbox import report
 from pnp.layout.typography import Typography
 from pnp.pdf.canvas import at_top_of_frame, kept_flowables, room_in_frame_of, split_in_frame_of
-from pnp.write.pdf import draw_face
+from pnp.write.pdf import draw_face, outline_path
 
 BIG = 1e6  # points: "as tall as needed" when a paragraph is set before splitting
 CAPTION_LINES = 3  # a paragraph before a figure of at most this many lines is its caption: it floats with it
@@ -850,13 +851,21 @@ class Columns(Flowable):
 
 
 def _draw_card(canv, setting: Setting, face: Face, scale: float) -> None:
-    """A card drawn by its layout at `scale`, with its outline as if cut, at the origin."""
+    """A card drawn by its layout at `scale`, as if cut: clipped to its shape (a round or
+    hex token is shown round or hex, not as the square its art is laid out in) and
+    outlined, at the origin."""
     canv.saveState()
     canv.scale(scale, scale)
+    cut = Cut(face.shape, 0, 0, face.width, face.height)  # type: ignore[arg-type]
+    if face.shape != "rect":
+        canv.clipPath(outline_path(canv, cut), stroke=0, fill=0)
     draw_face(canv, face, 0, 0, 0, setting.symbols)
     canv.setStrokeColor(setting.styles.colors["grid"])
     canv.setLineWidth(0.3 / scale)
-    canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
+    if face.shape == "rect":
+        canv.rect(0, 0, face.width, face.height, stroke=1, fill=0)
+    else:
+        canv.drawPath(outline_path(canv, cut), stroke=1, fill=0)
     canv.restoreState()
 
 
@@ -875,6 +884,9 @@ def _fan(faces: list[Face], spread: float = 9.0) -> tuple[list[tuple[float, floa
             xs.append(cx * math.cos(turn) - cy * math.sin(turn))
             ys.append(cx * math.sin(turn) + cy * math.cos(turn))
     return placed, (min(xs), min(ys), max(xs), max(ys))
+
+
+SMALLEST_ON_COVER = 0.45  # of the tallest card's height: the least a token is drawn on the cover
 
 
 class Cover(Flowable):
@@ -912,7 +924,7 @@ class Cover(Flowable):
 
     def _draw_fan(self, low: float, high: float) -> None:
         tallest = max(face.height for face in self.faces)
-        sizes = [tallest / face.height for face in self.faces]  # each as tall as the tallest: a token reads like a card
+        sizes = [max(1.0, SMALLEST_ON_COVER * tallest / face.height) for face in self.faces]  # true to size, but a token still reads
         placed, (x0, y0, x1, y1) = _fan([Face(face.name, face.width * k, face.height * k, ()) for face, k in zip(self.faces, sizes)])
         scale = min((high - low) / (y1 - y0), self.width * 0.95 / (x1 - x0), 1.0)
         canv = self.canv
@@ -922,8 +934,8 @@ class Cover(Flowable):
             canv.saveState()
             canv.rotate(angle)
             canv.translate(x * scale, y * scale)
-            canv.setFillColor(HexColor("#000000"), alpha=0.18)  # a soft shadow under the card
-            canv.rect(1.2, -1.2, face.width * k * scale, face.height * k * scale, stroke=0, fill=1)
+            canv.setFillColor(HexColor("#000000"), alpha=0.18)  # a soft shadow under the card, of its shape
+            canv.drawPath(outline_path(canv, Cut(face.shape, 1.2, -1.2, face.width * k * scale, face.height * k * scale)), stroke=0, fill=1)  # type: ignore[arg-type]
             _draw_card(canv, self.setting, face, k * scale)
             canv.restoreState()
         canv.restoreState()

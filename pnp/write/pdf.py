@@ -516,20 +516,26 @@ def draw_outlines(canvas: Canvas, cuts: Iterable[Cut]) -> None:
     canvas.setLineWidth(MARK_WIDTH)
     canvas.setDash([])
     for cut in cuts:
-        path = canvas.beginPath()
-        if cut.shape == "round":
-            path.ellipse(cut.x, cut.y, cut.w, cut.h)
-        elif cut.shape == "rect" and cut.radius:
-            path.roundRect(cut.x, cut.y, cut.w, cut.h, cut.radius)
-        elif cut.shape == "rect":  # on shared sheets, where crop marks would cross other sizes
-            path.rect(cut.x, cut.y, cut.w, cut.h)
-        else:
-            (x0, y0), *rest = cut.points()
-            path.moveTo(x0, y0)
-            for x, y in rest:
-                path.lineTo(x, y)
-            path.close()
-        canvas.drawPath(path, stroke=1, fill=0)
+        canvas.drawPath(outline_path(canvas, cut), stroke=1, fill=0)
+
+
+def outline_path(canvas: Canvas, cut: Cut):
+    """The path of a component's outline: an ellipse, a (rounded) rectangle or a hexagon;
+    what the sheet's cut lines draw and what a picture of the component is clipped to."""
+    path = canvas.beginPath()
+    if cut.shape == "round":
+        path.ellipse(cut.x, cut.y, cut.w, cut.h)
+    elif cut.shape == "rect" and cut.radius:
+        path.roundRect(cut.x, cut.y, cut.w, cut.h, cut.radius)
+    elif cut.shape == "rect":  # on shared sheets, where crop marks would cross other sizes
+        path.rect(cut.x, cut.y, cut.w, cut.h)
+    else:
+        (x0, y0), *rest = cut.points()
+        path.moveTo(x0, y0)
+        for x, y in rest:
+            path.lineTo(x, y)
+        path.close()
+    return path
 
 
 def draw_registration(canvas: Canvas, reg: Registration | None) -> None:

@@ -117,3 +117,30 @@ def test_components_show_each_deck_with_its_count(tmp_path: Path) -> None:
     pages = pages_text(build_book(game) / "rules-basic-sk-a4.pdf")
     page = next(squash(p) for p in pages[2:-1] if "V krabici:" in p)
     assert re.search(r"V krabici: Karta 1 Hráč získa mesto\. cards 5 ×", page), page
+
+
+def test_a_round_token_on_the_cover_is_drawn_round(tmp_path: Path) -> None:
+    """A round token's art is laid out in its square: shown on the cover, it is clipped
+    to its circle as it will be cut, not printed as the square with its corners."""
+    import pypdfium2 as pdfium
+
+    from makers import make_tokens
+
+    game = make_tokens(tmp_path / "t", {"round": ((30, 30), "round", False)})
+    (game / "rules.md").write_text("# Pravidlá\n\nHra so žetónmi.\n", encoding="utf-8")
+    with (game / "game.yaml").open("a", encoding="utf-8") as f:
+        f.write("rulebooks:\n  rules:\n    title: Pravidlá\n    cover: [round/round-one]\n    files: [rules.md]\n")
+    out = build_book(game)
+    image = pdfium.PdfDocument(str(out / "rules-sk-a4.pdf"))[0].render(scale=2).to_pil().convert("RGB")
+    yellow = [(x, y) for x in range(0, image.width, 2) for y in range(0, image.height, 2) if _near(image.getpixel((x, y)), (0xE8, 0xC5, 0x47))]
+    xs, ys = [x for x, _ in yellow], [y for _, y in yellow]
+    left, right, top, bottom = min(xs), max(xs), min(ys), max(ys)
+    assert right - left > 100 and abs((right - left) - (bottom - top)) < 6  # the token, drawn large and square to its box
+    inset = (right - left) // 10
+    corners = [(left + inset, top + inset), (right - inset, top + inset), (left + inset, bottom - inset), (right - inset, bottom - inset)]
+    assert not any(_near(image.getpixel(c), (0xE8, 0xC5, 0x47)) for c in corners)  # outside the circle: not the token's art
+    assert _near(image.getpixel(((left + right) // 2, top + inset * 2)), (0xE8, 0xC5, 0x47))  # inside it
+
+
+def _near(pixel: tuple[int, ...], colour: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) < 12 for a, b in zip(pixel, colour))
