@@ -123,7 +123,6 @@ def test_a_round_token_on_the_cover_is_drawn_round(tmp_path: Path) -> None:
     """A round token's art is laid out in its square: shown on the cover, it is clipped
     to its circle as it will be cut, not printed as the square with its corners."""
     import pypdfium2 as pdfium
-
     from makers import make_tokens
 
     game = make_tokens(tmp_path / "t", {"round": ((30, 30), "round", False)})
