@@ -41,13 +41,17 @@ def game_words(game: Path, lang: str) -> set[str]:
     return {word.lower() for text in texts for word in WORD.findall(text)}
 
 
-def english_on(pdf: Path, lang: str, keys: list[str] | None = None, game: Path | None = None) -> list[tuple[int, str]]:
-    """(page, word) for each English word of pnp's on a page of `pdf` (but those that
-    `game` writes itself)."""
+def english_on(pdf: Path, lang: str, keys: list[str] | None = None, game: Path | None = None) -> list[tuple[int | str, str]]:
+    """(page, word) for each English word of pnp's on a page of `pdf`, or in what a viewer
+    shows of its metadata ('/Title', '/Subject', '/Keywords' in place of the page),
+    but those that `game` writes itself."""
     forbidden = english_words(lang, keys) - (game_words(game, lang) if game is not None else set())
-    found = []
-    for number, page in enumerate(reader(pdf).pages, 1):
+    found: list[tuple[int | str, str]] = []
+    read = reader(pdf)
+    for number, page in enumerate(read.pages, 1):
         found += [(number, word) for word in WORD.findall(page.extract_text()) if word.lower() in forbidden]
+    for field in ("/Title", "/Subject", "/Keywords"):
+        found += [(field, word) for word in WORD.findall(str((read.metadata or {}).get(field, ""))) if word.lower() in forbidden]
     return found
 
 
