@@ -721,10 +721,25 @@ def build(
         _run(ctx, partial(action, Reuse()), Output(out))
 
 
+def words_option(what: str):
+    """The --lang of a command that prints pnp's own words and no game's (calibrate,
+    impose): the language of `what`."""
+    return click.option("--lang", default="en", show_default=True, callback=_language, help=f"The language of {what} (pnp's own words).")
+
+
+def _own_words(lang: str, what: str):
+    """pnp's words in `lang`, said in a warning to be English where pnp has none in it."""
+    from pnp.i18n.own import has_words, own_words
+
+    if not has_words(lang):
+        click.echo(f"warning: pnp has no words in '{lang}'; {what} in English (pnp/i18n/own has a catalogue per language)", err=True)
+    return own_words(lang)
+
+
 @main.command(cls=SheetCommand)
 @paper_option
 @flip_option
-@click.option("--lang", default="en", show_default=True, callback=_language, help="The language of the sheet's instructions (pnp's own words).")
+@words_option("the sheet's instructions")
 @out_folder("Folder for the PDF.")
 @click.pass_obj
 def calibrate(ctx: Context, paper: str, flip: str, lang: str, out: Path) -> None:
@@ -734,12 +749,10 @@ def calibrate(ctx: Context, paper: str, flip: str, lang: str, out: Path) -> None
     def action():
         from pnp.assets.fonts import bundled_fonts
         from pnp.commands.calibrate import write_calibration
-        from pnp.i18n.own import has_words, own_words
 
-        if not has_words(lang):
-            click.echo(f"warning: pnp has no words in '{lang}'; the sheet's instructions are in English (pnp/i18n/own has a catalogue per language)", err=True)
+        words = _own_words(lang, "the sheet's instructions are")
         target = out / f"calibration-{paper}-{flip}.pdf"
-        write_calibration(target, paper, flip, bundled_fonts().get("sans").registered, own_words(lang))
+        write_calibration(target, paper, flip, bundled_fonts().get("sans").registered, words)
         ctx.say(f"wrote {target}: print it double-sided at 100 %")
         ctx.say(f"to use the offset you measure in every build, save it as back_offset: X,Y in {config_path()} (or set PNP_BACK_OFFSET=X,Y)")
 
@@ -1172,6 +1185,7 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> tupl
 @corner_option
 @mark_inset_option
 @click.option("--title", default=None, help="Printed under the ruler and in the PDF (default: the folder name).")
+@words_option("the sheets' captions, the ruler's and the fold's labels, the assembly pages and the PDF's subject")
 @click.pass_obj
 @with_sheet
 def impose_images(
@@ -1184,6 +1198,7 @@ def impose_images(
     title: str | None,
     make_bleed: float,
     make_bleed_mode: str,
+    lang: str,
 ) -> None:
     """Lay out finished card images (PNG or JPEG in FOLDER, in file-name order) on print
     sheets with crop marks, duplex backs and the calibration ruler, like a built deck.
@@ -1195,7 +1210,8 @@ def impose_images(
         from pnp.commands.impose_images import impose_images as run_impose
 
         learn = click.get_current_context().get_parameter_source("bleed") != ParameterSource.COMMANDLINE
-        written, problems, cuts, done = run_impose(folder, back, size, sheet, out, title, learn, make_bleed, make_bleed_mode)
+        words = _own_words(lang, "the sheets' words are")
+        written, problems, cuts, done = run_impose(folder, back, size, sheet, out, title, learn, make_bleed, make_bleed_mode, words)
         _report(problems.items)
         for line in done:
             ctx.say(line)

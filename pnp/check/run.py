@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pnp.base.errors import Location, Problems, display_path
 from pnp.check.constraints.base import check_rules
-from pnp.check.own_words import check_own_words
+from pnp.check.own_words import check_own_catalogue, check_own_words
 from pnp.check.starter import check_starter_text
 from pnp.i18n.catalogues import yaml_locations
 from pnp.i18n.own import PREFIX
@@ -248,6 +248,7 @@ def check_editions(editions: list[Edition]) -> Problems:
     for edition in editions:
         project = edition.project
         problems.extend(edition.problems)
+        problems.extend(check_languages([edition]))
         if edition.strings is not None:  # a translation: its own pnp.ID strings (the source's are checked once, by check_game)
             problems.extend(check_own_words(project.game, {k: v for k, v in edition.game.meta.strings.items() if k.startswith(PREFIX)}, edition.lang))
         renderer = edition.renderer()
@@ -262,6 +263,15 @@ def check_editions(editions: list[Edition]) -> Problems:
 
             box_face(renderer, box, problems)
         problems.extend(rulebook_problems(edition))
+    return problems
+
+
+def check_languages(editions: list[Edition]) -> Problems:
+    """What a build in each edition's language needs of pnp itself: its own words in that
+    language (a warning where it has none and the game does not give them)."""
+    problems = Problems()
+    for edition in editions:
+        problems.extend(check_own_catalogue(edition.project.game, edition.game.meta.strings, edition.lang))
     return problems
 
 

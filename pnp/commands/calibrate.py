@@ -13,7 +13,7 @@ from pnp.base.output import atomic_path
 from pnp.i18n.own import Words
 from pnp.impose.paper import paper as paper_named
 from pnp.impose.sheets import Flip
-from pnp.write.pdf import DocInfo, new_canvas
+from pnp.write.pdf import DocInfo, new_canvas, subject
 
 CROSS = 8 * mm  # arm length of a crosshair
 
@@ -54,7 +54,7 @@ def write_calibration(target: Path, paper: str, flip: Flip, font: str, words: Wo
     instructions in `words`' language."""
     width, height = paper_named(paper).size()
     points = [(width * fx, height * fy) for fx, fy in ((0.25, 0.3), (0.75, 0.3), (0.5, 0.55), (0.25, 0.8), (0.75, 0.8))]
-    info = DocInfo("pnp calibration sheet", "pnp", f"{paper_named(paper).shown}, duplex {flip} edge", font, flip)
+    info = DocInfo(words("meta.calibration"), "pnp", subject(words, "", paper_named(paper).shown, "duplex", flip), font, flip)
     with atomic_path(target) as tmp:
         canvas = new_canvas(tmp, (width, height), info)
         canvas.setLineWidth(0.5)

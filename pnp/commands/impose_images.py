@@ -37,7 +37,7 @@ from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Written, atomic_path, transaction
 from pnp.exports.png import exported_as  # what `pnp export png` wrote into its images
 from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
-from pnp.i18n.own import ENGLISH  # a folder of images has no language: pnp's words in English
+from pnp.i18n.own import ENGLISH, Words
 from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
 from pnp.layout.faces import Face, ImageOp
 from pnp.write.cutfiles import cut_files
@@ -324,6 +324,7 @@ def impose_images(
     learn_bleed: bool = False,
     make_bleed: float = 0.0,
     mode: BleedMode = "stretch",
+    words: Words = ENGLISH,
 ) -> tuple[Written, Problems, list[Path], list[str]]:
     """Write the sheets of the images in `folder` to one PDF; returns what was written (its
     path, the number of cards and pages, whether it is printed double-sided), the
@@ -333,7 +334,9 @@ def impose_images(
     else printed in overlapping pieces, as `pnp build` does; folded (--sides fold) when
     half a sheet holds them, else double-sided. `make_bleed`: mm of bleed made for
     images that have none (`made_bleed`, by `mode`), in place of `spec.bleed` (what the
-    images include); as much more as --outer-bleed and --back-bleed ask for."""
+    images include); as much more as --outer-bleed and --back-bleed ask for. `words`:
+    pnp's own words on the sheets and in the PDF's subject, in the language asked for (a
+    folder of images has none of its own)."""
     if back is None and (folder / MANIFEST).is_file():
         art = collect_manifest(folder, spec.bleed)
         if size is not None:
@@ -343,7 +346,7 @@ def impose_images(
         if art.learned is not None:
             spec = replace(spec, bleed=art.learned)
     if not make_bleed:
-        return (*_impose(folder, art, _within_images(folder, art, spec), out, title), [])
+        return (*_impose(folder, art, _within_images(folder, art, spec), out, title, words), [])
     _refuse_bled(folder, art, make_bleed)
     made = max(make_bleed, spec.outer_bleed, spec.backs_bleed if spec.back_bleed is not None else 0.0)  # the images must reach as far as any edge is printed
     out.mkdir(parents=True, exist_ok=True)
@@ -362,7 +365,7 @@ def impose_images(
         art.bleed = made
         wider = f", {made:g} mm for --outer-bleed and --back-bleed" if made > make_bleed else ""
         said = f"made {make_bleed:g} mm bleed ({MADE[mode]}{wider}) for {count} image{'s' if count != 1 else ''} cut at the trim"
-        return (*_impose(folder, art, replace(spec, bleed=make_bleed), out, title), [said])
+        return (*_impose(folder, art, replace(spec, bleed=make_bleed), out, title, words), [said])
 
 
 def _refuse_bled(folder: Path, art: Artwork, make_bleed: float) -> None:
@@ -407,9 +410,9 @@ def _within_images(folder: Path, art: Artwork, spec: SheetSpec) -> SheetSpec:
     return replace(spec, outer_bleed=min(spec.outer_bleed, held), back_bleed=min(spec.backs_bleed, held))
 
 
-def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str | None) -> tuple[Written, Problems, list[Path]]:
+def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str | None, words: Words) -> tuple[Written, Problems, list[Path]]:
     """The sheets of the cards of `art` (see impose_images)."""
-    from pnp.write.pdf import DocInfo, ruler_caption, write_sheets
+    from pnp.write.pdf import DocInfo, ruler_caption, subject, write_sheets
 
     width, height = art.size[0] * mm, art.size[1] * mm
     grid = fit_grid(spec, width, height)
@@ -425,7 +428,7 @@ def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str |
     suffix = ("" if spec.sides == "duplex" else f"-{spec.sides}") + (f"-{spec.cutter}" if spec.cutter else "")
     target = out / f"{folder.resolve().name}-{spec.paper}{suffix}.pdf"
     if grid is None:
-        return (*_impose_pieces(folder, art, fronts, spec, target, name), [])
+        return (*_impose_pieces(folder, art, fronts, spec, target, name, words), [])
 
     def face_of(side: str, item: int) -> Face:
         if side == "front":
@@ -455,13 +458,15 @@ def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str |
     info = DocInfo(
         title=name,
         author="",
-        subject=f"{len(fronts)} cards, {art.size[0]:g} x {art.size[1]:g} mm, {spec.sheet_paper.shown}, {'folded' if fold else sides}",
+        subject=subject(
+            words, f"{words('meta.cards', n=len(fronts))}, {art.size[0]:g} x {art.size[1]:g} mm", spec.sheet_paper.shown, "folded" if fold else sides
+        ),
         initial_font=bundled_fonts().get("sans").registered,
         flip=spec.flip if duplex else None,
     )
     cuts = []
     with transaction() as txn:  # the PDF and its cut files moved into place together, or none
-        count = write_sheets(txn.path_for(target), pages, grid, info, face_of, None, ruler_caption(name, ENGLISH, sheets), bleed, ENGLISH)
+        count = write_sheets(txn.path_for(target), pages, grid, info, face_of, None, ruler_caption(name, words, sheets), bleed, words)
         machine = [page for page in pages if page.machine]
         for path, data in cut_files(target, machine, spec, grid.page_w, grid.page_h) if machine else []:
             txn.path_for(path).write_bytes(data)
@@ -469,10 +474,10 @@ def _impose(folder: Path, art: Artwork, spec: SheetSpec, out: Path, title: str |
     return Written(target, len(fronts), count, spec.flip if duplex else "fold" if fold else None), art.problems, cuts
 
 
-def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSpec, target: Path, name: str) -> tuple[Written, Problems]:
+def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSpec, target: Path, name: str, words: Words) -> tuple[Written, Problems]:
     """Cards larger than the paper even turned: each on an assembly page and overlapping
     pieces to glue (pieces.py), one-sided, so their backs are not printed."""
-    from pnp.write.pdf import DocInfo, ruler_caption
+    from pnp.write.pdf import DocInfo, ruler_caption, subject
     from pnp.write.pieces import write_pieces
 
     where = Location(display_path(folder))
@@ -493,18 +498,18 @@ def _impose_pieces(folder: Path, art: Artwork, fronts: list[Face], spec: SheetSp
     if art.backs and spec.sides == "duplex":
         message = f"the cards ({size}) are larger than {spec.sheet_paper.shown} and printed in pieces; their backs are not printed, because pieces cannot be printed double-sided"
         art.problems.warn(where, "sheet-split-back", message + "; expected --paper a3 or larger if the backs matter")
-        notes.append(ENGLISH("assembly.no-backs"))
+        notes.append(words("assembly.no-backs"))
 
     fonts = bundled_fonts()
     info = DocInfo(
         title=name,
         author="",
-        subject=f"{len(fronts)} cards, {size}, in {len(tiling.pieces)} pieces each, {spec.sheet_paper.shown}, one-sided",
+        subject=subject(
+            words, words("meta.pieces", n=len(tiling.pieces), what=f"{words('meta.cards', n=len(fronts))}, {size}"), spec.sheet_paper.shown, "one-sided"
+        ),
         initial_font=fonts.get("sans").registered,
     )
     faces = ((f"{name} · {path.stem}", face) for path, face in zip(art.fronts, fronts))
     with atomic_path(target) as tmp:
-        count = write_pieces(
-            tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name, ENGLISH), notes, ENGLISH
-        )
+        count = write_pieces(tmp, tiling, faces, info, None, (info.initial_font, fonts.get("sans-bold").registered), ruler_caption(name, words), notes, words)
     return Written(target, len(fronts), count), art.problems

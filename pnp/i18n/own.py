@@ -73,6 +73,21 @@ SOURCE: dict[str, str | tuple[str, str]] = {
     "rulebook.note": "Note",
     "rulebook.continued": "cont.",
     "rulebook.edition": "About this edition",
+    # a PDF's metadata (its subject: what it holds, how to print it), which a viewer's document properties show
+    "meta.cards": ("{n} card", "{n} cards"),
+    "meta.components": ("{n} component", "{n} components"),
+    "meta.pieces": ("{what} in {n} piece each", "{what} in {n} pieces each"),
+    "meta.tuckbox": ("a tuck box for {n} card", "a tuck box for {n} cards"),
+    "meta.sides.duplex": "duplex",
+    "meta.sides.fronts": "fronts",
+    "meta.sides.backs": "backs",
+    "meta.sides.folded": "folded",
+    "meta.sides.one-sided": "one-sided",
+    "meta.flip.long": "flip on the long edge",
+    "meta.flip.short": "flip on the short edge",
+    "meta.rulebook": "rulebook, {paper}",
+    "meta.booklet": "{page} booklet on {paper}: print double-sided, flip on the short edge, fold, staple",
+    "meta.calibration": "pnp calibration sheet",
 }
 NOTES = {  # for the translators: what a word is, where the English alone does not say
     "ruler": "the caption under a millimetre ruler on every sheet; {length} is its length in mm",
@@ -86,6 +101,15 @@ NOTES = {  # for the translators: what a word is, where the English alone does n
     "calibrate.offset": "two printed lines: keep the line break and '--back-offset -1,0.5' as it is",
     "rulebook.page": "the abbreviation of 'page' in a cross-reference: 'p. 4'",
     "rulebook.continued": "an index letter repeated at the top of a column: 'C (cont.)'",
+    "meta.cards": "in a PDF's subject (its document properties), before the paper and how to print it: '54 cards, A4, duplex'",
+    "meta.pieces": "{what} is '1 component' or '5 cards, 300 x 400 mm', {n} the pieces each is printed in",
+    "meta.sides.duplex": "in a PDF's subject: how its sheets are printed (printed on both sides)",
+    "meta.sides.fronts": "in a PDF's subject: only the fronts of the cards are printed",
+    "meta.sides.backs": "in a PDF's subject: only the backs of the cards are printed",
+    "meta.sides.folded": "in a PDF's subject: fronts and backs side by side, printed one-sided and folded",
+    "meta.flip.long": "in a PDF's subject: the edge over which the paper is turned for printing double-sided",
+    "meta.rulebook": "a rulebook PDF's subject; {paper} is 'A4' or 'LETTER'",
+    "meta.booklet": "a rulebook booklet's subject; {page} is its page size ('A5'), {paper} the paper it is printed on ('A4')",
 }
 OPTIONAL = {"rulebook.sidebar": "the label of a rulebook's sidebars"}  # words pnp prints only when a game gives them (`strings: pnp.ID`)
 RENAMED = {
@@ -164,7 +188,7 @@ class Words:
         text = self._text(key, n)
         if n is not None:
             values["n"] = n
-        return _VALUE.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), text)
+        return fill(text, **values)
 
     def _text(self, key: str, n: int | None) -> str:
         source = SOURCE[key]
@@ -192,7 +216,13 @@ def own_words(lang: str, strings: Mapping[str, str] | None = None) -> Words:
     return Words(lang, strings)
 
 
-ENGLISH = own_words("en")  # for what has no language (`pnp impose` of a folder of images)
+ENGLISH = own_words("en")  # the source: what `pnp impose` prints unless --lang says otherwise
+
+
+def fill(text: str, **values: object) -> str:
+    """`text` with the `{name}`s of `values` filled in (the others left as they are, to be
+    filled where their values are known)."""
+    return _VALUE.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), text)
 
 
 def placeholders(text: str) -> set[str]:

@@ -20,7 +20,7 @@ from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.forked import join_all
 from pnp.base.output import Transaction, Written, shown, transaction
 from pnp.base.signals import Interrupted
-from pnp.check.run import check_all, check_game
+from pnp.check.run import check_all, check_game, check_languages
 from pnp.pipeline.parallel import build_parallel
 from pnp.pipeline.progress import BuildProgress, expected_cards
 from pnp.pipeline.reuse import COLD, Reuse
@@ -91,6 +91,7 @@ def build(
             members = deal_members(project.game, options.deal) if options.deal else None
             plan = plan_game(project, options.sheet, members, options.deal)  # how every PDF goes on paper, for every language
             problems.extend(check_game(project, plan))
+            problems.extend(check_languages(editions))
             if problems.errors and not options.force:
                 raise PnpError(problems)
             progress.start(expected_cards([project.game.decks[d] for d in project.layouts], len(editions)))

@@ -28,7 +28,7 @@ from pnp.plan.tuckboxes import TuckboxPlan
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
 from pnp.write.manifest import Drawn, Hashes, face_hash
-from pnp.write.pdf import DocInfo, Writing, ruler_caption, write_sheets
+from pnp.write.pdf import DocInfo, Writing, ruler_caption, subject, write_sheets
 
 
 class PathFor(Protocol):
@@ -121,7 +121,7 @@ def _draw_grid(sheets: Sheets, plan: GridSheets, target: Path) -> Written:
         return face(items[item], side)
 
     spec = sheets.options.sheet
-    info = _doc_info(sheets, deck.name, f"{len(items)} cards", plan.sides, plan.duplex)
+    info = _doc_info(sheets, deck.name, sheets.words("meta.cards", n=len(items)), plan.sides, plan.duplex)
     words = sheets.words
     caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", words, plan.sheets)
     pages = _keep_cuts(plan.pages(), sheets, target, plan.fronts)
@@ -145,7 +145,7 @@ def _draw_sizes(sheets: Sheets, plan: SizedSheets, target: Path) -> Written:
     def face_of(side, item):
         return face(items[item], side)
 
-    info = _doc_info(sheets, deck.name, f"{len(items)} cards", plan.sides, plan.duplex)
+    info = _doc_info(sheets, deck.name, sheets.words("meta.cards", n=len(items)), plan.sides, plan.duplex)
     words = sheets.words
     caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", words, plan.sheets)
     count = write_sheets(
@@ -170,7 +170,7 @@ def _draw_group(sheets: Sheets, plan: GroupSheets, target: Path, group: str, ids
 
     spec = sheets.options.sheet
     names = ", ".join(game.decks[d].name for d in ids)
-    info = _doc_info(sheets, names, f"{len(entries)} components", plan.sides, plan.duplex)
+    info = _doc_info(sheets, names, sheets.words("meta.components", n=len(entries)), plan.sides, plan.duplex)
     words = sheets.words
     caption = ruler_caption(f"{game.meta.title} · {group}", words, plan.sheets)
     pages = _keep_cuts(plan.shared.pages, sheets, target, plan.shared)
@@ -191,7 +191,8 @@ def _draw_pieces(sheets: Sheets, plan: Pieces, target: Path) -> Written:
         for index in plan.items:
             yield f"{game.meta.title} · {deck.name} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
 
-    info = _doc_info(sheets, deck.name, f"{len(plan.items)} components in {len(plan.tiling.pieces)} pieces each", "one-sided", False)
+    count = sheets.words("meta.pieces", n=len(plan.tiling.pieces), what=sheets.words("meta.components", n=len(plan.items)))
+    info = _doc_info(sheets, deck.name, count, "one-sided", False)
     words = sheets.words
     notes = [words(key, **values) for key, values in plan.notes]
     count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(f"{game.meta.title} · {deck.name}", words), notes)
@@ -245,7 +246,7 @@ def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
     face = box_face(sheets.renderer, box, sheets.problems)
     words = sheets.words
     what = words("tuckbox", deck=deck.name)
-    info = _doc_info(sheets, what, f"a tuck box for {deck.count} cards", "one-sided", False)
+    info = _doc_info(sheets, what, words("meta.tuckbox", n=deck.count), "one-sided", False)
     caption = ruler_caption(f"{edition.game.meta.title} · {what}", words)
     if plan.grid is not None:
         count = write_sheets(sheets.txn.path_for(target), plan.pages, plan.grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm, words)
@@ -257,13 +258,14 @@ def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
 
 
 def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
-    """A sheet PDF's title and subject (what it holds, on what paper, how to print it) and,
+    """A sheet PDF's title and subject (what it holds, on what paper, how to print it: `sides`
+    is 'duplex', 'fronts', 'backs', 'folded' or 'one-sided') in the edition's language and,
     for duplex, the edge viewers are asked to turn the paper over."""
-    meta, spec = sheets.edition.game.meta, sheets.options.sheet
+    meta, spec, words = sheets.edition.game.meta, sheets.options.sheet, sheets.words
     return DocInfo(
         title=f"{meta.title}: {what}",
         author=meta.author,
-        subject=f"{count}, {spec.sheet_paper.shown}, {sides}" + (f", flip on the {spec.flip} edge" if duplex else ""),
+        subject=subject(words, count, spec.sheet_paper.shown, sides, spec.flip if duplex else None),
         initial_font=sheets.edition.project.fonts.get("sans").registered,
         flip=spec.flip if duplex else None,
     )

@@ -28,6 +28,7 @@ from pnp.assets.fonts import FontSet
 from pnp.assets.images import find_image, image_size
 from pnp.assets.symbols import SymbolSet
 from pnp.base.errors import Location, PnpError, Problems
+from pnp.i18n.own import fill
 from pnp.impose.paper import RulebookFormats, rulebook_formats
 from pnp.layout.faces import Face, ImageOp
 from pnp.layout.text import TextStyle, escape
@@ -149,8 +150,9 @@ def _one_pass(
     header = f"{inputs.game_title}: {doc.title}" if doc.title != inputs.game_title else doc.title
     if doc.mode_title:
         header = f"{header} — {doc.mode_title}"  # each mode's book says which it is
-    template = _Template(paper, formats, inputs, setting, header, f"rulebook, {formats.paper.name.upper()}")
-    subject = f"{formats.page.paper.title} booklet on {formats.paper.title}: print double-sided, flip on the short edge, fold, staple"
+    labels = inputs.labels
+    template = _Template(paper, formats, inputs, setting, header, fill(labels.subject, paper=formats.paper.name.upper()))
+    subject = fill(labels.booklet, page=formats.page.paper.title, paper=formats.paper.title)
 
     settled: list[bool] = []
 

@@ -44,6 +44,15 @@ class DocInfo:
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}  # the PDF's names for the flips
 
 
+def subject(words: Words, count: str, paper: str, sides: str, flip: str | None = None) -> str:
+    """A sheet PDF's subject in `words`' language: what it holds (`count`, already in
+    words; "" for a sheet that holds no components), the paper, how its sheets are printed
+    (`sides`: 'duplex', 'fronts', 'backs', 'folded' or 'one-sided') and, for duplex, the
+    edge to `flip` the paper over."""
+    parts = [part for part in (count, paper, words(f"meta.sides.{sides}")) if part]
+    return ", ".join(parts + [words(f"meta.flip.{flip}")] if flip else parts)
+
+
 def ruler_caption(what: str, words: Words, sheets: int = 0) -> Callable[[Page, int], str]:
     """The caption under the calibration ruler, in `words`' language: how to print, and
     what the sheet is (with its number and side when the PDF has `sheets` sheets)."""

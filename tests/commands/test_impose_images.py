@@ -327,3 +327,30 @@ def test_outer_bleed_of_images_is_made_or_said_to_be_short(tmp_path):
     boxes = card_boxes(reader(tmp_path / "made" / "art-a4.pdf").pages[0])
     widths = sorted({round(w / MM, 2) for _, _, w, _ in boxes})
     assert widths == [65.0, 67.0]  # the middle column: 1 mm a side; the outer ones 3 mm on their outer edge
+
+
+def test_lang_prints_pnps_words_on_the_sheets_and_in_the_subject_in_that_language(tmp_path):
+    fronts = images(tmp_path / "art", ["a.png", "b.png"])
+    images(tmp_path, ["back.png"], colours=["#333333"])
+    result = run("impose", fronts, "--back", tmp_path / "back.png", "--lang", "sk", "--sides", "fold", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = reader(tmp_path / "out" / "art-a4-fold.pdf")
+    printed = " ".join(page.extract_text() for page in pdf.pages)
+    assert "tlačte na 100 % (skutočná veľkosť): toto pravítko má" in printed and "prehnúť" in printed
+    assert "print at 100 %" not in printed and "fold" not in printed
+    assert pdf.metadata["/Subject"] == "2 karty, 63 x 88 mm, A4, na prehnutie"
+    maps = images(tmp_path / "maps", ["a.png"], size=(2400, 1800))
+    result = run("impose", maps, "--size", "400x300", "--lang", "cs", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    pdf = reader(tmp_path / "out" / "maps-a4.pdf")
+    assert "maps · a: sestavení" in pdf.pages[0].extract_text()
+    assert pdf.metadata["/Subject"] == "1 karta, 400 x 300 mm, 4 dílky na kus, A4, jednostranně"
+
+
+def test_a_language_pnp_has_no_words_in_is_a_warning_and_english(tmp_path):
+    fronts = images(tmp_path / "art", ["a.png"])
+    result = run("impose", fronts, "--lang", "ja", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "warning: pnp has no words in 'ja'; the sheets' words are in English (pnp/i18n/own has a catalogue per language)" in result.output
+    assert "print at 100 % (actual size)" in reader(tmp_path / "out" / "art-a4.pdf").pages[0].extract_text()
+    assert run("impose", fronts, "--lang", "s/k").exit_code == 2

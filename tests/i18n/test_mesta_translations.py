@@ -234,3 +234,16 @@ def test_the_rulebook_counts_with_plurals_in_every_language(mesta):
         assert len(forms) == len(plurals) and all(len(f) == count and all(f) for f in forms), lang
     status = run("i18n", "status", mesta)
     assert "cs: " in status.output and "(100 %)" in status.output
+
+
+@pytest.mark.parametrize("lang", ["cs", "en"])
+def test_the_catalogues_carry_no_garbled_previous_texts(mesta, lang):
+    """A previous text (`#| msgid "..."`, msgmerge's note of what a fuzzy entry was made
+    for) is a comment of its own kind; one broken into translator comments (`# | msgid`,
+    lines of a template after `# `) is noise a translator's tool shows beside the entry."""
+    lines = (mesta / "locale" / f"{lang}.po").read_text(encoding="utf-8").splitlines()
+    header = next(n for n, line in enumerate(lines) if line.startswith("msgid"))
+    garbled = [n + 1 for n, line in enumerate(lines) if n > header and (line.startswith("# |") or line.startswith("# ") and "{{" in line)]
+    assert garbled == []
+    previous = [line for line in lines if line.startswith("#|")]
+    assert all(re.match(r'#\| (msgctxt |msgid |msgid_plural )?"', line) for line in previous), previous

@@ -53,7 +53,7 @@ def test_a_custom_paper_names_the_files_and_the_subject(game, tmp_path):
     assert result.exit_code == 0, result.output
     pdf = tmp_path / "hra" / "cards-sk-300x450.pdf"
     assert size(pdf) == pytest.approx((300 * MM, 450 * MM), abs=0.01)
-    assert reader(pdf).metadata["/Subject"].startswith("2 cards, 300 x 450 mm, duplex")
+    assert reader(pdf).metadata["/Subject"].startswith("2 karty, 300 x 450 mm, obojstranne")  # in the game's language (Slovak)
 
 
 def test_an_alias_names_the_files_by_the_paper_it_stands_for(game, tmp_path):

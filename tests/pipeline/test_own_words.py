@@ -6,6 +6,7 @@ English word of pnp's on any page, and a game may replace any of them."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,10 @@ from pdfread import reader
 
 from pnp.base.paths import DEFAULT_GAME
 from pnp.i18n.own import SOURCE, catalogue
+from pnp.impose.paper import PAPERS
 
 WORD = re.compile(r"[^\W\d_]{3,}")
+PAPER_NAMES = {word.lower() for paper in PAPERS.values() for word in WORD.findall(paper.title)}
 
 
 def english_words(lang: str, keys: list[str] | None = None) -> set[str]:
@@ -41,13 +44,18 @@ def game_words(game: Path, lang: str) -> set[str]:
     return {word.lower() for text in texts for word in WORD.findall(text)}
 
 
-def english_on(pdf: Path, lang: str, keys: list[str] | None = None, game: Path | None = None) -> list[tuple[int, str]]:
-    """(page, word) for each English word of pnp's on a page of `pdf` (but those that
-    `game` writes itself)."""
+def english_on(pdf: Path, lang: str, keys: list[str] | None = None, game: Path | None = None) -> list[tuple[int | str, str]]:
+    """(page, word) for each English word of pnp's on a page of `pdf`, or in what a viewer
+    shows of its metadata ('/Title', '/Subject', '/Keywords' in place of the page; a paper's
+    name there, 'Half-letter', is a name), but those that `game` writes itself."""
     forbidden = english_words(lang, keys) - (game_words(game, lang) if game is not None else set())
-    found = []
-    for number, page in enumerate(reader(pdf).pages, 1):
+    found: list[tuple[int | str, str]] = []
+    read = reader(pdf)
+    for number, page in enumerate(read.pages, 1):
         found += [(number, word) for word in WORD.findall(page.extract_text()) if word.lower() in forbidden]
+    for field in ("/Title", "/Subject", "/Keywords"):
+        text = str((read.metadata or {}).get(field, ""))
+        found += [(field, word) for word in WORD.findall(text) if word.lower() in forbidden - PAPER_NAMES]
     return found
 
 
@@ -167,3 +175,54 @@ def test_an_old_key_of_a_rulebook_word_is_a_warning_that_names_the_new_one(tmp_p
     edit(game / "game.yaml", "strings:\n", "strings:\n  rulebook_contents: Obsah hry\n")
     result = run("check", game)
     assert "string 'rulebook_contents' is no longer read: pnp's own words are replaced with pnp.ID keys; expected 'pnp.rulebook.contents'" in result.output
+
+
+def pseudo_catalogues(game: Path, langs: tuple[str, ...]) -> None:
+    """Catalogues for `langs` of an English game with every string pseudo-translated
+    (accented, its markup and templates kept, as `--lang qps` does): the game's own words
+    on its pages are then no English word, and every English word left there is pnp's."""
+    from babel.messages.pofile import read_po, write_po
+
+    from pnp.i18n.catalogues import pseudo_markdown
+
+    result = run("i18n", "update", game, *(arg for lang in langs for arg in ("--add", lang)))
+    assert result.exit_code == 0, result.output
+    for lang in langs:
+        po = game / "locale" / f"{lang}.po"
+        with po.open("rb") as handle:
+            catalogue_ = read_po(handle)
+        for message in catalogue_:
+            if not message.id:
+                continue
+            if isinstance(message.id, tuple):
+                forms = [pseudo_markdown(form) for form in message.id]
+                message.string = tuple(forms + forms[-1:] * (catalogue_.num_plurals - len(forms)))
+            else:
+                message.string = pseudo_markdown(message.id)
+            message.flags.discard("fuzzy")
+        with po.open("wb") as handle:
+            write_po(handle, catalogue_, width=0)
+
+
+GAMES = sorted(path.name for path in DEFAULT_GAME.parent.iterdir() if (path / "game.yaml").is_file())
+FAST = "settlers"  # a board in pieces, tokens and cards, cut for a Silhouette on Letter, in about 10 s; the others are slow
+
+
+@pytest.mark.parametrize("name", [name if name == FAST else pytest.param(name, marks=pytest.mark.slow) for name in GAMES])
+def test_no_pdf_of_a_bundled_game_built_in_slovak_or_czech_has_an_english_word_of_pnps(tmp_path, name):
+    """Every bundled game in sk and cs (and each language it declares but English), its
+    pages and metadata: boards in pieces, tuck boxes, rulebooks and their booklets (Mestá
+    folded above, on Letter and cut for a Silhouette here)."""
+    game = tmp_path / name
+    shutil.copytree(DEFAULT_GAME.parent / name, game)
+    declared = {path.stem for path in (game / "locale").glob("*.po")} - {"en"}
+    langs = tuple(sorted({"sk", "cs"} | declared))
+    if not {"sk", "cs"} <= declared:
+        pseudo_catalogues(game, tuple(sorted({"sk", "cs"} - declared)))
+    options = ["--cutter", "silhouette", "--paper", "letter"] if name in ("mesta", FAST) else []
+    result = run("build", game, *(arg for lang in langs for arg in ("--lang", lang)), *options, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    for lang in langs:
+        pdfs = sorted((tmp_path / "out" / name).glob(f"*-{lang}-*.pdf"))
+        assert pdfs
+        assert {pdf.name: english_on(pdf, lang, game=game) for pdf in pdfs} == {pdf.name: [] for pdf in pdfs}

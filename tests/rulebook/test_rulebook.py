@@ -243,7 +243,7 @@ def test_on_letter_the_booklet_is_half_letter_pages_on_letter_sheets(game: Path)
     assert not (out / "rules-basic-sk-a5-booklet.pdf").exists()
     booklet = PdfReader(str(out / "rules-basic-sk-half-letter-booklet.pdf"))
     assert {(round(float(p.mediabox.width)), round(float(p.mediabox.height))) for p in booklet.pages} == {(792, 612)}
-    assert "Half-letter booklet on Letter" in booklet.metadata["/Subject"]
+    assert "brožúra Half-letter na papieri Letter" in booklet.metadata["/Subject"]  # in the game's language (Slovak)
     printed = _halves(out / "rules-basic-sk-half-letter-booklet.pdf")
     numbered = max(int(n) for pair in printed for n in pair if n)
     total = len(booklet.pages) * 2
