@@ -427,7 +427,8 @@ def _deck(
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
             save_image(_sheet(islice(backs, len(group)), grid, cell), this_back, raster.dpi, result.files, txn)
-        gc.collect()  # each batch rendered leaves cycles (its PDF canvas), which pnp's high collector threshold would keep for thousands of cards
+        if number < len(groups):
+            gc.collect()  # each batch rendered leaves cycles (its PDF canvas), which pnp's high collector threshold would keep for thousands of cards
         assert this_back is not None
         sheets[key] = {
             "FaceURL": urls.of(face_file),
