@@ -50,6 +50,7 @@ HARD_PIXELS = 10_000  # per side: TTS refuses larger images
 TOKEN_MAX_MM = 40.0  # a square component no larger than this is a token (the smallest cards are 41 mm wide)
 CARD_MAX_MM = 130.0  # a rectangle larger than this on a side is a board or map (tarot cards are 120 mm)
 TILE_TYPE = {"rect": 0, "hex": 1, "round": 2}  # CustomTile.Type: 0 square, 1 hex, 2 circle
+COLLECT_FACES = 256  # faces rendered between two collections: a collection scans the whole game, a batch's cycles hold its PDF
 THUMBNAIL_PIXELS = 256  # the longer side of the PNG TTS shows beside the saved object
 SAVED_OBJECTS = (
     ("Windows", r"%USERPROFILE%\Documents\My Games\Tabletop Simulator\Saves\Saved Objects"),
@@ -412,6 +413,7 @@ def _deck(
     first: Image.Image | None = None
     fronts = raster.all(faces.fronts[i] for i in keep)  # one stream for the deck, read sheet by sheet
     backs = raster.all(faces.backs[i] for i in keep) if unique_backs else iter(())
+    uncollected = 0  # faces rendered since the last collection
     total = sum(deck.cards[i].copies for i in keep)
     lines = [f"{deck.id}: {total} cards ({len(keep)} different) on {len(groups)} sheet{'s' if len(groups) != 1 else ''}"]
     for number, group in enumerate(groups, start=1):
@@ -427,8 +429,10 @@ def _deck(
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
             save_image(_sheet(islice(backs, len(group)), grid, cell), this_back, raster.dpi, result.files, txn)
-        if number < len(groups):
-            gc.collect()  # each batch rendered leaves cycles (its PDF canvas), which pnp's high collector threshold would keep for thousands of cards
+        uncollected += len(group) * (2 if unique_backs else 1)
+        if uncollected >= COLLECT_FACES and number < len(groups):
+            gc.collect()  # each batch rendered leaves cycles (its PDF canvas and buffer), which pnp's high collector threshold would keep for thousands of cards
+            uncollected = 0
         assert this_back is not None
         sheets[key] = {
             "FaceURL": urls.of(face_file),
