@@ -1,6 +1,6 @@
 """The whole table in Tabletop Simulator: image sheets and one saved object.
 
-`pnp export tts` rasterises every face like `pnp export png` (raster.rasterise) and
+`pnp export tts` rasterises every face like `pnp export png` (raster.render_all) and
 writes what Tabletop Simulator (TTS) loads from its Saved Objects folder: one JSON file
 (with a PNG thumbnail beside it) holding a custom deck per card deck, a custom tile per
 board or map, and per token a custom tile in its shape (square, hex, circle), its copies
@@ -17,8 +17,9 @@ TTS cuts a deck from sheets of at most 10 x 7 cards, and loads images of at most
 px a side everywhere (larger ones, up to 10,000, cost video memory and fail on small
 graphics cards), so each deck is put on the smallest grid that holds it within that size.
 Each distinct card is on its sheet once; its copies are repeated card ids in the deck.
-A sheet's cards are rasterised when the sheet is made and dropped once it is written, so
-memory does not grow with the deck. Every file is written into one transaction and moved
+A deck's faces are rendered in one stream (raster.render_all: a few dozen faces to a
+PDF in memory) and each is pasted onto its sheet as soon as it is rendered; a sheet is
+dropped once it is written, so memory does not grow with the deck. Every file is written into one transaction and moved
 into place at the end: a failed or interrupted export leaves the previous one whole.
 """
 
@@ -29,7 +30,9 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
@@ -37,7 +40,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Transaction, transaction
-from pnp.exports.raster import Exported, check_pixels, game_faces, image_digest, one_size, pixels, rasterise, save_image
+from pnp.exports.raster import Exported, art_key, check_pixels, face_job, game_faces, image_digest, one_size, pixels, render_all, save_image
 from pnp.load.model import TypeDef
 from pnp.write.manifest import title_of
 
@@ -47,6 +50,7 @@ HARD_PIXELS = 10_000  # per side: TTS refuses larger images
 TOKEN_MAX_MM = 40.0  # a square component no larger than this is a token (the smallest cards are 41 mm wide)
 CARD_MAX_MM = 130.0  # a rectangle larger than this on a side is a board or map (tarot cards are 120 mm)
 TILE_TYPE = {"rect": 0, "hex": 1, "round": 2}  # CustomTile.Type: 0 square, 1 hex, 2 circle
+COLLECT_FACES = 256  # faces rendered between two collections: a collection scans the whole game, a batch's cycles hold its PDF
 THUMBNAIL_PIXELS = 256  # the longer side of the PNG TTS shows beside the saved object
 SAVED_OBJECTS = (
     ("Windows", r"%USERPROFILE%\Documents\My Games\Tabletop Simulator\Saves\Saved Objects"),
@@ -288,8 +292,11 @@ class Raster:
     dpi: int
     font: str
 
-    def __call__(self, face) -> Image.Image:
-        return rasterise(face, self.symbols, self.dpi, 0.0, self.font)
+    def all(self, faces: Iterable) -> Iterator[Image.Image]:
+        """Each face's image, in order, as it is rendered: many faces to one PDF in memory
+        (render_all), not a PDF of its own each, which embedded the fonts and the art
+        again for every face and was most of the export's time."""
+        return render_all((face_job(face, self.symbols, self.dpi, 0.0) for face in faces), self.font)
 
 
 @dataclass(repr=False, eq=False)
@@ -364,22 +371,22 @@ def _size_mm(face) -> tuple[float, float]:
 
 def _backs(faces, keep: list[int], raster: Raster) -> Image.Image | None:
     """The back every kept card shares, rasterised once; None when they differ (each is
-    then rasterised with its sheet). Backs drawn alike are rasterised once."""
+    then rasterised with its sheet). Backs drawn alike (raster.art_key) are found without
+    rasterising them; backs drawn differently are compared by their pixels, until two differ."""
     if not faces.backs:
         return None
+    distinct = list({art_key(faces.backs[i]): faces.backs[i] for i in keep}.values())
     first: Image.Image | None = None
-    digests: dict[tuple, str] = {}
-    for i in keep:
-        back = faces.backs[i]
-        key = (back.width, back.height, back.ops)
-        if key in digests:
-            continue
-        image = raster(back)
-        digests[key] = image_digest(image)
-        if first is None:
-            first = image
-        if len(set(digests.values())) > 1:
-            return None
+    digest = ""
+    images = raster.all(distinct)
+    try:
+        for image in images:
+            if first is None:
+                first, digest = image, image_digest(image) if len(distinct) > 1 else ""
+            elif image_digest(image) != digest:
+                return None
+    finally:
+        images.close()  # the PDF of a batch left unread is closed now
     return first
 
 
@@ -404,22 +411,28 @@ def _deck(
     sheets: dict[int, dict] = {}  # CustomDeck key -> its entry
     ids: dict[int, int] = {}  # card index -> CardID
     first: Image.Image | None = None
+    fronts = raster.all(faces.fronts[i] for i in keep)  # one stream for the deck, read sheet by sheet
+    backs = raster.all(faces.backs[i] for i in keep) if unique_backs else iter(())
+    uncollected = 0  # faces rendered since the last collection
     total = sum(deck.cards[i].copies for i in keep)
     lines = [f"{deck.id}: {total} cards ({len(keep)} different) on {len(groups)} sheet{'s' if len(groups) != 1 else ''}"]
     for number, group in enumerate(groups, start=1):
         grid = grid_for(len(group), largest)
         key = table.deck_key()
         face_file = where / f"{deck.id}-{number}.{suffix}"
-        fronts = [raster(faces.fronts[i]) for i in group]
+        sheet = _sheet(islice(fronts, len(group)), grid, cell)
         if first is None:
-            first = _thumbnail(fronts[0])
-        save_image(_sheet(fronts, grid, cell), face_file, raster.dpi, result.files, txn)
-        del fronts
-        gc.collect()  # each face rasterised leaves cycles (its PDF canvas), which pnp's high collector threshold would keep for thousands of cards
+            first = _thumbnail(sheet.crop((0, 0, *cell)))
+        save_image(sheet, face_file, raster.dpi, result.files, txn)
+        del sheet
         this_back = back_file
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
-            save_image(_sheet([raster(faces.backs[i]) for i in group], grid, cell), this_back, raster.dpi, result.files, txn)
+            save_image(_sheet(islice(backs, len(group)), grid, cell), this_back, raster.dpi, result.files, txn)
+        uncollected += len(group) * (2 if unique_backs else 1)
+        if uncollected >= COLLECT_FACES and number < len(groups):
+            gc.collect()  # each batch rendered leaves cycles (its PDF canvas and buffer), which pnp's high collector threshold would keep for thousands of cards
+            uncollected = 0
         assert this_back is not None
         sheets[key] = {
             "FaceURL": urls.of(face_file),
@@ -488,10 +501,12 @@ def _pieces(
     deck = faces.deck
     count = 0
     first: Image.Image | None = None
+    fronts = raster.all(faces.fronts[i] for i in keep)  # rendered in one stream, each written as it comes
+    backs = raster.all(faces.backs[i] for i in keep) if faces.backs else iter(())
     for i in keep:
         card = deck.cards[i]
         front_file = where / deck.id / f"{card.id}.{suffix}"
-        front = raster(faces.fronts[i])
+        front = next(fronts)
         if first is None:
             first = _thumbnail(front)
         save_image(front, front_file, raster.dpi, result.files, txn)
@@ -499,7 +514,7 @@ def _pieces(
         back_url = ""
         if faces.backs:
             back_file = where / deck.id / f"{card.id}-back.{suffix}"
-            save_image(raster(faces.backs[i]), back_file, raster.dpi, result.files, txn)
+            save_image(next(backs), back_file, raster.dpi, result.files, txn)
             back_url = urls.of(back_file)
         size_mm = _size_mm(faces.fronts[i])
         scale = table.units.tile_scale(size_mm)
@@ -623,8 +638,9 @@ def _name(card) -> str:
     return title if title is not None and title.strip() else card.id
 
 
-def _sheet(cards: list[Image.Image], grid: Grid, cell: tuple[int, int]) -> Image.Image:
-    """`cards` on a `grid` of `cell`-sized cells, row by row from the top left."""
+def _sheet(cards: Iterable[Image.Image], grid: Grid, cell: tuple[int, int]) -> Image.Image:
+    """`cards` on a `grid` of `cell`-sized cells, row by row from the top left, each pasted
+    as it comes (one card image held at a time)."""
     cell_w, cell_h = cell
     sheet = Image.new("RGB", (cell_w * grid.cols, cell_h * grid.rows), "white")
     for slot, image in enumerate(cards):
