@@ -52,6 +52,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFZCompress,
 )
 from reportlab.pdfbase.pdfdoc import format as pdfdoc_format
+from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas, ExtGState
 
@@ -425,6 +426,7 @@ class GlyphLike(Protocol):
     advance: float
     x_offset: float
     y_offset: float
+    source: str  # for a glyph no character maps to: the characters it stands for ('' when unknown)
 
 
 def _draw_glyphs(
@@ -482,8 +484,40 @@ def glyph_chars(font: str, glyphs: Sequence[GlyphLike]) -> str:
             out.append(chr(chars[0]))
         else:
             ttf.hbFont(1)
-            out.append(chr(ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)))
+            private = ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)
+            if g.source:
+                _SOURCES.setdefault(_face_name(ttf.face), {}).setdefault(private, g.source)
+            out.append(chr(private))
     return "".join(out)
+
+
+# The characters a private-use code of a font's subsets stands for (a conjunct's), by the
+# font's name in the PDF: its ToUnicode maps the code to them, so that copying the text
+# (or pypdf's extraction) gives the characters that were written, not a private-use one.
+_SOURCES: dict[str, dict[int, str]] = {}
+
+
+def _face_name(face) -> str:
+    return (face.name + face.subfontNameX).decode("pdfdoc")
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """reportlab's ToUnicode CMap of a subset, with each private-use code that shaping
+    drew a conjunct or ligature by mapped to the characters it stands for."""
+    cmap = _reportlab_cmap(fontname, subset)
+    sources = _SOURCES.get(fontname.partition("+")[2])
+    if not sources:
+        return cmap
+    for i, code in enumerate(subset):
+        text = sources.get(code)
+        if text:
+            utf16 = text.encode("utf-16-be").hex().upper()
+            cmap = cmap.replace(f"<{i:02X}> <{code:04X}>", f"<{i:02X}> <{utf16}>", 1)
+    return cmap
+
+
+_reportlab_cmap = ttfonts.makeToUnicodeCMap
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # reportlab's TTFont.addObjects looks it up in its module when it writes a subset
 
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:
