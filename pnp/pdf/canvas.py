@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, BinaryIO, Protocol
 from reportlab import rl_config
 from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfdoc import (
     NoEncryption,
     PDFArray,
@@ -52,7 +52,6 @@ from reportlab.pdfbase.pdfdoc import (
     PDFZCompress,
 )
 from reportlab.pdfbase.pdfdoc import format as pdfdoc_format
-from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas, ExtGState
 
