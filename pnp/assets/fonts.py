@@ -72,7 +72,7 @@ class FontSet:
                     )
                 for name, file in listing.items():
                     if isinstance(file, LMap):
-                        self._languages[str(name)] = _language_fonts(str(name), file, folder, listing.loc_of(name))
+                        self._languages[str(name)] = _language_fonts(str(name), file, folder, listing.key_locs.get(name, listing.loc_of(name)))
                     else:
                         self._files[str(name)] = _font_file(str(name), file, folder, listing.loc_of(name))
         own = [(f"{lang}:{name}", path) for lang, files in sorted(self._languages.items()) for name, (path, _) in sorted(files.items())]
