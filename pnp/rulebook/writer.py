@@ -248,7 +248,6 @@ class _Template(BaseDocTemplate):
         canv.drawCentredString(width / 2, bottom - 9 * mm, str(page))
         canv.restoreState()
 
-
     def _shaped_head(self, canv, chapter: str, left: float, right: float, y: float, room: float) -> None:
         """The running head set by the text engine (shaped, in the order of its words'
         directions): in a right-to-left rulebook the book's title on the right and the

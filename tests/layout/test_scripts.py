@@ -194,9 +194,10 @@ def test_a_direction_for_no_language_is_an_error(tmp_path, monkeypatch):
     game = _mirrored_game(tmp_path, "direction:\n  xx: rtl\n")
     monkeypatch.chdir(game)
     output = run("check", ".").output
-    assert "game.yaml:" in output and (
-        ": direction is given for 'xx', which is not a language code that pnp knows; expected one like 'ar', 'he' or 'fa' [direction-language]"
-    ) in output, output
+    assert (
+        "game.yaml:" in output
+        and (": direction is given for 'xx', which is not a language code that pnp knows; expected one like 'ar', 'he' or 'fa' [direction-language]") in output
+    ), output
 
 
 def test_fonts_yaml_replaces_fonts_in_one_language(tmp_path, monkeypatch):
