@@ -484,27 +484,26 @@ def glyph_chars(font: str, glyphs: Sequence[GlyphLike]) -> str:
         else:
             ttf.hbFont(1)
             private = ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)
-            if g.source:
-                _SOURCES.setdefault(_face_name(ttf.face), {}).setdefault(private, g.source)
+            if g.source:  # the same glyph always stands for the same characters
+                ttf.__dict__.setdefault("_pnp_sources", {})[private] = g.source
             out.append(chr(private))
     return "".join(out)
 
 
-# The characters a private-use code of a font's subsets stands for (a conjunct's), by the
-# font's name in the PDF: its ToUnicode maps the code to them, so that copying the text
-# (or pypdf's extraction) gives the characters that were written, not a private-use one.
-_SOURCES: dict[str, dict[int, str]] = {}
-
-
-def _face_name(face) -> str:
-    return (face.name + face.subfontNameX).decode("pdfdoc")
+# The characters each private-use code of a font stands for (a conjunct's, a ligature's) are
+# kept on its TTFont (`_pnp_sources`, each font numbers its own codes): the ToUnicode map of
+# its subsets maps the code to them, so that copying the text (or pypdf's extraction) gives
+# the characters that were written, not a private-use one. reportlab's TTFont.addObjects
+# writes the maps with its module's makeToUnicodeCMap, which is given the subset alone:
+# the font being written is noted while it runs.
+_WRITING: list[TTFont] = []
 
 
 def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
     """reportlab's ToUnicode CMap of a subset, with each private-use code that shaping
     drew a conjunct or ligature by mapped to the characters it stands for."""
     cmap = _reportlab_cmap(fontname, subset)
-    sources = _SOURCES.get(fontname.partition("+")[2])
+    sources = getattr(_WRITING[-1], "_pnp_sources", None) if _WRITING else None
     if not sources:
         return cmap
     for i, code in enumerate(subset):
@@ -515,8 +514,18 @@ def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
     return cmap
 
 
+def _add_objects(self: TTFont, doc: PDFDocument):
+    _WRITING.append(self)
+    try:
+        return _reportlab_add_objects(self, doc)
+    finally:
+        _WRITING.pop()
+
+
 _reportlab_cmap = ttfonts.makeToUnicodeCMap
-ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # reportlab's TTFont.addObjects looks it up in its module when it writes a subset
+_reportlab_add_objects = TTFont.addObjects
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap
+TTFont.addObjects = _add_objects
 
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:

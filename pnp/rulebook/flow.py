@@ -371,7 +371,7 @@ class Stack(Flowable):
     def _label_height(self, aw: float) -> float:
         if not self.label:
             return 0.0
-        style = self.setting.styles.label
+        style = self.setting.aligned(self.setting.styles.label)
         self._label_layout = self.setting.typeset(self.label, style, self._inner(aw), None)
         return len(self._label_layout.lines) * self._label_layout.leading + style.size * 0.2
 

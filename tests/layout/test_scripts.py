@@ -190,23 +190,21 @@ def test_direction_rtl_mirrors_the_layout_and_mirror_false_refuses_it(tmp_path):
     assert kept == plain
 
 
-def test_a_direction_for_no_language_is_an_error(tmp_path, monkeypatch):
+def test_a_direction_for_no_language_is_an_error(tmp_path):
     game = _mirrored_game(tmp_path, "direction:\n  xx: rtl\n")
-    monkeypatch.chdir(game)
-    output = run("check", ".").output
+    output = run("check", game).output.replace(f"{game}/", "")
     assert (
         "game.yaml:" in output
         and (": direction is given for 'xx', which is not a language code that pnp knows; expected one like 'ar', 'he' or 'fa' [direction-language]") in output
     ), output
 
 
-def test_fonts_yaml_replaces_fonts_in_one_language(tmp_path, monkeypatch):
+def test_fonts_yaml_replaces_fonts_in_one_language(tmp_path):
     """`he: {letters: ...}` in fonts.yaml draws the Hebrew edition in that file; a key that is
     no language is an error at its line."""
     game = _mirrored_game(tmp_path, "")
-    monkeypatch.chdir(game)
     (game / "fonts" / "fonts.yaml").write_text("letters: DejaVuSans.ttf\nxx:\n  letters: DejaVuSans.ttf\n", encoding="utf-8")
-    output = run("check", ".").output
+    output = run("check", game).output.replace(f"{game}/", "")
     assert (
         "fonts/fonts.yaml:2:1: fonts.yaml maps 'xx' to fonts, but 'xx' is not a language code that pnp knows; "
         "expected a font name with its .ttf file ('sans: MyFont.ttf'), or a language code with the fonts it uses ('ar: {sans: KacstOne.ttf}') [fonts-language]"
