@@ -30,6 +30,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol
+from weakref import WeakKeyDictionary
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color
@@ -485,25 +486,26 @@ def glyph_chars(font: str, glyphs: Sequence[GlyphLike]) -> str:
             ttf.hbFont(1)
             private = ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)
             if g.source:  # the same glyph always stands for the same characters
-                ttf.__dict__.setdefault("_pnp_sources", {})[private] = g.source
+                _SOURCES.setdefault(ttf, {})[private] = g.source
             out.append(chr(private))
     return "".join(out)
 
 
-# The characters each private-use code of a font stands for (a conjunct's, a ligature's) are
-# kept on its TTFont (`_pnp_sources`, each font numbers its own codes): the ToUnicode map of
+# The characters each private-use code of a font stands for (a conjunct's, a ligature's), by
+# its TTFont (each font numbers its own codes; kept while the font is): the ToUnicode map of
 # its subsets maps the code to them, so that copying the text (or pypdf's extraction) gives
 # the characters that were written, not a private-use one. reportlab's TTFont.addObjects
 # writes the maps with its module's makeToUnicodeCMap, which is given the subset alone:
 # the font being written is noted while it runs.
 _WRITING: list[TTFont] = []
+_SOURCES: WeakKeyDictionary[TTFont, dict[int, str]] = WeakKeyDictionary()
 
 
 def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
     """reportlab's ToUnicode CMap of a subset, with each private-use code that shaping
     drew a conjunct or ligature by mapped to the characters it stands for."""
     cmap = _reportlab_cmap(fontname, subset)
-    sources = getattr(_WRITING[-1], "_pnp_sources", None) if _WRITING else None
+    sources = _SOURCES.get(_WRITING[-1]) if _WRITING else None
     if not sources:
         return cmap
     for i, code in enumerate(subset):
