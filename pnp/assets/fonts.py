@@ -23,7 +23,8 @@ from pnp.base.errors import Location, PnpError, Problems, display_path, fail
 from pnp.base.paths import FONTS_DIR, inside, leads_out, resolve_inside
 from pnp.base.signals import stop_if_received
 from pnp.base.versions import per_version, version
-from pnp.load.yamlfile import load_yaml
+from pnp.load.languages import known_language
+from pnp.load.yamlfile import LMap, load_yaml
 
 PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
 
@@ -43,12 +44,18 @@ class FontSet:
     """The fonts a game can use: the bundled ones plus any in the game's fonts/ folder.
 
     Two sets of the same files (paths and versions: base.versions) are equal, so what is
-    cached for one (set texts) serves the next build of the watcher, which makes a new set."""
+    cached for one (set texts) serves the next build of the watcher, which makes a new set.
+
+    A language code in the game's fonts.yaml maps font names to the files that replace
+    them in that language (`ar: {sans: KacstOne.ttf}`): `in_language` gives that set."""
 
     def __init__(self, folders: list[Path]):
         self.fonts: dict[str, Font] = {}
         self._files: dict[str, tuple[Path, Location]] = {}
         self._fallbacks: dict[str, str | None] = {}
+        self._languages: dict[str, dict[str, tuple[Path, Location]]] = {}  # language -> font name -> its file in that language
+        self._registered_as: dict[str, str] = {}  # font name -> the name it is registered under, for a language's own file
+        self._in: dict[str, FontSet] = {}  # in_language's sets, by language
         for folder in folders:
             if leads_out(folder):
                 raise fail(Location(display_path(folder)), "path-outside", f"{folder.name}/ is a link to outside the game folder; expected a folder inside it")
@@ -64,12 +71,32 @@ class FontSet:
                         "fonts.yaml must map font names to .ttf files; expected lines such as 'sans: MyFont.ttf'",
                     )
                 for name, file in listing.items():
-                    path = resolve_inside(str(file), folder, [folder], listing.loc_of(name), f"font '{name}'")
-                    if not path.is_file():
-                        raise fail(listing.loc_of(name), "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml")
-                    self._files[str(name)] = (path, listing.loc_of(name))
-        self.key = tuple((name, str(path), version(path)) for name, (path, _) in sorted(self._files.items()))
+                    if isinstance(file, LMap):
+                        self._languages[str(name)] = _language_fonts(str(name), file, folder, listing.key_locs.get(name, listing.loc_of(name)))
+                    else:
+                        self._files[str(name)] = _font_file(str(name), file, folder, listing.loc_of(name))
+        own = [(f"{lang}:{name}", path) for lang, files in sorted(self._languages.items()) for name, (path, _) in sorted(files.items())]
+        files = [(name, path) for name, (path, _) in sorted(self._files.items())] + own
+        self.key = tuple((name, str(path), version(path)) for name, path in files)
         self._hash = hash(self.key)
+
+    def in_language(self, lang: str) -> FontSet:
+        """The set in language `lang`: its fonts replaced by those the game's fonts.yaml
+        gives for the language (`ar` serves `ar_EG`; `ar_EG` may replace more), each
+        registered under a name of its own; the set itself when it gives none."""
+        base = lang.replace("-", "_").split("_")[0]
+        own = {**self._languages.get(base, {}), **self._languages.get(lang, {})}
+        if not own:
+            return self
+        found = self._in.get(lang)
+        if found is None:
+            found = self._in[lang] = object.__new__(FontSet)
+            found.fonts, found._fallbacks, found._languages, found._in = {}, {}, {}, {}
+            found._files = {**self._files, **own}
+            found._registered_as = {name: f"{name}.{lang}" for name in own}
+            found.key = (*self.key, ("language", lang, ""))
+            found._hash = hash(found.key)
+        return found
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FontSet) and self.key == other.key
@@ -88,7 +115,7 @@ class FontSet:
         font = self.fonts.get(name)
         if font is None:
             path, loc = self._files[name]
-            font = _register(path, name, loc)
+            font = _register(path, self._registered_as.get(name, name), loc)
             self.fonts[name] = font
         return font
 
@@ -121,6 +148,31 @@ class FontSet:
         base = family.removesuffix("-bold").removesuffix("-italic")
         candidate = f"{base}-{variant}"
         return candidate if candidate in self._files else family
+
+
+def _font_file(name: str, file: object, folder: Path, loc: Location) -> tuple[Path, Location]:
+    """A font's file named in fonts.yaml, inside the folder and existing."""
+    path = resolve_inside(str(file), folder, [folder], loc, f"font '{name}'")
+    if not path.is_file():
+        raise fail(loc, "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml")
+    return path, loc
+
+
+def _language_fonts(lang: str, listing: LMap, folder: Path, loc: Location) -> dict[str, tuple[Path, Location]]:
+    """The fonts fonts.yaml gives for one language: font name -> its file."""
+    if not known_language(lang):
+        raise fail(
+            loc,
+            "fonts-language",
+            f"fonts.yaml maps '{lang}' to fonts, but '{lang}' is not a language code that pnp knows; "
+            "expected a font name with its .ttf file ('sans: MyFont.ttf'), or a language code with the fonts it uses ('ar: {sans: KacstOne.ttf}')",
+        )
+    files = {}
+    for name, file in listing.items():
+        if isinstance(file, LMap):
+            raise fail(listing.loc_of(name), "fonts-shape", f"fonts.yaml gives '{name}' for '{lang}' a mapping; expected its .ttf file ('{name}: MyFont.ttf')")
+        files[str(name)] = _font_file(str(name), file, folder, listing.loc_of(name))
+    return files
 
 
 @cache

@@ -85,7 +85,9 @@ def missing_extra() -> str:
 @dataclass(frozen=True, repr=False, eq=False)
 class Glyph:
     """One shaped glyph at size 1: its id and name in the font, its own advance (what the
-    PDF's widths say), the advance HarfBuzz gives it (kerning, marks) and its offsets."""
+    PDF's widths say), the advance HarfBuzz gives it (kerning, marks) and its offsets;
+    `source`, for a glyph that is not a character's own (a conjunct, a ligature): the
+    characters it stands for, so that text copied out of the PDF gives them back."""
 
     gid: int
     name: str
@@ -93,6 +95,7 @@ class Glyph:
     advance: float
     x_offset: float
     y_offset: float
+    source: str = ""
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -123,6 +126,8 @@ def shape(text: str, registered: str, rtl: bool) -> tuple[Glyph, ...]:
     buf.direction = "rtl" if rtl else "ltr"
     uharfbuzz.shape(hb.font, buf, {"kern": True, "liga": True})
     scale = 1 / hb.upem
+    infos = buf.glyph_infos
+    sources = _sources(text, [info.cluster for info in infos], [info.codepoint for info in infos], hb.font)
     return tuple(
         Glyph(
             info.codepoint,
@@ -131,9 +136,29 @@ def shape(text: str, registered: str, rtl: bool) -> tuple[Glyph, ...]:
             pos.x_advance * scale,
             pos.x_offset * scale,
             pos.y_offset * scale,
+            source,
         )
-        for info, pos in zip(buf.glyph_infos, buf.glyph_positions)
+        for info, pos, source in zip(infos, buf.glyph_positions, sources)
     )
+
+
+def _sources(text: str, clusters: list[int], gids: list[int], font: Any) -> list[str]:
+    """For each glyph, the characters of its cluster (HarfBuzz's: the characters that
+    became these glyphs) that no glyph of the cluster draws as the character's own glyph,
+    given to the first glyph that is no character's own; '' for every other glyph."""
+    # HarfBuzz numbers clusters by their first character (in UTF-32 for Python strings)
+    starts = sorted(set(clusters))
+    ends = dict(zip(starts, [*starts[1:], len(text)]))
+    out = [""] * len(gids)
+    for start in starts:
+        members = [i for i, c in enumerate(clusters) if c == start]
+        chars = text[start : ends[start]]
+        own = {font.get_nominal_glyph(ord(ch)) for ch in chars}
+        left = "".join(ch for ch in chars if font.get_nominal_glyph(ord(ch)) not in {gids[i] for i in members})
+        first = next((i for i in members if gids[i] not in own), None)
+        if first is not None and left:
+            out[first] = left
+    return out
 
 
 def shaped_width(text: str, registered: str, rtl: bool) -> float:

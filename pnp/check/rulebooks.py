@@ -164,7 +164,7 @@ def book_inputs(edition: Edition, problems: Problems, face=None):
 
     project, game = edition.project, edition.game
     return Inputs(
-        project.fonts,
+        edition.fonts,
         project.symbols,
         game.meta.title,
         game.meta.author,

@@ -10,8 +10,8 @@ makes them by the thousand) and costs two more generated methods when pnp starts
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Container
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -233,6 +233,50 @@ def bounds(ops: tuple[Op, ...] | list[Op]) -> tuple[float, float, float, float] 
     if not xs:
         return None
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def mirrored(ops: list[Op] | tuple[Op, ...], width: float, placed: Container[int] = ()) -> list[Op]:
+    """`ops` mirrored about the vertical axis of a face `width` points wide (a layout for
+    a language written right to left, game.yaml's `direction:`): every position moves to
+    the other side, and nothing is drawn flipped (a text, an image, a symbol or a QR code
+    reads as before); a turned group turns the other way. A text moves line by line, each
+    line's words in their order (left-aligned lines end up right-aligned); a text whose id
+    is in `placed` was set in its mirrored box already (elements.base.Frame.text) and is
+    kept."""
+    return [_mirrored(op, width, placed) for op in ops]
+
+
+def _mirrored(op: Op, width: float, placed: Container[int]) -> Op:
+    if isinstance(op, RectOp):
+        return replace(op, x=width - op.x - op.w, fill=_mirrored_paint(op.fill, width))
+    if isinstance(op, ImageOp):
+        return replace(op, x=width - op.x - op.w)
+    if isinstance(op, (SymbolOp, QrOp)):
+        return replace(op, x=width - op.x - op.size)
+    if isinstance(op, LineOp):
+        return replace(op, x1=width - op.x1, x2=width - op.x2)
+    if isinstance(op, ShapeOp):
+        return replace(op, points=tuple((width - x, y) for x, y in op.points), fill=_mirrored_paint(op.fill, width))
+    if isinstance(op, EllipseOp):
+        return replace(op, cx=width - op.cx, fill=_mirrored_paint(op.fill, width))
+    if isinstance(op, GroupOp):
+        return replace(op, ops=tuple(mirrored(op.ops, width, placed)), angle=-op.angle if op.angle else op.angle, cx=width - op.cx)
+    if isinstance(op, TextOp) and id(op) not in placed:
+        lines = []
+        for line in op.text.lines:
+            if line:
+                shift = width - 2 * op.x - min(p.x for p in line) - max(p.x + p.width for p in line)
+                line = tuple(p._replace(x=p.x + shift) for p in line)
+            lines.append(line)
+        return replace(op, text=replace(op.text, lines=tuple(lines)))
+    return op  # a text set in its mirrored box; a face in a face (a tuck box's net is never mirrored)
+
+
+def _mirrored_paint(paint: Paint | None, width: float) -> Paint | None:
+    if not isinstance(paint, Gradient):
+        return paint
+    c = paint.coords
+    return replace(paint, coords=(width - c[0], *c[1:]) if paint.radial else (width - c[0], c[1], width - c[2], c[3]))
 
 
 @lru_cache(maxsize=256)

@@ -53,6 +53,7 @@ class LayoutFile:
     extends: str | None = None
     safe: float | None = None  # mm inside the trim that text should keep clear of
     lang_scale: dict[str, float] = field(default_factory=dict)  # text size factor per language, e.g. {de: 0.92}
+    mirror: bool | None = None  # false: never mirrored, even in a language whose direction is rtl (game.yaml)
     styles: dict[str, StyleDef] = field(default_factory=dict)
     elements: list[Any] = field(default_factory=list)
     override: dict[str, dict[str, Any]] = field(default_factory=dict)  # element name -> keys that replace the parent's
@@ -191,7 +192,8 @@ class LayoutLoader:
                 "layout-hex-size",
                 f"layout '{name}' is a hex of {size[0]:g} x {size[1]:g} mm, so the hexagon is stretched; expected a height of {size[0] * HEX_RATIO:.2f} mm (width x 0.866) for a regular one",
             )
-        layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale, shape)
+        mirror = spec.mirror if spec.mirror is not None else (parent.mirror if parent else True)
+        layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale, shape, mirror)
         self._cache[name] = layout
         self._named[name] = named
         found = self.find(name)

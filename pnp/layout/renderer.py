@@ -18,7 +18,7 @@ from pnp.assets.fonts import FontSet
 from pnp.base.errors import Location, Problems
 from pnp.layout.elements.base import ElementKind, Frame, Layout, draw_element
 from pnp.layout.faces import Face, Op, parse_color
-from pnp.layout.typography import typography
+from pnp.layout.typography import base_language, typography
 from pnp.load.model import Card, Game
 from pnp.templates.expressions import FAILED, Names, evaluate_at, fill_in
 
@@ -33,6 +33,8 @@ class Renderer:
         self.symbol_ids = symbols.ids
         self.lang = lang
         self.typography = typography(lang, game.meta.hyphenation)
+        direction = game.meta.direction
+        self.mirror = direction.get(lang, direction.get(base_language(lang))) == "rtl"  # 'ar' serves 'ar_EG'; 'ar_EG' may say otherwise
         self.card_sizes = card_sizes  # deck id -> trim size in mm, for slots sized from a deck
         self.memo: dict[Any, Any] = {}  # per-element values that do not change from card to card
         self.names = Names(game)

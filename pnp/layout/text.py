@@ -716,15 +716,31 @@ def _place_bidi(line: Line, size: float, width: float, align: str, last: bool, r
         align = "right" if rtl else "left"
     x = {"center": extra / 2, "right": extra}.get(align, 0.0)
     pieces: list[Piece] = []
+    gap = 0.0  # the space before this item, when the item before it was a word
     for level, w, part in items:
         if part is None:
+            gap = w if pieces and not gap else -1.0
             x += w + stretch
             continue
         text, font = part[0], part[1]
         shape = ("rtl" if level % 2 else "ltr" if shaping.needs_shaping(text) else "") if font else ""
-        pieces.append(Piece(x, text, font, w, 0.0, shape))
+        before = pieces[-1] if pieces else None
+        if before is not None and gap > 0 and not stretch and font and before.font == font and before.shape == shape and _is_space(gap, font, size, shape):
+            # one run with its spaces: text copied out of the PDF keeps them (and the words' order)
+            joined = f"{text} {before.text}" if shape == "rtl" else f"{before.text} {text}"
+            pieces[-1] = Piece(before.x, joined, font, before.width + gap + w, 0.0, shape)
+        else:
+            pieces.append(Piece(x, text, font, w, 0.0, shape))
+        gap = 0.0
         x += w
     return tuple(pieces)
+
+
+def _is_space(gap: float, font: str, size: float, shape: str) -> bool:
+    """Whether `gap` is as wide as a space of `font` (shaped as `shape`) at `size`: then the
+    words on either side can be drawn as one run with their space, in the same places."""
+    width = shaping.shaped_width(" ", font, shape == "rtl") if shape else stringWidth(" ", font, 1)
+    return abs(gap - width * size) < 0.01
 
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+\S")

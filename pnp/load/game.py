@@ -100,6 +100,7 @@ def load_game(folder: Path, keep_going: bool = False) -> tuple[Game, Problems]:
 
     _check_names(meta, raw, problems)
     _check_hyphenation(meta, raw, problems)
+    _check_direction(meta, raw, problems)
     decks: dict[str, Deck] = {}
     read = _Read()
     for deck_id, deck_def in meta.decks.items():
@@ -194,6 +195,18 @@ def _check_names(meta: GameFile, raw: LMap, problems: Problems) -> None:
 
 
 HYPHENATION_EXPECTED = "the word's letters with a hyphen at each place it may break ('Drachen-blut-eli-xier'), or the word without hyphens to never break it"
+
+
+def _check_direction(meta: GameFile, raw: LMap, problems: Problems) -> None:
+    """game.yaml's `direction:` names languages pnp knows (the schema checks the values)."""
+    listed = raw.get("direction")
+    for lang in meta.direction:
+        if not known_language(lang):
+            problems.error(
+                listed.key_locs.get(lang, listed.loc),
+                "direction-language",
+                f"direction is given for '{lang}', which is not a language code that pnp knows; expected one like 'ar', 'he' or 'fa'",
+            )
 
 
 def _check_hyphenation(meta: GameFile, raw: LMap, problems: Problems) -> None:

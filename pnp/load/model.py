@@ -179,6 +179,9 @@ class GameFile:
     # Words the hyphenation patterns split wrongly, per language, with their allowed breaks
     # ('Drachen-blut-eli-xier'; a word without hyphens never breaks): layout/typography.py.
     hyphenation: dict[str, list[str]] = field(default_factory=dict)
+    # How each language's layouts run: 'rtl' mirrors them left to right for that language's
+    # faces (renderer.py), 'ltr' (the default) prints them as drawn: docs/game.md.
+    direction: dict[str, Literal["rtl", "ltr"]] = field(default_factory=dict)
 
 
 def game_info(meta: GameFile) -> dict[str, str]:

@@ -30,11 +30,12 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol
+from weakref import WeakKeyDictionary
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfdoc import (
     NoEncryption,
     PDFArray,
@@ -425,6 +426,7 @@ class GlyphLike(Protocol):
     advance: float
     x_offset: float
     y_offset: float
+    source: str  # for a glyph no character maps to: the characters it stands for ('' when unknown)
 
 
 def _draw_glyphs(
@@ -482,8 +484,50 @@ def glyph_chars(font: str, glyphs: Sequence[GlyphLike]) -> str:
             out.append(chr(chars[0]))
         else:
             ttf.hbFont(1)
-            out.append(chr(ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)))
+            private = ttf.hbAddPrivate(g.name, g.gid, g.natural * 1000)
+            if g.source:  # the same glyph always stands for the same characters
+                _SOURCES.setdefault(ttf, {})[private] = g.source
+            out.append(chr(private))
     return "".join(out)
+
+
+# The characters each private-use code of a font stands for (a conjunct's, a ligature's), by
+# its TTFont (each font numbers its own codes; kept while the font is): the ToUnicode map of
+# its subsets maps the code to them, so that copying the text (or pypdf's extraction) gives
+# the characters that were written, not a private-use one. reportlab's TTFont.addObjects
+# writes the maps with its module's makeToUnicodeCMap, which is given the subset alone:
+# the font being written is noted while it runs.
+_WRITING: list[TTFont] = []
+_SOURCES: WeakKeyDictionary[TTFont, dict[int, str]] = WeakKeyDictionary()
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """reportlab's ToUnicode CMap of a subset, with each private-use code that shaping
+    drew a conjunct or ligature by mapped to the characters it stands for."""
+    cmap = _reportlab_cmap(fontname, subset)
+    sources = _SOURCES.get(_WRITING[-1]) if _WRITING else None
+    if not sources:
+        return cmap
+    for i, code in enumerate(subset):
+        text = sources.get(code)
+        if text:
+            utf16 = text.encode("utf-16-be").hex().upper()
+            cmap = cmap.replace(f"<{i:02X}> <{code:04X}>", f"<{i:02X}> <{utf16}>", 1)
+    return cmap
+
+
+def _add_objects(self: TTFont, doc: PDFDocument):
+    _WRITING.append(self)
+    try:
+        return _reportlab_add_objects(self, doc)
+    finally:
+        _WRITING.pop()
+
+
+_reportlab_cmap = ttfonts.makeToUnicodeCMap
+_reportlab_add_objects = TTFont.addObjects
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap
+TTFont.addObjects = _add_objects
 
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:

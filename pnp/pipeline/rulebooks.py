@@ -107,9 +107,10 @@ def start_rulebooks(editions: list[Edition], options: BuildOptions, txn: Transac
     from pnp.rulebook.flow import Styles
 
     books = [prepare_rulebooks(edition) for edition in editions]
-    fonts = editions[0].project.fonts
-    for name in Styles.for_size(rulebook_formats(options.sheet.paper).page.body).fonts():  # parsed once, here: the decks use most of them too
-        fonts.get(name)
+    names = Styles.for_size(rulebook_formats(options.sheet.paper).page.body).fonts()
+    for edition in editions:  # registered once, here (each language's own): the decks use most of them too
+        for name in names:
+            edition.fonts.get(name)
     for edition in editions:  # read once, here: the decks hyphenate the same languages
         hyphenator(edition.lang)
     where = next(iter(editions[0].game.meta.rulebooks.values()))._loc

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pnp.assets.fonts import FontSet
 from pnp.base.errors import Location, Problems, display_path
 from pnp.i18n.catalogues import Entry, extract, languages, locale_dir, translate, translations
 from pnp.layout.renderer import Renderer
@@ -77,9 +78,14 @@ class Edition:
         """The game as written, in its source language."""
         return self.project.game
 
+    @property
+    def fonts(self) -> FontSet:
+        """The game's fonts in this edition's language (fonts.yaml may replace some for it)."""
+        return self.project.fonts.in_language(self.lang)
+
     def renderer(self) -> Renderer:
         """A renderer that sets faces of this edition."""
-        return Renderer(self.game, self.project.fonts, self.project.symbols, self.lang, self.project.card_sizes)
+        return Renderer(self.game, self.fonts, self.project.symbols, self.lang, self.project.card_sizes)
 
 
 def make_editions(project: Project, langs: list[str], allow_untranslated: bool = False, rulebooks: bool = True) -> list[Edition]:

@@ -125,6 +125,20 @@ class Setting:
     drawing: bool = True  # False: a pass that only finds the pages (nothing it draws is kept)
     memo: Memo = field(default_factory=Memo)  # shared by the passes of a book
 
+    @property
+    def rtl(self) -> bool:
+        """The rulebook's language is written right to left: its pages are set mirrored
+        (text aligned left is aligned right, indents and list markers on the right, the
+        contents' page numbers on the left)."""
+        return self.typography.rtl
+
+    def aligned(self, style: TextStyle) -> TextStyle:
+        """A style of a block of the page, mirrored in a right-to-left rulebook: `left`
+        becomes `right` and the other way round (start, end and justify follow the text)."""
+        if self.rtl and style.align in ("left", "right"):
+            return replace(style, align="right" if style.align == "left" else "left")
+        return style
+
     def typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         key = (markup, style, width, loc)
         layout = self.memo.layouts.get(key)
@@ -204,7 +218,7 @@ class TextBlock(Flowable):
 
     def __init__(self, setting: Setting, markup: str, style: TextStyle, loc: Location | None, marks=(), first: int = 0, lines=None):
         super().__init__()
-        self.setting, self.markup, self.style, self.loc = setting, markup, style, loc
+        self.setting, self.markup, self.style, self.loc = setting, markup, setting.aligned(style), loc
         self.marks = list(marks)  # (term, letters before it) of index terms; LinkMark of references
         self.first = first  # index of this part's first line in the whole paragraph
         self.fixed = lines  # a part of a split paragraph: its (full layout, start, end)
@@ -362,7 +376,7 @@ class Stack(Flowable):
     def _label_height(self, aw: float) -> float:
         if not self.label:
             return 0.0
-        style = self.setting.styles.label
+        style = self.setting.aligned(self.setting.styles.label)
         self._label_layout = self.setting.typeset(self.label, style, self._inner(aw), None)
         return len(self._label_layout.lines) * self._label_layout.leading + style.size * 0.2
 
@@ -448,14 +462,15 @@ class Stack(Flowable):
 
     def draw(self):
         canv = self.canv
-        x = self.indent
+        rtl = self.setting.rtl  # mirrored: the indent, the bar and the marker on the right
+        x = 0.0 if rtl else self.indent
         if self.fill is not None:
             canv.setFillColor(self.fill)
-            canv.rect(x, 0, self.width - x, self.height, stroke=0, fill=1)
+            canv.rect(x, 0, self.width - self.indent, self.height, stroke=0, fill=1)
         if self.bar is not None:
             canv.setFillColor(self.bar)
-            canv.rect(x, 0, 2.5, self.height, stroke=0, fill=1)
-            x += 2.5
+            canv.rect(self.width - self.indent - 2.5 if rtl else x, 0, 2.5, self.height, stroke=0, fill=1)
+            x += 0.0 if rtl else 2.5
         x += self.pad
         top = self.height - self.pad
         inner = self._inner(self.width)
@@ -473,7 +488,8 @@ class Stack(Flowable):
         style = self.setting.styles.marker
         layout = self.setting.typeset(self.marker, style, self.indent * 0.8, None)
         ascent = child.ascent() if isinstance(child, TextBlock) else layout.ascent
-        draw_layout(self.canv, self.setting, layout, x - self.indent, top - (ascent - layout.ascent), self.indent * 0.8, HexColor(style.color))
+        left = x + self._inner(self.width) + self.indent * 0.2 if self.setting.rtl else x - self.indent
+        draw_layout(self.canv, self.setting, layout, left, top - (ascent - layout.ascent), self.indent * 0.8, HexColor(style.color))
 
 
 PILE_STEP = 0.9 * mm  # how far each card of a pile sits from the one under it
@@ -691,7 +707,7 @@ class Leader(Flowable):
         self.number_width = number_width  # the column of the numbers: as wide as the widest of its level
         self.link = link  # a line of the contents: the heading it leads to
         style = setting.styles.toc
-        self.style = replace(style, font="sans-bold") if bold else style
+        self.style = setting.aligned(replace(style, font="sans-bold") if bold else style)
         self.spaceBefore = style.size * (0.5 if bold else 0.1)
         self._text: TextLayout | None = None
 
@@ -701,7 +717,7 @@ class Leader(Flowable):
         style = self.style
         self.width = aw
         self._num_w = self.number_width + style.size * 0.6 if self.number else 0.0
-        self._pages = self.setting.typeset(self.pages, style, BIG, None)
+        self._pages = self.setting.typeset(self.pages, replace(style, align="left") if self.setting.rtl else style, BIG, None)  # measured: from its left end
         self._pages_w = line_width(self._pages)
         room = aw - self.indent - self._num_w - self._pages_w - style.size * 1.5
         self._text = self.setting.typeset(self.markup, style, max(room, aw * 0.3), self.loc)
@@ -711,18 +727,26 @@ class Leader(Flowable):
     def draw(self):
         setting, style = self.setting, self.style
         color = HexColor(style.color)
+        rtl = setting.rtl  # mirrored: the number and the text from the right, the page numbers on the left
+
+        def at(x: float, w: float) -> float:
+            return self.width - x - w if rtl else x
+
         x = self.indent
         if self.number:
             number = setting.typeset(self.number, style, self._num_w, None)
-            draw_layout(self.canv, setting, number, x, self.height, self._num_w, color)
+            draw_layout(self.canv, setting, number, at(x, self._num_w), self.height, self._num_w, color)
         x += self._num_w
         text_w = self.width - x - self._pages_w - style.size * 1.5
-        draw_layout(self.canv, setting, self._text, x, self.height, text_w, color)
+        draw_layout(self.canv, setting, self._text, at(x, text_w), self.height, text_w, color)
         last = self._text.lines[-1] if self._text.lines else ()
         end = x + max((p.x + p.width for p in last), default=0) + style.size * 0.4
         baseline = self.height - self._text.ascent - (len(self._text.lines) - 1) * self._text.leading
-        draw_layout(self.canv, setting, self._pages, self.width - self._pages_w, baseline + self._pages.ascent, self._pages_w + 1, color)
+        pages_x = 0.0 if rtl else self.width - self._pages_w
+        draw_layout(self.canv, setting, self._pages, pages_x, baseline + self._pages.ascent, self._pages_w + 1, color)
         stop = self.width - self._pages_w - style.size * 0.4
+        if rtl:  # the dots from the page numbers to the text's last line, which ends on the left
+            end, stop = self._pages_w + style.size * 0.4, at(x, text_w) + min((p.x for p in last), default=text_w) - style.size * 0.4
         font = setting.fonts.get(style.font).registered
         dot = self.canv.stringWidth(". ", font, style.size)
         if stop - end > dot:
@@ -1098,7 +1122,8 @@ class NoteEntry(Stack):
     def _draw_marker(self, child: Flowable, x: float, top: float) -> None:
         size = self.setting.styles.body.size
         ascent = child.ascent() if isinstance(child, TextBlock) else size
-        _badge(self.canv, self.setting, self.number, x - self.indent + size * 0.5, top - ascent + size * 0.32)
+        centre = x + self._inner(self.width) + self.indent - size * 0.5 if self.setting.rtl else x - self.indent + size * 0.5
+        _badge(self.canv, self.setting, self.number, centre, top - ascent + size * 0.32)
 
 
 class BackCover(Flowable):

@@ -26,6 +26,7 @@ from reportlab.platypus.tables import TableStyle
 
 from pnp.assets.fonts import FontSet
 from pnp.assets.images import find_image, image_size
+from pnp.assets.shaping import needs_shaping
 from pnp.assets.symbols import SymbolSet
 from pnp.base.errors import Location, PnpError, Problems
 from pnp.i18n.own import fill
@@ -82,6 +83,7 @@ from pnp.rulebook.flow import (
     Styles,
     TextBlock,
     Tiles,
+    draw_layout,
     floating,
     letters,
     line_width,
@@ -239,14 +241,31 @@ class _Template(BaseDocTemplate):
         canv.setFont(font, size)
         y = height - top + 5 * mm
         room = (width - left - right) / 2 - 3 * mm
-        canv.drawString(left, y, _fit(canv, self.header, font, size, room))
-        canv.drawRightString(width - right, y, _fit(canv, chapter, font, size, room))
+        if self.setting.rtl or needs_shaping(self.header + chapter):
+            self._shaped_head(canv, chapter, left, width - right, y, room)
+        else:
+            canv.drawString(left, y, _fit(canv, self.header, font, size, room))
+            canv.drawRightString(width - right, y, _fit(canv, chapter, font, size, room))
         canv.setStrokeColor(styles.colors["rule"])
         canv.setLineWidth(0.4)
         canv.line(left, y - 2 * mm, width - right, y - 2 * mm)
         canv.setFont(font, size * 1.15)
         canv.drawCentredString(width / 2, bottom - 9 * mm, str(page))
         canv.restoreState()
+
+    def _shaped_head(self, canv, chapter: str, left: float, right: float, y: float, room: float) -> None:
+        """The running head set by the text engine (shaped, in the order of its words'
+        directions): in a right-to-left rulebook the book's title on the right and the
+        chapter on the left, each cut to its first line when it is longer than its half."""
+        setting = self.setting
+        style = replace(setting.styles.header, color="#000000")
+        outer, inner = (right - room, left) if setting.rtl else (left, right - room)
+        for text, x, align in ((self.header, outer, "right" if setting.rtl else "left"), (chapter, inner, "left" if setting.rtl else "right")):
+            if not text:
+                continue
+            layout = setting.typeset(escape(text), replace(style, align=align), room, None)
+            layout = replace(layout, lines=layout.lines[:1])
+            draw_layout(canv, setting, layout, x, y + layout.ascent, room, setting.styles.colors["muted"])
 
 
 def _fit(canv, text: str, font: str, size: float, room: float) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import make_small_game, run
-from pdfread import drawn_strings, reader
+from pdfread import drawn_strings, placed_text, reader
 
 from pnp.assets import shaping
 from pnp.assets.fonts import FontSet
@@ -71,9 +71,9 @@ def test_arabic_is_drawn_joined_right_to_left(tmp_path):
 def test_hebrew_is_in_visual_order_and_starts_on_the_right(tmp_path):
     game = script_game(tmp_path / "g", "- {id: a, title: שלום עולם}\n- {id: b, title: Druhá}\n")
     runs = card_runs(game, tmp_path)
-    hebrew = sorted((x, t) for t, x in runs if t in ("םולש", "םלוע"))
-    assert [t for _, t in hebrew] == ["םלוע", "םולש"], runs  # the first word on the right, each letter drawn right to left
-    assert hebrew[0][0] > 100  # align: start is the right edge in a right-to-left paragraph ('Druhá' starts at 17 pt)
+    (x,) = [x for t, x in runs if t == "םלוע םולש"]  # one run with its space: the first word on the right, each letter drawn right to left
+    assert x > 100, runs  # align: start is the right edge in a right-to-left paragraph ('Druhá' starts at 17 pt)
+    assert "שלום עולם" in reader(tmp_path / "out" / game.name / "cards-sk-a4.pdf").pages[0].extract_text()  # copied out: both words, in order
 
 
 def test_cjk_breaks_between_ideographs_not_before_closing_punctuation(tmp_path):
@@ -131,3 +131,81 @@ def test_a_code_point_not_yet_assigned_takes_its_default_direction():
 
     assert levels("\U00010c49 abc", None) == [1, 1, 2, 2, 2]  # R first: the paragraph runs right to left
     assert levels("\U000e0080 abc", None) == [0, 0, 0, 0, 0]  # L
+
+
+MIRRORED = """\
+size: [63, 88]
+styles:
+  body: {font: letters, size: 12, align: left}
+elements:
+  - rect: [4, 4, 10, 10]
+    fill: "#ff0000"
+  - text: "{{ title }}"
+    box: [20, 6, 30, 14]
+    style: body
+"""
+
+
+def _mirrored_game(tmp_path: Path, direction: str, mirror: str = "") -> Path:
+    game = script_game(tmp_path / "g", "- {id: a, title: שלום}\n- {id: b, title: עולם}\n", language="he")
+    (game / "layouts" / "card.yaml").write_text(mirror + MIRRORED, encoding="utf-8")
+    with (game / "game.yaml").open("a", encoding="utf-8") as f:
+        f.write(direction)
+    return game
+
+
+def _first_card(game: Path, tmp_path: Path) -> tuple[float, float]:
+    """Where the first card's red square starts on the card, and its title on the sheet (pt)."""
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    (pdf,) = (tmp_path / "out" / game.name).glob("cards-*.pdf")
+    page = reader(pdf).pages[0]
+    (square, *_) = [(x, w) for x, y, w, h in _red_rects(page)]
+    (title,) = [x for t, x, _ in placed_text(page) if t == "שלום"]
+    return square[0], title
+
+
+def _red_rects(page) -> list[tuple[float, float, float, float]]:
+    from pypdf.generic import ContentStream
+
+    found, red = [], False
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"rg":
+            red = [float(v) for v in operands] == [1.0, 0.0, 0.0]
+        elif op == b"re" and red:
+            found.append(tuple(float(v) for v in operands))
+    return found
+
+
+def test_direction_rtl_mirrors_the_layout_and_mirror_false_refuses_it(tmp_path):
+    """game.yaml's `direction: {he: rtl}`: the square at 4 mm from the left is drawn 4 mm
+    from the right, and the title aligned left in its box [20, 6, 30, 14] ends at 43 mm (the
+    box mirrored, its text aligned right); a layout with `mirror: false` stays as drawn."""
+    plain = _first_card(_mirrored_game(tmp_path / "plain", ""), tmp_path / "plain")
+    mirrored = _first_card(_mirrored_game(tmp_path / "rtl", "direction:\n  he: rtl\n"), tmp_path / "rtl")
+    kept = _first_card(_mirrored_game(tmp_path / "kept", "direction:\n  he: rtl\n", "mirror: false\n"), tmp_path / "kept")
+    assert abs(plain[0] - 4 * MM) < 0.01 and abs(mirrored[0] - 49 * MM) < 0.01, (plain, mirrored)  # on the card: 63 - 4 - 10
+    left = plain[1] - 20 * MM  # the card's left edge on the sheet: the title starts its box
+    assert left + 30 * MM < mirrored[1] < left + 43 * MM, (plain, mirrored)  # ending where its box ends
+    assert kept == plain
+
+
+def test_a_direction_for_no_language_is_an_error(tmp_path):
+    game = _mirrored_game(tmp_path, "direction:\n  xx: rtl\n")
+    output = run("check", game).output.replace(f"{game}/", "")
+    assert (
+        "game.yaml:" in output
+        and (": direction is given for 'xx', which is not a language code that pnp knows; expected one like 'ar', 'he' or 'fa' [direction-language]") in output
+    ), output
+
+
+def test_fonts_yaml_replaces_fonts_in_one_language(tmp_path):
+    """`he: {letters: ...}` in fonts.yaml draws the Hebrew edition in that file; a key that is
+    no language is an error at its line."""
+    game = _mirrored_game(tmp_path, "")
+    (game / "fonts" / "fonts.yaml").write_text("letters: DejaVuSans.ttf\nxx:\n  letters: DejaVuSans.ttf\n", encoding="utf-8")
+    output = run("check", game).output.replace(f"{game}/", "")
+    assert (
+        "fonts/fonts.yaml:2:1: fonts.yaml maps 'xx' to fonts, but 'xx' is not a language code that pnp knows; "
+        "expected a font name with its .ttf file ('sans: MyFont.ttf'), or a language code with the fonts it uses ('ar: {sans: KacstOne.ttf}') [fonts-language]"
+    ) in output, output

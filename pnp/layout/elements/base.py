@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 
 from pnp.assets.fonts import FontSet
 from pnp.base.errors import Location, Problems, one_of
-from pnp.layout.faces import BLACK, Box, Gradient, GroupOp, Op, Paint, SymbolOp, TextOp, bounds
+from pnp.layout.faces import BLACK, Box, Gradient, GroupOp, Op, Paint, SymbolOp, TextOp, bounds, mirrored
 from pnp.layout.text import TextStyle
 from pnp.layout.textbox import set_in_box
 from pnp.layout.typography import Typography
@@ -92,6 +92,7 @@ class Layout:
     loc: Location
     lang_scale: dict[str, float] = field(default_factory=dict)
     shape: Shape = "rect"  # what the sheet's cut lines follow; the art is still clipped to the trim rect
+    mirror: bool = True  # mirrored in a language whose direction is rtl (game.yaml); false: a map, a board drawn as it must print
 
     @property
     def width(self) -> float:
@@ -119,6 +120,7 @@ class Services(Protocol):
     typography: Typography  # how text is set in this language (layout/typography.py)
     card_sizes: dict[str, tuple[float, float]]  # deck id -> its cards' trim size in mm
     memo: dict[Any, Any]  # per-element values that do not change from card to card, in this language
+    mirror: bool  # the layouts are mirrored in this language (game.yaml's `direction: rtl`)
 
     def fill(self, source: str, ctx: dict, loc: Location, where: str, problems: Problems) -> str | None:
         """A template filled in with `ctx`; None (reported) when it cannot be."""
@@ -139,10 +141,17 @@ class Frame:
     height: float
     where: str
     problems: Problems
+    placed: dict[int, TextOp] = field(default_factory=dict)  # the texts `text` set in their mirrored boxes, by id (held, so no other takes it)
 
     @property
     def game(self) -> Game:
         return self.services.game
+
+    @property
+    def mirror(self) -> bool:
+        """Whether this face is drawn mirrored (faces.mirrored): its language's layouts run
+        right to left and its layout does not refuse it (`mirror: false`)."""
+        return self.services.mirror and self.layout.mirror
 
     def y(self, top_mm: float, h_mm: float = 0.0) -> float:
         """PDF y of the bottom of a box whose top is `top_mm` from the top of the face."""
@@ -200,11 +209,17 @@ class Frame:
             self.problems.error(loc, "font-unknown", f"{self.where}: font '{style.font}' does not exist; expected one of: {', '.join(services.fonts.names())}")
             return None
         x, y, w, h = box
+        if self.mirror:  # set in the mirrored box, left and right swapped; start and end follow the paragraph as ever
+            x = self.layout.width - x - w
+            style = replace(style, align={"left": "right", "right": "left"}.get(style.align, style.align))
         result = set_in_box(content, style, (w, h), services.fonts, services.typography, services.symbol_ids, loc, subject, fix, self.problems)
         block = len(result.lines) * result.leading
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
         color = self.color(style.color, color_loc or loc, extra) or BLACK
-        return TextOp(x * mm, self.y(y) - max(0.0, offset) - result.ascent, result, color)
+        op = TextOp(x * mm, self.y(y) - max(0.0, offset) - result.ascent, result, color)
+        if self.mirror:
+            self.placed[id(op)] = op
+        return op
 
 
 class ElementKind:
@@ -240,9 +255,11 @@ class ElementKind:
 
 def draw_element(el: ElementKind, f: Frame) -> list[Op]:
     """What an element draws on a face, turned and translucent as its `rotate:` and
-    `opacity:` say."""
+    `opacity:` say, and mirrored when the face is (Frame.mirror)."""
     ops = el.draw(f)
-    return ops if el.effects is None else el.effects.apply(el, ops, f)
+    if el.effects is not None:
+        ops = el.effects.apply(el, ops, f)
+    return mirrored(ops, f.layout.width * mm, f.placed) if f.mirror else ops
 
 
 def turned_box(el: ElementKind, box: Box) -> Box:
