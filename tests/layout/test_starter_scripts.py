@@ -232,7 +232,11 @@ def starter_in(lang: str, folder: Path) -> Path:
 def built(game: Path, lang: str, out: Path) -> dict[str, Path]:
     """`pnp check` and `pnp build` of the game in `lang`: its PDFs by kind (cards, rules)."""
     checked = run("check", game, "--lang", lang)
-    assert checked.exit_code == 0 and checked.output == "no problems found\n", checked.output
+    said = checked.output.splitlines()
+    assert checked.exit_code == 0 and said[-1] == "0 errors, 1 warning", checked.output
+    # the one warning: pnp has no catalogue of its own words in this language (its ruler
+    # caption and sheet labels are set unshaped in the bundled font, so they stay English)
+    assert f"own words in '{lang}'" in said[0] and said[0].endswith(f"pnp/i18n/own/{lang}.po [own-words-missing]"), checked.output
     result = run("build", game, "--lang", lang, "--out", out)
     assert result.exit_code == 0, result.output
     pdfs = sorted((out / game.name).rglob("*.pdf"))
