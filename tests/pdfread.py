@@ -171,6 +171,13 @@ def sized_text(page) -> list[tuple[str, float, float, float]]:
     return runs
 
 
+def card_text(page) -> list[tuple[str, float]]:
+    """Each run of text printed on a card of a sheet page, with its size in points: the
+    runs of sized_text that start inside a card's box (not the sheet's caption or ruler)."""
+    boxes = card_boxes(page)
+    return [(run, size) for run, x, y, size in sized_text(page) if any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes)]
+
+
 def _without_forms(resources) -> DictionaryObject:
     kept = DictionaryObject({key: value for key, value in resources.items() if key != "/XObject"})
     if "/XObject" in resources:
@@ -303,10 +310,4 @@ def small_text_on_faces(path: Path, points: float = 7.0) -> list[tuple[str, floa
     pages = sheet_pages(path)
     if pages and "assembly" in (pages[0].extract_text() or ""):
         pages = pages[1:]
-    found = []
-    for page in pages:
-        boxes = card_boxes(page)
-        for run, x, y, size in sized_text(page):
-            if size < points - 0.01 and any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes):
-                found.append((run, round(size, 2)))
-    return found
+    return [(run, round(size, 2)) for page in pages for run, size in card_text(page) if size < points - 0.01]

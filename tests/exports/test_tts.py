@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from urllib.parse import unquote, urlparse
 
 import pytest
-from conftest import edit, run
+from conftest import edit, line_of, run
 from PIL import Image, ImageChops, ImageStat
 
 from pnp.base.paths import CARDS_DIR as CARDS
@@ -270,7 +270,8 @@ def test_tts_with_a_truncated_picture_names_the_file_and_writes_nothing(tmp_path
     edit(game / "layouts" / "aid.yaml", '  - text: "{{ title }}"', '  - image: art.png\n    box: [5, 20, 20, 20]\n  - text: "{{ title }}"')
     result = run("export", "tts", game, "--deck", "aids", "--out", tmp_path / "out")
     assert result.exit_code == 1, result.output
-    assert "layouts/aid.yaml:18:5: image 'art.png' is damaged (" in result.output
+    at = line_of(game / "layouts" / "aid.yaml", "image: art.png")
+    assert f"layouts/aid.yaml:{at}:5: image 'art.png' is damaged (" in result.output
     assert result.output.count("[image-damaged]") == 1  # one image, one error, however many cards show it
     assert "internal error" not in result.output and not (tmp_path / "out").exists()
 

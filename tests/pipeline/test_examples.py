@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import edit, line_of, run
-from pdfread import MM, card_boxes, circles, drawn, placed_text, reader, small_text_on_faces, text
+from pdfread import MM, card_boxes, card_text, circles, drawn, placed_text, reader, small_text_on_faces, text
 
 CARDS = Path(__file__).resolve().parents[2] / "cards"
 GAMES = sorted(p.parent.name for p in CARDS.glob("*/game.yaml"))
@@ -108,7 +108,9 @@ def test_ages_board_prints_in_two_a4_pieces_after_its_assembly_page(ages):
 
 def test_ages_board_legend_names_every_symbol(ages):
     names = yaml.safe_load((AGES / "game.yaml").read_text(encoding="utf-8"))["symbol_names"]
-    assert set(names) == {p.stem for p in (AGES / "symbols").glob("*.svg")}
+    enums = data(AGES, "rules.yaml")["enums"]
+    card_art = {*enums["civil_kind"], *enums["military_kind"], "ember"}  # the kinds' icons and the backs' emblem
+    assert set(names) == {p.stem for p in (AGES / "symbols").glob("*.svg")} - card_art
     printed = squash(page_text(ages / "board-en-a4.pdf", 0))  # the assembly page shows it whole
     for name in names.values():
         assert name in printed, name
@@ -169,6 +171,21 @@ def test_ages_military_cards_show_their_kind_fields(ages):
     defense = [c for c in cards if c["kind"] == "defense"]
     assert printed.count("Defense / Colonization") == len(defense)  # the kind, then each value's caption
     assert printed.count("Colonization") == 2 * len(defense)
+
+
+@pytest.mark.parametrize("deck", ["civil", "military"])
+def test_ages_every_front_shows_its_kinds_icon_and_no_card_text_is_below_7_pt(ages, deck):
+    pdf = ages / f"{deck}-en-a4.pdf"
+    colours = {kind: value["color"].lstrip("#") for kind, value in data(AGES, "rules.yaml")["enums"][f"{deck}_kind"].items()}
+    icons: Counter = Counter()
+    for page in reader(pdf).pages:
+        icons.update(drawn(page))
+        small = [(run, round(size, 1)) for run, size in card_text(page) if size < 6.95]
+        assert not small, small
+    cards = data(AGES, f"{deck}.yaml")
+    for kind, colour in colours.items():
+        count = sum(card.get("copies", 1) for card in cards if card["kind"] == kind)
+        assert icons[f"/FormXob.pnpsym_{kind}_{colour}"] == count, kind  # beside the kind's name, in its colour
 
 
 def test_ages_counters_are_round_with_a_cut_line_each(ages):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import edit, line_of, run
-from pdfread import MM, card_boxes, circles, operations, placed_text, reader, small_text_on_faces, text
+from pdfread import MM, card_boxes, card_text, circles, operations, placed_text, reader, small_text_on_faces, text
 
 CARDS = Path(__file__).resolve().parents[2] / "cards"
 CIV = CARDS / "civ"
@@ -146,6 +146,20 @@ def test_each_technology_shows_its_level_and_cost(civ):
         assert len(re.findall(rf"Level {roman} · {cost}\b", printed)) == levels[level], roman
     for tech in techs:
         assert tech["name"] in printed.replace("\n", " "), tech["id"]
+
+
+def test_civ_cards_print_no_text_below_7_pt_and_the_attribution_only_on_the_reference_card(civ):
+    attribution = yaml.safe_load((CIV / "game.yaml").read_text(encoding="utf-8"))["attribution"]
+    for deck in ("techs", "aids", "tiles"):
+        for page in reader(civ / f"{deck}-en-a4.pdf").pages:
+            small = [(run, round(size, 1)) for run, size in card_text(page) if size < 6.95]
+            assert not small, (deck, small)
+    techs = reader(civ / "techs-en-a4.pdf").pages
+    backs = " ".join(page.extract_text() for page in techs[1::2])
+    assert backs.count("Technology") == len(data(CIV, "techs.yaml")) and "pnp project" not in backs
+    assert "pnp project" not in " ".join(page.extract_text() for page in techs[::2])
+    turn = re.sub(r"\s+", " ", reader(civ / "aids-en-a4.pdf").pages[0].extract_text())
+    assert turn.count(attribution) == 2  # once on each player's reference card
 
 
 def test_a_broken_tech_pyramid_is_reported(tmp_path):
