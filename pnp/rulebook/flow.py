@@ -124,6 +124,7 @@ class Setting:
     book: Book
     drawing: bool = True  # False: a pass that only finds the pages (nothing it draws is kept)
     memo: Memo = field(default_factory=Memo)  # shared by the passes of a book
+    unlocated: Location | None = None  # where text written nowhere in the game is reported (pnp's own words, the author): the check's pass sets it
 
     @property
     def rtl(self) -> bool:
@@ -148,6 +149,19 @@ class Setting:
 
     def _typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         layout = typeset(markup, style, width, BIG, self.fonts, self.typography, self.symbols.ids)
+        if loc is None and self.unlocated is not None and layout.missing:  # a character no font has, in words of no file: said at the book's entry
+            shown = markup if len(markup) <= 40 else markup[:39] + "…"
+            report(
+                layout,
+                markup,
+                style.font,
+                self.fonts,
+                f"the rulebook's text '{shown}' (pnp's own words, or the game's title or author)",
+                self.unlocated,
+                self.problems,
+                self.symbols.ids,
+                symbols=False,
+            )
         if loc is not None:
             report(
                 layout, markup, style.font, self.fonts, "the rulebook", loc, self.problems, self.symbols.ids, symbols=False

@@ -176,7 +176,7 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
     """Set every text of the book once, as wide as it likes and without pages, so that
     `pnp check` reports characters the fonts lack at their block, as the build would."""
     styles = Styles.for_size(rulebook_formats("a4").page.body)
-    setting = Setting(inputs.fonts, inputs.symbols, inputs.typography, styles, inputs.problems, Book())
+    setting = Setting(inputs.fonts, inputs.symbols, inputs.typography, styles, inputs.problems, Book(), unlocated=title_locs[1] or title_locs[0])
     for flowable in Story(doc, setting, inputs, Book(), title_locs).flowables():
         for part in flowable.contents() if isinstance(flowable, Deferred) else [flowable]:
             part.wrap(BIG, BIG)

@@ -143,3 +143,21 @@ def test_a_round_token_on_the_cover_is_drawn_round(tmp_path: Path) -> None:
 
 def _near(pixel: tuple[int, ...], colour: tuple[int, int, int]) -> bool:
     return all(abs(a - b) < 12 for a, b in zip(pixel, colour))
+
+
+def test_a_character_no_font_has_in_pnps_own_words_or_the_author_is_reported(tmp_path: Path) -> None:
+    """Words no file of the game holds line by line (pnp's own, as a game's pnp.ID
+    string overrides them, and the author on the cover) are checked for missing glyphs
+    too, not printed as blanks while pnp check finds no problems."""
+    assert run("new", tmp_path / "g").exit_code == 0
+    game = tmp_path / "g"
+    edit(game / "game.yaml", "\nstrings:\n", '\nstrings:\n  pnp.rulebook.contents: "Obsah \U0001f9ff"\n')
+    edit(game / "game.yaml", "author: Your Name", 'author: "Ann \U0001f9ff Lee"')
+    result = run("check", game)
+    assert result.exit_code == 1
+    found = [line for line in result.output.splitlines() if "[font-glyph]" in line]
+    assert any("the rulebook's text 'Obsah \U0001f9ff'" in line and "'\U0001f9ff' (U+1F9FF), missing from font 'sans-bold'" in line for line in found), (
+        result.output
+    )
+    assert any("the rulebook's text 'Ann \U0001f9ff Lee'" in line for line in found), result.output
+    assert all(line.split(" ")[0].split("/")[-1].startswith("game.yaml:") for line in found), found  # at the rulebook's entry
