@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import math
 import re
 import weakref
 from collections import Counter
@@ -311,3 +312,29 @@ def small_text_on_faces(path: Path, points: float = 7.0) -> list[tuple[str, floa
     if pages and "assembly" in (pages[0].extract_text() or ""):
         pages = pages[1:]
     return [(run, round(size, 2)) for page in pages for run, size in card_text(page) if size < points - 0.01]
+
+
+def drawn_ops(page):
+    """Every operation on the page and in the forms it places: (operands, operator, the
+    matrix it is drawn under, the resources it names things in)."""
+    for contents, resources, matrix in _drawings(page, page["/Contents"], page["/Resources"], IDENTITY):
+        for operands, op, placed in _with_matrix(ContentStream(contents.get_object(), page.pdf).operations, matrix):
+            yield operands, op, placed, resources.get_object()
+
+
+def text_angles(page) -> dict[str, float]:
+    """The angle (degrees counterclockwise) each run of text is drawn at, by its text."""
+    found = {}
+    for operands, op, (a, b, *_), _ in drawn_ops(page):
+        if op == b"Tj":
+            found[operands[0]] = round(math.degrees(math.atan2(b, a)), 3)
+    return found
+
+
+def resources_of(page, kind: str) -> dict:
+    """The entries of resource `kind` (/ExtGState, /Shading) of the page and its forms."""
+    found = {}
+    for _, _, _, resources in drawn_ops(page):
+        for name, value in (resources.get(kind) or {}).items():
+            found[name] = value.get_object()
+    return found

@@ -5,7 +5,6 @@ mistakes in them, each an error at its line."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pdfread
@@ -75,32 +74,6 @@ def fails(game: Path) -> str:
     return result.output
 
 
-def drawn_ops(page):
-    """Every operation on the page and in the forms it places: (operands, operator, the
-    matrix it is drawn under, the resources it names things in)."""
-    for contents, resources, matrix in pdfread._drawings(page, page["/Contents"], page["/Resources"], pdfread.IDENTITY):
-        for operands, op, placed in pdfread._with_matrix(ContentStream(contents.get_object(), page.pdf).operations, matrix):
-            yield operands, op, placed, resources.get_object()
-
-
-def text_angles(page) -> dict[str, float]:
-    """The angle (degrees counterclockwise) each run of text is drawn at, by its text."""
-    found = {}
-    for operands, op, (a, b, *_), _ in drawn_ops(page):
-        if op == b"Tj":
-            found[operands[0]] = round(math.degrees(math.atan2(b, a)), 3)
-    return found
-
-
-def resources_of(page, kind: str) -> dict:
-    """The entries of resource `kind` (/ExtGState, /Shading) of the page and its forms."""
-    found = {}
-    for _, _, _, resources in drawn_ops(page):
-        for name, value in (resources.get(kind) or {}).items():
-            found[name] = value.get_object()
-    return found
-
-
 def test_a_rotated_text_is_drawn_turned_about_its_box_and_the_rest_upright(tmp_path: Path):
     game = make_game(
         tmp_path / "hra",
@@ -108,7 +81,7 @@ def test_a_rotated_text_is_drawn_turned_about_its_box_and_the_rest_upright(tmp_p
         '  - text: "{{ title }} tilted"\n    box: [5, 60, 50, 6]\n    rotate: {angle: -30, about: [5, 60]}\n',
     )
     page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
-    angles = {run: angle for run, angle in text_angles(page).items() if "Alpha" in run}
+    angles = {run: angle for run, angle in pdfread.text_angles(page).items() if "Alpha" in run}
     assert angles == {"Alpha up": 90.0, "Alpha flat": 0.0, "Alpha tilted": -30.0}
     # turned about the box's centre [15, 43] mm: the text now runs up the card's left edge
     (x, y), (fx, _) = [(px, py) for run, px, py in pdfread.placed_text(page) if run in ("Alpha up", "Alpha flat")]
@@ -123,10 +96,10 @@ def test_opacity_is_an_alpha_graphics_state_for_fills_and_strokes(tmp_path: Path
         '  - circle: [30, 40, 10]\n    fill: "#b03a2e"\n    stroke: "#000000"\n    opacity: 0.4\n  - symbol: crown\n    box: [5, 5, 10, 10]\n    opacity: 0.5\n',
     )
     page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
-    states = resources_of(page, "/ExtGState")
+    states = pdfread.resources_of(page, "/ExtGState")
     alphas = {(key, float(value)) for state in states.values() for key, value in state.items() if key in ("/ca", "/CA")}
     assert {("/ca", 0.4), ("/CA", 0.4), ("/ca", 0.5), ("/CA", 0.5)} <= alphas
-    used = [operands[0] for operands, op, _, _ in drawn_ops(page) if op == b"gs"]
+    used = [operands[0] for operands, op, _, _ in pdfread.drawn_ops(page) if op == b"gs"]
     assert any(states[name].get("/ca") == 0.4 for name in used) and any(states[name].get("/ca") == 0.5 for name in used)
 
 
@@ -138,13 +111,13 @@ def test_gradients_are_shadings_clipped_to_the_shape_also_in_a_repeated_face(tmp
         back_fill="{radial: [[31, 44], 40], stops: ['#ffffff', '#333333']}",
     )
     pages = pdfread.sheet_pages(build(game, tmp_path / "out"))
-    shadings = resources_of(pages[0], "/Shading")
+    shadings = pdfread.resources_of(pages[0], "/Shading")
     assert {int(s["/ShadingType"]) for s in shadings.values()} == {2, 3}  # axial (linear) and radial
-    ops = [op for _, op, _, _ in drawn_ops(pages[0])]
+    ops = [op for _, op, _, _ in pdfread.drawn_ops(pages[0])]
     assert ops.count(b"sh") == 4 and ops.count(b"W*") >= 4  # two cards' two gradients, each painted through its clip
     # the backs are one face, drawn twice: a form, whose resources name its shading
-    assert {int(s["/ShadingType"]) for s in resources_of(pages[1], "/Shading").values()} == {3}
-    back_form = next(resources for operands, op, _, resources in drawn_ops(pages[1]) if op == b"sh")
+    assert {int(s["/ShadingType"]) for s in pdfread.resources_of(pages[1], "/Shading").values()} == {3}
+    back_form = next(resources for operands, op, _, resources in pdfread.drawn_ops(pages[1]) if op == b"sh")
     assert "/Shading" in back_form
 
 
@@ -152,7 +125,7 @@ def _colour_ops(page) -> dict[str, set[tuple]]:
     """The fill colours (rg) drawn in each symbol form, by the form's name."""
     found: dict[str, set[tuple]] = {}
     xobjects = {}
-    for _, _, _, resources in drawn_ops(page):
+    for _, _, _, resources in pdfread.drawn_ops(page):
         xobjects.update({str(k): v.get_object() for k, v in (resources.get("/XObject") or {}).items()})
     for name, form in xobjects.items():
         if "pnpsym" in name:
@@ -179,7 +152,7 @@ def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
 
     game = make_game(tmp_path / "hra", "  - qr: '{{ url }}'\n    box: [10, 10, 40, 40]\n")
     page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
-    squares = [operands for operands, op, _, _ in drawn_ops(page) if op == b"re" and abs(float(operands[2]) - float(operands[3])) < 1e-6]
+    squares = [operands for operands, op, _, _ in pdfread.drawn_ops(page) if op == b"re" and abs(float(operands[2]) - float(operands[3])) < 1e-6]
     dark = 0
     for url in ("https://example.org/a", "https://example.org/b"):
         code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
@@ -307,4 +280,4 @@ def test_a_symbol_svglib_reads_is_tinted_too_keeping_its_opacity(tmp_path: Path)
     page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
     colours = _colour_ops(page)["pnpsym_ghost_2e5fa8"] - {(0.0, 0.0, 0.0)}  # renderPDF's default colours, before any shape
     assert colours == {(0.180, 0.373, 0.659)}  # neither the fill's grey nor the stroke's red
-    assert 0.5 in {float(state.get("/ca", 1)) for state in resources_of(page, "/ExtGState").values()}
+    assert 0.5 in {float(state.get("/ca", 1)) for state in pdfread.resources_of(page, "/ExtGState").values()}

@@ -305,3 +305,42 @@ def test_settlers_a_code_of_another_deck_and_a_missing_deal_are_reported(tmp_pat
     assert "[code-format]" in output
     output = broken(tmp_path / "deal", SETTLERS, "jade.yaml", "  deal: [{resource: card, amount: 1}]\n", "")
     assert "Every faction card has a deal field. (card 'tea-house' fails: deal) [faction-cards-have-a-deal]" in output
+
+
+# --- the layout effects, as the bundled games use them ------------------------------------
+
+
+def test_the_mesta_reference_card_carries_a_qr_code_of_the_game_s_address(built):
+    """The back of Mestá's reference card: a QR code of game.yaml's url, one filled square
+    per dark module of that address's code."""
+    import pdfread
+    from reportlab.graphics.barcode import qrencoder
+
+    url = yaml.safe_load((CARDS / "mesta" / "game.yaml").read_text(encoding="utf-8"))["url"]
+    code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+    code.addData(url)
+    code.make()
+    side = 22 * MM / (len(code.modules) + 8)
+    back = pdfread.sheet_pages(built / "aids-sk-a4.pdf")[1]
+    squares = [ops for ops, op, _, _ in pdfread.drawn_ops(back) if op == b"re" and abs(float(ops[2]) - side) < 1e-3 and abs(float(ops[3]) - side) < 1e-3]
+    cards = len(card_boxes(back))
+    assert cards == 4 and len(squares) == cards * sum(map(sum, code.modules))
+
+
+def test_cradle_of_crowns_unexplored_tiles_are_stamped_at_an_angle(tmp_path):
+    import pdfread
+
+    out = build(tmp_path, CARDS / "civ")
+    back = pdfread.sheet_pages(out / "tiles-en-a4.pdf")[1]
+    angles = pdfread.text_angles(back)
+    assert angles.get("Unexplored") == 8.0 and angles.get("The Reed Kingdom") == 0.0, angles
+
+
+def test_ember_ages_civil_backs_glow_with_gradients_and_a_faint_ember(ages):
+    import pdfread
+
+    back = pdfread.sheet_pages(ages / "civil-en-a4.pdf")[1]
+    shadings = pdfread.resources_of(back, "/Shading")
+    assert {int(s["/ShadingType"]) for s in shadings.values()} == {3}  # radial: the parchment and the medallion
+    alphas = {float(state.get("/ca", 1)) for state in pdfread.resources_of(back, "/ExtGState").values()}
+    assert 0.08 in alphas  # the ember behind the frame, at 8 %
