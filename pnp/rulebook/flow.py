@@ -125,6 +125,8 @@ class Setting:
     drawing: bool = True  # False: a pass that only finds the pages (nothing it draws is kept)
     memo: Memo = field(default_factory=Memo)  # shared by the passes of a book
     unlocated: Location | None = None  # where text written nowhere in the game is reported (pnp's own words, the author): the check's pass sets it
+    located_missing: set[str] = field(default_factory=set)  # characters reported missing at their own place, in this pass
+    unlocated_missing: list[tuple[str, str, TextLayout]] = field(default_factory=list)  # (markup, font, layout) set without a place, missing characters
 
     @property
     def rtl(self) -> bool:
@@ -149,19 +151,10 @@ class Setting:
 
     def _typeset(self, markup: str, style: TextStyle, width: float, loc: Location | None) -> TextLayout:
         layout = typeset(markup, style, width, BIG, self.fonts, self.typography, self.symbols.ids)
-        if loc is None and self.unlocated is not None and layout.missing:  # a character no font has, in words of no file: said at the book's entry
-            shown = markup if len(markup) <= 40 else markup[:39] + "…"
-            report(
-                layout,
-                markup,
-                style.font,
-                self.fonts,
-                f"the rulebook's text '{shown}' (pnp's own words, or the game's title or author)",
-                self.unlocated,
-                self.problems,
-                self.symbols.ids,
-                symbols=False,
-            )
+        if layout.missing and loc is not None:
+            self.located_missing.update(layout.missing)
+        elif layout.missing and self.unlocated is not None:  # words of no file (pnp's own, the author): said once the pass is over
+            self.unlocated_missing.append((markup, style.font, layout))
         if loc is not None:
             report(
                 layout, markup, style.font, self.fonts, "the rulebook", loc, self.problems, self.symbols.ids, symbols=False
@@ -171,6 +164,18 @@ class Setting:
                 loc, "rulebook-too-wide", f"a word is wider than the column ({width / mm:.0f} mm) and runs into the margin; shorten it or let it break"
             )
         return layout
+
+
+def report_unlocated(setting: Setting) -> None:
+    """The characters no font has in words set without a place (pnp's own words, the
+    cover's title and author), at the book's entry in game.yaml: only those not reported
+    at a place of their own already (a table's header is also set without one)."""
+    for markup, font, layout in setting.unlocated_missing:
+        if setting.unlocated is None or set(layout.missing) <= setting.located_missing:
+            continue
+        shown = markup if len(markup) <= 40 else markup[:39] + "…"
+        subject = f"the rulebook's text '{shown}' (pnp's own words, or the game's title or author)"
+        report(layout, markup, font, setting.fonts, subject, setting.unlocated, setting.problems, setting.symbols.ids, symbols=False)
 
 
 def draw_layout(canv, setting: Setting, layout: TextLayout, x: float, top: float, width: float, color: Color) -> None:

@@ -24,7 +24,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, NextPageTemplat
 from reportlab.platypus.tables import Table as PdfTable
 from reportlab.platypus.tables import TableStyle
 
-from pnp.assets.fonts import FontSet
+from pnp.assets.fonts import FontSet, missing_glyphs
 from pnp.assets.images import find_image, image_size
 from pnp.assets.shaping import needs_shaping
 from pnp.assets.symbols import SymbolSet
@@ -87,6 +87,7 @@ from pnp.rulebook.flow import (
     floating,
     letters,
     line_width,
+    report_unlocated,
 )
 from pnp.rulebook.labels import Labels
 
@@ -180,6 +181,7 @@ def check_text(doc: Document, inputs: Inputs, title_locs: tuple[Location, Locati
     for flowable in Story(doc, setting, inputs, Book(), title_locs).flowables():
         for part in flowable.contents() if isinstance(flowable, Deferred) else [flowable]:
             part.wrap(BIG, BIG)
+    report_unlocated(setting)
 
 
 class _Template(BaseDocTemplate):
@@ -362,9 +364,15 @@ class Story:
         meta = self.inputs.meta
         tiles = [(face, self.component_caption(c)) for c in self.inputs.components if (face := self.inputs.face(c.sample)) is not None]
         credits = [meta.get(key, "") for key in ("author", "publisher", "edition", "licence")]
-        lines = [(escape(" · ".join(text for text in credits if text)), None)]
+        lines = [(escape(self.separator(self.styles.small.font).join(text for text in credits if text)), None)]
         lines += [(escape(meta[key]), None) for key in ("attribution", "url") if meta.get(key)]
         return BackCover(self.setting, escape(self.inputs.game_title), Tiles(self.setting, tiles, 60 * mm) if tiles else None, lines)
+
+    def separator(self, font: str) -> str:
+        """What runs of credits are joined with: a middle dot, or the first of a dash, a bar
+        and a comma that the font has (a Hebrew or Japanese font may lack the dot)."""
+        registered = self.setting.fonts.get(font).registered
+        return next((s for s in (" · ", " – ", " | ") if not missing_glyphs(registered, s)), ", ")
 
     def component_caption(self, component: Component) -> str:
         """A deck under its card: its name, and how many are printed ('53 ×')."""

@@ -199,8 +199,11 @@ def starter_in(lang: str, folder: Path) -> Path:
     result = run("new", folder, "--title", "Starter", "--translation", lang)
     assert result.exit_code == 0, result.output
     game = folder
-    edit(game / "game.yaml", "author: Your Name", "author: Ann Smith")
-    edit(game / "game.yaml", "CHOOSE-A-LICENCE", "CC BY 4.0")
+    # KacstOne has no Latin letters: the Arabic edition's cover and back cover print the author
+    # and the licence in Arabic (pnp check says where Latin text would print blank: test_covers.py)
+    author, licence = ("آن سميث", "جميع الحقوق محفوظة") if lang == "ar" else ("Ann Smith", "CC BY 4.0")
+    edit(game / "game.yaml", "author: Your Name", f"author: {author}")
+    edit(game / "game.yaml", "CHOOSE-A-LICENCE", licence)
     edit(game / "game.yaml", "© Your Name.", "© Ann Smith.")
     edit(game / "rules.md", "Write how the game ends and who wins.", END)
     edit(
