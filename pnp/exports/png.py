@@ -1,7 +1,8 @@
 """`pnp export png`: a PNG of every component face, rasterised as it prints (raster.py).
 Files are named from deck and card ids (never from time or order of work), so the same
 game gives the same files; a deck whose backs all draw the same (raster.art_key, found
-without rasterising them) gets one back image. Each image is written as soon as it is
+without rasterising them) gets one back image. Faces are laid out as they are drawn
+(raster.DeckFaces), never all held. Each image is written as soon as it is
 rendered (raster.render_all): one image in memory at a time. Each PNG says in its text
 chunks the trim and the bleed it was drawn with (`exported_as`), so that `pnp impose`
 puts it on sheets as it is without being told again. Every file goes into one
@@ -12,13 +13,14 @@ previous one as it was."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 from reportlab.lib.units import mm
 
 from pnp.base.output import Transaction, transaction
-from pnp.exports.raster import Exported, art_key, check_pixels, face_job, game_faces, render_all, save_image
+from pnp.exports.raster import Exported, check_pixels, face_job, game_faces, render_all, save_image
 
 TRIM_KEY = "pnp:trim-mm"  # a PNG's text chunk: the card's trim, "63x88"
 BLEED_KEY = "pnp:bleed-mm"  # and the bleed the image holds beyond it on every side, "3"
@@ -70,13 +72,14 @@ def export_png(
         for faces in all_faces:
             where = out / edition.game.name / f"png-{edition.lang}" / faces.deck.id
             cards = faces.deck.cards
-            one_back = bool(faces.backs) and len({art_key(face) for face in faces.backs}) == 1
-            back_faces = faces.backs[:1] if one_back else faces.backs
-            names = [f"{card.id}-front.png" for card in cards] + (["back.png"] if one_back else [f"{card.id}-back.png" for card in cards[: len(back_faces)]])
-            drawn = [*faces.fronts, *back_faces]
+            one_back = faces.one_back()
+            backs = [0] if one_back else range(len(faces.back_sizes))
+            names = [f"{card.id}-front.png" for card in cards] + (["back.png"] if one_back else [f"{card.id}-back.png" for card in cards[: len(backs)]])
+            sizes = [*faces.front_sizes, *(faces.back_sizes[i] for i in backs)]
+            drawn = chain(faces.fronts(), faces.backs(backs))  # each face laid out as it is drawn, then dropped
             jobs = (face_job(face, symbols, dpi, bleed_pt) for face in drawn)
-            for number, (name, face, image) in enumerate(zip(names, drawn, render_all(jobs, font))):
-                save_image(image, where / name, dpi, result.files, txn, card_text(face.width, face.height, bleed))
+            for number, (name, (width, height), image) in enumerate(zip(names, sizes, render_all(jobs, font))):
+                save_image(image, where / name, dpi, result.files, txn, card_text(width, height, bleed))
                 if progress and number < len(cards):
                     progress(1)
             _remove_stale(where, result.files, txn)

@@ -13,6 +13,7 @@ Both are warnings: the files are still written, and the user decides.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,7 +101,7 @@ def _ppi(op: ImageOp, scale: tuple[float, float]) -> float | None:
     return min(72 / (sx * scale[0]), 72 / (sy * scale[1]))
 
 
-def preflight(shop: Shop, deck_id: str, faces: list[FaceParts], scale: tuple[float, float], problems: Problems) -> list[str]:
+def preflight(shop: Shop, deck_id: str, faces: Iterable[FaceParts], scale: tuple[float, float], problems: Problems) -> list[str]:
     """Warn (into `problems`) about text in the shop's unsafe zone and images under its
     resolution on these faces, drawn at `scale` (the shop's trim over the face's, per
     axis); returns the same as lines for preflight.txt."""

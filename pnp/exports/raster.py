@@ -4,12 +4,14 @@ exported image is exactly what prints: each page is the image's size in points, 
 a pixel, so pdfium renders it at exactly that size (nothing resampled); faces are drawn
 and rendered in batches and handed on one at a time (`render_all`), so an export keeps
 one image in memory however long the deck; faces that draw the same (`art_key`) are
-found without rasterising them; the faces of a game's decks gathered once
-(`game_faces`); images saved into the export's one transaction (`save_image`), all
-moved into place at the end or none."""
+found without rasterising them; the faces of a game's decks laid out once to find every
+problem before anything is drawn (`game_faces`), then again one at a time as they are
+drawn (`DeckFaces`), so that no export holds a deck's faces; images saved into the
+export's one transaction (`save_image`), all moved into place at the end or none."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import math
@@ -38,13 +40,41 @@ MAX_MEGAPIXELS = 100  # per image: a board at 1200 dpi would take gigabytes to r
 
 @dataclass(repr=False, eq=False)
 class DeckFaces:
-    """The faces of one deck in one language: one per distinct card."""
+    """The faces of one deck in one language, laid out anew each time they are asked for
+    (`front`, `fronts`, ...) and dropped once drawn: an export holds the face it is
+    drawing, never the deck's (a face is some 15-20 kB; a deck of thousands would be tens
+    of MB). What an export decides before drawing is kept per card, small: each face's size
+    and a digest of each back's art (`art_key`)."""
 
     deck: Deck
-    fronts: list[Face]
-    backs: list[Face]  # empty when the deck has no back layout
-    front_parts: list[list] = field(default_factory=list)  # per card, (element, ops): when asked for (a shop's preflight)
-    back_parts: list[list] = field(default_factory=list)
+    front_sizes: list[tuple[float, float]]  # per card, its front's width and height in points
+    back_sizes: list[tuple[float, float]]  # per card; empty when the deck has no back layout
+    back_keys: list[int]  # per card, hash(art_key(back)): backs drawn alike, found without keeping or rasterising them
+    lay_out: Callable[[int, str, list | None], Face]  # card index, side, parts (when given, receives (element, ops)) -> the face
+
+    @property
+    def backed(self) -> bool:
+        return bool(self.back_sizes)
+
+    def front(self, i: int) -> Face:
+        return self.lay_out(i, "front", None)
+
+    def back(self, i: int) -> Face:
+        return self.lay_out(i, "back", None)
+
+    def fronts(self, cards: Iterable[int] | None = None) -> Iterator[Face]:
+        """The fronts of `cards` (indices; every card when None), each laid out when reached."""
+        return (self.front(i) for i in (range(len(self.deck.cards)) if cards is None else cards))
+
+    def backs(self, cards: Iterable[int] | None = None) -> Iterator[Face]:
+        """The backs of `cards` (every card when None; none when the deck has no back), each laid out when reached."""
+        if not self.backed:
+            return iter(())
+        return (self.back(i) for i in (range(len(self.deck.cards)) if cards is None else cards))
+
+    def one_back(self) -> bool:
+        """Whether the deck has backs and all of them draw the same."""
+        return self.backed and len(set(self.back_keys)) == 1
 
 
 @dataclass(repr=False, eq=False)
@@ -70,7 +100,7 @@ def largest_dpi(width_pt: float, height_pt: float, dpi: int, limit: int) -> int:
 def one_size(faces: DeckFaces, what: str, problems: Problems) -> bool:
     """Whether every card of the deck is one size; when its cards choose layouts of several
     sizes, says so, for `what` (an export that takes one size per deck)."""
-    sizes = sorted({(round(face.width / mm, 2), round(face.height / mm, 2)) for face in faces.fronts})
+    sizes = sorted({(round(width / mm, 2), round(height / mm, 2)) for width, height in faces.front_sizes})
     if len(sizes) <= 1:
         return True
     deck = faces.deck
@@ -88,9 +118,9 @@ def check_pixels(all_faces: list[DeckFaces], dpi: int, bleed_pt: float, problems
     at `dpi`; says the largest dpi that fits that component. Raises PnpError."""
     limit = MAX_MEGAPIXELS * 1_000_000
     for faces in all_faces:
-        for side, side_faces in (("front", faces.fronts), ("back", faces.backs)):
-            for card, face in zip(faces.deck.cards, side_faces):
-                width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
+        for side, side_sizes in (("front", faces.front_sizes), ("back", faces.back_sizes)):
+            for card, (face_width, face_height) in zip(faces.deck.cards, side_sizes):
+                width, height = face_width + 2 * bleed_pt, face_height + 2 * bleed_pt
                 px_w, px_h = pixels(width, dpi), pixels(height, dpi)
                 if px_w * px_h > limit:
                     problems.error(
@@ -154,18 +184,27 @@ def blank_job(size_px: tuple[int, int]) -> Job:
 
 
 BATCH = 32  # faces per in-memory PDF: fonts and symbols embedded once per batch, and the PDF stays small
+COLLECT_FACES = 128  # faces rendered between two collections: a collection scans the whole game, a batch's cycles hold its PDF
 
 
 def render_all(jobs: Iterable[Job], font: str) -> Iterator[Image.Image]:
     """Each job's image, in order, as soon as it is rendered: the jobs are drawn BATCH at a
     time onto the pages of one PDF in memory, which pdfium renders page by page; only that
-    PDF and the image being handed over are held, however long the deck."""
+    PDF and the image being handed over are held, however long the deck. Every
+    COLLECT_FACES faces the collector runs: each batch leaves cycles (its PDF canvas and
+    buffer), which pnp's high collector threshold (cli.py) would keep for thousands of
+    faces, and the peak would grow with the deck."""
     batch: list[Job] = []
+    uncollected = 0  # faces rendered since the last collection
     for job in jobs:
         batch.append(job)
         if len(batch) == BATCH:
             yield from _render_batch(batch, font)
             batch = []
+            uncollected += BATCH
+            if uncollected >= COLLECT_FACES:
+                gc.collect()
+                uncollected = 0
     if batch:
         yield from _render_batch(batch, font)
 
@@ -199,12 +238,11 @@ def art_key(face: Face) -> tuple:
     return (face.width, face.height, face.ops)
 
 
-def game_faces(
-    folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool, parts: bool = False
-) -> tuple[Edition, list[DeckFaces], Problems]:
+def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_untranslated: bool, force: bool) -> tuple[Edition, list[DeckFaces], Problems]:
     """Check the game and set every face of the chosen decks in one language, like
-    `pnp build` does (`parts`: and keep what each element drew); raises PnpError on errors
-    unless `force`."""
+    `pnp build` does, to find every problem before anything is drawn; raises PnpError on
+    errors unless `force`. The faces themselves are dropped (DeckFaces lays each out again
+    when it is drawn): only their sizes and the backs' art digests are kept."""
     from pnp.check.run import check_game
     from pnp.project.edition import make_editions
     from pnp.project.project import prepare
@@ -219,14 +257,29 @@ def game_faces(
         deck = edition.game.decks[deck_id]
         pairs = [project.card_layouts(deck_id, i) for i in range(len(deck.cards))]  # each card's own, as the build prints it
         backed = any(back for _, back in pairs)
-        front_parts: list[list] = [[] for _ in deck.cards] if parts else []
-        back_parts: list[list] = [[] for _ in deck.cards] if parts and backed else []
-        fronts = [renderer.face(card, pairs[i][0], "front", problems, front_parts[i] if parts else None) for i, card in enumerate(deck.cards)]
-        backs = [renderer.face(card, pairs[i][1], "back", problems, back_parts[i] if parts else None) for i, card in enumerate(deck.cards)] if backed else []
-        result.append(DeckFaces(deck, fronts, backs, front_parts, back_parts))
+        front_sizes = []
+        for i, card in enumerate(deck.cards):
+            face = renderer.face(card, pairs[i][0], "front", problems)
+            front_sizes.append((face.width, face.height))
+        back_sizes, back_keys = [], []
+        for i, card in enumerate(deck.cards) if backed else ():
+            face = renderer.face(card, pairs[i][1], "back", problems)
+            back_sizes.append((face.width, face.height))
+            back_keys.append(hash(art_key(face)))
+        result.append(DeckFaces(deck, front_sizes, back_sizes, back_keys, _lay_out(renderer, deck, pairs)))
     if problems.errors and not force:
         raise PnpError(problems)
     return edition, result, problems
+
+
+def _lay_out(renderer, deck: Deck, pairs: list) -> Callable[[int, str, list | None], Face]:
+    """A deck's faces laid out again, one at a time, as game_faces laid them out: what they
+    report was reported then, so it goes nowhere now."""
+
+    def lay_out(i: int, side: str, parts: list | None) -> Face:
+        return renderer.face(deck.cards[i], pairs[i][0 if side == "front" else 1], side, Problems(), parts)
+
+    return lay_out
 
 
 def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path], txn: Transaction, text: dict[str, str] | None = None) -> None:

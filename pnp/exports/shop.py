@@ -22,6 +22,7 @@ import csv
 import io
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -78,15 +79,15 @@ def export_shop(
     icc: Path | None = None,
 ) -> Exported:
     shop = SHOPS[profile]
-    edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force, parts=True)
+    edition, all_faces, problems = game_faces(folder, lang, decks, allow_untranslated, force)
     result = Exported(problems=problems)
     plans = []
     for faces in all_faces:
-        if not faces.fronts or not one_size(faces, shop.name, problems):
+        if not faces.front_sizes or not one_size(faces, shop.name, problems):
             continue
         deck = faces.deck
-        face = faces.fronts[0]
-        trim_mm = (face.width / mm, face.height / mm)
+        width, height = faces.front_sizes[0]
+        trim_mm = (width / mm, height / mm)
         found = shop.size_for(trim_mm)
         if found is None:
             problems.error(
@@ -98,7 +99,7 @@ def export_shop(
             continue
         size, turned = found
         trim_pt = (size.height_in * inch, size.width_in * inch) if turned else (size.width_in * inch, size.height_in * inch)
-        plans.append(_Plan(faces, size, trim_pt, (trim_pt[0] / face.width, trim_pt[1] / face.height)))
+        plans.append(_Plan(faces, size, trim_pt, (trim_pt[0] / width, trim_pt[1] / height)))
     if problems.errors:
         raise PnpError(problems)
     symbols = edition.project.symbols
@@ -109,10 +110,8 @@ def export_shop(
         for plan in plans:
             deck = plan.faces.deck
             where = root / deck.id
-            faces = [FaceParts(card, "front", face, parts) for card, face, parts in zip(deck.cards, plan.faces.fronts, plan.faces.front_parts)]
-            faces += [FaceParts(card, "back", face, parts) for card, face, parts in zip(deck.cards, plan.faces.backs, plan.faces.back_parts)]
-            findings = preflight(shop, deck.id, faces, plan.scale, problems)
-            if not plan.faces.backs:
+            findings = preflight(shop, deck.id, _parts(plan.faces), plan.scale, problems)
+            if not plan.faces.backed:
                 _no_back(shop, deck, problems, findings)
             if shop.output == "pdf":
                 info = DocInfo(f"{meta.title}: {deck.name or deck.id}", meta.author, f"{deck.id} for {shop.name}")
@@ -140,7 +139,7 @@ def export_shop(
             shown = f"{plan.size.name} {plan.size.width_in:g} x {plan.size.height_in:g} in"
             px = "" if shop.output == "pdf" else ", {} x {} px".format(*shop.pixels(plan.size))
             result.notes.append(f"{deck.id}: {cards} cards ({len(deck.cards)} distinct) as {shop.name}'s {shown}{px}: {display_path(where)}")
-            trim_mm = (plan.faces.fronts[0].width / mm, plan.faces.fronts[0].height / mm)
+            trim_mm = (plan.faces.front_sizes[0][0] / mm, plan.faces.front_sizes[0][1] / mm)
             if max(abs(plan.scale[0] - 1), abs(plan.scale[1] - 1)) > 0.0005:
                 result.notes.append(
                     f"  its {trim_mm[0]:g} x {trim_mm[1]:g} mm are printed at the shop's {plan.trim_pt[0] / mm:.1f} x {plan.trim_pt[1] / mm:.1f} mm (scaled {plan.scale[0]:.3f} x {plan.scale[1]:.3f})"
@@ -215,14 +214,17 @@ def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, prob
     pixels = f"{size_px[0]}x{size_px[1]}"
     rows: list[tuple] = []
     files: list[Path] = []
-    todo: list[tuple[str, str, Face | None, str, int]] = []  # file name, side, face (None: blank), card id, quantity
-    todo += [(quantity_name(card.copies, f"{card.id}-front.png"), "front", face, card.id, card.copies) for card, face in zip(deck.cards, plan.faces.fronts)]
-    backs = plan.faces.backs
-    if not backs or len({art_key(face) for face in backs}) == 1:
-        todo.append((quantity_name(deck.count, "back.png"), "back", backs[0] if backs else None, "", deck.count))
+    faces = plan.faces
+    todo: list[tuple[str, str, int | None, str, int]] = []  # file name, side, card index (None: blank), card id, quantity
+    todo += [(quantity_name(card.copies, f"{card.id}-front.png"), "front", i, card.id, card.copies) for i, card in enumerate(deck.cards)]
+    if not faces.backed or faces.one_back():
+        todo.append((quantity_name(deck.count, "back.png"), "back", 0 if faces.backed else None, "", deck.count))
     else:
-        todo += [(quantity_name(card.copies, f"{card.id}-back.png"), "back", face, card.id, card.copies) for card, face in zip(deck.cards, backs)]
-    jobs = (blank_job(size_px) if face is None else shop_job(extend_to_bleed(face, reach), symbols, size_px, trim_px, shop.dpi) for _, _, face, _, _ in todo)
+        todo += [(quantity_name(card.copies, f"{card.id}-back.png"), "back", i, card.id, card.copies) for i, card in enumerate(deck.cards)]
+    jobs = (  # each face laid out as it is drawn, then dropped
+        blank_job(size_px) if i is None else shop_job(extend_to_bleed(faces.lay_out(i, side, None), reach), symbols, size_px, trim_px, shop.dpi)
+        for _, side, i, _, _ in todo
+    )
     measured: list[tuple[str, str, dict[str, int]]] = []
     for (name, side, _, card_id, copies), image in zip(todo, render_all(jobs, font)):
         measured.append((side, card_id, white_edges(image, shop.bleed_px)))
@@ -230,6 +232,16 @@ def _write_images(shop: Shop, plan: _Plan, where: Path, symbols, font: str, prob
         rows.append((name, deck.id, card_id, side, copies, size, bleed, pixels, ""))
     _report_edges(shop, plan, measured, shop.dpi, problems, findings)
     return rows
+
+
+def _parts(faces: DeckFaces) -> Iterator[FaceParts]:
+    """Every face of the deck with what each element drew on it, fronts then backs, for the
+    preflight: laid out once more, one at a time, and dropped once looked at."""
+    for side, count in (("front", len(faces.front_sizes)), ("back", len(faces.back_sizes))):
+        for i, card in enumerate(faces.deck.cards[:count]):
+            parts: list = []
+            face = faces.lay_out(i, side, parts)
+            yield FaceParts(card, side, face, parts)
 
 
 def _reach(plan: _Plan, bleed_pt: float) -> float:
@@ -314,14 +326,15 @@ def _write_pdf(
     sx, sy = plan.scale
     measure: list[tuple[int, str, str]] = []  # page index, side, card id: each distinct face once
     seen: set[tuple] = set()
+    faces = plan.faces
     for i, card in enumerate(deck.cards):
         first = number + 1
-        sides = [("back", plan.faces.backs[i] if plan.faces.backs else None), ("front", plan.faces.fronts[i])]
+        sides = [("back", faces.back(i) if faces.backed else None), ("front", faces.front(i))]  # laid out for this card's pages, then dropped
         for copy in range(card.copies):
             for side, face in sides:
-                if copy == 0 and face is not None and (side, art_key(face)) not in seen:
-                    seen.add((side, art_key(face)))
-                    measure.append((number, side, card.id if side == "front" or len(plan.faces.backs) > 1 else ""))
+                if copy == 0 and face is not None and (side, hash(art_key(face))) not in seen:
+                    seen.add((side, hash(art_key(face))))
+                    measure.append((number, side, card.id if side == "front" or len(faces.back_sizes) > 1 else ""))
                 if face is not None:
                     canvas.saveState()
                     canvas.translate(bleed, bleed)

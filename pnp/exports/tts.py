@@ -25,7 +25,6 @@ into place at the end: a failed or interrupted export leaves the previous one wh
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import math
@@ -40,7 +39,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Transaction, transaction
-from pnp.exports.raster import Exported, art_key, check_pixels, face_job, game_faces, image_digest, one_size, pixels, render_all, save_image
+from pnp.exports.raster import Exported, check_pixels, face_job, game_faces, image_digest, one_size, pixels, render_all, save_image
 from pnp.load.model import TypeDef
 from pnp.write.manifest import title_of
 
@@ -50,7 +49,6 @@ HARD_PIXELS = 10_000  # per side: TTS refuses larger images
 TOKEN_MAX_MM = 40.0  # a square component no larger than this is a token (the smallest cards are 41 mm wide)
 CARD_MAX_MM = 130.0  # a rectangle larger than this on a side is a board or map (tarot cards are 120 mm)
 TILE_TYPE = {"rect": 0, "hex": 1, "round": 2}  # CustomTile.Type: 0 square, 1 hex, 2 circle
-COLLECT_FACES = 256  # faces rendered between two collections: a collection scans the whole game, a batch's cycles hold its PDF
 THUMBNAIL_PIXELS = 256  # the longer side of the PNG TTS shows beside the saved object
 SAVED_OBJECTS = (
     ("Windows", r"%USERPROFILE%\Documents\My Games\Tabletop Simulator\Saves\Saved Objects"),
@@ -342,8 +340,8 @@ def _check_sizes(chosen: list, dpi: int, max_pixels: int, game_loc: Location, pr
         )
     for faces, kind, _shape, keep in chosen:
         deck = faces.deck
-        face = faces.fronts[keep[0]]
-        w, h = pixels(face.width, dpi), pixels(face.height, dpi)
+        width, height = faces.front_sizes[keep[0]]
+        w, h = pixels(width, dpi), pixels(height, dpi)
         limit = max(max_pixels, SHEET_PIXELS)
         if max(w, h) <= limit:
             continue
@@ -364,25 +362,28 @@ def _check_sizes(chosen: list, dpi: int, max_pixels: int, game_loc: Location, pr
         )
 
 
-def _size_mm(face) -> tuple[float, float]:
-    """A face's trim size in mm (a Face is in points)."""
-    return face.width / 72 * UNIT_MM, face.height / 72 * UNIT_MM
+def _size_mm(size: tuple[float, float]) -> tuple[float, float]:
+    """A face's trim size (width, height in points) in mm."""
+    return size[0] / 72 * UNIT_MM, size[1] / 72 * UNIT_MM
 
 
 def _backs(faces, keep: list[int], raster: Raster) -> Image.Image | None:
     """The back every kept card shares, rasterised once; None when they differ (each is
     then rasterised with its sheet). Backs drawn alike (raster.art_key) are found without
     rasterising them; backs drawn differently are compared by their pixels, until two differ."""
-    if not faces.backs:
+    if not faces.backed:
         return None
-    distinct = list({art_key(faces.backs[i]): faces.backs[i] for i in keep}.values())
+    distinct: dict[int, int] = {}  # art digest -> the first kept card whose back draws it
+    for i in keep:
+        distinct.setdefault(faces.back_keys[i], i)
+    several = len(distinct) > 1
     first: Image.Image | None = None
     digest = ""
-    images = raster.all(distinct)
+    images = raster.all(faces.backs(distinct.values()))  # each laid out as it is reached
     try:
         for image in images:
             if first is None:
-                first, digest = image, image_digest(image) if len(distinct) > 1 else ""
+                first, digest = image, image_digest(image) if several else ""
             elif image_digest(image) != digest:
                 return None
     finally:
@@ -397,11 +398,11 @@ def _deck(
     or back sheets when the backs differ); and a DeckCustom (a Card when it is one card)
     with every copy. Returns the first card's face, for the thumbnail."""
     deck = faces.deck
-    size_mm = _size_mm(faces.fronts[keep[0]])
-    cell = (pixels(faces.fronts[keep[0]].width, raster.dpi), pixels(faces.fronts[keep[0]].height, raster.dpi))
+    size_mm = _size_mm(faces.front_sizes[keep[0]])
+    cell = (pixels(faces.front_sizes[keep[0]][0], raster.dpi), pixels(faces.front_sizes[keep[0]][1], raster.dpi))
     largest = largest_grid(cell, max_pixels)
     shared_back = _backs(faces, keep, raster)
-    unique_backs = bool(faces.backs) and shared_back is None
+    unique_backs = faces.backed and shared_back is None
     back_file = None
     if not unique_backs:
         back_file = where / f"{deck.id}-back.{suffix}"
@@ -411,9 +412,8 @@ def _deck(
     sheets: dict[int, dict] = {}  # CustomDeck key -> its entry
     ids: dict[int, int] = {}  # card index -> CardID
     first: Image.Image | None = None
-    fronts = raster.all(faces.fronts[i] for i in keep)  # one stream for the deck, read sheet by sheet
-    backs = raster.all(faces.backs[i] for i in keep) if unique_backs else iter(())
-    uncollected = 0  # faces rendered since the last collection
+    fronts = raster.all(faces.fronts(keep))  # one stream for the deck, read sheet by sheet, each face laid out as it is drawn
+    backs = raster.all(faces.backs(keep)) if unique_backs else iter(())
     total = sum(deck.cards[i].copies for i in keep)
     lines = [f"{deck.id}: {total} cards ({len(keep)} different) on {len(groups)} sheet{'s' if len(groups) != 1 else ''}"]
     for number, group in enumerate(groups, start=1):
@@ -429,10 +429,6 @@ def _deck(
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
             save_image(_sheet(islice(backs, len(group)), grid, cell), this_back, raster.dpi, result.files, txn)
-        uncollected += len(group) * (2 if unique_backs else 1)
-        if uncollected >= COLLECT_FACES and number < len(groups):
-            gc.collect()  # each batch rendered leaves cycles (its PDF canvas and buffer), which pnp's high collector threshold would keep for thousands of cards
-            uncollected = 0
         assert this_back is not None
         sheets[key] = {
             "FaceURL": urls.of(face_file),
@@ -501,8 +497,8 @@ def _pieces(
     deck = faces.deck
     count = 0
     first: Image.Image | None = None
-    fronts = raster.all(faces.fronts[i] for i in keep)  # rendered in one stream, each written as it comes
-    backs = raster.all(faces.backs[i] for i in keep) if faces.backs else iter(())
+    fronts = raster.all(faces.fronts(keep))  # rendered in one stream, each laid out as it is drawn and written as it comes
+    backs = raster.all(faces.backs(keep))
     for i in keep:
         card = deck.cards[i]
         front_file = where / deck.id / f"{card.id}.{suffix}"
@@ -512,11 +508,11 @@ def _pieces(
         save_image(front, front_file, raster.dpi, result.files, txn)
         del front
         back_url = ""
-        if faces.backs:
+        if faces.backed:
             back_file = where / deck.id / f"{card.id}-back.{suffix}"
             save_image(next(backs), back_file, raster.dpi, result.files, txn)
             back_url = urls.of(back_file)
-        size_mm = _size_mm(faces.fronts[i])
+        size_mm = _size_mm(faces.front_sizes[i])
         scale = table.units.tile_scale(size_mm)
         x, z = table.place(kind, max(size_mm))
         tile = {"Type": TILE_TYPE[shape], "Thickness": 0.2 if kind == "board" else 0.1, "Stackable": kind == "token", "Stretch": kind == "token"}
