@@ -233,3 +233,23 @@ def group(game: Path, decks: dict[str, str]) -> None:
     for deck, name in decks.items():
         text = text.replace(f"front: {deck}", f"group: {name}, front: {deck}")
     (game / "game.yaml").write_text(text, encoding="utf-8")
+
+
+def signal_on_first_move(monkeypatch) -> list:
+    """SIGTERM to this process as an output's first file is moved into place (os.replace in
+    pnp.base.output), the move then done as usual; returns the list of the files moved."""
+    import os
+    import signal
+
+    import pnp.base.output
+
+    real, moved = pnp.base.output.os.replace, []
+
+    def replace(src, dst):
+        if not moved:
+            os.kill(os.getpid(), signal.SIGTERM)
+        moved.append(dst)
+        real(src, dst)
+
+    monkeypatch.setattr(pnp.base.output.os, "replace", replace)
+    return moved

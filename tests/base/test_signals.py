@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, make_small_game, run
+from makers import signal_on_first_move
 
 import pnp
 
@@ -177,21 +178,12 @@ def test_head_reads_the_first_line_of_a_long_status(tmp_path):
 def test_a_signal_while_files_are_moved_into_place_lets_them_all_come(tmp_path, monkeypatch):
     """A signal that comes as the first of three files is moved into place does not cut the
     commit short (some new files, some old): all three come, then the signal is raised."""
-    import pnp.base.output
     from pnp.base.output import Transaction
     from pnp.base.signals import Interrupted, raising_on_signals, stop_if_received
 
     for name in "abc":
         (tmp_path / name).write_text("old", encoding="utf-8")
-    real, moved = pnp.base.output.os.replace, []
-
-    def replace(src, dst):
-        if not moved:
-            os.kill(os.getpid(), signal.SIGTERM)
-        moved.append(dst)
-        real(src, dst)
-
-    monkeypatch.setattr(pnp.base.output.os, "replace", replace)
+    signal_on_first_move(monkeypatch)
     stopped = False
     with raising_on_signals():
         txn = Transaction(tmp_path)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, full_disk, run, tree
+from makers import signal_on_first_move
 from PIL import Image
 from stop_at import signalled
 
@@ -116,18 +117,9 @@ def test_a_finished_export_replaces_the_previous_one_whole(exported, tmp_path):
 def test_a_signal_as_the_files_are_moved_into_place_lets_the_export_finish(exported, tmp_path, monkeypatch):
     """A signal that comes while the files are being moved into place waits for all of
     them: the new export is whole, and pnp says so before it ends as the signal asks."""
-    import pnp.base.output
 
     game, out, before = copied(exported, "png", tmp_path)
-    real, moved = pnp.base.output.os.replace, []
-
-    def replace(src, dst):
-        if not moved:
-            os.kill(os.getpid(), signal.SIGTERM)
-        moved.append(dst)
-        real(src, dst)
-
-    monkeypatch.setattr(pnp.base.output.os, "replace", replace)
+    signal_on_first_move(monkeypatch)
     result = run("-q", "export", "png", game, "--out", out, "--dpi", "36")
     assert result.exit_code == 143, result.output
     assert result.output.splitlines()[-1] == "interrupted by SIGTERM once every file was in place"
