@@ -6,7 +6,8 @@ and rendered in batches and handed on one at a time (`render_all`), so an export
 one image in memory however long the deck; faces that draw the same (`art_key`) are
 found without rasterising them; the faces of a game's decks laid out once to find every
 problem before anything is drawn (`game_faces`), then again one at a time as they are
-drawn (`DeckFaces`), so that no export holds a deck's faces; images saved into the
+drawn (`DeckFaces`), so that no export holds a deck's faces (a game of at most KEPT_FACES
+faces keeps those of the first pass instead: a few MB); images saved into the
 export's one transaction (`save_image`), all moved into place at the end or none."""
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ BLEED_MM = 3.0  # the usual print bleed; layouts draw their backgrounds this far
 
 
 MAX_MEGAPIXELS = 100  # per image: a board at 1200 dpi would take gigabytes to rasterise
+KEPT_FACES = 256  # a game with at most this many faces to export keeps them from the check pass (some 15-20 kB each)
 
 
 @dataclass(repr=False, eq=False)
@@ -242,7 +244,9 @@ def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_un
     """Check the game and set every face of the chosen decks in one language, like
     `pnp build` does, to find every problem before anything is drawn; raises PnpError on
     errors unless `force`. The faces themselves are dropped (DeckFaces lays each out again
-    when it is drawn): only their sizes and the backs' art digests are kept."""
+    when it is drawn): only their sizes and the backs' art digests are kept, unless the
+    export has at most KEPT_FACES faces, when laying them out again would cost more
+    than a small game's rendering (bench/export_speed.py)."""
     from pnp.check.run import check_game
     from pnp.project.edition import make_editions
     from pnp.project.project import prepare
@@ -252,32 +256,40 @@ def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_un
     (edition,) = make_editions(project, [lang or project.game.meta.language], allow_untranslated, rulebooks=False)
     problems.extend(edition.problems)
     renderer = edition.renderer()
+    keep = sum(2 * len(edition.game.decks[deck_id].cards) for deck_id in project.layouts) <= KEPT_FACES
     result = []
     for deck_id in project.layouts:
         deck = edition.game.decks[deck_id]
         pairs = [project.card_layouts(deck_id, i) for i in range(len(deck.cards))]  # each card's own, as the build prints it
         backed = any(back for _, back in pairs)
+        kept: dict[tuple[int, str], Face] = {}
         front_sizes = []
         for i, card in enumerate(deck.cards):
             face = renderer.face(card, pairs[i][0], "front", problems)
             front_sizes.append((face.width, face.height))
+            if keep:
+                kept[i, "front"] = face
         back_sizes, back_keys = [], []
         for i, card in enumerate(deck.cards) if backed else ():
             face = renderer.face(card, pairs[i][1], "back", problems)
             back_sizes.append((face.width, face.height))
             back_keys.append(hash(art_key(face)))
-        result.append(DeckFaces(deck, front_sizes, back_sizes, back_keys, _lay_out(renderer, deck, pairs)))
+            if keep:
+                kept[i, "back"] = face
+        result.append(DeckFaces(deck, front_sizes, back_sizes, back_keys, _lay_out(renderer, deck, pairs, kept)))
     if problems.errors and not force:
         raise PnpError(problems)
     return edition, result, problems
 
 
-def _lay_out(renderer, deck: Deck, pairs: list) -> Callable[[int, str, list | None], Face]:
-    """A deck's faces laid out again, one at a time, as game_faces laid them out: what they
-    report was reported then, so it goes nowhere now."""
+def _lay_out(renderer, deck: Deck, pairs: list, kept: dict[tuple[int, str], Face]) -> Callable[[int, str, list | None], Face]:
+    """A deck's faces laid out again, one at a time, as game_faces laid them out (what they
+    report was reported then, so it goes nowhere now), or the face game_faces kept. A
+    caller that asks for the parts (element, ops) gets a face laid out anew with them."""
 
     def lay_out(i: int, side: str, parts: list | None) -> Face:
-        return renderer.face(deck.cards[i], pairs[i][0 if side == "front" else 1], side, Problems(), parts)
+        face = kept.get((i, side)) if parts is None else None
+        return face or renderer.face(deck.cards[i], pairs[i][0 if side == "front" else 1], side, Problems(), parts)
 
     return lay_out
 

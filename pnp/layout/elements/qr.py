@@ -3,7 +3,11 @@ vector squares, so it prints sharp at any size."""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Literal
 
 from reportlab.lib.units import mm
@@ -64,12 +68,12 @@ class Qr(ElementKind):
         return [QrOp(x * mm + (w * mm - size) / 2, f.y(y, h) + (h * mm - size) / 2, size, rows, color)]
 
 
+@functools.lru_cache(maxsize=64)
 def _modules(content: str, level: str) -> tuple[str, ...] | None:
     """The code's modules, row by row from the top, "1" dark: reportlab's QR encoder (the
-    one of its QrCodeWidget), imported here: it brings reportlab.graphics with it. None
-    for a text too long for any QR code."""
-    from reportlab.graphics.barcode import qrencoder
-
+    one of its QrCodeWidget). None for a text too long for any QR code. Kept per text, as
+    the check pass and the drawing ask for the same codes."""
+    qrencoder = _encoder()
     code = qrencoder.QRCode(None, getattr(qrencoder.QRErrorCorrectLevel, level))
     code.addData(content)
     try:
@@ -79,3 +83,20 @@ def _modules(content: str, level: str) -> tuple[str, ...] | None:
             return None
         raise
     return tuple("".join("1" if dark else "0" for dark in row) for row in code.modules)
+
+
+@functools.cache
+def _encoder() -> ModuleType:
+    """reportlab's `graphics/barcode/qrencoder.py`, loaded as a module of its own (it needs
+    only `re` and `itertools`). Why: importing it through its package runs the package's
+    `__init__`, which imports and registers every barcode widget reportlab has, with
+    reportlab.graphics: most of a small game's QR cost (bench/FIGURES.md)."""
+    import reportlab
+
+    path = Path(reportlab.__file__).parent / "graphics" / "barcode" / "qrencoder.py"
+    spec = importlib.util.spec_from_file_location("pnp_qrencoder", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - a reportlab without its encoder
+        raise ImportError(f"reportlab's QR encoder is not at {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
