@@ -94,7 +94,7 @@ def test_units_follow_uax14_for_cjk_and_zero_width_spaces():
 
 
 def test_a_text_that_needs_shaping_without_the_extra_is_an_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(shaping, "missing_extra", lambda: "uharfbuzz")
+    monkeypatch.setattr(shaping, "missing_extra", lambda dictionary=False: "uharfbuzz")
     text._typeset.cache_clear()
     try:
         game = script_game(tmp_path / "g", "- {id: a, title: שלום}\n- {id: b, title: Druhá}\n")
