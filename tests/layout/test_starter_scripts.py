@@ -25,6 +25,7 @@ FONTS = {
     "he": ("culmus", DEBIAN / "culmus" / "FrankRuehlCLM-Medium.ttf", DEBIAN / "culmus" / "FrankRuehlCLM-Bold.ttf"),
     "hi": ("fonts-lohit-deva", DEBIAN / "lohit-devanagari" / "Lohit-Devanagari.ttf", DEBIAN / "lohit-devanagari" / "Lohit-Devanagari.ttf"),
     "ja": ("fonts-motoya-l-cedar", DEBIAN / "motoya-l-cedar" / "MTLc3m.ttf", DEBIAN / "motoya-l-cedar" / "MTLc3m.ttf"),
+    "th": ("fonts-thai-tlwg", DEBIAN / "tlwg" / "Loma.ttf", DEBIAN / "tlwg" / "Loma-Bold.ttf"),
 }
 FAMILIES = ("sans", "serif")
 MM = 72 / 25.4
@@ -183,6 +184,36 @@ TRANSLATIONS = {
         "索引",
         "例",
     ),
+    "th": (  # words run together, spaces between phrases: the lines break where ICU's dictionary finds a word's end
+        "เริ่มต้น",
+        "เริ่มต้น © แอน สมิธ",
+        "การ์ดเล่น",
+        "การ์ด",
+        "ดวงอาทิตย์",
+        "ดวงจันทร์",
+        "รุ่งอรุณ",
+        "จั่วการ์ดหนึ่งใบ",
+        "เที่ยงวัน",
+        "ในตานี้ให้เล่นการ์ด **สอง** ใบ",  # spaces: pnp reads asterisks as markup only around whole words
+        "พลบค่ำ",
+        "ผู้เล่นคนอื่นทุกคนทิ้งการ์ดคนละหนึ่งใบ",
+        "เที่ยงคืน",
+        "กติกา",
+        "*เริ่มต้น: เกมการ์ดสำหรับผู้เล่น 2-4 คน ใช้เวลาประมาณ 15 นาที*",
+        "# ส่วนประกอบ {#components}",
+        "- การ์ด {{ total(cards) }} ใบ: ชุดดวงอาทิตย์และดวงจันทร์ ค่าตั้งแต่ 1 ถึง 9",
+        "# การเตรียมเกม {#setup}",
+        "สับกองการ์ดแล้วแจกการ์ดให้ผู้เล่นแต่ละคนคนละห้าใบ",
+        "# การเล่น {#playing}",
+        "ในตาของคุณ ให้เล่น[การ์ด]{.index}หนึ่งใบและทำตามที่การ์ดบอก เกมจบลงตามที่ [](#end) อธิบายไว้",
+        "แอนเล่น *รุ่งอรุณ* และจั่วการ์ดหนึ่งใบ",
+        "# การจบเกม {#end}",
+        "เกมจะจบลงเมื่อกองการ์ดหมด ผู้ที่ถือการ์ดมากที่สุดเป็นผู้ชนะ",
+        "หน้า",
+        "สารบัญ",
+        "ดัชนี",
+        "ตัวอย่าง",
+    ),
 }
 
 
@@ -261,11 +292,14 @@ READ_BACK = {
         ("カードを", "枚引く。", "他のプレイヤー全員がカードを", "真夜中"),
         ("山札をシャッフルし、各プレイヤーにカードを", "山札がなくなるとゲームは終了し"),
     ),
+    "th": (("จั่วการ์ดหนึ่งใบ", "ผู้เล่นคนอื่นทุกคนทิ้งการ์ด", "เที่ยงคืน"), ("สับกองการ์ดแล้วแจกการ์ดให้ผู้เล่นแต่ละคน", "เกมจะจบลงเมื่อกองการ์ดหมด")),
 }
 
 
-@pytest.mark.parametrize("lang", ["ar", "he", "hi", "ja"])
+@pytest.mark.parametrize("lang", ["ar", "he", "hi", "ja", "th"])
 def test_a_translation_of_the_starter_game_builds_checks_and_reads_back(lang, tmp_path):
+    if lang == "th":
+        pytest.importorskip("icu4py")  # Python 3.11 and later
     game = starter_in(lang, tmp_path / "starter")
     pdfs = built(game, lang, tmp_path / "out")
     cards, rules = READ_BACK[lang]
