@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
-import sys
 from functools import cache, lru_cache
 from typing import Any
 
@@ -108,7 +108,9 @@ def install_hint(dictionary: bool) -> str:
     if not dictionary:
         return SCRIPTS_EXTRA
     if sys.version_info < ICU_PYTHON:
-        return f"Python {ICU_PYTHON[0]}.{ICU_PYTHON[1]} or later (icu4py has no wheel for Python {sys.version_info[0]}.{sys.version_info[1]}), then {BREAKS_EXTRA}"
+        return (
+            f"Python {ICU_PYTHON[0]}.{ICU_PYTHON[1]} or later (icu4py has no wheel for Python {sys.version_info[0]}.{sys.version_info[1]}), then {BREAKS_EXTRA}"
+        )
     return BREAKS_EXTRA
 
 

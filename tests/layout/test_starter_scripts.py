@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, run
-from pdfread import placed_text, reader
+from pdfread import card_boxes, placed_text, reader, sized_text
 
 pytest.importorskip("uharfbuzz")
 pytest.importorskip("bidi")
@@ -373,3 +373,54 @@ def test_a_right_to_left_rulebook_is_mirrored(tmp_path):
     (line, *_) = [y for t, _, y in contents if t == "المكونات"]
     on_line = sorted((x, t) for t, x, y in contents if y == line)
     assert [t for _, t in on_line][0] == "3" and on_line[-1] == (max(x for x, _ in on_line), "1"), on_line  # page 3 on the left, heading 1 on the right
+
+
+# A paragraph of natural Thai: spaces between its phrases only, never between the words of one
+PARAGRAPH = (
+    "เมื่อถึงตาของคุณ ให้จั่วการ์ดจากกองกลางหนึ่งใบ แล้วเลือกการ์ดจากมือของคุณมาเล่นหนึ่งใบ "
+    "ถ้าการ์ดที่เล่นมีค่ามากกว่าการ์ดใบบนสุดของกองทิ้ง คุณจะได้เก็บการ์ดทั้งสองใบไว้เป็นคะแนน "
+    "ผู้เล่นที่สะสมคะแนนได้มากที่สุดเมื่อการ์ดหมดกองจะเป็นผู้ชนะ"
+)
+
+
+def test_thai_breaks_its_lines_where_icu_finds_a_word_end(tmp_path):
+    """In a box 30 mm wide, a Thai paragraph's lines end only where ICU's dictionary says a
+    word ends (or at a space), inside phrases too, and none runs past the box's edges."""
+    icu4py = pytest.importorskip("icu4py.breakers")
+    uharfbuzz = pytest.importorskip("uharfbuzz")
+    game = starter_in("th", tmp_path / "starter")
+    _translate(game, "th", "Draw a card.", PARAGRAPH)  # the text of the first card, 'dawn'
+    edit(game / "layouts" / "card.yaml", "box: [6, 30, 51, 50]", "box: [6, 30, 30, 50]")
+    page = reader(built(game, "th", tmp_path / "out")["cards"]).pages[0]
+    card_x, card_y, card_w, card_h = card_boxes(page)[0]  # 'dawn', the first card drawn
+    left, right = card_x + 6 * MM, card_x + 36 * MM
+    top = card_y + card_h - 30 * MM  # the box's top edge (PDF's y runs upwards)
+    lines: dict[float, list[tuple[float, str, float]]] = {}
+    for run_text, x, y, size in sized_text(page):
+        if left - 1 <= x <= card_x + card_w and card_y <= y < top:  # the paragraph's runs, line by line
+            lines.setdefault(round(y, 1), []).append((x, unicodedata.normalize("NFKC", run_text), size))
+    text_lines = ["".join(t for _, t, _ in sorted(runs)) for _, runs in sorted(lines.items(), reverse=True)]
+    assert "".join(text_lines).replace(" ", "") == unicodedata.normalize("NFKC", PARAGRAPH).replace(" ", ""), text_lines
+    # ICU's boundaries, counted in letters (the spaces at a line's end are not printed)
+    paragraph = unicodedata.normalize("NFKC", PARAGRAPH)
+    ends, count = set(), 0
+    for segment in icu4py.LineBreaker(paragraph, "th"):
+        count += len(segment.replace(" ", ""))
+        ends.add(count)
+    letters = [i for i, ch in enumerate(paragraph) if ch != " "]  # each letter's place in the paragraph
+    count, inside = 0, 0
+    for line in text_lines[:-1]:
+        count += len(line.replace(" ", ""))
+        assert count in ends, (line, text_lines)
+        inside += paragraph[letters[count - 1] + 1] != " "  # the line ends between two words of a phrase
+    assert len(text_lines) >= 8 and inside >= len(text_lines) // 2, text_lines
+    face = uharfbuzz.Face(uharfbuzz.Blob.from_file_path(str(FONTS["th"][1])))
+    font = uharfbuzz.Font(face)
+    for _, runs in lines.items():  # each line within the box, measured by HarfBuzz from the font's own advances
+        x, text, size = min(runs)
+        buf = uharfbuzz.Buffer()
+        buf.add_str("".join(t for _, t, _ in sorted(runs)))
+        buf.guess_segment_properties()
+        uharfbuzz.shape(font, buf, {"kern": True, "liga": True})
+        width = sum(p.x_advance for p in buf.glyph_positions) * size / face.upem
+        assert left - 0.01 <= x and x + width <= right + 0.5, (text, x, width, left, right)
