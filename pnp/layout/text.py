@@ -284,8 +284,9 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
 # (shaping.word_breaks, the scripts extra). CJK keeps pnp's rules, with or without ICU:
 # they need no dictionary, and a game's PDFs must not change with what else is installed.
 _CLOSE = re.compile(
-    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]|"
-    + shaping.DICTIONARY.pattern
+    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
+    + shaping.DICTIONARY.pattern[1:-1]  # one class: a Latin line is searched once, as fast as before
+    + "]"
 )
 _WIDE = re.compile(
     "[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
