@@ -424,3 +424,23 @@ def test_thai_breaks_its_lines_where_icu_finds_a_word_end(tmp_path):
         uharfbuzz.shape(font, buf, {"kern": True, "liga": True})
         width = sum(p.x_advance for p in buf.glyph_positions) * size / face.upem
         assert left - 0.01 <= x and x + width <= right + 0.5, (text, x, width, left, right)
+
+
+def test_overflow_and_missing_glyphs_are_measured_on_the_broken_thai_text(tmp_path):
+    """A Thai text too long for its box even broken at every word end is an overflow with the
+    height it needs, and a letter Loma lacks is a missing glyph, as in any other script."""
+    pytest.importorskip("icu4py")
+    game = starter_in("th", tmp_path / "starter")
+    line = _translate(game, "th", "Draw a card.", " ".join([PARAGRAPH] * 8))
+    output = run("check", game, "--lang", "th").output.replace(f"{game}/", "")
+    assert (
+        f"locale/th.po:{line}: text of card 'dawn' does not fit its 51.0 x 50.0 mm box even at 6 pt (it needs 94.0 mm of height); "
+        "expected a shorter translation, or a larger box or smaller min_size in layout 'card' (layouts/card.yaml:31:5); the card is at cards.yaml:2:3 [text-overflow]"
+    ) in output, output
+    line = _translate(game, "th", "Draw a card.", "จั่วการ์ดหนึ่งใบ مرحبا")
+    output = run("check", game, "--lang", "th").output.replace(f"{game}/", "")
+    assert (
+        f"locale/th.po:{line}: text of card 'dawn' uses 'ا' (U+0627), 'ب' (U+0628), 'ح' (U+062D), 'ر' (U+0631), 'م' (U+0645), missing from font 'sans'; "
+        "expected a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml) [font-glyph]"
+    ) in output, output
+    assert "1 error," in output
