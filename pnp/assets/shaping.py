@@ -27,7 +27,7 @@ from pnp.assets.fonts import BY_NAME, font_path
 
 SCRIPTS_EXTRA = 'pip install "pnpkit[scripts]" (or pip install uharfbuzz python-bidi)'  # double quotes work in every shell
 BREAKS_EXTRA = 'pip install "pnpkit[scripts]" (or pip install uharfbuzz python-bidi icu4py)'  # a text whose words a dictionary finds
-ICU_PYTHON = (3, 11)  # icu4py has wheels for these Pythons and later only (pyproject.toml's marker)
+ICU_PYTHON = (3, 11)  # icu4py has wheels for this Python and later ones only (pyproject.toml's marker)
 
 # The blocks of the scripts that need shaping (or run right to left): (first, last, script).
 _BLOCKS: tuple[tuple[int, int, str], ...] = (
