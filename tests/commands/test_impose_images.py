@@ -294,7 +294,6 @@ def test_make_bleed_mirror_on_the_sheet_and_what_the_summary_says(tmp_path):
     document.close()
 
 
-
 FINISHED = Path(__file__).resolve().parents[2] / "docs" / "examples" / "finished"  # the bundled finished images
 
 
@@ -363,13 +362,14 @@ def test_the_pictures_of_bleed_are_beside_the_options_they_show_and_made_by_a_sc
     for picture, where in (("bleed-stretch", impose_section), ("bleed-mirror", impose_section), ("bleed-outer", bleed_section), ("bleed-back", bleed_section)):
         assert f"](images/{picture}.png)" in where, picture
         assert (docs / "images" / f"{picture}.png").stat().st_size < 40_000, picture
-        assert f"bleed-{{mode}}" in script if picture in ("bleed-stretch", "bleed-mirror") else f'"{picture}.png"' in script
+        assert "bleed-{mode}" in script if picture in ("bleed-stretch", "bleed-mirror") else f'"{picture}.png"' in script
     assert "pnp impose docs/examples/finished/fronts --back docs/examples/finished/back.png --make-bleed" in impose_section
     for image in [*(FINISHED / "fronts").glob("*.png"), FINISHED / "back.png"]:
         assert image.stat().st_size < 10_000, image.name
         with Image.open(image) as opened:
             assert opened.size == (378, 528)  # 63 x 88 mm at 6 px a mm: no bleed
             assert not {key for key in opened.info if str(key).startswith("pnp:")}  # nothing says they hold bleed
+
 
 def test_make_bleed_refuses_images_that_hold_bleed_already(tmp_path):
     from PIL.PngImagePlugin import PngInfo

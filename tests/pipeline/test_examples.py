@@ -346,7 +346,6 @@ def test_ember_ages_civil_backs_glow_with_gradients_and_a_faint_ember(ages):
     assert 0.08 in alphas  # the ember behind the frame, at 8 %
 
 
-
 def test_ember_ages_backs_run_their_back_bleed_past_the_cut_and_the_fronts_stop_at_it(ages):
     """game.yaml's `sheet: {back_bleed: 0.75}`: a duplex print whose sides drift, cut along
     the fronts' marks, shows the dark military back at its edge, not white paper; the

@@ -66,7 +66,9 @@ def back() -> Image.Image:
         draw.line([(start, H * PX), (start + H * PX, 0)], fill="#34406a", width=PX)
     centre = (W * PX // 2, H * PX // 2)
     for radius, width in ((20, PX), (17, PX // 2)):
-        draw.ellipse([centre[0] - radius * PX, centre[1] - radius * PX, centre[0] + radius * PX, centre[1] + radius * PX], fill=NIGHT, outline=GOLD, width=width)
+        draw.ellipse(
+            [centre[0] - radius * PX, centre[1] - radius * PX, centre[0] + radius * PX, centre[1] + radius * PX], fill=NIGHT, outline=GOLD, width=width
+        )
     draw.regular_polygon((centre, 11 * PX), 4, rotation=45, fill=GOLD)
     return image
 
