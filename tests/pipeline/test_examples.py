@@ -375,3 +375,14 @@ def test_ember_ages_backs_run_their_back_bleed_past_the_cut_and_the_fronts_stop_
     fx, fy, _, fh = min(fronts)
     assert colour(images[0], fx + 0.2 * MM, fy + fh / 2) != (255, 255, 255)  # the front's own edge
     assert colour(images[0], fx - 0.3 * MM, fy + fh / 2) == (255, 255, 255)  # and nothing past it
+
+
+def test_frontier_holds_location_backs_fall_lighter_to_darker_through_a_faint_linear_gradient(settlers):
+    import pdfread
+
+    for deck in ("frost", "jade", "common"):
+        back = pdfread.sheet_pages(settlers / f"{deck}-en-a4.pdf")[1]
+        shadings = pdfread.resources_of(back, "/Shading")
+        assert {int(s["/ShadingType"]) for s in shadings.values()} == {2}, deck  # axial: top to bottom
+        alphas = {float(state.get("/ca", 1)) for state in pdfread.resources_of(back, "/ExtGState").values()}
+        assert 0.14 in alphas, deck  # laid over the deck's colour at 14 %
