@@ -208,6 +208,8 @@ def _deck(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | Non
             return None
         return _sizes(project, deck, spec, members, problems)
     front, back = project.layouts[deck.id]
+    if back is None:
+        spec = _no_backs(spec)
     grid = fit_grid(spec, front.width * mm, front.height * mm)
     if spec.sides == "backs" and back is None:
         return None
@@ -231,6 +233,12 @@ def _deck(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | Non
     if front.shape == "rect" and spec.marks and not spec.cutter:
         _short_marks(deck, grid, spec, problems)
     return GridSheets(deck.id, items, grid, None, replace(spec, sides=sides), front.shape)
+
+
+def _no_backs(spec: SheetSpec) -> SheetSpec:
+    """The sheet of components that have no backs: --back-bleed is about backs, so it
+    neither widens their cells nor costs them a row (their art reaches --bleed)."""
+    return replace(spec, back_bleed=None)
 
 
 def _outer_room(deck: Deck, grid: Grid, spec: SheetSpec, problems: Problems) -> None:
@@ -290,6 +298,8 @@ def _sizes(project: Project, deck: Deck, spec: SheetSpec, members: set[str] | No
     pairs = [project.card_layouts(deck.id, i) for i in range(len(deck.cards))]
     if spec.sides == "backs" and not any(back for _, back in pairs):
         return None
+    if not any(back for _, back in pairs):
+        spec = _no_backs(spec)
     sizes: dict[tuple[float, float, str], list[int]] = {}  # trim size and shape -> card indices, copies repeated
     for index, card in enumerate(deck.cards):
         if members is None or card.id in members:
@@ -396,6 +406,8 @@ def _group(project: Project, group: str, ids: list[str], spec: SheetSpec, member
         return None
     if spec.sides == "backs" and not any(m.back for m in placed):
         return None
+    if not any(m.back for m in placed):
+        spec = _no_backs(spec)
     if spec.sides == "fold" and any(m.back for m in placed):
         first = game.decks[ids[0]]
         problems.warn(

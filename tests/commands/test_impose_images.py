@@ -3,6 +3,8 @@ crop marks and duplex backs, in file-name order."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pypdfium2 as pdfium
 import pytest
 from conftest import edit, run
@@ -357,6 +359,83 @@ def test_make_bleed_mirror_on_the_sheet_and_what_the_summary_says(tmp_path):
     assert colour(left + 30 * MM, top + 1.5 * MM) == (255, 0, 255)
     assert colour(left - 1.5 * MM, top + 1.5 * MM) == (0, 255, 0)  # the corner: reflected both ways
     document.close()
+
+
+FINISHED = Path(__file__).resolve().parents[2] / "docs" / "examples" / "finished"  # the bundled finished images
+
+
+@pytest.mark.parametrize("mode", ["stretch", "mirror"])
+def test_the_bundled_finished_images_get_their_bleed_made_each_way(tmp_path, mode):
+    """docs/examples/finished, imposed as docs/commands.md says: past the top left card's
+    left trim, as the sheet prints it, the card's edge column stretched (each row its edge
+    pixel) or the card reflected (the pixel d mm outside the one d mm inside); in the
+    corner, the corner pixel or the card reflected both ways."""
+    result = run("impose", FINISHED / "fronts", "--back", FINISHED / "back.png", "--make-bleed", "3", "--make-bleed-mode", mode, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    assert f"made 3 mm bleed ({'mirrored' if mode == 'mirror' else 'stretched'}) for 5 images cut at the trim" in result.output
+    pdf = tmp_path / "fronts-a4.pdf"
+    x, y, w, h = min(card_boxes(reader(pdf).pages[0]), key=lambda box: (box[0], -box[1]))  # card1, at the top left
+    left, top = x + 3 * MM, y + h - 3 * MM  # its trim
+    document = pdfium.PdfDocument(str(pdf))
+    scale = 4.0
+    page = document[0].render(scale=scale).to_pil().convert("RGB")
+    document.close()
+    with Image.open(FINISHED / "fronts" / "card1.png") as opened:
+        card = opened.convert("RGB")
+    per_mm = card.width / 63
+
+    def printed(right_mm, down_mm):  # the sheet's pixel this far right of and below the trim's corner
+        return page.getpixel((round((left + right_mm * MM) * scale), round(page.height - (top - down_mm * MM) * scale)))
+
+    def drawn(right_mm, down_mm):  # the card's own pixel there, where its neighbourhood is of one colour
+        cx, cy = min(round(right_mm * per_mm), card.width - 1), min(round(down_mm * per_mm), card.height - 1)
+        around = {card.getpixel((min(max(cx + i, 0), card.width - 1), min(max(cy + j, 0), card.height - 1))) for i in (-2, 0, 2) for j in (-2, 0, 2)}
+        return around.pop() if len(around) == 1 else None
+
+    compared = 0
+    for down in range(2, 86, 2):
+        for d in (0.5, 1.5, 2.5):
+            want = drawn(d if mode == "mirror" else 0, down)
+            if want is not None:
+                assert printed(-d, down) == want, (down, d)
+                compared += 1
+    assert compared > 40  # of 126 points: most are not on a stripe's edge
+    for d, e in ((0.5, 2.5), (1.5, 1.5), (2.5, 0.5)):
+        want = drawn(d, e) if mode == "mirror" else card.getpixel((0, 0))
+        if want is not None:
+            assert printed(-d, -e) == want, (d, e)
+    if mode == "mirror":  # the stripes carry on past the cut: the bleed is not one colour
+        assert len({printed(-1.5, down) for down in range(2, 86, 2)}) > 1
+    else:  # each row its edge pixel, however far out
+        assert all(printed(-0.5, down) == printed(-2.5, down) for down in range(2, 86, 2))
+
+
+def test_the_pictures_of_bleed_are_beside_the_options_they_show_and_made_by_a_script():
+    """docs/commands.md shows --make-bleed's two modes, docs/sheets.md --outer-bleed and
+    --back-bleed, each picture in the section that describes its option, small, and made
+    by the example's own script."""
+    docs = FINISHED.parents[1]
+
+    def section(name, heading):
+        text = (docs / name).read_text(encoding="utf-8")
+        start = text.index(heading)
+        end = text.find("\n## ", start + 1)
+        return text[start : end if end >= 0 else None]
+
+    impose_section = section("commands.md", "## pnp impose")
+    bleed_section = section("sheets.md", "## Bleed where it is needed")
+    script = (FINISHED / "pictures.py").read_text(encoding="utf-8")
+    for picture, where in (("bleed-stretch", impose_section), ("bleed-mirror", impose_section), ("bleed-outer", bleed_section), ("bleed-back", bleed_section)):
+        assert f"](images/{picture}.png)" in where, picture
+        assert (docs / "images" / f"{picture}.png").stat().st_size < 40_000, picture
+        assert "bleed-{mode}" in script if picture in ("bleed-stretch", "bleed-mirror") else f'"{picture}.png"' in script
+    assert "pnp impose docs/examples/finished/fronts --back docs/examples/finished/back.png --make-bleed" in impose_section
+    for image in [*(FINISHED / "fronts").glob("*.png"), FINISHED / "back.png"]:
+        assert image.stat().st_size < 10_000, image.name
+        with Image.open(image) as opened:
+            assert opened.size == (378, 528)  # 63 x 88 mm at 6 px a mm: no bleed
+            assert not {key for key in opened.info if str(key).startswith("pnp:")}  # nothing says they hold bleed
 
 
 def test_make_bleed_refuses_images_that_hold_bleed_already(tmp_path):

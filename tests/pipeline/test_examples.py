@@ -346,6 +346,37 @@ def test_ember_ages_civil_backs_glow_with_gradients_and_a_faint_ember(ages):
     assert 0.08 in alphas  # the ember behind the frame, at 8 %
 
 
+def test_ember_ages_backs_run_their_back_bleed_past_the_cut_and_the_fronts_stop_at_it(ages):
+    """game.yaml's `sheet: {back_bleed: 0.75}`: a duplex print whose sides drift, cut along
+    the fronts' marks, shows the dark military back at its edge, not white paper; the
+    light fronts stop at their trims, and the backs still lie behind them."""
+    import pypdfium2 as pdfium
+
+    path = ages / "military-en-a4.pdf"
+    front, back = reader(path).pages[:2]
+    fronts, backs = card_boxes(front), card_boxes(back)
+    assert {(round(w / MM, 3), round(h / MM, 3)) for _, _, w, h in fronts} == {(44.0, 68.0)}
+    assert {(round(w / MM, 3), round(h / MM, 3)) for _, _, w, h in backs} == {(45.5, 69.5)}  # 0.75 mm a side
+    page_w = float(front.mediabox.width)
+    for x, y, _, _ in backs:  # turned over the long edge, each back's trim is a front's
+        assert any(abs(page_w - (x + 0.75 * MM) - 44 * MM - fx) < 1e-3 and abs(y + 0.75 * MM - fy) < 1e-3 for fx, fy, _, _ in fronts)
+    scale = 8.0  # about 0.09 mm a pixel
+    document = pdfium.PdfDocument(str(path))
+    images = [document[n].render(scale=scale).to_pil().convert("RGB") for n in (0, 1)]
+    document.close()
+
+    def colour(image, px, py):
+        return image.getpixel((round(px * scale), round(image.height - py * scale)))
+
+    x, y, w, h = min(backs)  # the leftmost back; its left edge faces the paper's margin
+    middle = y + h / 2
+    assert colour(images[1], x + 0.3 * MM, middle) == (0x3A, 0x2F, 0x2A)  # 0.45 mm outside the trim: the back's brown
+    assert colour(images[1], x - 0.3 * MM, middle) == (255, 255, 255)  # past its bleed: paper
+    fx, fy, _, fh = min(fronts)
+    assert colour(images[0], fx + 0.2 * MM, fy + fh / 2) != (255, 255, 255)  # the front's own edge
+    assert colour(images[0], fx - 0.3 * MM, fy + fh / 2) == (255, 255, 255)  # and nothing past it
+
+
 def test_frontier_holds_location_backs_fall_lighter_to_darker_through_a_faint_linear_gradient(settlers):
     import pdfread
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from conftest import line_of, run
 from makers import group, make_tokens
-from pdfread import card_boxes, marks, reader
+from pdfread import MM, card_boxes, marks, reader
 
 from pnp.base.paths import DEFAULT_GAME
 from pnp.impose.sheets import SheetSpec
@@ -134,3 +134,20 @@ def test_a_tuck_box_is_centred_where_its_plan_says(built, mesta_plan):
         (x, y, w, h), bleed = card_boxes(page)[0], box.grid.bleed  # the art's clip: the net and its bleed
         assert (x + bleed, y + h - bleed) == pytest.approx((box.grid.x0, box.grid.y0), abs=0.01)
         assert w - 2 * bleed == pytest.approx(box.grid.trim_w, abs=0.01) and x + w / 2 == pytest.approx(box.grid.page_w / 2, abs=0.01)
+
+
+def test_back_bleed_leaves_the_sheets_of_components_without_backs_as_they_were(tmp_path):
+    """--back-bleed is about backs: one-sided components keep their cells (and their cards a
+    sheet), while a backed deck's cells hold the backs' bleed."""
+    game = make_tokens(tmp_path / "game", {"plain": ((63, 88), None, False), "backed": ((63, 88), None, True)})
+    before = run("build", game, "--out", tmp_path / "before")
+    after = run("build", game, "--back-bleed", "2", "--out", tmp_path / "after")
+    assert before.exit_code == after.exit_code == 0, after.output
+    assert "warning" not in after.output
+
+    def boxes(out, deck):
+        return [sorted(card_boxes(page)) for page in reader(out / "game" / f"{deck}-sk-a4.pdf").pages]
+
+    assert boxes(tmp_path / "after", "plain") == boxes(tmp_path / "before", "plain")
+    widened = [w / MM for _, _, w, _ in boxes(tmp_path / "after", "backed")[1]]  # the backs' page
+    assert widened == pytest.approx([67.0] * len(widened))
