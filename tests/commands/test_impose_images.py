@@ -469,7 +469,7 @@ def test_outer_bleed_of_images_is_made_or_said_to_be_short(tmp_path):
     ) in short.output
     made = run("impose", fronts, "--make-bleed", "1", "--outer-bleed", "3", "--out", tmp_path / "made")
     assert made.exit_code == 0, made.output
-    assert "made 1 mm bleed (stretched, 3 mm for --outer-bleed and --back-bleed) for 9 images cut at the trim" in made.output
+    assert "made 1 mm bleed (stretched, 3 mm for --outer-bleed) for 9 images cut at the trim" in made.output
     boxes = card_boxes(reader(tmp_path / "made" / "art-a4.pdf").pages[0])
     widths = sorted({round(w / MM, 2) for _, _, w, _ in boxes})
     assert widths == [65.0, 67.0]  # the middle column: 1 mm a side; the outer ones 3 mm on their outer edge
