@@ -158,7 +158,9 @@ def _font_file(name: str, file: object, folder: Path, loc: Location) -> tuple[Pa
     if not path.is_file() and Path(str(file)).name == str(file) and (FONTS_DIR / str(file)).is_file():
         return FONTS_DIR / str(file), loc
     if not path.is_file():
-        raise fail(loc, "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml, or one that pnp bundles (DejaVuSans.ttf, ...)")
+        raise fail(
+            loc, "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml, or one that pnp bundles (DejaVuSans.ttf, ...)"
+        )
     return path, loc
 
 

@@ -59,7 +59,9 @@ def _game_with_fonts_yaml(folder: Path, listing: str) -> Path:
 def test_a_language_may_be_drawn_in_a_font_file_pnp_bundles(tmp_path: Path):
     """fonts.yaml names DejaVuSans.ttf, which the game does not have: pnp's own file is used
     (the Hebrew and Arabic editions of docs/examples/elements are drawn so)."""
-    game = _game_with_fonts_yaml(tmp_path / "hra", "sk:\n  sans: DejaVuSans.ttf\n  sans-bold: DejaVuSans-Bold.ttf\n  serif: DejaVuSans.ttf\n  serif-bold: DejaVuSans-Bold.ttf\n")
+    game = _game_with_fonts_yaml(
+        tmp_path / "hra", "sk:\n  sans: DejaVuSans.ttf\n  sans-bold: DejaVuSans-Bold.ttf\n  serif: DejaVuSans.ttf\n  serif-bold: DejaVuSans-Bold.ttf\n"
+    )
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 0, result.output
     (pdf,) = (tmp_path / "out").rglob("cards-*.pdf")
