@@ -194,7 +194,8 @@ def _masked(message: str) -> str:
 
 def grouped(problems: list[Problem]) -> list[str]:
     """The lines to print for `problems`, in the order found: a problem that recurs on
-    many cards (its message names a card, component or row) is printed once. Where each
+    many cards (its message names a card, component or row) is printed once, and so is
+    one that names none but recurs at as many places (each image of a folder). Where each
     card's problem is at its own place (its cell, its line), the first few other places
     follow, and how many more; where it is at one place for every card (the layout
     element whose file name no card has), one line per place, with the cards it concerns."""
@@ -204,8 +205,9 @@ def grouped(problems: list[Problem]) -> list[str]:
     order = {id(p): n for n, p in enumerate(problems)}
     groups: list[tuple[bool, list[Problem]]] = []  # (at one shared place, members)
     for key, members in causes.items():
-        if not _CARD.search(key[2]):  # only what recurs card after card is one line
-            groups.extend((False, [p]) for p in members)
+        if not _CARD.search(key[2]):  # names no card: one line when it recurs at as many places (image files), else each
+            apart_places = len({p.location for p in members}) == len(members) >= GROUP_FROM
+            groups.extend([(False, members)] if apart_places else [(False, [p]) for p in members])
             continue
         at: dict[Location, list[Problem]] = {}
         for p in members:
@@ -220,7 +222,7 @@ def grouped(problems: list[Problem]) -> list[str]:
     for shared, members in groups:
         first = members[0]
         noun = _CARD.search(first.message)
-        kind = noun.group(1) if noun else "card"
+        kind = noun.group(1) if noun else "place"
         if len(members) < GROUP_FROM:
             lines.extend(str(p) for p in members)
             continue

@@ -35,7 +35,7 @@ from pnp.assets.fonts import bundled_fonts
 from pnp.assets.images import MAX_PIXELS
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Written, atomic_path, transaction
-from pnp.exports.png import exported_as  # what `pnp export png` wrote into its images
+from pnp.exports.png import exported_as, exported_side  # what `pnp export png` wrote into its images
 from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
 from pnp.i18n.own import ENGLISH, Words
 from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
@@ -60,6 +60,7 @@ class Artwork:
     problems: Problems = field(default_factory=Problems)
     bleed: float | None = None  # mm the images hold beyond the trim, when a manifest says; else --bleed
     learned: float | None = None  # the bleed the images say they were exported with (pnp export png), when --bleed was not given
+    notes: list[str] = field(default_factory=list)  # summary lines: how the images were read (the backs of pnp export png)
 
 
 def natural_key(path: Path) -> list:
@@ -136,7 +137,11 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
         problems.error(shown, "images-limit", f"{len(fronts)} images; expected at most {MAX_IMAGES}")
         raise PnpError(problems)
     backs: list[Path] = []
-    if back is not None:
+    fronts, found, notes = _exported_backs(folder, fronts, problems if back is None else Problems())  # an exported deck's backs are never fronts
+    if back is None:
+        backs = found
+    else:
+        notes = [f"the folder's {len(found)} back image{'s' if len(found) != 1 else ''} of pnp export png left out: --back gives the backs"] if found else []
         if back.is_dir():
             backs = image_files(back)
             if len(backs) != len(fronts):
@@ -171,9 +176,38 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
                 f"the image is {pixels[0]} x {pixels[1]} pixels, not in the proportions of {art_w:g} x {art_h:g} mm; it is centred with white margins (check --size and --bleed)",
             )
         dpi = pixels[0] / (art_w / 25.4)
-        if dpi < MIN_DPI:
+        if round(dpi) < MIN_DPI:  # as it is said: an image exported at 150 dpi is 149.98 of them, to whole pixels
             problems.warn(where, "image-resolution", f"the image has {dpi:.0f} dpi at {art_w:g} mm across; expected at least {MIN_DPI} for a sharp print")
-    return Artwork(fronts, backs, trim, problems, learned=learned)
+    return Artwork(fronts, backs, trim, problems, learned=learned, notes=notes)
+
+
+def _exported_backs(folder: Path, files: list[Path], problems: Problems) -> tuple[list[Path], list[Path], list[str]]:
+    """A deck's folder of `pnp export png` holds its backs beside its fronts (one back.png,
+    or ID-back.png beside each ID-front.png), each PNG saying its side: the fronts, the
+    backs (one for every card, or one per front in the fronts' order) and the summary's
+    line. Any other folder is all fronts."""
+    sides = {path: exported_side(path) for path in files}
+    backs = [path for path in files if sides[path] == "back"]
+    if not backs:
+        return files, [], []
+    fronts = [path for path in files if sides[path] != "back"]
+    if not fronts:  # a folder of backs alone: imposed as it is asked, as cards
+        return files, [], []
+    if len(backs) == 1:
+        return fronts, backs, [f"the back: {backs[0].name} (pnp export png's), behind every card"]
+    by_name = {path.name: path for path in backs}
+    paired = [by_name.get(front.name.replace("-front.", "-back.")) for front in fronts]
+    if None in paired or len(backs) != len(fronts):
+        unpaired = [front.name for front, found in zip(fronts, paired) if found is None]
+        problems.error(
+            Location(display_path(folder)),
+            "images-backs",
+            f"{len(backs)} back images of pnp export png for {len(fronts)} fronts"
+            + (f" ({', '.join(unpaired[:3])}{' ...' if len(unpaired) > 3 else ''} without its ID-back.png)" if unpaired else "")
+            + "; expected one back.png, or an ID-back.png beside each ID-front.png (export the deck again), or --back",
+        )
+        return fronts, backs, []
+    return fronts, [path for path in paired if path is not None], [f"the backs: {len(backs)} ID-back.png (pnp export png's), each behind its front"]
 
 
 def collect_manifest(folder: Path, bleed: float) -> Artwork:
@@ -346,7 +380,7 @@ def impose_images(
         if art.learned is not None:
             spec = replace(spec, bleed=art.learned)
     if not make_bleed:
-        return (*_impose(folder, art, _within_images(folder, art, spec), out, title, words), [])
+        return (*_impose(folder, art, _within_images(folder, art, spec), out, title, words), art.notes)
     _refuse_bled(folder, art, make_bleed)
     made = max(make_bleed, spec.outer_bleed, spec.backs_bleed if spec.back_bleed is not None else 0.0)  # the images must reach as far as any edge is printed
     out.mkdir(parents=True, exist_ok=True)
@@ -365,7 +399,7 @@ def impose_images(
         art.bleed = made
         wider = f", {made:g} mm for --outer-bleed and --back-bleed" if made > make_bleed else ""
         said = f"made {make_bleed:g} mm bleed ({MADE[mode]}{wider}) for {count} image{'s' if count != 1 else ''} cut at the trim"
-        return (*_impose(folder, art, replace(spec, bleed=make_bleed), out, title, words), [said])
+        return (*_impose(folder, art, replace(spec, bleed=make_bleed), out, title, words), [*art.notes, said])
 
 
 def _refuse_bled(folder: Path, art: Artwork, make_bleed: float) -> None:

@@ -4,8 +4,9 @@ game gives the same files; a deck whose backs all draw the same (raster.art_key,
 without rasterising them) gets one back image. Faces are laid out as they are drawn
 (raster.DeckFaces), never all held. Each image is written as soon as it is
 rendered (raster.render_all): one image in memory at a time. Each PNG says in its text
-chunks the trim and the bleed it was drawn with (`exported_as`), so that `pnp impose`
-puts it on sheets as it is without being told again. Every file goes into one
+chunks the trim and the bleed it was drawn with (`exported_as`) and its side
+(`exported_side`), so that `pnp impose` puts the deck's folder on sheets as it is, its
+backs behind its fronts, without being told again. Every file goes into one
 transaction: they are moved into place together at the end, the earlier export's faces
 this one does not write are removed then, and a failed or interrupted export leaves the
 previous one as it was."""
@@ -24,11 +25,28 @@ from pnp.exports.raster import Exported, check_pixels, face_job, game_faces, ren
 
 TRIM_KEY = "pnp:trim-mm"  # a PNG's text chunk: the card's trim, "63x88"
 BLEED_KEY = "pnp:bleed-mm"  # and the bleed the image holds beyond it on every side, "3"
+SIDE_KEY = "pnp:side"  # and which side of the card it is, "front" or "back"
 
 
-def card_text(width_pt: float, height_pt: float, bleed: float) -> dict[str, str]:
-    """The text chunks of a card face's PNG: its trim and bleed in mm."""
-    return {TRIM_KEY: f"{round(width_pt / mm, 2):g}x{round(height_pt / mm, 2):g}", BLEED_KEY: f"{bleed:g}"}
+def card_text(width_pt: float, height_pt: float, bleed: float, side: str) -> dict[str, str]:
+    """The text chunks of a card face's PNG: its trim and bleed in mm, and its side."""
+    return {TRIM_KEY: f"{round(width_pt / mm, 2):g}x{round(height_pt / mm, 2):g}", BLEED_KEY: f"{bleed:g}", SIDE_KEY: side}
+
+
+def exported_side(path: Path) -> str | None:
+    """ "front" or "back" for a PNG of `pnp export png`, as its text chunk says (or, for one
+    written before the chunk was, as its name does: back.png, ID-back.png); None for any
+    other image. `pnp impose` of an exported deck's folder takes its backs as backs."""
+    try:
+        with Image.open(path) as image:
+            side, trim = image.info.get(SIDE_KEY), image.info.get(TRIM_KEY)
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError):
+        return None
+    if side in ("front", "back"):
+        return side
+    if not isinstance(trim, str):
+        return None
+    return "back" if path.name == "back.png" or path.name.endswith("-back.png") else "front"
 
 
 def exported_as(path: Path) -> tuple[tuple[float, float], float] | None:
@@ -79,7 +97,7 @@ def export_png(
             drawn = chain(faces.fronts(), faces.backs(backs))  # each face laid out as it is drawn, then dropped
             jobs = (face_job(face, symbols, dpi, bleed_pt) for face in drawn)
             for number, (name, (width, height), image) in enumerate(zip(names, sizes, render_all(jobs, font))):
-                save_image(image, where / name, dpi, result.files, txn, card_text(width, height, bleed))
+                save_image(image, where / name, dpi, result.files, txn, card_text(width, height, bleed, "front" if number < len(cards) else "back"))
                 if progress and number < len(cards):
                     progress(1)
             _remove_stale(where, result.files, txn)

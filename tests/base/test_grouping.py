@@ -102,3 +102,14 @@ def test_a_place_listed_once_though_several_mistakes_are_there():
         for size in (40.5, 41.0)
     ]
     assert grouped(problems)[1] == "  the same at 2:3, 3:3, 4:3"
+
+
+def test_a_message_that_names_no_card_is_one_line_when_it_recurs_at_as_many_places():
+    """Each image of a folder (pnp impose) too dark in dpi: one line and the other places,
+    from GROUP_FROM on; fewer are printed one by one, and the same place twice is not a group."""
+    message = "the image has 81 dpi at 63 mm across; expected at least 150 for a sharp print"
+    many = [Problem(Location(f"art/c{n}.png"), "image-resolution", message, "warning") for n in range(1, 7)]
+    assert grouped(many) == [str(many[0]), "  the same at art/c2.png, art/c3.png, art/c4.png ... and 2 more places"]
+    assert grouped(many[:4]) == [str(p) for p in many[:4]]
+    twice = [Problem(Location("layouts/card.yaml", 3, 5), "x", "something is wrong; expected right")] * 5
+    assert grouped(twice) == [str(p) for p in twice]

@@ -186,6 +186,73 @@ def test_images_of_export_png_are_imposed_with_the_bleed_and_size_they_were_expo
     assert "[image-proportions]" in zero.output
 
 
+def rendered(pdf) -> list[bytes]:
+    """Each page's pixels at 36 dpi."""
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        return [page.render(scale=0.5).to_pil().tobytes() for page in document]
+    finally:
+        document.close()
+
+
+def test_a_deck_exported_as_png_is_imposed_with_its_back_behind_every_card(tmp_path):
+    """`pnp export png` writes a deck's one back as back.png beside the fronts: `pnp impose`
+    of that folder prints it behind every card, as `--back back.png` does, not as a card
+    of its own. At 150 dpi (372 pixels for 63 mm) nothing says the images are under 150 dpi."""
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    exported = run("export", "png", tmp_path / "g", "--dpi", "150", "--force", "--out", tmp_path / "png")
+    assert exported.exit_code == 0, exported.output
+    cards = tmp_path / "png" / "g" / "png-en" / "cards"
+    found = run("impose", cards, "--out", tmp_path / "found")
+    assert found.exit_code == 0, found.output
+    assert "the back: back.png (pnp export png's), behind every card" in found.output
+    assert "(4 cards, 2 pages)" in found.output, found.output
+    assert "warning" not in found.output, found.output
+    told = run("impose", cards, "--back", cards / "back.png", "--out", tmp_path / "told")
+    assert told.exit_code == 0, told.output
+    assert (tmp_path / "found" / "cards-a4.pdf").read_bytes() == (tmp_path / "told" / "cards-a4.pdf").read_bytes()
+
+
+def test_a_deck_exported_with_a_back_per_card_is_imposed_with_each_back_behind_its_front(tmp_path):
+    assert run("new", "g", "--out", tmp_path).exit_code == 0
+    edit(tmp_path / "g" / "layouts" / "back.yaml", 'text: "{{ strings.back }}"', 'text: "{{ title }}"')  # a back of its own per card
+    exported = run("export", "png", tmp_path / "g", "--dpi", "150", "--force", "--out", tmp_path / "png")
+    assert exported.exit_code == 0, exported.output
+    cards = tmp_path / "png" / "g" / "png-en" / "cards"
+    fronts = sorted(cards.glob("*-front.png"))
+    assert len(fronts) == 4 and len(list(cards.glob("*-back.png"))) == 4
+    found = run("impose", cards, "--out", tmp_path / "found")
+    assert found.exit_code == 0, found.output
+    assert "the backs: 4 ID-back.png (pnp export png's), each behind its front" in found.output
+    backs = tmp_path / "backs"  # the same backs as a --back folder, in the fronts' order
+    backs.mkdir()
+    for number, front in enumerate(fronts):
+        (backs / f"{number}.png").write_bytes((cards / front.name.replace("-front.", "-back.")).read_bytes())
+    told = run("impose", cards, "--back", backs, "--out", tmp_path / "told")
+    assert told.exit_code == 0, told.output
+    assert "the folder's 4 back images of pnp export png left out: --back gives the backs" in told.output
+    assert "(4 cards, 2 pages)" in found.output and "(4 cards, 2 pages)" in told.output
+    assert rendered(tmp_path / "found" / "cards-a4.pdf") == rendered(tmp_path / "told" / "cards-a4.pdf")  # the same pages (images named by their files)
+    (cards / fronts[0].name.replace("-front.", "-back.")).unlink()
+    broken = run("impose", cards, "--out", tmp_path / "broken")
+    assert broken.exit_code == 1
+    assert (
+        f"3 back images of pnp export png for 4 fronts ({fronts[0].name} without its ID-back.png); "
+        "expected one back.png, or an ID-back.png beside each ID-front.png (export the deck again), or --back [images-backs]"
+    ) in broken.output
+
+
+def test_the_same_warning_for_many_images_is_one_line_with_the_places(tmp_path):
+    fronts = images(tmp_path / "fronts", [f"c{n}.png" for n in range(1, 6)], size=(200, 280))
+    result = run("impose", fronts, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "[image-resolution]" in line or "the same at" in line]
+    assert len(lines) == 2, result.output
+    assert lines[0].endswith("c1.png: warning: the image has 81 dpi at 63 mm across; expected at least 150 for a sharp print [image-resolution]")
+    shown = [str(fronts / name) for name in ("c2.png", "c3.png", "c4.png")]
+    assert lines[1] == f"  the same at {', '.join(shown)} ... and 1 more place"
+
+
 def edged(folder, names, size=(630, 880)):
     """Images cut at the trim: blue, the left column red, the top-left pixel green."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -344,3 +344,14 @@ def test_ember_ages_civil_backs_glow_with_gradients_and_a_faint_ember(ages):
     assert {int(s["/ShadingType"]) for s in shadings.values()} == {3}  # radial: the parchment and the medallion
     alphas = {float(state.get("/ca", 1)) for state in pdfread.resources_of(back, "/ExtGState").values()}
     assert 0.08 in alphas  # the ember behind the frame, at 8 %
+
+
+def test_frontier_holds_location_backs_fall_lighter_to_darker_through_a_faint_linear_gradient(settlers):
+    import pdfread
+
+    for deck in ("frost", "jade", "common"):
+        back = pdfread.sheet_pages(settlers / f"{deck}-en-a4.pdf")[1]
+        shadings = pdfread.resources_of(back, "/Shading")
+        assert {int(s["/ShadingType"]) for s in shadings.values()} == {2}, deck  # axial: top to bottom
+        alphas = {float(state.get("/ca", 1)) for state in pdfread.resources_of(back, "/ExtGState").values()}
+        assert 0.14 in alphas, deck  # laid over the deck's colour at 14 %
