@@ -1,19 +1,23 @@
 """Scripts whose letters change with their neighbours (Arabic joining, Devanagari
 conjuncts, Thai marks) or that run right to left: which texts need that, their glyphs
 shaped by HarfBuzz (uharfbuzz) and their directions resolved by the Unicode
-bidirectional algorithm (python-bidi), both from the optional `scripts` extra.
+bidirectional algorithm (python-bidi), both from the optional `scripts` extra; and the
+scripts that write words without spaces between them (Thai, Lao, Khmer, Myanmar), whose
+word ends ICU's dictionaries find (icu4py, in the extra on Python 3.11 and later).
 
 Latin, Greek, Cyrillic and CJK text is never shaped: it is measured and drawn
 character by character as before (so the bundled games' PDFs keep their bytes), and a
 game in those scripts needs neither library. A text in a script that needs shaping,
 set without the extra, is an error that says what installs it (`SCRIPTS_EXTRA`):
-drawn unshaped, Arabic would print as isolated letters in the wrong order.
+drawn unshaped, Arabic would print as isolated letters in the wrong order, and Thai
+would run past its box's edge in one unbroken line.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -22,6 +26,8 @@ from typing import Any
 from pnp.assets.fonts import BY_NAME, font_path
 
 SCRIPTS_EXTRA = 'pip install "pnpkit[scripts]" (or pip install uharfbuzz python-bidi)'  # double quotes work in every shell
+BREAKS_EXTRA = 'pip install "pnpkit[scripts]" (or pip install uharfbuzz python-bidi icu4py)'  # a text whose words a dictionary finds
+ICU_PYTHON = (3, 11)  # icu4py has wheels for this Python and later ones only (pyproject.toml's marker)
 
 # The blocks of the scripts that need shaping (or run right to left): (first, last, script).
 _BLOCKS: tuple[tuple[int, int, str], ...] = (
@@ -60,26 +66,71 @@ _FIRSTS = [first for first, _, _ in _BLOCKS]
 _COMPLEX = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b, _ in _BLOCKS) + "\u200f]")  # one search per text
 
 
+# The blocks of the scripts that write a line's words without spaces between them and need a
+# dictionary to find where a word ends (UAX #14's class SA; Tai Tham, Tai Viet and the
+# other rarer ones are left out): Thai, Lao, Myanmar with its extensions, Khmer with its symbols.
+_DICTIONARY_BLOCKS = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x19E0, 0x19FF), (0xA9E0, 0xA9FF), (0xAA60, 0xAA7F))
+DICTIONARY = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _DICTIONARY_BLOCKS) + "]")
+
+
 def needs_shaping(text: str) -> bool:
     """Whether `text` holds a letter of a script that needs shaping or runs right to left."""
     return _COMPLEX.search(text) is not None
 
 
-def script_of(text: str) -> str:
-    """The first script of `text` that needs shaping ('Arabic'), for a message."""
+def needs_dictionary(text: str) -> bool:
+    """Whether `text` holds a letter of a script whose words a dictionary finds (Thai, ...)."""
+    return DICTIONARY.search(text) is not None
+
+
+def script_of(text: str, dictionary: bool = False) -> str:
+    """The first script of `text` that needs shaping ('Arabic'), or with `dictionary` the
+    first whose words a dictionary finds ('Thai'), for a message."""
     for ch in text:
         i = bisect.bisect_right(_FIRSTS, ord(ch)) - 1
-        if i >= 0 and ord(ch) <= _BLOCKS[i][1] and unicodedata.category(ch)[0] in "LMN":
+        if i >= 0 and ord(ch) <= _BLOCKS[i][1] and unicodedata.category(ch)[0] in "LMN" and (not dictionary or DICTIONARY.match(ch)):
             return _BLOCKS[i][2]
     return "right-to-left" if "\u200f" in text else ""
 
 
 @cache
-def missing_extra() -> str:
-    """The libraries of the `scripts` extra that are not installed ('' when both are)."""
+def missing_extra(dictionary: bool = False) -> str:
+    """The libraries of the `scripts` extra that are not installed ('' when all are): the
+    shaping ones, and icu4py too for a text whose words a dictionary finds (`dictionary`)."""
     import importlib.util
 
-    return " and ".join(name for name, module in (("uharfbuzz", "uharfbuzz"), ("python-bidi", "bidi")) if importlib.util.find_spec(module) is None)
+    wanted = (("uharfbuzz", "uharfbuzz"), ("python-bidi", "bidi"), *((("icu4py", "icu4py"),) if dictionary else ()))
+    return " and ".join(name for name, module in wanted if importlib.util.find_spec(module) is None)
+
+
+def install_hint(dictionary: bool) -> str:
+    """What installs the extra a text needs, for a message; icu4py's Python too, where it has none."""
+    if not dictionary:
+        return SCRIPTS_EXTRA
+    if sys.version_info < ICU_PYTHON:
+        return (
+            f"Python {ICU_PYTHON[0]}.{ICU_PYTHON[1]} or later (icu4py has no wheel for Python {sys.version_info[0]}.{sys.version_info[1]}), then {BREAKS_EXTRA}"
+        )
+    return BREAKS_EXTRA
+
+
+@lru_cache(maxsize=2048)  # the words of a deck repeat: each piece is broken once (the 2048 most recent, as many as the words measured)
+def word_breaks(piece: str) -> frozenset[int]:
+    """Where a line may break inside `piece` (a text between spaces) by ICU's line breaking
+    rules (UAX #14) with its dictionaries of Thai, Lao, Khmer and Burmese words: the
+    character offsets that start a segment, but the first. Only a piece that
+    `needs_dictionary` asks (Latin text never imports ICU), and only with icu4py installed
+    (`missing_extra(True)` says when it is not; the text is then reported). The root
+    locale: the same breaks in every language of a game."""
+    from icu4py.breakers import LineBreaker  # the scripts extra: only a text in these scripts asks
+
+    out: set[int] = set()
+    at = 0
+    for segment in LineBreaker(piece, ""):  # its own offsets count UTF-16 units: the segments' lengths count characters
+        at += len(segment)
+        out.add(at)
+    out.discard(len(piece))
+    return frozenset(out)
 
 
 @dataclass(frozen=True, repr=False, eq=False)

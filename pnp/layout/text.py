@@ -279,10 +279,14 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
 # fullwidth forms (class ID and its neighbours) break between any two characters, except
 # before closing punctuation, small kana and marks that may not start a line (CL, CP, EX,
 # IS, NS, CJ), after opening punctuation (OP) and before a combining mark; a zero width
-# space (U+200B) breaks anywhere (Thai, Lao, Khmer and Myanmar need a dictionary to find
-# their word breaks: pnp has none, so their writers mark breaks with it, or with spaces).
+# space (U+200B) breaks anywhere. Thai, Lao, Khmer and Myanmar (class SA) need a
+# dictionary to find where a word ends: next to their letters, ICU's line breaking decides
+# (shaping.word_breaks, the scripts extra). CJK keeps pnp's rules, with or without ICU:
+# they need no dictionary, and a game's PDFs must not change with what else is installed.
 _CLOSE = re.compile(
-    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
+    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
+    + shaping.DICTIONARY.pattern[1:-1]  # one class: a Latin line is searched once, as fast as before
+    + "]"
 )
 _WIDE = re.compile(
     "[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
@@ -295,12 +299,20 @@ _NO_END = frozenset("([{￥＄£$")
 
 def units(piece: str) -> list[str]:
     """A piece of text between spaces split where a line may break inside it (above); the
-    zero width spaces are dropped."""
+    zero width spaces are dropped. The one place that decides where a line may break
+    inside a word: hyphenation aside, _break breaks only between the units it makes."""
     out: list[str] = []
     for part in piece.split("\u200b"):
         start = 0
+        dictionary = shaping.needs_dictionary(part) and not shaping.missing_extra(True)  # without ICU: reported (_typeset), not broken
+        icu = shaping.word_breaks(part) if dictionary else frozenset()
         for i in range(1, len(part)):
             a, b = part[i - 1], part[i]
+            if dictionary and (shaping.DICTIONARY.match(a) or shaping.DICTIONARY.match(b)):
+                if i in icu:
+                    out.append(part[start:i])
+                    start = i
+                continue
             if not (_WIDE.match(a) or _WIDE.match(b)):
                 continue
             if b in _NO_START or a in _NO_END or unicodedata.category(b) in ("Pe", "Pf", "Mn", "Mc", "Me") or unicodedata.category(a) in ("Ps", "Pi"):
@@ -505,8 +517,9 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     directions: list[bool] = [typo.rtl] * len(paragraphs)
     unshaped = ""
     if typo.rtl or shaping.needs_shaping(text):
-        if shaping.missing_extra():  # set unshaped and left to right, to be reported (textbox.report)
-            unshaped = shaping.script_of(text)
+        dictionary = shaping.needs_dictionary(text)
+        if shaping.missing_extra(dictionary):  # set unshaped (and unbroken) left to right, to be reported (textbox.report)
+            unshaped = shaping.script_of(text, dictionary and not shaping.missing_extra())
             directions = [False] * len(paragraphs)
         else:
             for i, para in enumerate(paragraphs):

@@ -34,7 +34,8 @@ def report(
     `loc` naming `subject` (e.g. "text of card 'x'", "the rulebook"); `symbols=False`
     where unknown symbols were reported before, at their own columns (rulebooks). Text
     in a script that needs shaping (Arabic, Hebrew, Devanagari, ...), set without the
-    `scripts` extra that shapes it, is an error saying what installs it."""
+    `scripts` extra that shapes it (and, for Thai, Lao, Khmer and Myanmar, finds where
+    their lines may break), is an error saying what installs it."""
     if result.missing:
         problems.error(
             loc,
@@ -42,11 +43,12 @@ def report(
             f"{subject} uses {_chars(result.missing)}, missing from font '{font}'{_and_fallback(result.missing)}; expected {_fonts_for(result.missing, fonts)}",
         )
     if result.unshaped:
+        dictionary = shaping.needs_dictionary(content)
         problems.error(
             loc,
             "text-shaping",
-            f"{subject} is in the {result.unshaped} script, which pnp sets only with its 'scripts' extra ({shaping.missing_extra()} is not installed);"
-            f" expected the extra installed: {shaping.SCRIPTS_EXTRA}",
+            f"{subject} is in the {result.unshaped} script, which pnp sets only with its 'scripts' extra ({shaping.missing_extra(dictionary)} is not installed);"
+            f" expected the extra installed: {shaping.install_hint(dictionary)}",
         )
     for sid in result.unknown_symbols if symbols else ():
         problems.error(

@@ -474,13 +474,17 @@ def _draw_glyphs(
 def glyph_chars(font: str, glyphs: Sequence[GlyphLike]) -> str:
     """The characters reportlab's subsets code shaped glyphs by: the first character the font
     maps to each glyph, or a private-use one that reportlab's own shaping support adds to the
-    font for a glyph no character maps to (a joined form, a conjunct)."""
+    font for a glyph no character maps to (a joined form, a conjunct). A glyph the font maps
+    only a private-use character to (the lowered Thai tone marks of the TLWG fonts) is
+    copied out as the characters it stands for, like the ones reportlab adds."""
     ttf = pdfmetrics.getFont(font)
     to_char = ttf.face.glyphToChar
     out = []
     for g in glyphs:
         chars = to_char.get(g.gid)
         if chars:
+            if g.source and 0xE000 <= chars[0] <= 0xF8FF:  # a font's own private-use code for a form (Thai fonts' lowered tone marks)
+                _SOURCES.setdefault(ttf, {})[chars[0]] = g.source
             out.append(chr(chars[0]))
         else:
             ttf.hbFont(1)

@@ -300,6 +300,7 @@ def test_no_import_is_deferred_without_a_reason():
 
 NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, a glossary, boards, tuck boxes or rulebooks does not need
     *("babel", "csv", "difflib"),
+    *("icu4py", "icu4py.breakers"),  # the scripts extra's ICU: Latin text never asks where ICU would break it
     *(f"pnp.layout.elements.{kind}" for kind in ("areas", "cells", "circle", "grid", "hexgrid", "legend", "line", "polygon", "slot", "symbol", "track")),
     *(
         "pnp.write.cutfiles",

@@ -1,10 +1,11 @@
 """Text in scripts beyond Latin, Greek and Cyrillic: Arabic joined and set right to left,
-Hebrew in visual order, CJK broken between ideographs, and the error when the `scripts`
-extra that shapes them is missing. Read from the PDF, as a reader sees the card."""
+Hebrew in visual order, CJK broken between ideographs, Thai, Lao, Khmer and Myanmar where
+ICU finds a word's end, and the error when the `scripts` extra that shapes them is missing. Read from the PDF, as a reader sees the card."""
 
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,8 +94,42 @@ def test_units_follow_uax14_for_cjk_and_zero_width_spaces():
     assert units("Latin") == ["Latin"]
 
 
+THAI = Path("/usr/share/fonts/truetype/tlwg/Loma.ttf")  # Debian's fonts-thai-tlwg (.ci/run installs it)
+
+
+def test_thai_lao_khmer_and_myanmar_break_where_icu_finds_a_word_end():
+    pytest.importorskip("icu4py")
+    assert units("ภาษาไทยเป็นภาษาที่สวยงาม") == ["ภาษา", "ไทย", "เป็น", "ภาษา", "ที่", "สวยงาม"]
+    assert units("ພາສາລາວ") == ["ພາສາ", "ລາວ"]
+    assert units("ភាសាខ្មែរគឺជាភាសា") == ["ភាសាខ្មែរ", "គឺជា", "ភាសា"]
+    assert units("မြန်မာဘာသာစကား") == ["မြန်မာဘာသာ", "စကား"]
+    assert units("ไทย日本語") == ["ไทย", "日", "本", "語"]  # CJK keeps pnp's own rules beside them
+
+
+@pytest.mark.parametrize("python, expected", [((3, 11), ""), ((99, 0), "Python 99.0 or later (icu4py has no wheel for Python {v}), then ")])
+def test_thai_without_icu4py_is_an_error_that_says_what_installs_it(python, expected, tmp_path, monkeypatch):
+    """Without icu4py (on Python 3.10 the extra installs none), a Thai text would run unbroken
+    past its box: it is an error naming icu4py, and the Python it needs where it is too old."""
+    if not THAI.is_file():
+        pytest.skip(f"the font {THAI} is not installed (Debian package fonts-thai-tlwg)")
+    monkeypatch.setattr(shaping, "missing_extra", lambda dictionary=False: "icu4py" if dictionary else "")
+    monkeypatch.setattr(shaping, "ICU_PYTHON", python)
+    text._typeset.cache_clear()
+    try:
+        game = script_game(tmp_path / "g", "- {id: a, title: ภาษาไทยเป็นภาษาที่สวยงาม}\n- {id: b, title: Druhá}\n", font=THAI, language="th")
+        output = run("check", game).output
+    finally:
+        text._typeset.cache_clear()
+    expected = expected.format(v=f"{sys.version_info[0]}.{sys.version_info[1]}")
+    assert (
+        "cards.yaml:1:18: title of card 'a' is in the Thai script, which pnp sets only with its 'scripts' extra (icu4py is not installed); "
+        f'expected the extra installed: {expected}pip install "pnpkit[scripts]" (or pip install uharfbuzz python-bidi icu4py) [text-shaping]'
+    ) in output, output
+    assert "2 errors" not in output and "text-overflow" not in output  # the only problem
+
+
 def test_a_text_that_needs_shaping_without_the_extra_is_an_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(shaping, "missing_extra", lambda: "uharfbuzz")
+    monkeypatch.setattr(shaping, "missing_extra", lambda dictionary=False: "uharfbuzz")
     text._typeset.cache_clear()
     try:
         game = script_game(tmp_path / "g", "- {id: a, title: שלום}\n- {id: b, title: Druhá}\n")

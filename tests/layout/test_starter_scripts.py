@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, run
-from pdfread import placed_text, reader
+from pdfread import card_boxes, placed_text, reader, sized_text
 
 pytest.importorskip("uharfbuzz")
 pytest.importorskip("bidi")
@@ -25,6 +25,7 @@ FONTS = {
     "he": ("culmus", DEBIAN / "culmus" / "FrankRuehlCLM-Medium.ttf", DEBIAN / "culmus" / "FrankRuehlCLM-Bold.ttf"),
     "hi": ("fonts-lohit-deva", DEBIAN / "lohit-devanagari" / "Lohit-Devanagari.ttf", DEBIAN / "lohit-devanagari" / "Lohit-Devanagari.ttf"),
     "ja": ("fonts-motoya-l-cedar", DEBIAN / "motoya-l-cedar" / "MTLc3m.ttf", DEBIAN / "motoya-l-cedar" / "MTLc3m.ttf"),
+    "th": ("fonts-thai-tlwg", DEBIAN / "tlwg" / "Loma.ttf", DEBIAN / "tlwg" / "Loma-Bold.ttf"),
 }
 FAMILIES = ("sans", "serif")
 MM = 72 / 25.4
@@ -183,6 +184,36 @@ TRANSLATIONS = {
         "索引",
         "例",
     ),
+    "th": (  # words run together, spaces between phrases: the lines break where ICU's dictionary finds a word's end
+        "เริ่มต้น",
+        "เริ่มต้น © แอน สมิธ",
+        "การ์ดเล่น",
+        "การ์ด",
+        "ดวงอาทิตย์",
+        "ดวงจันทร์",
+        "รุ่งอรุณ",
+        "จั่วการ์ดหนึ่งใบ",
+        "เที่ยงวัน",
+        "ในตานี้ให้เล่นการ์ด **สอง** ใบ",  # spaces: pnp reads asterisks as markup only around whole words
+        "พลบค่ำ",
+        "ผู้เล่นคนอื่นทุกคนทิ้งการ์ดคนละหนึ่งใบ",
+        "เที่ยงคืน",
+        "กติกา",
+        "*เริ่มต้น: เกมการ์ดสำหรับผู้เล่น 2-4 คน ใช้เวลาประมาณ 15 นาที*",
+        "# ส่วนประกอบ {#components}",
+        "- การ์ด {{ total(cards) }} ใบ: ชุดดวงอาทิตย์และดวงจันทร์ ค่าตั้งแต่ 1 ถึง 9",
+        "# การเตรียมเกม {#setup}",
+        "สับกองการ์ดแล้วแจกการ์ดให้ผู้เล่นแต่ละคนคนละห้าใบ",
+        "# การเล่น {#playing}",
+        "ในตาของคุณ ให้เล่น[การ์ด]{.index}หนึ่งใบและทำตามที่การ์ดบอก เกมจบลงตามที่ [](#end) อธิบายไว้",
+        "แอนเล่น *รุ่งอรุณ* และจั่วการ์ดหนึ่งใบ",
+        "# การจบเกม {#end}",
+        "เกมจะจบลงเมื่อกองการ์ดหมด ผู้ที่ถือการ์ดมากที่สุดเป็นผู้ชนะ",
+        "หน้า",
+        "สารบัญ",
+        "ดัชนี",
+        "ตัวอย่าง",
+    ),
 }
 
 
@@ -261,11 +292,14 @@ READ_BACK = {
         ("カードを", "枚引く。", "他のプレイヤー全員がカードを", "真夜中"),
         ("山札をシャッフルし、各プレイヤーにカードを", "山札がなくなるとゲームは終了し"),
     ),
+    "th": (("จั่วการ์ดหนึ่งใบ", "ผู้เล่นคนอื่นทุกคนทิ้งการ์ด", "เที่ยงคืน"), ("สับกองการ์ดแล้วแจกการ์ดให้ผู้เล่นแต่ละคน", "เกมจะจบลงเมื่อกองการ์ดหมด")),
 }
 
 
-@pytest.mark.parametrize("lang", ["ar", "he", "hi", "ja"])
+@pytest.mark.parametrize("lang", ["ar", "he", "hi", "ja", "th"])
 def test_a_translation_of_the_starter_game_builds_checks_and_reads_back(lang, tmp_path):
+    if lang == "th":
+        pytest.importorskip("icu4py")  # Python 3.11 and later
     game = starter_in(lang, tmp_path / "starter")
     pdfs = built(game, lang, tmp_path / "out")
     cards, rules = READ_BACK[lang]
@@ -339,3 +373,74 @@ def test_a_right_to_left_rulebook_is_mirrored(tmp_path):
     (line, *_) = [y for t, _, y in contents if t == "المكونات"]
     on_line = sorted((x, t) for t, x, y in contents if y == line)
     assert [t for _, t in on_line][0] == "3" and on_line[-1] == (max(x for x, _ in on_line), "1"), on_line  # page 3 on the left, heading 1 on the right
+
+
+# A paragraph of natural Thai: spaces between its phrases only, never between the words of one
+PARAGRAPH = (
+    "เมื่อถึงตาของคุณ ให้จั่วการ์ดจากกองกลางหนึ่งใบ แล้วเลือกการ์ดจากมือของคุณมาเล่นหนึ่งใบ "
+    "ถ้าการ์ดที่เล่นมีค่ามากกว่าการ์ดใบบนสุดของกองทิ้ง คุณจะได้เก็บการ์ดทั้งสองใบไว้เป็นคะแนน "
+    "ผู้เล่นที่สะสมคะแนนได้มากที่สุดเมื่อการ์ดหมดกองจะเป็นผู้ชนะ"
+)
+
+
+def test_thai_breaks_its_lines_where_icu_finds_a_word_end(tmp_path):
+    """In a box 30 mm wide, a Thai paragraph's lines end only where ICU's dictionary says a
+    word ends (or at a space), inside phrases too, and none runs past the box's edges."""
+    icu4py = pytest.importorskip("icu4py.breakers")
+    uharfbuzz = pytest.importorskip("uharfbuzz")
+    game = starter_in("th", tmp_path / "starter")
+    _translate(game, "th", "Draw a card.", PARAGRAPH)  # the text of the first card, 'dawn'
+    edit(game / "layouts" / "card.yaml", "box: [6, 30, 51, 50]", "box: [6, 30, 30, 50]")
+    page = reader(built(game, "th", tmp_path / "out")["cards"]).pages[0]
+    card_x, card_y, card_w, card_h = card_boxes(page)[0]  # 'dawn', the first card drawn
+    left, right = card_x + 6 * MM, card_x + 36 * MM
+    top = card_y + card_h - 30 * MM  # the box's top edge (PDF's y runs upwards)
+    lines: dict[float, list[tuple[float, str, float]]] = {}
+    for run_text, x, y, size in sized_text(page):
+        if left - 1 <= x <= card_x + card_w and card_y <= y < top:  # the paragraph's runs, line by line
+            lines.setdefault(round(y, 1), []).append((x, unicodedata.normalize("NFKC", run_text), size))
+    text_lines = ["".join(t for _, t, _ in sorted(runs)) for _, runs in sorted(lines.items(), reverse=True)]
+    assert "".join(text_lines).replace(" ", "") == unicodedata.normalize("NFKC", PARAGRAPH).replace(" ", ""), text_lines
+    # ICU's boundaries, counted in letters (the spaces at a line's end are not printed)
+    paragraph = unicodedata.normalize("NFKC", PARAGRAPH)
+    ends, count = set(), 0
+    for segment in icu4py.LineBreaker(paragraph, "th"):
+        count += len(segment.replace(" ", ""))
+        ends.add(count)
+    letters = [i for i, ch in enumerate(paragraph) if ch != " "]  # each letter's place in the paragraph
+    count, inside = 0, 0
+    for line in text_lines[:-1]:
+        count += len(line.replace(" ", ""))
+        assert count in ends, (line, text_lines)
+        inside += paragraph[letters[count - 1] + 1] != " "  # the line ends between two words of a phrase
+    assert len(text_lines) >= 8 and inside >= len(text_lines) // 2, text_lines
+    face = uharfbuzz.Face(uharfbuzz.Blob.from_file_path(str(FONTS["th"][1])))
+    font = uharfbuzz.Font(face)
+    for _, runs in lines.items():  # each line within the box, measured by HarfBuzz from the font's own advances
+        x, text, size = min(runs)
+        buf = uharfbuzz.Buffer()
+        buf.add_str("".join(t for _, t, _ in sorted(runs)))
+        buf.guess_segment_properties()
+        uharfbuzz.shape(font, buf, {"kern": True, "liga": True})
+        width = sum(p.x_advance for p in buf.glyph_positions) * size / face.upem
+        assert left - 0.01 <= x and x + width <= right + 0.5, (text, x, width, left, right)
+
+
+def test_overflow_and_missing_glyphs_are_measured_on_the_broken_thai_text(tmp_path):
+    """A Thai text too long for its box even broken at every word end is an overflow with the
+    height it needs, and a letter Loma lacks is a missing glyph, as in any other script."""
+    pytest.importorskip("icu4py")
+    game = starter_in("th", tmp_path / "starter")
+    line = _translate(game, "th", "Draw a card.", " ".join([PARAGRAPH] * 8))
+    output = run("check", game, "--lang", "th").output.replace(f"{game}/", "")
+    assert (
+        f"locale/th.po:{line}: text of card 'dawn' does not fit its 51.0 x 50.0 mm box even at 6 pt (it needs 94.0 mm of height); "
+        "expected a shorter translation, or a larger box or smaller min_size in layout 'card' (layouts/card.yaml:31:5); the card is at cards.yaml:2:3 [text-overflow]"
+    ) in output, output
+    line = _translate(game, "th", "Draw a card.", "จั่วการ์ดหนึ่งใบ مرحبا")
+    output = run("check", game, "--lang", "th").output.replace(f"{game}/", "")
+    assert (
+        f"locale/th.po:{line}: text of card 'dawn' uses 'ا' (U+0627), 'ب' (U+0628), 'ح' (U+062D), 'ر' (U+0631), 'م' (U+0645), missing from font 'sans'; "
+        "expected a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml) [font-glyph]"
+    ) in output, output
+    assert "1 error," in output
