@@ -151,10 +151,16 @@ class FontSet:
 
 
 def _font_file(name: str, file: object, folder: Path, loc: Location) -> tuple[Path, Location]:
-    """A font's file named in fonts.yaml, inside the folder and existing."""
+    """A font's file named in fonts.yaml, inside the folder and existing; a bare name that
+    is not there is one of pnp's bundled files (`he: {sans: DejaVuSans.ttf}`), so a game can
+    draw a language in a bundled font without a copy of it."""
     path = resolve_inside(str(file), folder, [folder], loc, f"font '{name}'")
+    if not path.is_file() and Path(str(file)).name == str(file) and (FONTS_DIR / str(file)).is_file():
+        return FONTS_DIR / str(file), loc
     if not path.is_file():
-        raise fail(loc, "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml")
+        raise fail(
+            loc, "font-missing", f"font file '{file}' does not exist; expected a .ttf file beside fonts.yaml, or one that pnp bundles (DejaVuSans.ttf, ...)"
+        )
     return path, loc
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edit, make_small_game, run
+from pdfread import fonts
 
 from pnp.base.paths import FONTS_DIR
 
@@ -46,3 +47,33 @@ def test_a_damaged_font_is_an_error_at_its_line_in_fonts_yaml(tmp_path: Path, da
             and f"own.ttf) cannot be used: {why}; expected a TrueType (.ttf) file [font-unreadable]" in result.output
         )
         assert "internal error" not in result.output and result.output.count("[font-unreadable]") == 1
+
+
+def _game_with_fonts_yaml(folder: Path, listing: str) -> Path:
+    game = make_small_game(folder)
+    (game / "fonts").mkdir()
+    (game / "fonts" / "fonts.yaml").write_text(listing, encoding="utf-8")
+    return game
+
+
+def test_a_language_may_be_drawn_in_a_font_file_pnp_bundles(tmp_path: Path):
+    """fonts.yaml names DejaVuSans.ttf, which the game does not have: pnp's own file is used
+    (the Hebrew and Arabic editions of docs/examples/elements are drawn so)."""
+    game = _game_with_fonts_yaml(
+        tmp_path / "hra", "sk:\n  sans: DejaVuSans.ttf\n  sans-bold: DejaVuSans-Bold.ttf\n  serif: DejaVuSans.ttf\n  serif-bold: DejaVuSans-Bold.ttf\n"
+    )
+    result = run("build", game, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    (pdf,) = (tmp_path / "out").rglob("cards-*.pdf")
+    used = {name.split("+")[-1] for name in fonts(pdf)}
+    assert "DejaVuSans" in used and "DejaVuSans-Bold" in used, used
+
+
+def test_a_font_file_neither_the_game_nor_pnp_has_is_an_error_at_its_line(tmp_path: Path):
+    game = _game_with_fonts_yaml(tmp_path / "hra", "sk:\n  sans: DejaVuSansMono.ttf\n")
+    result = run("check", game)
+    assert result.exit_code == 1, result.output
+    assert (
+        "hra/fonts/fonts.yaml:2:9: font file 'DejaVuSansMono.ttf' does not exist; expected a .ttf file beside fonts.yaml, or one that pnp bundles (DejaVuSans.ttf, ...) [font-missing]"
+        in result.output
+    ), result.output

@@ -482,3 +482,24 @@ def test_the_sheet_view_draws_on_the_paper_it_is_given(tmp_path):
         server.preview.close()
         server.shutdown()
         server.server_close()
+
+
+def test_a_right_to_left_edition_is_shown_mirrored(tmp_path: Path):
+    """The example of docs/layouts.md in Hebrew (direction: rtl): the preview lists its
+    cards by their Hebrew titles and draws the card 'mirror' with its value's red disc in
+    the top right corner (7 mm from the right edge), where English has it in the top left."""
+    pytest.importorskip("uharfbuzz")
+    pytest.importorskip("bidi")
+    example = Path(__file__).parents[2] / "docs" / "examples" / "elements"
+    live = serving(example, tmp_path / "out")
+    served = next(live)
+    try:
+        assert served.item("elements/mirror", "he")["title"] == "משוקף"
+        red, white = (176, 58, 46), (255, 255, 255)
+        x, y = round(7 / 25.4 * DPI), round(10.5 / 25.4 * DPI)  # in the disc (its centre 7 mm in from the edge and the top), under its number
+        for lang, left, right in (("en", red, white), ("he", white, red)):
+            face = served.picture(f"/face/{lang}/elements/mirror/front.png")
+            seen = (face.getpixel((x, y)), face.getpixel((face.size[0] - 1 - x, y)))
+            assert seen == (left, right), (lang, seen)
+    finally:
+        live.close()
