@@ -247,10 +247,7 @@ def check_editions(editions: list[Edition]) -> Problems:
     problems = Problems()
     for edition in editions:
         project = edition.project
-        problems.extend(edition.problems)
-        problems.extend(check_languages([edition]))
-        if edition.strings is not None:  # a translation: its own pnp.ID strings (the source's are checked once, by check_game)
-            problems.extend(check_own_words(project.game, {k: v for k, v in edition.game.meta.strings.items() if k.startswith(PREFIX)}, edition.lang))
+        problems.extend(check_edition_words(edition))
         renderer = edition.renderer()
         for deck_id in project.layouts:
             for index, card in enumerate(edition.game.decks[deck_id].cards):
@@ -263,6 +260,18 @@ def check_editions(editions: list[Edition]) -> Problems:
 
             box_face(renderer, box, problems)
         problems.extend(rulebook_problems(edition))
+    return problems
+
+
+def check_edition_words(edition: Edition) -> Problems:
+    """What an edition's language adds before any face is set: its translation's problems,
+    pnp's own words in that language and a translation's own pnp.ID strings (the source's
+    are checked once, by check_game). `pnp check` and the live preview report the same."""
+    problems = Problems()
+    problems.extend(edition.problems)
+    problems.extend(check_languages([edition]))
+    if edition.strings is not None:
+        problems.extend(check_own_words(edition.project.game, {k: v for k, v in edition.game.meta.strings.items() if k.startswith(PREFIX)}, edition.lang))
     return problems
 
 

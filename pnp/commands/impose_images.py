@@ -397,7 +397,11 @@ def impose_images(
         art.fronts = [images[p] for p in art.fronts]
         art.backs = [images[p] for p in art.backs]
         art.bleed = made
-        asking = [name for name, value in (("--outer-bleed", spec.outer_bleed), ("--back-bleed", spec.backs_bleed if spec.back_bleed is not None else 0.0)) if value > make_bleed]
+        asking = [
+            name
+            for name, value in (("--outer-bleed", spec.outer_bleed), ("--back-bleed", spec.backs_bleed if spec.back_bleed is not None else 0.0))
+            if value > make_bleed
+        ]
         wider = f", {made:g} mm for {' and '.join(asking)}" if asking else ""  # the options that asked for more, each as given
         said = f"made {make_bleed:g} mm bleed ({MADE[mode]}{wider}) for {count} image{'s' if count != 1 else ''} cut at the trim"
         return (*_impose(folder, art, replace(spec, bleed=make_bleed), out, title, words), [*art.notes, said])

@@ -32,7 +32,7 @@ from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.base.output import Output, Transaction, current_output, writing_under
-from pnp.check.run import check_game, rulebook_problems
+from pnp.check.run import check_edition_words, check_game, rulebook_problems
 from pnp.exports.raster import rasterise
 from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.base import turned_box
@@ -124,7 +124,7 @@ class _FaceSetter:
         self.symbols = edition.project.symbols
         self.hashes = Hashes()  # what the faces' hashes share in this pass (manifest.face_hash)
         self.add(common.items)
-        self.add(edition.problems.items)
+        self.add(check_edition_words(edition).items)  # the translation and pnp's own words in its language, as pnp check
 
     def add(self, problems: list[Problem]) -> list[int]:
         numbers = []

@@ -501,5 +501,9 @@ def test_a_right_to_left_edition_is_shown_mirrored(tmp_path: Path):
             face = served.picture(f"/face/{lang}/elements/mirror/front.png")
             seen = (face.getpixel((x, y)), face.getpixel((face.size[0] - 1 - x, y)))
             assert seen == (left, right), (lang, seen)
+        state = served.json("/api/state?lang=he")  # what pnp check --lang he says, no less: pnp's own words missing in Hebrew
+        checked = check_all(prepare(example), ["he"])
+        assert "own-words-missing" in {p.code for p in checked.items}
+        assert [(p["where"], p["code"], p["message"]) for p in state["problems"]] == [(str(p.location), p.code, p.message) for p in checked.items]
     finally:
         live.close()
