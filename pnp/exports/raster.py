@@ -231,7 +231,7 @@ def _render_batch(jobs: list[Job], font: str) -> Iterator[Image.Image]:
             page.close()
             if image.size != job.size_px:  # pragma: no cover - a page of whole points renders whole
                 raise RuntimeError(f"pdfium rendered {image.size} for a page of {job.size_px} points")
-            yield image.convert("RGB")
+            yield image if image.mode == "RGB" else image.convert("RGB")  # pdfium's BGR comes as an RGB copy already: no second copy
     finally:
         document.close()
 
