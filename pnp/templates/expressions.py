@@ -48,7 +48,9 @@ MAX_LENGTH = 1_000_000  # characters of a text, items of a list: what a template
 # A template that is a lone name (`{{ title }}`, `{{ game.title }}`) or an expression that
 # is one (`army`), read as Jinja reads it: an ASCII name, not one of Jinja's constants or
 # operators, then names of attributes; `{{-`, ` -}}` and one newline after (Jinja drops
-# it) allowed. Anything else goes to Jinja, which knows what it means.
+# it) allowed. Anything else goes to Jinja, which knows what it means. A template's value
+# is written without Jinja when Jinja would write it as str() does (a text, a whole
+# number, an enumeration value) or as nothing (None); other values go to Jinja.
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _LONE_TEMPLATE = re.compile(rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?")
 _LONE_EXPRESSION = re.compile(rf"\s*({_NAME})\s*")
@@ -72,12 +74,16 @@ def _lone_name(source: str, expression: bool) -> tuple[str, ...] | None:
 def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
     """The value of a lone name (`_lone_name`) in `ctx`, or _ABSENT where Jinja must say
     what it is: a name the context lacks, or an attribute read of anything but a plain
-    dict that has it as a key (`_lone_name` leaves out the names of dict methods, which
-    Jinja's getattr would find first)."""
+    dict that has it as a key or an enumeration value that has it as an attribute
+    (`_lone_name` leaves out the names of dict methods, which Jinja's getattr would find
+    first)."""
     if path is None or path[0] not in ctx:
         return _ABSENT
     value = ctx[path[0]]
     for attribute in path[1:]:
+        if type(value) is EnumValue and attribute in value.attrs and not hasattr(str, attribute) and attribute != "attrs":
+            value = value.attrs[attribute]  # what Jinja's getattr finds: no attribute of a text of that name comes first
+            continue
         if type(value) is not dict or attribute not in value:
             return _ABSENT
         value = value[attribute]
@@ -209,6 +215,8 @@ def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems
     value = _looked_up(_lone_name(source, False), ctx)  # '{{ title }}' writes a text as it is
     if type(value) is str and len(value) <= MAX_LENGTH:
         return value
+    if value is None or type(value) is EnumValue or (type(value) is int and -(10**18) < value < 10**18):
+        return "" if value is None else str(value)  # as Jinja writes them: None as nothing, an enumeration value as its id
     try:
         return filled(source, ctx)
     except Exception as exc:
