@@ -20,16 +20,23 @@ def check_own_words(game: Game, strings: Mapping[str, str], lang: str, where: Ca
     whose translations say where they are); `where(key)`: where a string of the source is."""
     problems = Problems()
     if where is None:
-        found = yaml_locations(game)
+        found: list[dict] = []  # game.yaml and the rules read again for their lines only when a string is wrong: most games have none wrong
 
         def where(key: str) -> Location:
-            return found.get(("strings", key), game.locs.get("strings", game.loc))
+            if not found:
+                found.append(yaml_locations(game))
+            return found[0].get(("strings", key), game.locs.get("strings", game.loc))
 
     known = [f"{PREFIX}{key}" for key in (*SOURCE, *OPTIONAL)]
+
+    def at(key: str, text: str) -> Location:
+        return text.loc if isinstance(text, Translated) else where(key)
+
     for key, text in strings.items():
-        loc = text.loc if isinstance(text, Translated) else where(key)
         if key in RENAMED:
-            problems.warn(loc, "pnp-string", f"string '{key}' is no longer read: pnp's own words are replaced with {PREFIX}ID keys; expected '{RENAMED[key]}'")
+            problems.warn(
+                at(key, text), "pnp-string", f"string '{key}' is no longer read: pnp's own words are replaced with {PREFIX}ID keys; expected '{RENAMED[key]}'"
+            )
             continue
         if not key.startswith(PREFIX):
             continue
@@ -39,7 +46,7 @@ def check_own_words(game: Game, strings: Mapping[str, str], lang: str, where: Ca
         source = SOURCE.get(word)
         if source is None:
             problems.error(
-                loc,
+                at(key, text),
                 "pnp-string",
                 f"string '{key}' replaces none of pnp's own words{suggest(key, known)}; expected one of the ids in pnp/i18n/own.py, after '{PREFIX}'",
             )
@@ -50,7 +57,7 @@ def check_own_words(game: Game, strings: Mapping[str, str], lang: str, where: Ca
         wanted = Plurals(lang).count if isinstance(source, tuple) else 1
         if isinstance(source, tuple) and len(forms) != wanted:
             problems.error(
-                loc,
+                at(key, text),
                 "pnp-string",
                 f"string '{key}' has {len(forms)} forms; expected {Plurals(lang).expected()}, separated by '{SEPARATOR}' ('{source[0]}{SEPARATOR}{source[1]}' in English)",
             )
@@ -60,7 +67,7 @@ def check_own_words(game: Game, strings: Mapping[str, str], lang: str, where: Ca
             missing = values - placeholders(form)
             if extra or missing:
                 said = f"drops '{{{sorted(missing)[0]}}}'" if missing else f"has '{{{sorted(extra)[0]}}}', which pnp does not fill in"
-                problems.error(loc, "pnp-string", f"string '{key}' {said}; expected the values of the English '{english[-1]}' kept")
+                problems.error(at(key, text), "pnp-string", f"string '{key}' {said}; expected the values of the English '{english[-1]}' kept")
                 break
     return problems
 

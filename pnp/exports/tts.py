@@ -31,7 +31,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
@@ -367,28 +367,34 @@ def _size_mm(size: tuple[float, float]) -> tuple[float, float]:
     return size[0] / 72 * UNIT_MM, size[1] / 72 * UNIT_MM
 
 
-def _backs(faces, keep: list[int], raster: Raster) -> Image.Image | None:
-    """The back every kept card shares, rasterised once; None when they differ (each is
-    then rasterised with its sheet). Backs drawn alike (raster.art_key) are found without
-    rasterising them; backs drawn differently are compared by their pixels, until two differ."""
+def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, Iterator[Image.Image]]:
+    """The back every kept card shares, rasterised once (None when they differ: each is
+    then rasterised with its sheet), and the stream of the kept cards' fronts. Backs drawn
+    alike (raster.art_key) are found without rasterising them; backs drawn differently are
+    compared by their pixels, until two differ. A shared back is the first face of the
+    fronts' stream, in the same PDFs: each PDF a stream draws embeds the fonts and symbols
+    again, and a PDF of its own for one back cost about as much as rendering it."""
+    fronts = faces.fronts(keep)
     if not faces.backed:
-        return None
+        return None, raster.all(fronts)
     distinct: dict[int, int] = {}  # art digest -> the first kept card whose back draws it
     for i in keep:
         distinct.setdefault(faces.back_keys[i], i)
-    several = len(distinct) > 1
+    if len(distinct) == 1:
+        stream = raster.all(chain(faces.backs(distinct.values()), fronts))  # each laid out as it is reached
+        return next(stream), stream
     first: Image.Image | None = None
     digest = ""
-    images = raster.all(faces.backs(distinct.values()))  # each laid out as it is reached
+    images = raster.all(faces.backs(distinct.values()))
     try:
         for image in images:
             if first is None:
-                first, digest = image, image_digest(image) if several else ""
+                first, digest = image, image_digest(image)
             elif image_digest(image) != digest:
-                return None
+                return None, raster.all(fronts)
     finally:
         images.close()  # the PDF of a batch left unread is closed now
-    return first
+    return first, raster.all(fronts)
 
 
 def _deck(
@@ -401,7 +407,7 @@ def _deck(
     size_mm = _size_mm(faces.front_sizes[keep[0]])
     cell = (pixels(faces.front_sizes[keep[0]][0], raster.dpi), pixels(faces.front_sizes[keep[0]][1], raster.dpi))
     largest = largest_grid(cell, max_pixels)
-    shared_back = _backs(faces, keep, raster)
+    shared_back, fronts = _backs(faces, keep, raster)  # fronts: one stream for the deck, read sheet by sheet, each face laid out as it is drawn
     unique_backs = faces.backed and shared_back is None
     back_file = None
     if not unique_backs:
@@ -412,7 +418,6 @@ def _deck(
     sheets: dict[int, dict] = {}  # CustomDeck key -> its entry
     ids: dict[int, int] = {}  # card index -> CardID
     first: Image.Image | None = None
-    fronts = raster.all(faces.fronts(keep))  # one stream for the deck, read sheet by sheet, each face laid out as it is drawn
     backs = raster.all(faces.backs(keep)) if unique_backs else iter(())
     total = sum(deck.cards[i].copies for i in keep)
     lines = [f"{deck.id}: {total} cards ({len(keep)} different) on {len(groups)} sheet{'s' if len(groups) != 1 else ''}"]

@@ -48,7 +48,9 @@ MAX_LENGTH = 1_000_000  # characters of a text, items of a list: what a template
 # A template that is a lone name (`{{ title }}`, `{{ game.title }}`) or an expression that
 # is one (`army`), read as Jinja reads it: an ASCII name, not one of Jinja's constants or
 # operators, then names of attributes; `{{-`, ` -}}` and one newline after (Jinja drops
-# it) allowed. Anything else goes to Jinja, which knows what it means.
+# it) allowed. Anything else goes to Jinja, which knows what it means. A template's value
+# is written without Jinja when Jinja would write it as str() does (a text, a whole
+# number, an enumeration value) or as nothing (None); other values go to Jinja.
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _LONE_TEMPLATE = re.compile(rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?")
 _LONE_EXPRESSION = re.compile(rf"\s*({_NAME})\s*")
@@ -72,12 +74,16 @@ def _lone_name(source: str, expression: bool) -> tuple[str, ...] | None:
 def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
     """The value of a lone name (`_lone_name`) in `ctx`, or _ABSENT where Jinja must say
     what it is: a name the context lacks, or an attribute read of anything but a plain
-    dict that has it as a key (`_lone_name` leaves out the names of dict methods, which
-    Jinja's getattr would find first)."""
+    dict that has it as a key or an enumeration value that has it as an attribute
+    (`_lone_name` leaves out the names of dict methods, which Jinja's getattr would find
+    first)."""
     if path is None or path[0] not in ctx:
         return _ABSENT
     value = ctx[path[0]]
     for attribute in path[1:]:
+        if type(value) is EnumValue and attribute in value.attrs and not hasattr(str, attribute) and attribute != "attrs":
+            value = value.attrs[attribute]  # what Jinja's getattr finds: no attribute of a text of that name comes first
+            continue
         if type(value) is not dict or attribute not in value:
             return _ABSENT
         value = value[attribute]
@@ -93,10 +99,75 @@ def _jinja() -> ModuleType:
     return sandbox
 
 
+# An expression of names, literals and the operators that Jinja compiles to the same Python
+# operator (==, !=, <, <=, >, >=, in, not in, not, and, or, x if c else y): `kind == 'hry'`,
+# `not capital`, `empire in ['grecko', 'egypt']`, most of a game's `where:` and many of its
+# `when:`. Jinja's own code for one runs these operators on the context's values, so Python
+# runs them directly: what Jinja adds (a budget step per comparison, a list's hundred items a
+# step) cannot come near its limit on one comparison. Only ASCII names (not Jinja's
+# constants), plain quoted texts without escapes, decimal whole numbers, lists of these, one
+# operator per comparison, on one line; anything else, a name the context lacks (Jinja finds
+# decks and other types' fields lazily) and any error goes to Jinja, which says what it is.
+_SIMPLE_NODES = ("Expression", "Name", "Load", "Constant", "List", "Compare", "BoolOp", "And", "Or", "UnaryOp", "Not", "IfExp")
+_SIMPLE_OPERATORS = ("Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "In", "NotIn")
+_TEXT_LITERAL = re.compile(r"'[^'\\\n]*'|\"[^\"\\\n]*\"")
+_WHOLE_NUMBER = re.compile(r"[0-9]+")
+_ASCII_NAME = re.compile(_NAME)
+_NO_BUILTINS = {"__builtins__": {}}
+
+
+@lru_cache(maxsize=1024)
+def _simple(source: str) -> Any:
+    """The compiled Python of an expression Python evaluates as Jinja would (see above),
+    or None: Jinja evaluates it."""
+    import ast  # here for speed: only an expression that is more than a name reads it
+
+    if "\n" in source or "\\" in source:
+        return None
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    text = source.strip().encode()  # the nodes' offsets count UTF-8 bytes
+    for node in ast.walk(tree):
+        kind = type(node).__name__
+        if kind in _SIMPLE_OPERATORS:
+            continue
+        if kind not in _SIMPLE_NODES:
+            return None
+        if isinstance(node, ast.Name) and (node.id in _NOT_NAMES or not _ASCII_NAME.fullmatch(node.id)):
+            return None
+        if isinstance(node, ast.Compare) and len(node.ops) != 1:
+            return None
+        if isinstance(node, ast.Constant):
+            written = text[node.col_offset : node.end_col_offset].decode()
+            if type(node.value) is str and _TEXT_LITERAL.fullmatch(written):
+                continue
+            if type(node.value) is int and _WHOLE_NUMBER.fullmatch(written):
+                continue
+            if node.value is None or type(node.value) is bool:  # None, True, False: Jinja's constants too
+                continue
+            return None
+    return compile(tree, "<expression>", "eval")
+
+
+def _evaluated_simply(source: str, ctx: dict[str, Any]) -> Any:
+    """The value of a simple expression (`_simple`), or _ABSENT where Jinja must evaluate it."""
+    code = _simple(source)
+    if code is None or any(name not in ctx for name in code.co_names):
+        return _ABSENT
+    try:
+        return eval(code, _NO_BUILTINS, ctx)  # noqa: S307 - names, literals and comparisons only, checked by _simple
+    except Exception:  # Jinja raises the same, and says it as it does
+        return _ABSENT
+
+
 def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     """The value of an expression; raises on any failure, an undefined result included
     (`where: kidn` must not quietly select nothing)."""
     value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
+    if value is _ABSENT:
+        value = _evaluated_simply(source, ctx)
     if value is _ABSENT:
         value = _jinja().evaluated(source, ctx)
     if "jinja2" in sys.modules:  # Jinja's undefined, a result or a name bound to one, is refused (there is none without Jinja)
@@ -144,6 +215,8 @@ def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems
     value = _looked_up(_lone_name(source, False), ctx)  # '{{ title }}' writes a text as it is
     if type(value) is str and len(value) <= MAX_LENGTH:
         return value
+    if value is None or type(value) is EnumValue or (type(value) is int and -(10**18) < value < 10**18):
+        return "" if value is None else str(value)  # as Jinja writes them: None as nothing, an enumeration value as its id
     try:
         return filled(source, ctx)
     except Exception as exc:

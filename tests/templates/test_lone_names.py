@@ -4,9 +4,14 @@ would make of it, and a name the component lacks is still an error naming it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from pnp.base.errors import Location, Problems
+from pnp.load.model import EnumValue
 from pnp.templates.expressions import FAILED, evaluate_at, fill_in
 from pnp.templates.sandbox import template
 
@@ -25,6 +30,8 @@ CTX = {
     "flag": False,
     "game": {"title": "Mestá", "items": "a key named items", "inner": {"name": "Hlboko"}, "none": None, "true": "a key named true"},
     "thing": Named(),
+    "empire": EnumValue("grecko", {"color": "#1f4e8c", "name": "Grécko", "upper": "an attribute named like a text's method", "none": None, "points": 2}),
+    "big": 10**30,
 }
 WHERE = Location("layouts/card.yaml", 4, 9)
 
@@ -56,6 +63,14 @@ WHERE = Location("layouts/card.yaml", 4, 9)
         "{{ title }}\n\n",
         "{{ True }}",
         "{{ game.true }}",
+        "{{ empire }}",
+        "{{ empire.color }}",
+        "{{ empire.name }}",
+        "{{ empire.none }}",
+        "{{ empire.points }}",
+        "{{ empire.upper }}",
+        "{{ empire.attrs }}",
+        "{{ big }}",
     ],
 )
 def test_a_template_writes_what_jinja_writes(source):
@@ -100,3 +115,21 @@ def test_jinja_names_are_seen_and_a_field_hides_one_as_in_jinja(source, ctx):
 @pytest.mark.parametrize(("source", "ctx", "value"), [("range(3) | list", CTX, [0, 1, 2]), ("range is string", HIDING, True)])
 def test_an_expression_sees_jinja_names_unless_a_field_hides_one(source, ctx, value):
     assert evaluate_at(source, ctx, WHERE, "when", Problems()) == value
+
+
+def test_a_template_of_one_name_whose_value_is_a_number_or_an_enumeration_value_never_loads_jinja():
+    """`{{ points }}`, `{{ empire }}` and `{{ empire.color }}` are written as Jinja writes
+    them without compiling and rendering them with Jinja (a card's templates are mostly such)."""
+    script = (
+        "import sys\n"
+        "from pnp.base.errors import Location, Problems\n"
+        "from pnp.load.model import EnumValue\n"
+        "from pnp.templates.expressions import fill_in\n"
+        "ctx = {'points': 3, 'empire': EnumValue('grecko', {'color': '#1f4e8c'}), 'nothing': None}\n"
+        "got = [fill_in(s, ctx, Location('card.yaml'), 'text', Problems()) for s in ('{{ points }}', '{{ empire }}', '{{ empire.color }}', '{{ nothing }}')]\n"
+        "assert got == ['3', 'grecko', '#1f4e8c', ''], got\n"
+        "print('jinja2' in sys.modules)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, env={"PYTHONPATH": str(root)}, check=True)
+    assert done.stdout.strip() == "False"
