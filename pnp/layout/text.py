@@ -242,8 +242,13 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
         if "*" not in raw and "\\" not in raw:
             if plain is None:
                 plain = fonts.get(family).registered
-            if _CLOSE.search(raw) is None:
-                paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention))
+            if not _has_units(raw):
+                paragraphs.append(
+                    _glue(
+                        [_measured(piece, plain, fonts) if ":" not in piece else _plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece],
+                        convention,
+                    )
+                )
             else:
                 paragraphs.append(
                     _glue(
@@ -265,7 +270,7 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
             for i, piece in enumerate(_SPACES.split(chunk)):
                 if i > 0 and words[-1]:
                     words.append([])
-                for j, unit in enumerate(units(piece) if _CLOSE.search(piece) else (piece,)):
+                for j, unit in enumerate(units(piece) if _has_units(piece) else (piece,)):
                     if j > 0 and words[-1]:
                         close.add(len(words))
                         words.append([])
@@ -281,12 +286,23 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
 # IS, NS, CJ), after opening punctuation (OP) and before a combining mark; a zero width
 # space (U+200B) breaks anywhere (Thai, Lao, Khmer and Myanmar need a dictionary to find
 # their word breaks: pnp has none, so their writers mark breaks with it, or with spaces).
-_CLOSE = re.compile(
-    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
-)
-_WIDE = re.compile(
-    "[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
-)
+_WIDE_RANGES = "\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
+_BEYOND = re.compile("[^\\x00-\u200a]")  # a character from U+200B on: only such a text may break without spaces
+
+
+@lru_cache(maxsize=1)
+def _close() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The characters between which a line may break without a space (with U+200B), and
+    the wide ones among them: compiled when a text first holds a character from U+200B on,
+    since Python compiles such large classes slowly and most games never need them."""
+    return re.compile(f"[\u200b{_WIDE_RANGES}]"), re.compile(f"[{_WIDE_RANGES}]")
+
+
+def _has_units(text: str) -> bool:
+    """Whether `text` holds a character a line may break at without a space (units)."""
+    return _BEYOND.search(text) is not None and _close()[0].search(text) is not None
+
+
 _NO_START = frozenset(
     "、。，．：；！？‼⁇⁈⁉・ー々〻ゝゞヽヾ〜～…‥゛゜ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ,.:;!?%)]}°′″℃％"
 )
@@ -297,11 +313,12 @@ def units(piece: str) -> list[str]:
     """A piece of text between spaces split where a line may break inside it (above); the
     zero width spaces are dropped."""
     out: list[str] = []
+    wide = _close()[1]
     for part in piece.split("\u200b"):
         start = 0
         for i in range(1, len(part)):
             a, b = part[i - 1], part[i]
-            if not (_WIDE.match(a) or _WIDE.match(b)):
+            if not (wide.match(a) or wide.match(b)):
                 continue
             if b in _NO_START or a in _NO_END or unicodedata.category(b) in ("Pe", "Pf", "Mn", "Mc", "Me") or unicodedata.category(a) in ("Ps", "Pi"):
                 continue
@@ -504,11 +521,13 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     paragraphs = parse(text, style.font, fonts, typo.convention, issues)
     directions: list[bool] = [typo.rtl] * len(paragraphs)
     unshaped = ""
+    shaped = False  # whether a paragraph was shaped: only then may a line hold runs of bidirectional levels (_levelled)
     if typo.rtl or shaping.needs_shaping(text):
         if shaping.missing_extra():  # set unshaped and left to right, to be reported (textbox.report)
             unshaped = shaping.script_of(text)
             directions = [False] * len(paragraphs)
         else:
+            shaped = True
             for i, para in enumerate(paragraphs):
                 if para:
                     paragraphs[i], directions[i] = _shaped(para, True if typo.rtl else None)
@@ -535,7 +554,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
         size = round(size - SIZE_STEP, 4)
     placed = tuple(
         _place(line, size, width, _aligned(style.align, rtl), last)
-        if not rtl and not _levelled(line)
+        if not rtl and not (shaped and _levelled(line))
         else _place_bidi(line, size, width, _aligned(style.align, rtl), last, rtl)
         for line, last, rtl in lines
     )
@@ -595,6 +614,11 @@ def _break(
             else:
                 parts = [(*word[0], w)] if len(word) == 1 else [(t, f, x * size) for (t, f), x in zip(word, m.widths)]
             space = m.space * size
+            gap = space if line else 0.0
+            if used + gap + w <= limit:  # most words: on the line
+                line.append((parts, gap))
+                used += gap + w
+                continue
             while True:
                 gap = space if line else 0.0
                 if used + gap + w <= limit:
@@ -649,9 +673,12 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     locals and made a Piece when it ends."""
     natural = math.fsum([gap + (parts[0][2] if len(parts) == 1 else math.fsum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
-    gaps = sum(1 for _, gap in line[1:] if gap)  # the units of CJK text follow each other without a gap: none stretches
-    stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
-    x = {"center": extra / 2, "right": extra}.get(align, 0.0)
+    stretch = 0.0
+    if align == "justify" and not last:
+        gaps = sum(1 for _, gap in line[1:] if gap)  # the units of CJK text follow each other without a gap: none stretches
+        if gaps > 0:
+            stretch = extra / gaps
+    x = extra / 2 if align == "center" else extra if align == "right" else 0.0
     pieces: list[Piece] = []
     texts: list[str] = []  # the run's texts, joined when it ends
     run_x = run_w = run_ws = 0.0
@@ -661,21 +688,22 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
         if gap:
             x += gap + stretch
         for text, font, w in parts:  # each part starts where the run ends: only the font and spaces decide
+            spaced = " " in text or NO_BREAK in text
             # a glued word's own space must not stretch (nor a no-break space: reportlab draws it as a space, which word spacing stretches)
-            if font and font == run_font and not (stretch and (" " in text or NO_BREAK in text or (run_spaced and not run_ws))):
+            if font and font == run_font and not (stretch and (spaced or (run_spaced and not run_ws))):
                 if gap:
                     texts.append(" ")
                     run_ws = stretch
                     run_spaced = True
                 texts.append(text)
-                if not run_spaced and (" " in text or NO_BREAK in text):
+                if spaced:
                     run_spaced = True
                 run_w = x + w - run_x
             else:
                 if run_font is not None:
                     pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
                 texts = [text]
-                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text or NO_BREAK in text
+                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, spaced
             x += w
             gap = 0.0
     if run_font is not None:
