@@ -19,6 +19,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import Literal, NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -506,6 +508,8 @@ def _shaped(para: list[Measured], rtl: bool | None) -> tuple[list[Measured], boo
     return out, base
 
 
+_WIDTH, _SPACE, _MISSING, _SYMBOLS = (attrgetter(name) for name in ("width", "space", "missing", "symbols"))  # of a Measured, in C
+
 BY_NAME.extend((_measure, _measured, _width, _drawable, _measure_shaped))  # a font file edited while the watcher runs is measured anew
 
 
@@ -531,14 +535,14 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
             for i, para in enumerate(paragraphs):
                 if para:
                     paragraphs[i], directions[i] = _shaped(para, True if typo.rtl else None)
-    missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
-    unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
+    missing = "".join(sorted(set("".join(map(_MISSING, chain.from_iterable(paragraphs))))))
+    unknown = tuple(sorted(set(chain.from_iterable(map(_SYMBOLS, chain.from_iterable(paragraphs)))) - symbols)) if symbols is not None else ()
     hyph = typo.hyphenation if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
     attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
-    sums = [(math.fsum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs] if smallest < size else []
+    sums = [(math.fsum(map(_WIDTH, para)), len(para), min(map(_SPACE, para), default=0.0)) for para in paragraphs] if smallest < size else []
     while True:  # hyphenate only where the text would not fit at this size without it
         if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
             size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
