@@ -536,7 +536,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
                 if para:
                     paragraphs[i], directions[i] = _shaped(para, True if typo.rtl else None)
     missing = "".join(sorted(set("".join(map(_MISSING, chain.from_iterable(paragraphs))))))
-    unknown = tuple(sorted(set(chain.from_iterable(map(_SYMBOLS, chain.from_iterable(paragraphs)))) - symbols)) if symbols is not None else ()
+    unknown = tuple(sorted(set(chain.from_iterable(map(_SYMBOLS, chain.from_iterable(paragraphs)))).difference(symbols))) if symbols is not None else ()
     hyph = typo.hyphenation if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
