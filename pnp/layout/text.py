@@ -17,13 +17,14 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
 from typing import Literal, NamedTuple
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
 from pnp.assets import shaping
 from pnp.assets.fonts import BY_NAME, FontSet, missing_glyphs
@@ -245,11 +246,9 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
             if plain is None:
                 plain = fonts.get(family).registered
             if not _has_units(raw):
+                measured = _measurer(plain, fonts)
                 paragraphs.append(
-                    _glue(
-                        [_measured(piece, plain, fonts) if ":" not in piece else _plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece],
-                        convention,
-                    )
+                    _glue([measured(piece) if ":" not in piece else _plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention)
                 )
             else:
                 paragraphs.append(
@@ -455,10 +454,30 @@ def _measure(word: Word) -> Measured:
     return Measured(word, widths, math.fsum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols, short)
 
 
-@lru_cache(maxsize=2048)  # keyed by content (a FontSet is equal to another of the same files)
+@lru_cache(maxsize=16)  # keyed by content (a FontSet is equal to another of the same files); a text uses a few fonts
+def _measurer(font: str, fonts: FontSet) -> Callable[[str], Measured]:
+    """What measures a word of plain text in `font`: one look-up for most words of a text,
+    keyed by the word alone (a key of the word, the font and the set would be made and
+    hashed for every word, the set's hash by a call into Python). Each font keeps the 2048
+    words it measured most recently."""
+
+    @lru_cache(maxsize=2048)
+    def measured(piece: str) -> Measured:
+        return _measure(_with_fallback(piece, font, fonts))
+
+    return measured
+
+
 def _measured(piece: str, font: str, fonts: FontSet) -> Measured:
-    """A word of plain text in `font`, measured: one look-up for most words of a text."""
-    return _measure(_with_fallback(piece, font, fonts))
+    """A word of plain text in `font`, measured (_measurer)."""
+    return _measurer(font, fonts)(piece)
+
+
+@lru_cache(maxsize=64)
+def _string_width(registered: str) -> Callable[[str, float], float]:
+    """The registered font's own `stringWidth(text, size)`: what pdfmetrics.stringWidth
+    calls, without looking the font up by its name for every word."""
+    return getFont(registered).stringWidth
 
 
 @lru_cache(maxsize=2048)
@@ -510,7 +529,7 @@ def _shaped(para: list[Measured], rtl: bool | None) -> tuple[list[Measured], boo
 
 _WIDTH, _SPACE, _MISSING, _SYMBOLS = (attrgetter(name) for name in ("width", "space", "missing", "symbols"))  # of a Measured, in C
 
-BY_NAME.extend((_measure, _measured, _width, _drawable, _measure_shaped))  # a font file edited while the watcher runs is measured anew
+BY_NAME.extend((_measure, _measurer, _string_width, _width, _drawable, _measure_shaped))  # a font file edited while the watcher runs is measured anew
 
 
 def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, typo: Typography, symbols: frozenset[str] | None = None) -> TextLayout:
@@ -659,14 +678,15 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
         return None
     lead, core, _trail = m.groups()
     glued = max(core.rfind(" "), core.rfind(NO_BREAK), core.rfind(NARROW))  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
+    width = _string_width(font)
     for pos in reversed(hyph.positions(core)):
         if pos < glued + 3 or len(core) - pos < 2 or core[pos] == "-":  # never before a word's own hyphen: after it
             continue
         head = lead + core[:pos] + ("" if core[pos - 1] == "-" else "-")  # 'Drachen-' of 'Drachen-Elixier' keeps its one hyphen
-        head_w = stringWidth(head, font, size)
+        head_w = width(head, size)
         if head_w <= room + 1e-6:
             tail = word[len(lead) + pos :]
-            return [(head, font, head_w)], [(tail, font, stringWidth(tail, font, size))]
+            return [(head, font, head_w)], [(tail, font, width(tail, size))]
     return None
 
 
