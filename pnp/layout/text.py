@@ -40,7 +40,7 @@ SIZE_STEP = 0.25  # points between the sizes tried when shrinking
 _SYMBOL = re.compile(r":([a-z0-9][a-z0-9_-]*):")  # ':sun:'
 _TOKEN = re.compile(r"\\([*:\\])|(\*+)|" + _SYMBOL.pattern)  # an escape, a run of asterisks, a symbol
 _NUMBER = re.compile(r"\d{1,3}")
-_SPACES = re.compile(r"[ \t]+")  # between words
+_SPACES = re.compile(r"[ \t]+")  # between words (a line without tabs is split at its spaces by str.split, faster: the empty pieces are dropped alike)
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 
@@ -248,7 +248,14 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
             if not _has_units(raw):
                 measured = _measurer(plain, fonts)
                 paragraphs.append(
-                    _glue([measured(piece) if ":" not in piece else _plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention)
+                    _glue(
+                        [
+                            measured(piece) if ":" not in piece else _plain_word(piece, plain, fonts)
+                            for piece in (raw.split(" ") if "\t" not in raw else _SPACES.split(raw))
+                            if piece
+                        ],
+                        convention,
+                    )
                 )
             else:
                 paragraphs.append(
