@@ -30,7 +30,9 @@ def run(source: Path, game: Path, out: Path) -> tuple[float, float]:
     """CPU and wall seconds of one `pnp build`."""
     env = {**os.environ, "PYTHONPATH": str(source)}
     start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "pnp", "build", str(game), "--out", str(out)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(  # run in `source`: `python -m` puts the working folder before PYTHONPATH, so from another checkout it would run that one's
+        [sys.executable, "-m", "pnp", "build", str(game), "--out", str(out)], env=env, cwd=source, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:

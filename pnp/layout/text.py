@@ -17,11 +17,14 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import Literal, NamedTuple
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
 from pnp.assets import shaping
 from pnp.assets.fonts import BY_NAME, FontSet, missing_glyphs
@@ -37,7 +40,7 @@ SIZE_STEP = 0.25  # points between the sizes tried when shrinking
 _SYMBOL = re.compile(r":([a-z0-9][a-z0-9_-]*):")  # ':sun:'
 _TOKEN = re.compile(r"\\([*:\\])|(\*+)|" + _SYMBOL.pattern)  # an escape, a run of asterisks, a symbol
 _NUMBER = re.compile(r"\d{1,3}")
-_SPACES = re.compile(r"[ \t]+")  # between words
+_SPACES = re.compile(r"[ \t]+")  # between words (a line without tabs is split at its spaces by str.split, faster: the empty pieces are dropped alike)
 _LETTERS = re.compile(r"^(\W*)(\w.*?\w)(\W*)$")
 
 
@@ -242,8 +245,18 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
         if "*" not in raw and "\\" not in raw:
             if plain is None:
                 plain = fonts.get(family).registered
-            if _CLOSE.search(raw) is None:
-                paragraphs.append(_glue([_plain_word(piece, plain, fonts) for piece in _SPACES.split(raw) if piece], convention))
+            if not _has_units(raw):
+                measured = _measurer(plain, fonts)
+                paragraphs.append(
+                    _glue(
+                        [
+                            measured(piece) if ":" not in piece else _plain_word(piece, plain, fonts)
+                            for piece in (raw.split(" ") if "\t" not in raw else _SPACES.split(raw))
+                            if piece
+                        ],
+                        convention,
+                    )
+                )
             else:
                 paragraphs.append(
                     _glue(
@@ -265,7 +278,7 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
             for i, piece in enumerate(_SPACES.split(chunk)):
                 if i > 0 and words[-1]:
                     words.append([])
-                for j, unit in enumerate(units(piece) if _CLOSE.search(piece) else (piece,)):
+                for j, unit in enumerate(units(piece) if _has_units(piece) else (piece,)):
                     if j > 0 and words[-1]:
                         close.add(len(words))
                         words.append([])
@@ -283,14 +296,24 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
 # dictionary to find where a word ends: next to their letters, ICU's line breaking decides
 # (shaping.word_breaks, the scripts extra). CJK keeps pnp's rules, with or without ICU:
 # they need no dictionary, and a game's PDFs must not change with what else is installed.
-_CLOSE = re.compile(
-    "[\u200b\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
-    + shaping.DICTIONARY.pattern[1:-1]  # one class: a Latin line is searched once, as fast as before
-    + "]"
-)
-_WIDE = re.compile(
-    "[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff]"
-)
+_WIDE_RANGES = "\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
+_BEYOND = re.compile("[^\\x00-\u200a]")  # a character from U+200B on: only such a text may break without spaces
+
+
+@lru_cache(maxsize=1)
+def _close() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The characters between which a line may break without a space (with U+200B, and the
+    letters of the scripts ICU breaks), and the wide ones among them: compiled when a text
+    first holds a character from U+200B on, since Python compiles such large classes slowly
+    and most games never need them."""
+    return re.compile(f"[\u200b{_WIDE_RANGES}{shaping.DICTIONARY.pattern[1:-1]}]"), re.compile(f"[{_WIDE_RANGES}]")
+
+
+def _has_units(text: str) -> bool:
+    """Whether `text` holds a character a line may break at without a space (units)."""
+    return _BEYOND.search(text) is not None and _close()[0].search(text) is not None
+
+
 _NO_START = frozenset(
     "、。，．：；！？‼⁇⁈⁉・ー々〻ゝゞヽヾ〜～…‥゛゜ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ,.:;!?%)]}°′″℃％"
 )
@@ -302,6 +325,7 @@ def units(piece: str) -> list[str]:
     zero width spaces are dropped. The one place that decides where a line may break
     inside a word: hyphenation aside, _break breaks only between the units it makes."""
     out: list[str] = []
+    wide = _close()[1]
     for part in piece.split("\u200b"):
         start = 0
         dictionary = shaping.needs_dictionary(part) and not shaping.missing_extra(True)  # without ICU: reported (_typeset), not broken
@@ -313,7 +337,7 @@ def units(piece: str) -> list[str]:
                     out.append(part[start:i])
                     start = i
                 continue
-            if not (_WIDE.match(a) or _WIDE.match(b)):
+            if not (wide.match(a) or wide.match(b)):
                 continue
             if b in _NO_START or a in _NO_END or unicodedata.category(b) in ("Pe", "Pf", "Mn", "Mc", "Me") or unicodedata.category(a) in ("Ps", "Pi"):
                 continue
@@ -448,10 +472,30 @@ def _measure(word: Word) -> Measured:
     return Measured(word, widths, math.fsum(widths), _width(" ", first_font) if first_font else 0.25, missing, symbols, short)
 
 
-@lru_cache(maxsize=2048)  # keyed by content (a FontSet is equal to another of the same files)
+@lru_cache(maxsize=16)  # keyed by content (a FontSet is equal to another of the same files); a text uses a few fonts
+def _measurer(font: str, fonts: FontSet) -> Callable[[str], Measured]:
+    """What measures a word of plain text in `font`: one look-up for most words of a text,
+    keyed by the word alone (a key of the word, the font and the set would be made and
+    hashed for every word, the set's hash by a call into Python). Each font keeps the 2048
+    words it measured most recently."""
+
+    @lru_cache(maxsize=2048)
+    def measured(piece: str) -> Measured:
+        return _measure(_with_fallback(piece, font, fonts))
+
+    return measured
+
+
 def _measured(piece: str, font: str, fonts: FontSet) -> Measured:
-    """A word of plain text in `font`, measured: one look-up for most words of a text."""
-    return _measure(_with_fallback(piece, font, fonts))
+    """A word of plain text in `font`, measured (_measurer)."""
+    return _measurer(font, fonts)(piece)
+
+
+@lru_cache(maxsize=64)
+def _string_width(registered: str) -> Callable[[str, float], float]:
+    """The registered font's own `stringWidth(text, size)`: what pdfmetrics.stringWidth
+    calls, without looking the font up by its name for every word."""
+    return getFont(registered).stringWidth
 
 
 @lru_cache(maxsize=2048)
@@ -501,7 +545,9 @@ def _shaped(para: list[Measured], rtl: bool | None) -> tuple[list[Measured], boo
     return out, base
 
 
-BY_NAME.extend((_measure, _measured, _width, _drawable, _measure_shaped))  # a font file edited while the watcher runs is measured anew
+_WIDTH, _SPACE, _MISSING, _SYMBOLS = (attrgetter(name) for name in ("width", "space", "missing", "symbols"))  # of a Measured, in C
+
+BY_NAME.extend((_measure, _measurer, _string_width, _width, _drawable, _measure_shaped))  # a font file edited while the watcher runs is measured anew
 
 
 def typeset(text: str, style: TextStyle, width: float, height: float, fonts: FontSet, typo: Typography, symbols: frozenset[str] | None = None) -> TextLayout:
@@ -516,23 +562,25 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     paragraphs = parse(text, style.font, fonts, typo.convention, issues)
     directions: list[bool] = [typo.rtl] * len(paragraphs)
     unshaped = ""
+    shaped = False  # whether a paragraph was shaped: only then may a line hold runs of bidirectional levels (_levelled)
     if typo.rtl or shaping.needs_shaping(text):
         dictionary = shaping.needs_dictionary(text)
         if shaping.missing_extra(dictionary):  # set unshaped (and unbroken) left to right, to be reported (textbox.report)
             unshaped = shaping.script_of(text, dictionary and not shaping.missing_extra())
             directions = [False] * len(paragraphs)
         else:
+            shaped = True
             for i, para in enumerate(paragraphs):
                 if para:
                     paragraphs[i], directions[i] = _shaped(para, True if typo.rtl else None)
-    missing = "".join(sorted({ch for para in paragraphs for w in para if w.missing for ch in w.missing}))
-    unknown = tuple(sorted({t for para in paragraphs for w in para if w.symbols for t in w.symbols if t not in symbols})) if symbols is not None else ()
+    missing = "".join(sorted(set("".join(map(_MISSING, chain.from_iterable(paragraphs))))))
+    unknown = tuple(sorted(set(chain.from_iterable(map(_SYMBOLS, chain.from_iterable(paragraphs)))).difference(symbols))) if symbols is not None else ()
     hyph = typo.hyphenation if style.hyphenate else None
     base = fonts.get(style.font)
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
     attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
-    sums = [(math.fsum(w.width for w in para), len(para), min((w.space for w in para), default=0.0)) for para in paragraphs] if smallest < size else []
+    sums = [(math.fsum(map(_WIDTH, para)), len(para), min(map(_SPACE, para), default=0.0)) for para in paragraphs] if smallest < size else []
     while True:  # hyphenate only where the text would not fit at this size without it
         if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
             size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
@@ -548,7 +596,7 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
         size = round(size - SIZE_STEP, 4)
     placed = tuple(
         _place(line, size, width, _aligned(style.align, rtl), last)
-        if not rtl and not _levelled(line)
+        if not rtl and not (shaped and _levelled(line))
         else _place_bidi(line, size, width, _aligned(style.align, rtl), last, rtl)
         for line, last, rtl in lines
     )
@@ -608,6 +656,11 @@ def _break(
             else:
                 parts = [(*word[0], w)] if len(word) == 1 else [(t, f, x * size) for (t, f), x in zip(word, m.widths)]
             space = m.space * size
+            gap = space if line else 0.0
+            if used + gap + w <= limit:  # most words: on the line
+                line.append((parts, gap))
+                used += gap + w
+                continue
             while True:
                 gap = space if line else 0.0
                 if used + gap + w <= limit:
@@ -644,14 +697,15 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
         return None
     lead, core, _trail = m.groups()
     glued = max(core.rfind(" "), core.rfind(NO_BREAK), core.rfind(NARROW))  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
+    width = _string_width(font)
     for pos in reversed(hyph.positions(core)):
         if pos < glued + 3 or len(core) - pos < 2 or core[pos] == "-":  # never before a word's own hyphen: after it
             continue
         head = lead + core[:pos] + ("" if core[pos - 1] == "-" else "-")  # 'Drachen-' of 'Drachen-Elixier' keeps its one hyphen
-        head_w = stringWidth(head, font, size)
+        head_w = width(head, size)
         if head_w <= room + 1e-6:
             tail = word[len(lead) + pos :]
-            return [(head, font, head_w)], [(tail, font, stringWidth(tail, font, size))]
+            return [(head, font, head_w)], [(tail, font, width(tail, size))]
     return None
 
 
@@ -662,9 +716,12 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     locals and made a Piece when it ends."""
     natural = math.fsum([gap + (parts[0][2] if len(parts) == 1 else math.fsum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
-    gaps = sum(1 for _, gap in line[1:] if gap)  # the units of CJK text follow each other without a gap: none stretches
-    stretch = extra / gaps if align == "justify" and not last and gaps > 0 else 0.0
-    x = {"center": extra / 2, "right": extra}.get(align, 0.0)
+    stretch = 0.0
+    if align == "justify" and not last:
+        gaps = sum(1 for _, gap in line[1:] if gap)  # the units of CJK text follow each other without a gap: none stretches
+        if gaps > 0:
+            stretch = extra / gaps
+    x = extra / 2 if align == "center" else extra if align == "right" else 0.0
     pieces: list[Piece] = []
     texts: list[str] = []  # the run's texts, joined when it ends
     run_x = run_w = run_ws = 0.0
@@ -674,21 +731,22 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
         if gap:
             x += gap + stretch
         for text, font, w in parts:  # each part starts where the run ends: only the font and spaces decide
+            spaced = " " in text or NO_BREAK in text
             # a glued word's own space must not stretch (nor a no-break space: reportlab draws it as a space, which word spacing stretches)
-            if font and font == run_font and not (stretch and (" " in text or NO_BREAK in text or (run_spaced and not run_ws))):
+            if font and font == run_font and not (stretch and (spaced or (run_spaced and not run_ws))):
                 if gap:
                     texts.append(" ")
                     run_ws = stretch
                     run_spaced = True
                 texts.append(text)
-                if not run_spaced and (" " in text or NO_BREAK in text):
+                if spaced:
                     run_spaced = True
                 run_w = x + w - run_x
             else:
                 if run_font is not None:
                     pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
                 texts = [text]
-                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, " " in text or NO_BREAK in text
+                run_x, run_w, run_ws, run_font, run_spaced = x, w, 0.0, font, spaced
             x += w
             gap = 0.0
     if run_font is not None:

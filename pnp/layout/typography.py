@@ -11,9 +11,11 @@ other one): pnp does not invent conventions.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import pyphen
 
@@ -51,10 +53,71 @@ RIGHT_TO_LEFT = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ku
 
 
 @lru_cache(maxsize=16)
-def hyphenator(lang: str) -> pyphen.Pyphen | None:
+def hyphenator(lang: str) -> Patterns | None:
     """The hyphenation patterns of a language (None: pyphen has none), read once a process."""
     found = pyphen.language_fallback(lang.replace("-", "_")) if lang else None
-    return pyphen.Pyphen(lang=found) if found else None
+    return Patterns(Path(pyphen.LANGUAGES[found])) if found else None
+
+
+_IGNORED = ("%", "#", "LEFTHYPHENMIN", "RIGHTHYPHENMIN", "COMPOUNDLEFTHYPHENMIN", "COMPOUNDRIGHTHYPHENMIN")  # lines of a dictionary that are no pattern
+_HEX = re.compile(r"\^{2}([0-9a-f]{2})")  # '^^e9': a character by its code
+_DIGIT = re.compile(r"\d")
+_NOT_DIGIT = re.compile(r"[^\d\n]")
+_SLOT = re.compile(r"(?<!\d)(?!\d)")  # a place between two letters (or at an end) without a digit: its value is 0
+
+
+class Patterns:
+    """A language's hyphenation patterns (Liang's, as in TeX), from pyphen's dictionary of
+    the language, and where they let a word break: what pyphen's `Pyphen(lang=...)`
+    gives (two letters at least on each side), read and asked faster. Why not pyphen's
+    own: it parses each of a dictionary's thousands of patterns with a few Python calls
+    per digit, which took longer than setting a deck's card texts' lines, and it looks
+    every word up through two calls. Here a dictionary's lines are parsed together, by a
+    few regular expressions over the whole text, and a word's breaks are kept by the word."""
+
+    def __init__(self, path: Path):
+        with path.open("rb") as file:
+            encoding = file.readline().decode()  # the first line names the encoding (as pyphen reads it)
+        if encoding.lower() == "microsoft-cp1251":
+            encoding = "cp1251"
+        lines = []
+        for line in path.read_text(encoding).split("\n")[1:]:
+            line = line.strip()
+            if not line or line.startswith(_IGNORED):
+                continue
+            if "^^" in line:
+                line = _HEX.sub(lambda m: chr(int(m.group(1), 16)), line)
+            if "/" in line and "=" in line:  # a nonstandard break ('ff=f'): only where it falls counts here
+                line = line.split("/", 1)[0]
+            lines.append(line)
+        text = "\n".join(lines)
+        keys = _DIGIT.sub("", text).split("\n")  # each pattern's letters
+        values = _NOT_DIGIT.sub("", _SLOT.sub("0", text)).split("\n")  # each pattern's digit before each letter and after the last
+        self.patterns: dict[str, tuple[int, tuple[int, ...]]] = {}  # letters -> where their first nonzero value is, and the values from there
+        for key, digits in zip(keys, values):
+            kept = digits.strip("0")
+            if kept:  # a pattern of zeros breaks nothing
+                self.patterns[key] = (len(digits) - len(digits.lstrip("0")), tuple(map(int, kept)))
+        self.longest = max(map(len, self.patterns), default=0)
+        self._found: dict[str, tuple[int, ...]] = {}  # a word's breaks, by the word (as pyphen, for the process)
+
+    def positions(self, word: str) -> tuple[int, ...]:
+        """Where `word` may break: after so many characters, two at least on each side."""
+        found = self._found.get(word)
+        if found is None:
+            pointed = f".{word.lower()}."
+            values = [0] * (len(pointed) + 1)
+            patterns, longest = self.patterns, self.longest
+            for i in range(len(pointed) - 1):
+                for j in range(i + 1, min(i + longest, len(pointed)) + 1):
+                    pattern = patterns.get(pointed[i:j])
+                    if pattern:
+                        offset, found_values = pattern
+                        at = slice(i + offset, i + offset + len(found_values))
+                        values[at] = map(max, found_values, values[at])
+            right = len(word) - 2
+            found = self._found[word] = tuple(i - 1 for i, value in enumerate(values) if value % 2 and 2 <= i - 1 <= right)
+        return found
 
 
 def base_language(lang: str) -> str:
@@ -78,17 +141,17 @@ class Hyphenation:
     """Where words may break: at the listed breaks of a listed word (a listed word without
     hyphens never breaks), elsewhere where the language's patterns say."""
 
-    patterns: pyphen.Pyphen | None
+    patterns: Patterns | None
     listed: Mapping[str, tuple[int, ...]]
 
-    def positions(self, text: str) -> list[int]:
+    def positions(self, text: str) -> Sequence[int]:
         """The break positions in `text`, whose last word is the one that may break (the
         words glued before it, 'w Drachenblut', do not)."""
         start = max(text.rfind(" "), text.rfind(NO_BREAK), text.rfind(NARROW)) + 1
         found = self.listed.get(text[start:].lower()) if self.listed else None
         if found is not None:
             return [start + p for p in found]
-        return self.patterns.positions(text) if self.patterns is not None else []
+        return self.patterns.positions(text) if self.patterns is not None else ()
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -397,6 +397,7 @@ def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, f
     doc = canvas._doc
     current: tuple[str, float] | None = None
     spacing = 0.0
+    encodings: dict[str, _Encoding] = {}  # this text's fonts' (most pieces share one)
     for font, size, word_space, x, y, text in pieces:
         if word_space != spacing:
             add(f"{fp_str(word_space)} Tw")
@@ -405,7 +406,10 @@ def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, f
         if not isinstance(text, str):
             current = _draw_glyphs(doc, font, size, text, add, current)
             continue
-        for name, encoded in _encoding(doc, font).runs(text):
+        encoding = encodings.get(font)
+        if encoding is None:
+            encoding = encodings[font] = _encoding(doc, font)
+        for name, encoded in encoding.runs(text):
             if current != (name, size):
                 add(f"{name} {fp_str(size)} Tf")
                 current = (name, size)

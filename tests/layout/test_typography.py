@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyphen
+import pytest
 from conftest import edit, make_small_game, run
 from makers import catalogue
 from pdfread import placed_text, reader
 
-from pnp.layout.typography import CONVENTIONS
+from pnp.layout.typography import CONVENTIONS, Patterns
 
 POLISH = "Gracz kładzie jedną kartę w mieście do końca rundy."  # without the rule, a line ends in 'w'
 FRENCH = "Chaque joueur annonce Attention ! puis défausse deux cartes."  # without it, a line starts with '!'
@@ -127,3 +129,16 @@ def test_listed_hyphenation_is_checked_where_it_is_written(tmp_path):
         "hra/game.yaml:10:3: hyphenation lists words for 'xx_YY', which is not a language code that pnp knows; expected one like 'de', 'en' or 'pt_BR' [hyphenation-language]"
         in out
     )
+
+
+@pytest.mark.parametrize("lang", ["sk", "cs", "pl", "de_DE", "fr", "en_US", "hu_HU", "nl_NL"])
+def test_a_dictionary_read_by_pnp_breaks_words_where_pyphen_does(lang):
+    """pnp reads pyphen's dictionaries itself, faster (typography.Patterns): the same
+    patterns, so the same breaks (nonstandard ones, Hungarian's and Dutch's, at the same
+    places), two letters at least on each side, glued words ('a hra') broken as a whole."""
+    path = Path(pyphen.LANGUAGES[lang])
+    ours, theirs = Patterns(path), pyphen.HyphDict(path)
+    assert ours.patterns == {key: (start, tuple(map(int, values))) for key, (start, values) in theirs.patterns.items()}
+    words = "hráč vyložené rovnakého impéria Drachenblut-Elixier lettergrepen hyphenation Rechtschreibreform Éléphants Szövegszerkesztő".split()
+    for word in [*words, *(f"a {w}" for w in words), *(w.upper() for w in words)]:
+        assert list(ours.positions(word)) == list(pyphen.Pyphen(filename=str(path)).positions(word)), word
