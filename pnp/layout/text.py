@@ -297,14 +297,14 @@ def parse(text: str, family: str, fonts: FontSet, convention: Convention = NONE,
 # (shaping.word_breaks, the scripts extra). CJK keeps pnp's rules, with or without ICU:
 # they need no dictionary, and a game's PDFs must not change with what else is installed.
 _WIDE_RANGES = "\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
-_BEYOND = re.compile("[^\\x00-\u200a]")  # a character from U+200B on: only such a text may break without spaces
+_BEYOND = re.compile("[^\\x00-\u0dff]")  # a character from U+0E00 (Thai) on: only such a text may break without spaces
 
 
 @lru_cache(maxsize=1)
 def _close() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The characters between which a line may break without a space (with U+200B, and the
     letters of the scripts ICU breaks), and the wide ones among them: compiled when a text
-    first holds a character from U+200B on, since Python compiles such large classes slowly
+    first holds a character from U+0E00 on, since Python compiles such large classes slowly
     and most games never need them."""
     return re.compile(f"[\u200b{_WIDE_RANGES}{shaping.DICTIONARY.pattern[1:-1]}]"), re.compile(f"[{_WIDE_RANGES}]")
 
