@@ -253,3 +253,15 @@ def signal_on_first_move(monkeypatch) -> list:
 
     monkeypatch.setattr(pnp.base.output.os, "replace", replace)
     return moved
+
+
+def loads_jinja(script: str) -> bool:
+    """Whether Python importing pnp from this checkout and running `script` (its asserts
+    pass) ends with Jinja imported: a fresh process, as a build starts."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    probe = script + "\nimport sys\nprint('jinja2' in sys.modules)\n"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, env={"PYTHONPATH": str(root)}, check=True)
+    return done.stdout.strip() == "True"

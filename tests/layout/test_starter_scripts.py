@@ -345,21 +345,27 @@ def _translate(game: Path, lang: str, source: str, translated: str) -> int:
     return i + 1
 
 
-def test_overflow_and_missing_glyphs_are_measured_on_the_shaped_text(tmp_path):
-    game = starter_in("hi", tmp_path / "starter")
-    line = _translate(game, "hi", "Draw a card.", " ".join(["बाकी सभी खिलाड़ी एक-एक पत्ता छोड़ते हैं।"] * 30))
-    output = run("check", game, "--lang", "hi").output.replace(f"{game}/", "")
+def overflow_and_missing_glyphs(tmp_path, lang: str, long: str, needs_mm: float, short: str) -> None:
+    """The starter game in `lang`: `long` as the first card's text is an overflow that needs
+    `needs_mm` of height, and `short` with Arabic letters the font lacks a missing glyph."""
+    game = starter_in(lang, tmp_path / "starter")
+    line = _translate(game, lang, "Draw a card.", long)
+    output = run("check", game, "--lang", lang).output.replace(f"{game}/", "")
     assert (
-        f"locale/hi.po:{line}: text of card 'dawn' does not fit its 51.0 x 50.0 mm box even at 6 pt (it needs 55.9 mm of height); "
+        f"locale/{lang}.po:{line}: text of card 'dawn' does not fit its 51.0 x 50.0 mm box even at 6 pt (it needs {needs_mm:.1f} mm of height); "
         "expected a shorter translation, or a larger box or smaller min_size in layout 'card' (layouts/card.yaml:31:5); the card is at cards.yaml:2:3 [text-overflow]"
     ) in output, output
-    line = _translate(game, "hi", "Draw a card.", "एक पत्ता उठाएँ। مرحبا")
-    output = run("check", game, "--lang", "hi").output.replace(f"{game}/", "")
+    line = _translate(game, lang, "Draw a card.", short + " مرحبا")
+    output = run("check", game, "--lang", lang).output.replace(f"{game}/", "")
     assert (
-        f"locale/hi.po:{line}: text of card 'dawn' uses 'ا' (U+0627), 'ب' (U+0628), 'ح' (U+062D), 'ر' (U+0631), 'م' (U+0645), missing from font 'sans'; "
+        f"locale/{lang}.po:{line}: text of card 'dawn' uses 'ا' (U+0627), 'ب' (U+0628), 'ح' (U+062D), 'ر' (U+0631), 'م' (U+0645), missing from font 'sans'; "
         "expected a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml) [font-glyph]"
     ) in output, output
     assert "1 error," in output
+
+
+def test_overflow_and_missing_glyphs_are_measured_on_the_shaped_text(tmp_path):
+    overflow_and_missing_glyphs(tmp_path, "hi", " ".join(["बाकी सभी खिलाड़ी एक-एक पत्ता छोड़ते हैं।"] * 30), 55.9, "एक पत्ता उठाएँ।")
 
 
 def test_a_right_to_left_rulebook_is_mirrored(tmp_path):
@@ -430,17 +436,4 @@ def test_overflow_and_missing_glyphs_are_measured_on_the_broken_thai_text(tmp_pa
     """A Thai text too long for its box even broken at every word end is an overflow with the
     height it needs, and a letter Loma lacks is a missing glyph, as in any other script."""
     pytest.importorskip("icu4py")
-    game = starter_in("th", tmp_path / "starter")
-    line = _translate(game, "th", "Draw a card.", " ".join([PARAGRAPH] * 8))
-    output = run("check", game, "--lang", "th").output.replace(f"{game}/", "")
-    assert (
-        f"locale/th.po:{line}: text of card 'dawn' does not fit its 51.0 x 50.0 mm box even at 6 pt (it needs 94.0 mm of height); "
-        "expected a shorter translation, or a larger box or smaller min_size in layout 'card' (layouts/card.yaml:31:5); the card is at cards.yaml:2:3 [text-overflow]"
-    ) in output, output
-    line = _translate(game, "th", "Draw a card.", "จั่วการ์ดหนึ่งใบ مرحبا")
-    output = run("check", game, "--lang", "th").output.replace(f"{game}/", "")
-    assert (
-        f"locale/th.po:{line}: text of card 'dawn' uses 'ا' (U+0627), 'ب' (U+0628), 'ح' (U+062D), 'ر' (U+0631), 'م' (U+0645), missing from font 'sans'; "
-        "expected a font that has them: no bundled or game font does (add a .ttf that has them to the game's fonts/ folder, named in fonts/fonts.yaml) [font-glyph]"
-    ) in output, output
-    assert "1 error," in output
+    overflow_and_missing_glyphs(tmp_path, "th", " ".join([PARAGRAPH] * 8), 94.0, "จั่วการ์ดหนึ่งใบ")
