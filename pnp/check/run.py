@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pnp.assets.fonts import missing_glyphs
+from pnp.assets.shaping import needs_shaping
 from pnp.base.errors import Location, Problems, display_path
 from pnp.check.constraints.base import check_rules
 from pnp.check.own_words import check_own_catalogue, check_own_words
@@ -24,7 +26,7 @@ from pnp.layout.read import check_layout
 from pnp.layout.text import block_syntax
 from pnp.load.model import Deck, Game
 from pnp.plan.game import Plan, plan_game
-from pnp.project.edition import Edition, make_editions
+from pnp.project.edition import Edition, make_editions, unprintable
 from pnp.project.project import Project
 from pnp.templates.expressions import CODE, unreadable
 
@@ -281,6 +283,27 @@ def check_languages(editions: list[Edition]) -> Problems:
     problems = Problems()
     for edition in editions:
         problems.extend(check_own_catalogue(edition.project.game, edition.game.meta.strings, edition.lang))
+        problems.extend(check_plain_names(edition))
+    return problems
+
+
+def check_plain_names(edition: Edition) -> Problems:
+    """A warning where the sheets' own captions (the ruler's, pieces' labels) cannot print
+    the game's title or a deck's name even in the source language (Edition.plain): they
+    are plain lines in pnp's sans, which has no letters of, or cannot shape, that script."""
+    problems = Problems()
+    game, font = edition.project.game, edition.project.fonts.get("sans")
+    names = [(edition.plain(), game.locs.get("title", game.loc), "the game's title")]
+    names += [(edition.plain(deck), game.decks[deck].locs.get("name", game.decks[deck].loc), f"deck '{deck}''s name") for deck in edition.project.layouts]
+    for name, loc, what in names:
+        if unprintable(name, font.registered):
+            problems.warn(
+                loc,
+                "caption-script",
+                f"{what} '{name}' cannot be printed in the captions pnp writes on the sheets (under the ruler, on pieces), plain lines in the "
+                f"game's sans font, which {'cannot shape its script' if needs_shaping(name) else 'lacks ' + repr(missing_glyphs(font.registered, name))}: "
+                "they will show it as boxes or in the wrong order; expected a title and deck names in the Latin, Greek or Cyrillic alphabet in the game's source language",
+            )
     return problems
 
 

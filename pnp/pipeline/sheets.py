@@ -123,7 +123,7 @@ def _draw_grid(sheets: Sheets, plan: GridSheets, target: Path) -> Written:
     spec = sheets.options.sheet
     info = _doc_info(sheets, deck.name, sheets.words("meta.cards", n=len(items)), plan.sides, plan.duplex)
     words = sheets.words
-    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", words, plan.sheets)
+    caption = ruler_caption(f"{sheets.edition.plain()} · {sheets.edition.plain(deck.id)}", words, plan.sheets)
     pages = _keep_cuts(plan.pages(), sheets, target, plan.fronts)
     count = write_sheets(
         sheets.txn.path_for(target), pages, plan.fronts, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
@@ -147,7 +147,7 @@ def _draw_sizes(sheets: Sheets, plan: SizedSheets, target: Path) -> Written:
 
     info = _doc_info(sheets, deck.name, sheets.words("meta.cards", n=len(items)), plan.sides, plan.duplex)
     words = sheets.words
-    caption = ruler_caption(f"{sheets.edition.game.meta.title} · {deck.name}", words, plan.sheets)
+    caption = ruler_caption(f"{sheets.edition.plain()} · {sheets.edition.plain(deck.id)}", words, plan.sheets)
     count = write_sheets(
         sheets.txn.path_for(target), plan.pages, plan.grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
     )
@@ -172,7 +172,7 @@ def _draw_group(sheets: Sheets, plan: GroupSheets, target: Path, group: str, ids
     names = ", ".join(game.decks[d].name for d in ids)
     info = _doc_info(sheets, names, sheets.words("meta.components", n=len(entries)), plan.sides, plan.duplex)
     words = sheets.words
-    caption = ruler_caption(f"{game.meta.title} · {group}", words, plan.sheets)
+    caption = ruler_caption(f"{sheets.edition.plain()} · {group}", words, plan.sheets)
     pages = _keep_cuts(plan.shared.pages, sheets, target, plan.shared)
     count = write_sheets(
         sheets.txn.path_for(target), pages, plan.shared, info, face_of, project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
@@ -189,13 +189,13 @@ def _draw_pieces(sheets: Sheets, plan: Pieces, target: Path) -> Written:
 
     def faces():
         for index in plan.items:
-            yield f"{game.meta.title} · {deck.name} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
+            yield f"{edition.plain()} · {edition.plain(deck.id)} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
 
     count = sheets.words("meta.pieces", n=len(plan.tiling.pieces), what=sheets.words("meta.components", n=len(plan.items)))
     info = _doc_info(sheets, deck.name, count, "one-sided", False)
     words = sheets.words
     notes = [words(key, **values) for key, values in plan.notes]
-    count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(f"{game.meta.title} · {deck.name}", words), notes)
+    count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(f"{edition.plain()} · {edition.plain(deck.id)}", words), notes)
     return Written(target, len(plan.items), count)  # pieces are printed one-sided
 
 
@@ -247,13 +247,14 @@ def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
     words = sheets.words
     what = words("tuckbox", deck=deck.name)
     info = _doc_info(sheets, what, words("meta.tuckbox", n=deck.count), "one-sided", False)
-    caption = ruler_caption(f"{edition.game.meta.title} · {what}", words)
+    title, name = edition.plain(), edition.plain(deck.id)
+    caption = ruler_caption(f"{title} · {words('tuckbox', deck=name)}", words)
     if plan.grid is not None:
         count = write_sheets(sheets.txn.path_for(target), plan.pages, plan.grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm, words)
     else:
         assert plan.tiling is not None
         notes = [words("assembly.tuckbox")]
-        count = _write_pieces(sheets, target, plan.tiling, [(f"{edition.game.meta.title} · {what}", face)], info, caption, notes)
+        count = _write_pieces(sheets, target, plan.tiling, [(f"{title} · {words('tuckbox', deck=name)}", face)], info, caption, notes)
     return Written(target, 0, count)
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pnp.assets.fonts import FontSet
+from pnp.assets.fonts import FontSet, missing_glyphs
+from pnp.assets.shaping import needs_shaping
 from pnp.base.errors import Location, Problems, display_path
 from pnp.i18n.catalogues import Entry, extract, languages, locale_dir, translate, translations
 from pnp.layout.renderer import Renderer
@@ -83,9 +84,26 @@ class Edition:
         """The game's fonts in this edition's language (fonts.yaml may replace some for it)."""
         return self.project.fonts.in_language(self.lang)
 
+    def plain(self, deck: str | None = None) -> str:
+        """The game's title, or `deck`'s name, as the sheets' own captions print it (the
+        ruler's, a piece's label): those are plain lines in pnp's sans, not set by the text
+        engine, so a name in a script that needs shaping, or with letters that font lacks,
+        is printed as the game's source language has it (never boxes, nor letters in the
+        wrong order). check.run.check_languages warns where that too cannot be printed."""
+        if deck is None:
+            name, source = self.game.meta.title, self.source.meta.title
+        else:
+            name, source = self.game.decks[deck].name, self.source.decks[deck].name
+        return source if name != source and unprintable(name, self.project.fonts.get("sans").registered) else name
+
     def renderer(self) -> Renderer:
         """A renderer that sets faces of this edition."""
         return Renderer(self.game, self.fonts, self.project.symbols, self.lang, self.project.card_sizes)
+
+
+def unprintable(text: str, font: str) -> bool:
+    """Whether a plain line in `font` (a sheet's caption) cannot print `text` as written."""
+    return needs_shaping(text) or bool(missing_glyphs(font, text))
 
 
 def make_editions(project: Project, langs: list[str], allow_untranslated: bool = False, rulebooks: bool = True) -> list[Edition]:

@@ -88,3 +88,26 @@ def test_a_layout_that_says_mirror_false_is_not_mirrored(editions):
     """The compass keeps east on the right and west on the left in Hebrew."""
     assert _on_card(editions["he"], "מזרח") > 30 and _on_card(editions["he"], "מערב") < 10
     assert _on_card(editions["en"], "E") > 30 and _on_card(editions["en"], "W") < 10
+
+
+@pytest.mark.parametrize("lang", ["he", "ar"])
+def test_the_sheets_caption_names_the_game_in_letters_it_can_print(editions, lang):
+    """The caption under the ruler is a plain line in pnp's sans, which has no Hebrew or
+    Arabic (and would not shape them): it names the game and deck as the source language
+    does, never as boxes."""
+    text = reader(editions[lang]).pages[0].extract_text()
+    caption = [line for line in text.splitlines() if "sheet 1/1" in line]
+    assert caption == ["Elements · Elements · sheet 1/1 front"], caption
+
+
+def test_a_title_the_captions_cannot_print_even_in_the_source_language_is_a_warning(tmp_path):
+    from conftest import edit, make_small_game
+
+    game = make_small_game(tmp_path / "g")
+    edit(game / "game.yaml", "title: ", "title: משחק # ")
+    result = run("check", game)
+    assert (
+        "warning: the game's title 'משחק' cannot be printed in the captions pnp writes on the sheets (under the ruler, on pieces), "
+        "plain lines in the game's sans font, which cannot shape its script: they will show it as boxes or in the wrong order; "
+        "expected a title and deck names in the Latin, Greek or Cyrillic alphabet in the game's source language [caption-script]"
+    ) in result.output, result.output
