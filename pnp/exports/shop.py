@@ -36,6 +36,7 @@ from pnp.exports.pdfx import DocInfo, convert
 from pnp.exports.preflight import FaceParts, cards_text, preflight
 from pnp.exports.raster import DeckFaces, Exported, art_key, blank_job, game_faces, one_size, render_all, save_image, shop_job
 from pnp.exports.shops import MANIFEST, SHOPS, TOLERANCE_MM, CardSize, Shop
+from pnp.i18n.own import own_words
 from pnp.layout.faces import Face, Op, RectOp
 from pnp.load.model import Deck
 
@@ -105,6 +106,7 @@ def export_shop(
     symbols = edition.project.symbols
     font = edition.project.fonts.get("sans").registered
     meta = edition.game.meta
+    words = own_words(edition.lang, meta.strings)  # the PDF's subject in the export's language
     root = out / edition.game.name / f"shop-{shop.key}-{edition.lang}"
     with transaction() as txn:  # every file moved into place at the end, or none
         for plan in plans:
@@ -114,7 +116,7 @@ def export_shop(
             if not plan.faces.backed:
                 _no_back(shop, deck, problems, findings)
             if shop.output == "pdf":
-                info = DocInfo(f"{meta.title}: {deck.name or deck.id}", meta.author, f"{deck.id} for {shop.name}")
+                info = DocInfo(f"{meta.title}: {deck.name or deck.id}", meta.author, words("meta.shop", what=words("meta.cards", n=deck.count), shop=shop.name))
                 written = _write_pdf(shop, plan, where, symbols, font, pdfx, icc, info, problems, findings, txn)
             else:
                 written = _write_images(shop, plan, where, symbols, font, problems, findings, txn)

@@ -88,6 +88,7 @@ SOURCE: dict[str, str | tuple[str, str]] = {
     "meta.rulebook": "rulebook, {paper}",
     "meta.booklet": "{page} booklet on {paper}: print double-sided, flip on the short edge, fold, staple",
     "meta.calibration": "pnp calibration sheet",
+    "meta.shop": "{what} for {shop}",
 }
 NOTES = {  # for the translators: what a word is, where the English alone does not say
     "ruler": "the caption under a millimetre ruler on every sheet; {length} is its length in mm",
@@ -103,6 +104,7 @@ NOTES = {  # for the translators: what a word is, where the English alone does n
     "rulebook.continued": "an index letter repeated at the top of a column: 'C (cont.)'",
     "meta.cards": "in a PDF's subject (its document properties), before the paper and how to print it: '54 cards, A4, duplex'",
     "meta.pieces": "{what} is '1 component' or '5 cards, 300 x 400 mm', {n} the pieces each is printed in",
+    "meta.shop": "in a print shop's PDF's subject: {what} is '75 cards', {shop} the shop's name, 'DriveThruCards'",
     "meta.sides.duplex": "in a PDF's subject: how its sheets are printed (printed on both sides)",
     "meta.sides.fronts": "in a PDF's subject: only the fronts of the cards are printed",
     "meta.sides.backs": "in a PDF's subject: only the backs of the cards are printed",

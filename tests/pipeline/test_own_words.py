@@ -226,3 +226,13 @@ def test_no_pdf_of_a_bundled_game_built_in_slovak_or_czech_has_an_english_word_o
         pdfs = sorted((tmp_path / "out" / name).glob(f"*-{lang}-*.pdf"))
         assert pdfs
         assert {pdf.name: english_on(pdf, lang, game=game) for pdf in pdfs} == {pdf.name: [] for pdf in pdfs}
+
+
+@pytest.mark.parametrize(("lang", "subject"), [("sk", "75 kariet pre DriveThruCards"), ("cs", "75 karet pro DriveThruCards")])
+def test_a_print_shops_pdf_says_what_it_holds_in_the_language_of_the_export(tmp_path, lang, subject):
+    pytest.importorskip("pypdf")
+    result = run("export", "shop", DEFAULT_GAME, "--profile", "dtc", "--deck", "events", "--lang", lang, "--no-pdfx", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "mesta" / f"shop-dtc-{lang}" / "events" / "75x-events.pdf"
+    assert reader(pdf).metadata["/Subject"] == subject
+    assert [found for found in english_on(pdf, lang, game=DEFAULT_GAME) if found[0] == "/Subject"] == []
