@@ -66,6 +66,9 @@ _NOT_DIGIT = re.compile(r"[^\d\n]")
 _SLOT = re.compile(r"(?<!\d)(?!\d)")  # a place between two letters (or at an end) without a digit: its value is 0
 
 
+KEPT_WORDS = 16_384  # words whose breaks a language's patterns keep (a language's common vocabulary; each a few hundred bytes)
+
+
 class Patterns:
     """A language's hyphenation patterns (Liang's, as in TeX), from pyphen's dictionary of
     the language, and where they let a word break: what pyphen's `Pyphen(lang=...)`
@@ -99,7 +102,7 @@ class Patterns:
             if kept:  # a pattern of zeros breaks nothing
                 self.patterns[key] = (len(digits) - len(digits.lstrip("0")), tuple(map(int, kept)))
         self.longest = max(map(len, self.patterns), default=0)
-        self._found: dict[str, tuple[int, ...]] = {}  # a word's breaks, by the word (as pyphen, for the process)
+        self._found: dict[str, tuple[int, ...]] = {}  # a word's breaks, by the word: at most KEPT_WORDS, then begun again
 
     def positions(self, word: str) -> tuple[int, ...]:
         """Where `word` may break: after so many characters, two at least on each side."""
@@ -116,7 +119,10 @@ class Patterns:
                         at = slice(i + offset, i + offset + len(found_values))
                         values[at] = map(max, found_values, values[at])
             right = len(word) - 2
-            found = self._found[word] = tuple(i - 1 for i, value in enumerate(values) if value % 2 and 2 <= i - 1 <= right)
+            found = tuple(i - 1 for i, value in enumerate(values) if value % 2 and 2 <= i - 1 <= right)
+            if len(self._found) >= KEPT_WORDS:  # bounded, as the other word caches: a long deck's vocabulary would grow it without end
+                self._found.clear()
+            self._found[word] = found
         return found
 
 
