@@ -35,7 +35,7 @@ from pnp.assets.fonts import bundled_fonts
 from pnp.assets.images import MAX_PIXELS
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Written, atomic_path, transaction
-from pnp.exports.png import exported_as, exported_side  # what `pnp export png` wrote into its images
+from pnp.exports.png import PngCard, exported_card  # what `pnp export png` wrote into its images
 from pnp.exports.shops import MANIFEST  # written by `pnp export shop` (exports/shop.py)
 from pnp.i18n.own import ENGLISH, Words
 from pnp.impose.sheets import DoesNotFit, SheetSpec, fit_grid, impose, impose_fold, plan_fold, plan_tiling
@@ -136,8 +136,8 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
     if len(fronts) > MAX_IMAGES:
         problems.error(shown, "images-limit", f"{len(fronts)} images; expected at most {MAX_IMAGES}")
         raise PnpError(problems)
-    backs: list[Path] = []
-    fronts, found, notes = _exported_backs(folder, fronts, problems if back is None else Problems())  # an exported deck's backs are never fronts
+    cards = {path: exported_card(path) for path in fronts}  # each file's header read once
+    fronts, found, notes = _exported_backs(folder, fronts, cards, problems if back is None else Problems())  # an exported deck's backs are never fronts
     if back is None:
         backs = found
     else:
@@ -158,7 +158,7 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
     problems.raise_if_errors()
     learned = None
     if bleed is None:
-        exported = {exported_as(path) for path in fronts}
+        exported = {card.held if card is not None else None for card in map(cards.get, fronts)}
         found = exported.pop() if len(exported) == 1 else None
         if found is not None:
             size, learned = size or found[0], found[1]
@@ -181,16 +181,15 @@ def collect(folder: Path, back: Path | None, size: tuple[float, float] | None, b
     return Artwork(fronts, backs, trim, problems, learned=learned, notes=notes)
 
 
-def _exported_backs(folder: Path, files: list[Path], problems: Problems) -> tuple[list[Path], list[Path], list[str]]:
+def _exported_backs(folder: Path, files: list[Path], cards: dict[Path, PngCard | None], problems: Problems) -> tuple[list[Path], list[Path], list[str]]:
     """A deck's folder of `pnp export png` holds its backs beside its fronts (one back.png,
     or ID-back.png beside each ID-front.png), each PNG saying its side: the fronts, the
     backs (one for every card, or one per front in the fronts' order) and the summary's
     line. Any other folder is all fronts."""
-    sides = {path: exported_side(path) for path in files}
-    backs = [path for path in files if sides[path] == "back"]
+    backs = [path for path in files if (card := cards[path]) is not None and card.is_back]
     if not backs:
         return files, [], []
-    fronts = [path for path in files if sides[path] != "back"]
+    fronts = [path for path in files if not (card := cards[path]) or not card.is_back]
     if not fronts:  # a folder of backs alone: imposed as it is asked, as cards
         return files, [], []
     if len(backs) == 1:
@@ -419,9 +418,9 @@ def _refuse_bled(folder: Path, art: Artwork, make_bleed: float) -> None:
         raise PnpError(art.problems)
     bled: dict[float, list[str]] = {}
     for path in dict.fromkeys(art.fronts + art.backs):
-        found = exported_as(path)
-        if found is not None and found[1] > 0:
-            bled.setdefault(found[1], []).append(path.name)
+        card = exported_card(path)
+        if card is not None and card.held is not None and card.held[1] > 0:
+            bled.setdefault(card.held[1], []).append(path.name)
     for held, names in sorted(bled.items()):
         listed = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         art.problems.error(

@@ -4,8 +4,7 @@ game gives the same files; a deck whose backs all draw the same (raster.art_key,
 without rasterising them) gets one back image. Faces are laid out as they are drawn
 (raster.DeckFaces), never all held. Each image is written as soon as it is
 rendered (raster.render_all): one image in memory at a time. Each PNG says in its text
-chunks the trim and the bleed it was drawn with (`exported_as`) and its side
-(`exported_side`), so that `pnp impose` puts the deck's folder on sheets as it is, its
+chunks the trim and the bleed it was drawn with and its side (`exported_card`), so that `pnp impose` puts the deck's folder on sheets as it is, its
 backs behind its fronts, without being told again. Every file goes into one
 transaction: they are moved into place together at the end, the earlier export's faces
 this one does not write are removed then, and a failed or interrupted export leaves the
@@ -14,6 +13,7 @@ previous one as it was."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 
@@ -33,37 +33,40 @@ def card_text(width_pt: float, height_pt: float, bleed: float, side: str) -> dic
     return {TRIM_KEY: f"{round(width_pt / mm, 2):g}x{round(height_pt / mm, 2):g}", BLEED_KEY: f"{bleed:g}", SIDE_KEY: side}
 
 
-def exported_side(path: Path) -> str | None:
-    """ "front" or "back" for a PNG of `pnp export png`, as its text chunk says (or, for one
-    written before the chunk was, as its name does: back.png, ID-back.png); None for any
-    other image. `pnp impose` of an exported deck's folder takes its backs as backs."""
+@dataclass(frozen=True)
+class PngCard:
+    """What a PNG of `pnp export png` says of itself in its text chunks."""
+
+    side: str  # "front" or "back" (for a PNG written before its side was, as its name says: back.png, ID-back.png)
+    held: tuple[tuple[float, float], float] | None  # its trim (mm) and the bleed it holds (mm a side); None if not readable
+
+    @property
+    def is_back(self) -> bool:
+        return self.side == "back"
+
+
+def exported_card(path: Path) -> PngCard | None:
+    """What `path` says of itself if `pnp export png` wrote it, read once (its header only);
+    None for any other image, or one that cannot be read (the caller says why). `pnp
+    impose` of an exported deck's folder takes its backs as backs, and its trim and bleed
+    as they are."""
     try:
         with Image.open(path) as image:
-            side, trim = image.info.get(SIDE_KEY), image.info.get(TRIM_KEY)
+            trim, bleed, side = image.info.get(TRIM_KEY), image.info.get(BLEED_KEY), image.info.get(SIDE_KEY)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError):
         return None
-    if side in ("front", "back"):
-        return side
     if not isinstance(trim, str):
         return None
-    return "back" if path.name == "back.png" or path.name.endswith("-back.png") else "front"
-
-
-def exported_as(path: Path) -> tuple[tuple[float, float], float] | None:
-    """The trim (mm) and the bleed (mm a side) a PNG of `pnp export png` holds, as its text
-    chunks say; None for any other image (or one that cannot be read: the caller says why)."""
-    try:
-        with Image.open(path) as image:
-            trim, bleed = image.info.get(TRIM_KEY), image.info.get(BLEED_KEY)
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError):
-        return None
-    if not isinstance(trim, str) or not isinstance(bleed, str):
-        return None
-    try:
-        width, height = (float(part) for part in trim.split("x"))
-        return (width, height), float(bleed)
-    except ValueError:
-        return None
+    if side not in ("front", "back"):
+        side = "back" if path.name == "back.png" or path.name.endswith("-back.png") else "front"
+    held = None
+    if isinstance(bleed, str):
+        try:
+            width, height = (float(part) for part in trim.split("x"))
+            held = (width, height), float(bleed)
+        except ValueError:
+            pass
+    return PngCard(side, held)
 
 
 def export_png(

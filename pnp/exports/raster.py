@@ -265,19 +265,17 @@ def game_faces(folder: Path, lang: str | None, decks: list[str] | None, allow_un
         pairs = [project.card_layouts(deck_id, i) for i in range(len(deck.cards))]  # each card's own, as the build prints it
         backed = any(back for _, back in pairs)
         kept: dict[tuple[int, str], Face] = {}
-        front_sizes = []
-        for i, card in enumerate(deck.cards):
-            face = renderer.face(card, pairs[i][0], "front", problems)
-            front_sizes.append((face.width, face.height))
-            if keep:
-                kept[i, "front"] = face
-        back_sizes, back_keys = [], []
-        for i, card in enumerate(deck.cards) if backed else ():
-            face = renderer.face(card, pairs[i][1], "back", problems)
-            back_sizes.append((face.width, face.height))
-            back_keys.append(hash(art_key(face)))
-            if keep:
-                kept[i, "back"] = face
+        sizes: dict[str, list[tuple[float, float]]] = {"front": [], "back": []}
+        back_keys = []
+        for side, column in (("front", 0), ("back", 1)) if backed else (("front", 0),):
+            for i, card in enumerate(deck.cards):
+                face = renderer.face(card, pairs[i][column], side, problems)
+                sizes[side].append((face.width, face.height))
+                if column:
+                    back_keys.append(hash(art_key(face)))
+                if keep:
+                    kept[i, side] = face
+        front_sizes, back_sizes = sizes["front"], sizes["back"]
         result.append(DeckFaces(deck, front_sizes, back_sizes, back_keys, _lay_out(renderer, deck, pairs, kept)))
     if problems.errors and not force:
         raise PnpError(problems)
@@ -291,7 +289,7 @@ def _lay_out(renderer, deck: Deck, pairs: list, kept: dict[tuple[int, str], Face
 
     def lay_out(i: int, side: str, parts: list | None) -> Face:
         face = kept.get((i, side)) if parts is None else None
-        return face or renderer.face(deck.cards[i], pairs[i][0 if side == "front" else 1], side, Problems(), parts)
+        return face if face is not None else renderer.face(deck.cards[i], pairs[i][0 if side == "front" else 1], side, Problems(), parts)
 
     return lay_out
 

@@ -404,8 +404,9 @@ def _deck(
     or back sheets when the backs differ); and a DeckCustom (a Card when it is one card)
     with every copy. Returns the first card's face, for the thumbnail."""
     deck = faces.deck
-    size_mm = _size_mm(faces.front_sizes[keep[0]])
-    cell = (pixels(faces.front_sizes[keep[0]][0], raster.dpi), pixels(faces.front_sizes[keep[0]][1], raster.dpi))
+    width, height = faces.front_sizes[keep[0]]
+    size_mm = _size_mm((width, height))
+    cell = (pixels(width, raster.dpi), pixels(height, raster.dpi))
     largest = largest_grid(cell, max_pixels)
     shared_back, fronts = _backs(faces, keep, raster)  # fronts: one stream for the deck, read sheet by sheet, each face laid out as it is drawn
     unique_backs = faces.backed and shared_back is None

@@ -66,7 +66,7 @@ _NOT_DIGIT = re.compile(r"[^\d\n]")
 _SLOT = re.compile(r"(?<!\d)(?!\d)")  # a place between two letters (or at an end) without a digit: its value is 0
 
 
-KEPT_WORDS = 16_384  # words whose breaks a language's patterns keep (a language's common vocabulary; each a few hundred bytes)
+KEPT_WORDS = 16_384  # words whose breaks a language's patterns keep, the most recently asked (a language's common vocabulary; each a few hundred bytes)
 
 
 class Patterns:
@@ -102,28 +102,22 @@ class Patterns:
             if kept:  # a pattern of zeros breaks nothing
                 self.patterns[key] = (len(digits) - len(digits.lstrip("0")), tuple(map(int, kept)))
         self.longest = max(map(len, self.patterns), default=0)
-        self._found: dict[str, tuple[int, ...]] = {}  # a word's breaks, by the word: at most KEPT_WORDS, then begun again
+        self.positions = lru_cache(maxsize=KEPT_WORDS)(self._positions)  # a word's breaks, by the word: the KEPT_WORDS most recent
 
-    def positions(self, word: str) -> tuple[int, ...]:
+    def _positions(self, word: str) -> tuple[int, ...]:
         """Where `word` may break: after so many characters, two at least on each side."""
-        found = self._found.get(word)
-        if found is None:
-            pointed = f".{word.lower()}."
-            values = [0] * (len(pointed) + 1)
-            patterns, longest = self.patterns, self.longest
-            for i in range(len(pointed) - 1):
-                for j in range(i + 1, min(i + longest, len(pointed)) + 1):
-                    pattern = patterns.get(pointed[i:j])
-                    if pattern:
-                        offset, found_values = pattern
-                        at = slice(i + offset, i + offset + len(found_values))
-                        values[at] = map(max, found_values, values[at])
-            right = len(word) - 2
-            found = tuple(i - 1 for i, value in enumerate(values) if value % 2 and 2 <= i - 1 <= right)
-            if len(self._found) >= KEPT_WORDS:  # bounded, as the other word caches: a long deck's vocabulary would grow it without end
-                self._found.clear()
-            self._found[word] = found
-        return found
+        pointed = f".{word.lower()}."
+        values = [0] * (len(pointed) + 1)
+        patterns, longest = self.patterns, self.longest
+        for i in range(len(pointed) - 1):
+            for j in range(i + 1, min(i + longest, len(pointed)) + 1):
+                pattern = patterns.get(pointed[i:j])
+                if pattern:
+                    offset, found_values = pattern
+                    at = slice(i + offset, i + offset + len(found_values))
+                    values[at] = map(max, found_values, values[at])
+        right = len(word) - 2
+        return tuple(i - 1 for i, value in enumerate(values) if value % 2 and 2 <= i - 1 <= right)
 
 
 def base_language(lang: str) -> str:

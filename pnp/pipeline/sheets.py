@@ -123,7 +123,7 @@ def _draw_grid(sheets: Sheets, plan: GridSheets, target: Path) -> Written:
     spec = sheets.options.sheet
     info = _doc_info(sheets, deck.name, sheets.words("meta.cards", n=len(items)), plan.sides, plan.duplex)
     words = sheets.words
-    caption = ruler_caption(f"{sheets.edition.plain()} · {sheets.edition.plain(deck.id)}", words, plan.sheets)
+    caption = ruler_caption(_named(sheets.edition, deck.id), words, plan.sheets)
     pages = _keep_cuts(plan.pages(), sheets, target, plan.fronts)
     count = write_sheets(
         sheets.txn.path_for(target), pages, plan.fronts, info, face_of, sheets.edition.project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
@@ -147,7 +147,7 @@ def _draw_sizes(sheets: Sheets, plan: SizedSheets, target: Path) -> Written:
 
     info = _doc_info(sheets, deck.name, sheets.words("meta.cards", n=len(items)), plan.sides, plan.duplex)
     words = sheets.words
-    caption = ruler_caption(f"{sheets.edition.plain()} · {sheets.edition.plain(deck.id)}", words, plan.sheets)
+    caption = ruler_caption(_named(sheets.edition, deck.id), words, plan.sheets)
     count = write_sheets(
         sheets.txn.path_for(target), plan.pages, plan.grids[0], info, face_of, project.symbols, caption, spec.bleed * mm, words, sheets.writing(target)
     )
@@ -187,15 +187,17 @@ def _draw_pieces(sheets: Sheets, plan: Pieces, target: Path) -> Written:
     deck = game.decks[plan.deck]
     front, _ = edition.project.layouts[deck.id]
 
+    named = _named(edition, deck.id)
+
     def faces():
         for index in plan.items:
-            yield f"{edition.plain()} · {edition.plain(deck.id)} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
+            yield f"{named} · {deck.card_id(index)}", sheets.face(deck, index, front, "front")
 
     count = sheets.words("meta.pieces", n=len(plan.tiling.pieces), what=sheets.words("meta.components", n=len(plan.items)))
     info = _doc_info(sheets, deck.name, count, "one-sided", False)
     words = sheets.words
     notes = [words(key, **values) for key, values in plan.notes]
-    count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(f"{edition.plain()} · {edition.plain(deck.id)}", words), notes)
+    count = _write_pieces(sheets, target, plan.tiling, faces(), info, ruler_caption(named, words), notes)
     return Written(target, len(plan.items), count)  # pieces are printed one-sided
 
 
@@ -247,15 +249,20 @@ def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
     words = sheets.words
     what = words("tuckbox", deck=deck.name)
     info = _doc_info(sheets, what, words("meta.tuckbox", n=deck.count), "one-sided", False)
-    title, name = edition.plain(), edition.plain(deck.id)
-    caption = ruler_caption(f"{title} · {words('tuckbox', deck=name)}", words)
+    label = f"{edition.plain()} · {words('tuckbox', deck=edition.plain(deck.id))}"  # as the sheets' captions print it
+    caption = ruler_caption(label, words)
     if plan.grid is not None:
         count = write_sheets(sheets.txn.path_for(target), plan.pages, plan.grid, info, lambda page, item, face=face: face, symbols, caption, BLEED * mm, words)
     else:
         assert plan.tiling is not None
         notes = [words("assembly.tuckbox")]
-        count = _write_pieces(sheets, target, plan.tiling, [(f"{title} · {words('tuckbox', deck=name)}", face)], info, caption, notes)
+        count = _write_pieces(sheets, target, plan.tiling, [(label, face)], info, caption, notes)
     return Written(target, 0, count)
+
+
+def _named(edition: Edition, deck: str) -> str:
+    """'Game · Deck' as the sheets' own captions print it (Edition.plain)."""
+    return f"{edition.plain()} · {edition.plain(deck)}"
 
 
 def _doc_info(sheets: Sheets, what: str, count: str, sides: str, duplex: bool) -> DocInfo:
