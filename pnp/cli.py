@@ -68,8 +68,8 @@ def out_folder(help: str, default: Path = Path("output")):
 
 
 class PaperType(click.ParamType):
-    """A paper: a name of PAPERS (or an alias) or WIDTHxHEIGHT in mm (impose.paper.paper),
-    handed on as the name files are named by ('a4', '300x450')."""
+    """A paper: a name of PAPERS (or an alias) or WIDTHxHEIGHT in mm or in (impose.paper.paper),
+    handed on as the name files are named by ('a4', '300x450', '11x17in')."""
 
     name = "paper"
 
@@ -91,7 +91,7 @@ class PaperType(click.ParamType):
 # Sheet options shared by the commands that print or plan sheets (build, check, impose; calibrate's paper and flip).
 def paper_choice(help_text: str):
     """The --paper option of a command, with its own help."""
-    names = f"{', '.join(PAPERS)}, or WIDTHxHEIGHT in mm (e.g. 300x450)"
+    names = f"{', '.join(PAPERS)}, or WIDTHxHEIGHT in mm or in (e.g. 300x450, 11x17in)"
     return click.option("--paper", type=PaperType(), default="a4", show_default=True, envvar="PNP_PAPER", show_envvar=True, help=f"{help_text} {names}.")
 
 

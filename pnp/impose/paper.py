@@ -3,7 +3,7 @@ how much of a sheet pnp keeps clear, and how a rulebook page is laid out on each
 
 Sheets (decks, boards, calibration, `pnp impose`) go on any paper `paper()` accepts,
 which is what `--paper` (and the config file's and game.yaml's `paper:`) accepts: a
-name of PAPERS (or ALIASES), or any size WIDTHxHEIGHT in mm. A rulebook is set once on
+name of PAPERS (or ALIASES), or any size WIDTHxHEIGHT in mm or in inches (`11x17in`). A rulebook is set once on
 pages half the size of A4 or Letter (A5, half-letter) and printed from that one setting
 on A4 (ISO papers and custom sizes) or Letter (US papers: a rulebook is read at hand
 size), its pages enlarged, and as a booklet, two pages to a side of a landscape sheet,
@@ -28,6 +28,7 @@ class Paper:
     width_mm: float
     height_mm: float
     us: bool = False  # a US paper (inches): its rulebook is printed on Letter, else on A4
+    inches: tuple[float, float] | None = None  # a custom size given in inches, as given: its title says it so
 
     @property
     def custom(self) -> bool:
@@ -38,7 +39,7 @@ class Paper:
     def title(self) -> str:
         """The name as people write it: 'A4', 'Letter', 'Half-letter', '300 x 450 mm'."""
         if self.custom:
-            return f"{self.width_mm:g} x {self.height_mm:g} mm"
+            return f"{self.inches[0]:g} x {self.inches[1]:g} in" if self.inches else f"{self.width_mm:g} x {self.height_mm:g} mm"
         return self.name.upper() if len(self.name) == 2 else self.name.capitalize()
 
     @property
@@ -68,6 +69,7 @@ PAPERS: dict[str, Paper] = {
         A4,
         LETTER,
         Paper("a3", 297.0, 420.0),
+        Paper("a3+", 329.0, 483.0),  # "Super A3", what photo and proofing printers take (13 x 19 in)
         _inches("legal", 8.5, 14),
         A5,
         Paper("b4", 250.0, 353.0),
@@ -80,30 +82,50 @@ PAPERS: dict[str, Paper] = {
         _inches("arch-c", 18, 24),
     )
 }
-ALIASES = {"ansi-a": "letter", "ansi-b": "tabloid", "ledger": "tabloid"}  # the same sheet by another name (ledger is tabloid turned)
+# The same sheet by another name (ledger is tabloid turned; A3+ is also sold as Super A3 and Super B).
+ALIASES = {"ansi-a": "letter", "ansi-b": "tabloid", "ledger": "tabloid", "a3plus": "a3+", "super-a3": "a3+", "super-b": "a3+"}
 CUSTOM_MIN, CUSTOM_MAX = 50.0, 2000.0  # mm: a custom paper's sides
-PAPER_EXPECTED = f"expected one of: {', '.join(PAPERS)}, or WIDTHxHEIGHT in mm, portrait, each from {CUSTOM_MIN:g} to {CUSTOM_MAX:g} (e.g. 300x450)"
-_CUSTOM = re.compile(r"(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)(?:\s*mm)?", re.IGNORECASE)
+INCH_MM = 25.4
+PAPER_EXPECTED = (
+    f"expected one of: {', '.join(PAPERS)}, or WIDTHxHEIGHT in mm or in, portrait, each from {CUSTOM_MIN:g} to {CUSTOM_MAX:g} mm (e.g. 300x450, 11x17in)"
+)
+_CUSTOM = re.compile(r"(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(mm|in|inch|inches|\")?", re.IGNORECASE)
 
 
 def paper(name: str) -> Paper:
-    """The paper `name` stands for: a named paper (or an alias of one), or a custom size
-    'WIDTHxHEIGHT' in mm ('300x450', named '300x450' in file names). Raises ValueError
-    saying what was expected for anything else (what `name` is, its callers say)."""
+    """The paper `name` stands for: a named paper (or an alias of one; spaces and
+    underscores read as hyphens: 'ansi b'), or a custom size 'WIDTHxHEIGHT' in mm
+    ('300x450', named '300x450' in file names) or in inches ('11x17in', named so; a US
+    paper). Raises ValueError saying what was expected for anything else (what `name`
+    is, its callers say)."""
     text = str(name).strip().lower()
-    text = ALIASES.get(text, text)
-    if text in PAPERS:
-        return PAPERS[text]
+    named = re.sub(r"[\s_]+", "-", text)
+    named = ALIASES.get(named, named)
+    if named in PAPERS:
+        return PAPERS[named]
     match = _CUSTOM.fullmatch(text)
     if not match:
-        raise ValueError(PAPER_EXPECTED + suggest(text, [*PAPERS, *ALIASES]))
+        raise ValueError(PAPER_EXPECTED + suggest(named, [*PAPERS, *ALIASES]))
     width, height = float(match[1]), float(match[2])
-    if not (CUSTOM_MIN <= width <= CUSTOM_MAX and CUSTOM_MIN <= height <= CUSTOM_MAX):
-        raise ValueError(f"expected a custom paper from {CUSTOM_MIN:g} to {CUSTOM_MAX:g} mm on each side")
+    inches = (match[3] or "mm") != "mm"
+    factor, unit = (INCH_MM, "in") if inches else (1.0, "")
+    if not (CUSTOM_MIN <= width * factor <= CUSTOM_MAX and CUSTOM_MIN <= height * factor <= CUSTOM_MAX):
+        raise ValueError(
+            f"expected a custom paper from {CUSTOM_MIN:g} to {CUSTOM_MAX:g} mm"
+            + (f" ({CUSTOM_MIN / INCH_MM:.2f} to {CUSTOM_MAX / INCH_MM:.1f} in)" if inches else "")
+            + " on each side"
+            + (
+                f" (did you mean '{match[1]}x{match[2]}in'?)"
+                if not inches and CUSTOM_MIN <= min(width, height) * INCH_MM and max(width, height) * INCH_MM <= CUSTOM_MAX
+                else ""
+            )
+        )
     if width > height:
         raise ValueError(
-            f"expected the portrait size, the width no larger than the height ({match[2]}x{match[1]}): pnp turns the sheet itself where a component fits only turned"
+            f"expected the portrait size, the width no larger than the height ({match[2]}x{match[1]}{unit}): pnp turns the sheet itself where a component fits only turned"
         )
+    if inches:
+        return Paper(f"{width:g}x{height:g}in", width * INCH_MM, height * INCH_MM, us=True, inches=(width, height))
     return Paper(f"{width:g}x{height:g}", width, height)
 
 

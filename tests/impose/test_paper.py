@@ -15,6 +15,7 @@ INCH = 72.0
 # The standards' sizes, portrait, as a printer's driver lists them (ISO 216, ANSI, ANSI/ASME Y14.1 architectural).
 STANDARD = {
     "a3": (297 * MM, 420 * MM),
+    "a3+": (329 * MM, 483 * MM),
     "a4": (210 * MM, 297 * MM),
     "a5": (148 * MM, 210 * MM),
     "b4": (250 * MM, 353 * MM),
@@ -56,6 +57,27 @@ def test_a_custom_paper_names_the_files_and_the_subject(game, tmp_path):
     assert reader(pdf).metadata["/Subject"].startswith("2 karty, 300 x 450 mm, obojstranne")  # in the game's language (Slovak)
 
 
+def test_a_paper_in_inches_is_that_size_named_in_inches(game, tmp_path):
+    """A size in inches, as US users and copy shops give it: exact to the point, the files
+    and the subject named as given, the rulebook on Letter (a US paper)."""
+    for value in ("11x17in", "11 x 17 in", '11x17"', "11X17 inches"):
+        result = run("build", game, "--paper", value, "--out", tmp_path / "in")
+        assert result.exit_code == 0, result.output
+        pdf = tmp_path / "in" / "hra" / "cards-sk-11x17in.pdf"
+        assert size(pdf) == pytest.approx((11 * INCH, 17 * INCH), abs=0.01)
+        assert "11 x 17 in" in reader(pdf).metadata["/Subject"]
+    result = run("build", make_game(tmp_path / "g"), "--paper", "8.5x13in", "--out", tmp_path / "book")
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in (tmp_path / "book" / "g").glob("rules-basic-*.pdf")} == {"rules-basic-sk-letter.pdf", "rules-basic-sk-half-letter-booklet.pdf"}
+
+
+@pytest.mark.parametrize("value, name", [("A3+", "a3+"), ("super b", "a3+"), ("ANSI B", "tabloid"), ("half_letter", "half-letter"), ("Arch  B", "arch-b")])
+def test_a_name_is_read_whatever_its_case_spaces_or_underscores(game, tmp_path, value, name):
+    result = run("build", game, "--paper", value, "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    assert size(tmp_path / "hra" / f"cards-sk-{name}.pdf") == pytest.approx(STANDARD[name], abs=0.2)
+
+
 def test_an_alias_names_the_files_by_the_paper_it_stands_for(game, tmp_path):
     result = run("build", game, "--paper", "ledger", "--out", tmp_path)
     assert result.exit_code == 0, result.output
@@ -67,9 +89,13 @@ def test_an_alias_names_the_files_by_the_paper_it_stands_for(game, tmp_path):
     [
         (
             "leter",
-            "'leter' is not a paper; expected one of: a4, letter, a3, legal, a5, b4, b5, half-letter, tabloid, ansi-c, arch-a, arch-b, arch-c, or WIDTHxHEIGHT in mm, portrait, each from 50 to 2000 (e.g. 300x450) (did you mean 'letter'?)",
+            "'leter' is not a paper; expected one of: a4, letter, a3, a3+, legal, a5, b4, b5, half-letter, tabloid, ansi-c, arch-a, arch-b, arch-c, or WIDTHxHEIGHT in mm or in, portrait, each from 50 to 2000 mm (e.g. 300x450, 11x17in) (did you mean 'letter'?)",
         ),
         ("40x300", "'40x300' is not a paper; expected a custom paper from 50 to 2000 mm on each side"),
+        ("11x17", "'11x17' is not a paper; expected a custom paper from 50 to 2000 mm on each side (did you mean '11x17in'?)"),
+        ("1x17in", "'1x17in' is not a paper; expected a custom paper from 50 to 2000 mm (1.97 to 78.7 in) on each side"),
+        ("17x11in", "'17x11in' is not a paper; expected the portrait size, the width no larger than the height (11x17in): pnp turns"),
+        ("11x17cm", "'11x17cm' is not a paper; expected one of: a4,"),
         ("300x2500", "'300x2500' is not a paper; expected a custom paper from 50 to 2000 mm on each side"),
         (
             "450x300",

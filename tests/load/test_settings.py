@@ -117,8 +117,8 @@ def test_a_bad_value_and_an_unknown_key_are_located_errors(config, game, tmp_pat
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 2
     assert result.output.splitlines() == [
-        "config.yaml:1:8: 'paper' is 'leter'; expected one of: a4, letter, a3, legal, a5, b4, b5, half-letter, tabloid, ansi-c, arch-a, arch-b, arch-c,"
-        " or WIDTHxHEIGHT in mm, portrait, each from 50 to 2000 (e.g. 300x450) (did you mean 'letter'?) [config-value]",
+        "config.yaml:1:8: 'paper' is 'leter'; expected one of: a4, letter, a3, a3+, legal, a5, b4, b5, half-letter, tabloid, ansi-c, arch-a, arch-b, arch-c,"
+        " or WIDTHxHEIGHT in mm or in, portrait, each from 50 to 2000 mm (e.g. 300x450, 11x17in) (did you mean 'letter'?) [config-value]",
         "config.yaml:2:1: unknown key 'back_offst' in the config file (did you mean 'back_offset'?);"
         " expected one of: paper, sides, flip, back_offset, bleed, outer_bleed, back_bleed, gap, overlap, cutter, corner_radius, mark_inset [config-unknown-key]",
         "config.yaml:3:8: 'bleed' is 9; expected a number of mm from 0 to 6 [config-value]",
@@ -226,7 +226,7 @@ def test_a_custom_paper_in_the_config_and_in_game_yaml(config, letter_game, tmp_
     result = run("build", ".", "--out", tmp_path / "bad")
     assert result.exit_code == 2
     line = line_of(game_file, "11x17")
-    assert result.output.splitlines()[0] == f"game.yaml:{line}:10: 'paper' is '11x17'; expected a custom paper from 50 to 2000 mm on each side [config-value]"
+    assert result.output.splitlines()[0] == f"game.yaml:{line}:10: 'paper' is '11x17'; expected a custom paper from 50 to 2000 mm on each side (did you mean '11x17in'?) [config-value]"
     edit(game_file, "paper: 11x17", "paper: ledger")  # tabloid by another name: the files are named tabloid
     build(letter_game, tmp_path / "ledger")
     assert page_size(tmp_path / "ledger", "tabloid") == (792, 1224)
