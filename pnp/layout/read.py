@@ -247,6 +247,9 @@ def _elements(items: list[Any], raw: Any, styles: dict[str, TextStyle], problems
     return out
 
 
+EVERY_ELEMENT = ("name", "rotate", "opacity")  # keys every kind takes besides its own (an unknown key's message lists them too)
+
+
 def _element(item: Any, loc: Location, what: str, styles: dict[str, TextStyle], problems: Problems) -> ElementKind | None:
     kinds = [k for k in KINDS if k in item]
     if len(kinds) != 1:
@@ -267,7 +270,7 @@ def _element(item: Any, loc: Location, what: str, styles: dict[str, TextStyle], 
         effects = build(Effects, raw_effects, problems, f"{kinds[0]} element")
         if effects is MISSING or not check_effects(effects, raw_effects, f"{kinds[0]} element", problems):
             return None
-    element = build(cls, item, problems, f"{kinds[0]} element")
+    element = build(cls, item, problems, f"{kinds[0]} element", also=EVERY_ELEMENT)
     if element is MISSING:
         return None
     if element.check(item, styles, problems) and check_numbers(element, item, f"{kinds[0]} element", problems):  # a kind's own message first

@@ -61,6 +61,14 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+def _same_shape(value: Any, tp: Any) -> bool:
+    """Whether `value` is a mapping and `tp` one (a dataclass or a dict), or both lists."""
+    origin = get_origin(tp)
+    if isinstance(value, dict):
+        return dataclasses.is_dataclass(tp) or origin is dict
+    return isinstance(value, list) and origin in (list, tuple)
+
+
 def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
     """Check `value` against the type hint `tp`; return the converted value or MISSING."""
     origin = get_origin(tp)
@@ -77,6 +85,9 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
             result = convert(value, arg, loc, trial, what)
             if result is not MISSING and not trial.errors:
                 return result
+        shaped = [arg for arg in args if _same_shape(value, arg)]
+        if len(shaped) == 1:  # a mapping where one member is a mapping: what is wrong inside it, not "is a mapping; expected ... a mapping"
+            return convert(value, shaped[0], loc, problems, what)
         problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
         return MISSING
     if origin is Literal:
@@ -131,8 +142,11 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
     return MISSING
 
 
-def build(cls: type, mapping: dict, problems: Problems, what: str) -> Any:
-    """Build dataclass `cls` from a located mapping; unknown keys and missing ones are errors."""
+def build(cls: type, mapping: dict, problems: Problems, what: str, also: tuple[str, ...] = ()) -> Any:
+    """Build dataclass `cls` from a located mapping; unknown keys and missing ones are errors.
+    `also`: keys the caller took out of the mapping before (every layout element's
+    `rotate:`), named with the fields where a key is unknown, so a misspelt one is
+    suggested and the list of what was expected is whole."""
     hints = _hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init and not f.name.startswith("_")}
     loc = mapping.loc if isinstance(mapping, LMap) else Location("?")
@@ -141,7 +155,8 @@ def build(cls: type, mapping: dict, problems: Problems, what: str) -> Any:
         name = str(key).replace("-", "_")
         key_loc = mapping.key_locs.get(key, loc) if isinstance(mapping, LMap) else loc
         if name not in fields:
-            problems.error(key_loc, "schema-unknown-key", f"unknown key '{key}' in {what}{suggest(str(key), fields)}; expected one of: {', '.join(fields)}")
+            known = [*fields, *(k for k in also if k not in fields)]
+            problems.error(key_loc, "schema-unknown-key", f"unknown key '{key}' in {what}{suggest(str(key), known)}; expected one of: {', '.join(known)}")
             continue
         value_loc = mapping.loc_of(key) if isinstance(mapping, LMap) else loc
         got = convert(value, hints[name], value_loc, problems, f"'{key}'")

@@ -199,6 +199,16 @@ def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
             "symbol element: 'tint' is 'blu', which is not a colour; expected '#rrggbb' or a colour name [layout-value]",
         ),
         (
+            "  - rect: [5, 5, 10, 10]\n    fill: {stops: ['#ffffff', '#000000'], linear: [[0, 0], [1, 1]], angle: 30}\n",
+            "fill:",
+            "unknown key 'angle' in 'fill'; expected one of: stops, linear, radial [schema-unknown-key]",
+        ),
+        (
+            "  - circle: [20, 20, 5]\n    rotat: 30\n",
+            "rotat:",
+            "unknown key 'rotat' in circle element (did you mean 'rotate'?); expected one of: circle, fill, stroke, stroke_width, dash, when, name, rotate, opacity [schema-unknown-key]",
+        ),
+        (
             "  - qr: ''\n    box: [5, 5, 20, 20]\n",
             "qr:",
             "qr element: 'qr' is empty; expected the text or link to encode (a template, e.g. \"{{ url }}\") [qr-empty]",
