@@ -372,7 +372,7 @@ def check_safe_area(layout: Layout, problems: Problems) -> None:
     """Warn about text boxes that reach into the margin a cutter may take (`safe:`)."""
     for el in layout.elements:
         if isinstance(el, Text):
-            x, y, w, h = turned_box(el, el.box)  # a turned text's box turns with it
+            x, y, w, h = turned_box(el, el.box, (layout.width, layout.height))  # a turned text's box turns with it
             if x < layout.safe - 1e-6 or y < layout.safe - 1e-6 or x + w > layout.width - layout.safe + 1e-6 or y + h > layout.height - layout.safe + 1e-6:
                 problems.warn(
                     el._loc,

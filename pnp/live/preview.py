@@ -144,7 +144,7 @@ class _FaceSetter:
             element = parts[drawn][0] if drawn < len(parts) else None
             box = getattr(element, "box", None)
             shape = (layout.width, layout.height)
-            marks.append(Mark(number, _fraction(turned_box(element, box), shape) if box is not None and len(box) == 4 else None))
+            marks.append(Mark(number, _fraction(turned_box(element, box, shape), shape) if box is not None and len(box) == 4 else None))
         digest = self.kept.face_hash(self.edition.lang, card.deck, card.id, side, face, partial(face_hash, face, self.symbols, self.hashes))
         return Side(face, digest if isinstance(digest, str) else digest(), tuple(marks))
 

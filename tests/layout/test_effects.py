@@ -90,6 +90,28 @@ def test_a_rotated_text_is_drawn_turned_about_its_box_and_the_rest_upright(tmp_p
     assert fx - card_left == pytest.approx(5 * pdfread.MM, abs=0.5)
 
 
+def test_a_card_with_two_heads_turns_its_second_about_the_card_and_named_points_are_the_boxs(tmp_path: Path):
+    """`about: card` turns about the face's middle: the same box, turned 180 degrees, heads
+    the other end upside down. A named point of the box turns as the same point given in mm."""
+    named = {"top-left": "[20, 40]", "bottom-right": "[50, 46]", "top": "[35, 40]", "centre": "[35, 43]"}
+    front = (
+        '  - text: "{{ title }} head"\n    box: [5, 5, 53, 6]\n  - text: "{{ title }} tail"\n    box: [5, 5, 53, 6]\n    rotate: {angle: 180, about: card}\n'
+    )
+    for i, (name, point) in enumerate(named.items()):
+        front += f'  - text: "{{{{ title }}}} {i}"\n    box: [20, 40, 30, 6]\n    rotate: {{angle: 70, about: {name}}}\n'
+        front += f'  - text: "{{{{ title }}}} {i}m"\n    box: [20, 40, 30, 6]\n    rotate: {{angle: 70, about: {point}}}\n'
+    page = pdfread.sheet_pages(build(make_game(tmp_path / "hra", front), tmp_path / "out"))[0]
+    placed = {run: (x, y) for run, x, y in pdfread.placed_text(page) if run.startswith("Alpha")}
+    angles = pdfread.text_angles(page)
+    left, bottom, width, height = pdfread.card_boxes(page)[0]
+    (hx, hy), (tx, ty) = placed["Alpha head"], placed["Alpha tail"]
+    assert (angles["Alpha head"], abs(angles["Alpha tail"])) == (0.0, 180.0)
+    assert (hx + tx, hy + ty) == pytest.approx((2 * left + width, 2 * bottom + height), abs=0.05)  # mirrored through the card's middle
+    for i, name in enumerate(named):
+        assert placed[f"Alpha {i}"] == pytest.approx(placed[f"Alpha {i}m"], abs=0.01), name
+    assert placed["Alpha 0"] != pytest.approx(placed["Alpha 1"], abs=1)  # top-left and bottom-right: different turns
+
+
 def test_opacity_is_an_alpha_graphics_state_for_fills_and_strokes(tmp_path: Path):
     game = make_game(
         tmp_path / "hra",
@@ -202,6 +224,11 @@ def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
             "  - rect: [5, 5, 10, 10]\n    fill: {stops: ['#ffffff', '#000000'], linear: [[0, 0], [1, 1]], angle: 30}\n",
             "fill:",
             "unknown key 'angle' in 'fill'; expected one of: stops, linear, radial [schema-unknown-key]",
+        ),
+        (
+            "  - text: x\n    box: [5, 5, 10, 10]\n    rotate: {angle: 90, about: midle}\n",
+            "about:",
+            "text element: 'about' is 'midle' (did you mean 'middle'?)",
         ),
         (
             "  - circle: [20, 20, 5]\n    rotat: 30\n",

@@ -45,10 +45,43 @@ class GradientDef:
 
 @dataclass(repr=False, eq=False)
 class Rotation:
-    """`rotate: {angle: 90, about: [x, y]}`: turned about a point in mm from the top left."""
+    """`rotate: {angle: 90, about: [x, y]}`: turned about a point in mm from the top left,
+    or about a named point (PIVOTS): `card`, the middle of the face (a card with two
+    heads), or a corner or edge of the element's box (`top-left`, `bottom`, ...)."""
 
     angle: float
-    about: tuple[float, float] | None = None
+    about: tuple[float, float] | str | None = None
+
+
+# The named points an element may turn about: the face's middle, or a point of the element's
+# box as fractions of its width and height from its top left (the middle of what it draws for a kind without a box).
+PIVOTS: dict[str, tuple[float, float] | None] = {
+    "card": None,
+    "centre": (0.5, 0.5),
+    "center": (0.5, 0.5),
+    "middle": (0.5, 0.5),
+    "top-left": (0.0, 0.0),
+    "top": (0.5, 0.0),
+    "top-right": (1.0, 0.0),
+    "left": (0.0, 0.5),
+    "right": (1.0, 0.5),
+    "bottom-left": (0.0, 1.0),
+    "bottom": (0.5, 1.0),
+    "bottom-right": (1.0, 1.0),
+}
+
+
+def pivot(about: tuple[float, float] | str | None, box: tuple[float, float, float, float], face: tuple[float, float]) -> tuple[float, float]:
+    """The point (mm from the top left) an element turns about: `about` as given, a named
+    point of `box` (x, y, w, h in mm: the element's box, or what it draws) or of the face
+    (`face`: its width and height in mm), or the middle of `box`."""
+    if isinstance(about, (tuple, list)):
+        return about[0], about[1]
+    if about == "card":
+        return face[0] / 2, face[1] / 2
+    fx, fy = PIVOTS.get(about or "centre") or (0.5, 0.5)
+    x, y, w, h = box
+    return x + fx * w, y + fy * h
 
 
 @dataclass(repr=False, eq=False)
@@ -69,14 +102,12 @@ class Effects:
         if not ops:
             return ops
         about = self.rotate.about if isinstance(self.rotate, Rotation) else None
-        if about is not None:
-            cx, cy = about[0] * mm, f.y(about[1])
-        elif (centre := el.centre()) is not None:
-            cx, cy = centre[0] * mm, f.y(centre[1])
-        else:
+        box = el.own_box()
+        if box is None:  # what it draws, in mm from the top left
             left, bottom, right, top = bounds(ops) or (0.0, 0.0, 0.0, 0.0)
-            cx, cy = (left + right) / 2, (bottom + top) / 2
-        return [GroupOp(tuple(ops), self.angle, cx, cy, 1.0 if self.opacity is None else self.opacity)]
+            box = (left / mm, (f.height - top) / mm, (right - left) / mm, (top - bottom) / mm)
+        x, y = pivot(about, box, (f.layout.width, f.layout.height))
+        return [GroupOp(tuple(ops), self.angle, x * mm, f.y(y), 1.0 if self.opacity is None else self.opacity)]
 
 
 @dataclass(repr=False, eq=False)
@@ -243,13 +274,12 @@ class ElementKind:
     def draw(self, f: Frame) -> list[Op]:
         raise NotImplementedError
 
-    def centre(self) -> tuple[float, float] | None:
-        """What the element turns about by default, in mm from the top left: the middle of
-        its `box` (or `rect`); None: the middle of what it draws."""
+    def own_box(self) -> tuple[float, float, float, float] | None:
+        """The box (mm) the element turns about the middle of by default, and its named
+        points are of: its `box` (or `rect`); None: what it draws."""
         box = getattr(self, "box", None) or getattr(self, "rect", None)
         if isinstance(box, (tuple, list)) and len(box) == 4:
-            x, y, w, h = box
-            return x + w / 2, y + h / 2
+            return tuple(box)
         return None
 
 
@@ -262,15 +292,15 @@ def draw_element(el: ElementKind, f: Frame) -> list[Op]:
     return mirrored(ops, f.layout.width * mm, f.placed) if f.mirror else ops
 
 
-def turned_box(el: ElementKind, box: Box) -> Box:
-    """The box (mm) an element's `box` takes on the face once turned by its `rotate:`: the
-    bounds of its corners (the box itself when it is not turned)."""
+def turned_box(el: ElementKind, box: Box, face: tuple[float, float]) -> Box:
+    """The box (mm) an element's `box` takes on a face of size `face` (mm) once turned by
+    its `rotate:`: the bounds of its corners (the box itself when it is not turned)."""
     angle = el.effects.angle if el.effects is not None else 0.0
     if not angle % 360:
         return box
     x, y, w, h = box
     about = el.effects.rotate.about if isinstance(el.effects.rotate, Rotation) else None
-    cx, cy = about if about is not None else (x + w / 2, y + h / 2)
+    cx, cy = pivot(about, box, face)
     a = math.radians(angle)
     cos, sin = math.cos(a), math.sin(a)
     corners = [(px - cx, py - cy) for px, py in ((x, y), (x + w, y), (x, y + h), (x + w, y + h))]
@@ -282,6 +312,15 @@ def turned_box(el: ElementKind, box: Box) -> Box:
 def check_effects(effects: Effects, raw: Any, what: str, problems: Problems) -> bool:
     """`rotate:` a finite angle (and point), `opacity:` from 0 to 1."""
     if not check_numbers(effects, raw, what, problems):
+        return False
+    about = effects.rotate.about if isinstance(effects.rotate, Rotation) else None
+    if isinstance(about, str) and about not in PIVOTS:
+        where = raw.get("rotate") if isinstance(raw, dict) else None
+        problems.error(
+            loc_of(where, "about"),
+            CODE,
+            f"{what}: 'about' is '{about}'{suggest(about, list(PIVOTS))}; expected [x, y] in mm from the top left or a named point: {', '.join(PIVOTS)}",
+        )
         return False
     if effects.opacity is not None and not 0 <= effects.opacity <= 1:
         problems.error(loc_of(raw, "opacity"), CODE, f"{what}: 'opacity' is {effects.opacity:g}; expected a number from 0 (invisible) to 1 (opaque)")
