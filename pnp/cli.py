@@ -22,7 +22,6 @@ from pnp.base.errors import EXIT_ERRORS, PnpError, Problems, display_path, group
 from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted, held, raising_on_signals, stop_if_received
-from pnp.commands.new import create, untranslated_note
 from pnp.impose.paper import PAPERS, paper
 from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
@@ -894,6 +893,8 @@ def new(ctx: Context, name: Path, out: Path, title: str | None, lang: str, trans
 
     def action():
         import shlex
+
+        from pnp.commands.new import create, untranslated_note  # here for speed: only `pnp new` writes a game
 
         second = translation or ("en" if lang == "de" else "de")
         target = create(out / name, title, lang, None if second == "none" else second)
