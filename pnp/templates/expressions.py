@@ -262,6 +262,8 @@ def _simple(source: str) -> tuple[Any, tuple[str, ...]] | None:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     python = _Python(source.strip().encode())
+    if python.text[tree.body.end_col_offset :].strip(b") \t\f"):  # a `# comment` after it: Python ignores it, Jinja cannot read it
+        return None
     try:
         body = python.made(tree.body)
     except _Unsure:

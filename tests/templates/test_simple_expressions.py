@@ -296,6 +296,21 @@ def test_a_mistake_in_a_template_of_one_expression_is_reported_as_jinja_says_it(
     assert jinja_writes(source, MORE) == ("error", said)
 
 
+@pytest.mark.parametrize(
+    ("source", "evaluate"),
+    [("kind == 'hry' # a comment", True), ("(kind) # a comment", True), ("{{ kind # a comment }}", False), ("{{ empire.color # '#6d6a60' }}", False)],
+)
+def test_a_python_comment_is_a_mistake_as_jinja_says_it(source, evaluate):
+    """Python reads `# ...` as a comment; Jinja cannot read it at all."""
+    problems = Problems()
+    got = evaluate_at(source, MORE, WHERE, "where", problems) if evaluate else fill_in(source, MORE, WHERE, "where", problems)
+    assert got is (FAILED if evaluate else None)
+    (problem,) = problems.items
+    said = jinja_value(source, MORE) if evaluate else jinja_writes(source, MORE)
+    assert str(problem) == f"rules.yaml:12:12: where: {said[1]} [template]"
+    assert "cannot read it" in str(problem)
+
+
 def test_attributes_items_lengths_and_templates_of_them_never_load_jinja():
     """Mestá's deals, `when:` and the templates that choose a colour or a word by an empire
     (`{{ empire.color if empire else '#6d6a60' }}`) need neither Jinja nor its compiling."""
