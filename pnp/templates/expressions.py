@@ -255,7 +255,7 @@ class _Python:
 def _simple(source: str) -> tuple[Any, tuple[str, ...]] | None:
     """The Python function of an expression that evaluates it as Jinja would (see above),
     given the context, with the names it reads; or None: Jinja evaluates it."""
-    if "\n" in source or "\\" in source:
+    if "\n" in source or "\r" in source or "\\" in source:  # one line, as Jinja and Python both read it
         return None
     try:
         tree = ast.parse(source.strip(), mode="eval")
