@@ -27,6 +27,7 @@ reach Python internals, and a misspelt name never quietly means "nothing".
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from collections.abc import Iterator
@@ -43,6 +44,8 @@ CODE = "template"  # the code of every expression or template that cannot be eva
 NO_DECKS = "nothing: the game defines no decks"
 NO_SYMBOLS = "nothing: the game defines no symbols"
 MAX_LENGTH = 1_000_000  # characters of a text, items of a list: what a template may write (sandbox.py checks the same)
+_SIZED = (str, bytes, list, tuple, dict, set, frozenset)  # what the sandbox spends a step per hundred items of (sandbox.py)
+_SEQUENCES = frozenset({list, tuple})  # what `_item` reads an item of, with the mappings (_MAPPINGS, after them below)
 
 
 # A template that is a lone name (`{{ title }}`, `{{ game.title }}`) or an expression that
@@ -54,6 +57,10 @@ MAX_LENGTH = 1_000_000  # characters of a text, items of a list: what a template
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _LONE_TEMPLATE = re.compile(rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?")
 _LONE_EXPRESSION = re.compile(rf"\s*({_NAME})\s*")
+# A template that is one `{{ expression }}` and nothing else (the same `{{-`, ` -}}` and
+# newline after): its expression may be simple (`_simple`). No { or } inside, so no text
+# literal can hide the end of the tag.
+_ONE_EXPRESSION = re.compile(r"\{\{-?([^{}]*?)(?:\s-)?\}\}\n?")
 _NOT_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "not", "and", "or", "in", "is", "if", "else"})
 _ABSENT = object()  # what `_looked_up` gives where Jinja must say what a name is
 
@@ -68,25 +75,66 @@ def _lone_name(source: str, expression: bool) -> tuple[str, ...] | None:
     if match is None:
         return None
     path = tuple(part.strip() for part in match.group(1).split("."))
-    return None if path[0] in _NOT_NAMES or any(hasattr(dict, attribute) for attribute in path[1:]) else path
+    return None if path[0] in _NOT_NAMES else path
+
+
+class _Unsure(Exception):
+    """Raised where Python cannot be sure to give what Jinja gives: Jinja evaluates it."""
+
+
+def _attribute(value: Any, name: str) -> Any:
+    """`value.name` as the sandbox's getattr reads it (getattr first, then the item; an
+    underscore or unsafe attribute refused), for the values whose getattr is known without
+    trying it: an enumeration value's attribute (none of a text's, nor `attrs`, comes
+    first) and a key of a plain dict, a component's view or `strings` (no dict method of
+    that name comes first: a key named `items` goes to Jinja, which finds the method).
+    Anything else raises (a missing key, KeyError): Jinja says what it is."""
+    kind = type(value)
+    if kind is EnumValue:
+        if name in value.attrs and not name.startswith("_") and name != "attrs" and not hasattr(EnumValue, name):
+            return value.attrs[name]
+    elif kind in _MAPPINGS and not hasattr(kind, name):
+        return value[name]  # what Jinja's getattr falls back to; a field other types declare is None here too
+    raise _Unsure(name)
+
+
+def _item(value: Any, key: int | str) -> Any:
+    """`value[key]` as the sandbox's getitem reads it, for a list, a tuple or a mapping of
+    `_attribute`'s: the item, which Jinja tries first. What has no such item raises
+    (IndexError, KeyError): Jinja then tries an attribute or says what is missing."""
+    if type(value) in _SEQUENCES or type(value) in _MAPPINGS:
+        return value[key]
+    raise _Unsure(key)
+
+
+def _length(value: Any) -> int:
+    """`value | length` (Jinja's filter is len), for a text, list, tuple or dict not longer
+    than MAX_LENGTH (what the sandbox's budget spends on it stays far within its limit);
+    anything else, such as a number (which has no length), raises: Jinja says it."""
+    if isinstance(value, (str, list, tuple, dict)) and len(value) <= MAX_LENGTH:
+        return len(value)
+    raise _Unsure("length")
+
+
+def _short(value: Any) -> Any:
+    """The right side of a comparison (the sandbox spends a step per hundred of its items),
+    unless it is longer than MAX_LENGTH: Jinja then counts what it spends."""
+    if isinstance(value, _SIZED) and len(value) > MAX_LENGTH:
+        raise _Unsure("long")
+    return value
 
 
 def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
     """The value of a lone name (`_lone_name`) in `ctx`, or _ABSENT where Jinja must say
-    what it is: a name the context lacks, or an attribute read of anything but a plain
-    dict that has it as a key or an enumeration value that has it as an attribute
-    (`_lone_name` leaves out the names of dict methods, which Jinja's getattr would find
-    first)."""
+    what it is: a name the context lacks, or an attribute `_attribute` is not sure of."""
     if path is None or path[0] not in ctx:
         return _ABSENT
     value = ctx[path[0]]
-    for attribute in path[1:]:
-        if type(value) is EnumValue and attribute in value.attrs and not hasattr(str, attribute) and attribute != "attrs":
-            value = value.attrs[attribute]  # what Jinja's getattr finds: no attribute of a text of that name comes first
-            continue
-        if type(value) is not dict or attribute not in value:
-            return _ABSENT
-        value = value[attribute]
+    try:
+        for attribute in path[1:]:
+            value = _attribute(value, attribute)
+    except Exception:  # Jinja raises the same, or finds what _attribute left to it, and says it as it does
+        return _ABSENT
     return value
 
 
@@ -99,75 +147,192 @@ def _jinja() -> ModuleType:
     return sandbox
 
 
-# An expression of names, literals and the operators that Jinja compiles to the same Python
-# operator (==, !=, <, <=, >, >=, in, not in, not, and, or, x if c else y): `kind == 'hry'`,
-# `not capital`, `empire in ['grecko', 'egypt']`, most of a game's `where:` and many of its
-# `when:`. Jinja's own code for one runs these operators on the context's values, so Python
-# runs them directly: what Jinja adds (a budget step per comparison, a list's hundred items a
-# step) cannot come near its limit on one comparison. Only ASCII names (not Jinja's
-# constants), plain quoted texts without escapes, decimal whole numbers, lists of these, one
-# operator per comparison, on one line; anything else, a name the context lacks (Jinja finds
-# decks and other types' fields lazily) and any error goes to Jinja, which says what it is.
-_SIMPLE_NODES = ("Expression", "Name", "Load", "Constant", "List", "Compare", "BoolOp", "And", "Or", "UnaryOp", "Not", "IfExp")
-_SIMPLE_OPERATORS = ("Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "In", "NotIn")
+# A simple expression: names, literals, the operators that Jinja compiles to the same
+# Python operator (==, !=, <, <=, >, >=, in, not in, not, and, or, x if c else y), an
+# attribute (`empire.name`), an item by a literal (`disciplines[0]`, `game['title']`) and
+# the `length` filter (`disciplines | length > 1`): `kind == 'hry'`, `not capital`,
+# `empire.adjective in text`, most of a game's `where:`, `when:` and deals. Jinja's own
+# code for one runs these operators on the context's values, so Python runs them directly;
+# attributes, items and lengths go through `_attribute`, `_item` and `_length`, which
+# do what the sandbox does where they are sure of it and raise elsewhere. Only ASCII names
+# (not Jinja's constants) and attributes, plain quoted texts without escapes, decimal whole
+# numbers, lists of these, one operator per comparison, `length` right after a name, an
+# attribute, an item or a list (where Jinja's filter binds as Python's `|` does), on one
+# line; anything else, a name the context lacks (Jinja finds decks and other types' fields
+# lazily) and any error goes to Jinja, which says what it is.
+#
+# The sandbox's budget (sandbox.py) cannot stop what Python evaluates: Jinja spends one step
+# per comparison and per filter, and one per hundred items of a comparison's right side or
+# a filtered value; those are at most MAX_LENGTH long here (`_short`, `_length`; literals
+# are shorter than the expression), and an expression has at most _MAX_OPERATIONS of them,
+# so it spends at most 64 * 10,001 steps, well under MAX_STEPS (1,000,000), and makes
+# nothing longer than it reads. _MAX_DEPTH keeps it within what Jinja's parser and the
+# Python it compiles to can nest.
+_COMPARISONS = frozenset({ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn})
+_FILTERED = (ast.Name, ast.Attribute, ast.Subscript, ast.List)  # what `x | length` may filter: Jinja's filter binds to it as Python's | does
+_MAX_OPERATIONS = 64
+_MAX_DEPTH = 32
 _TEXT_LITERAL = re.compile(r"'[^'\\\n]*'|\"[^\"\\\n]*\"")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 _ASCII_NAME = re.compile(_NAME)
-_NO_BUILTINS = {"__builtins__": {}}
+_CTX = "_pnp_ctx"  # the one argument of an expression's function: the context, whose names it reads as items
+_HELPERS = {"__builtins__": {}, "_pnp_attribute": _attribute, "_pnp_item": _item, "_pnp_length": _length, "_pnp_short": _short}
+
+
+def _call(helper: str, *args: ast.expr) -> ast.expr:
+    return ast.Call(ast.Name(helper, ast.Load()), list(args), [])
+
+
+class _Python:
+    """A simple expression's syntax tree (Python's reading of it) made into Python that
+    evaluates it as Jinja does, or _Unsure where it is not simple."""
+
+    def __init__(self, text: bytes):
+        self.text = text  # the expression, to read what each literal was written as (the nodes' offsets count UTF-8 bytes)
+        self.names: set[str] = set()  # the names it reads of the context
+        self.operations = 0
+
+    def written(self, node: ast.AST) -> str:
+        return self.text[node.col_offset : node.end_col_offset].decode()
+
+    def literal(self, node: ast.AST) -> bool:
+        """Whether `node` is a literal Jinja reads as Python does: a plain quoted text, a
+        decimal whole number, None, True or False."""
+        if not isinstance(node, ast.Constant):
+            return False
+        if type(node.value) is str:
+            return _TEXT_LITERAL.fullmatch(self.written(node)) is not None
+        if type(node.value) is int:
+            return _WHOLE_NUMBER.fullmatch(self.written(node)) is not None
+        return node.value is None or type(node.value) is bool  # None, True, False: Jinja's constants too
+
+    def made(self, node: ast.AST, depth: int = 0) -> ast.expr:
+        if depth > _MAX_DEPTH:
+            raise _Unsure("deep")
+        depth += 1
+        if isinstance(node, ast.Name):
+            if node.id in _NOT_NAMES or not _ASCII_NAME.fullmatch(node.id):
+                raise _Unsure(node.id)
+            self.names.add(node.id)
+            return ast.Subscript(ast.Name(_CTX, ast.Load()), ast.Constant(node.id), ast.Load())
+        if isinstance(node, ast.Constant):
+            if not self.literal(node):
+                raise _Unsure("literal")
+            return node
+        if isinstance(node, ast.List):
+            return ast.List([self.made(item, depth) for item in node.elts], ast.Load())
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return ast.UnaryOp(ast.Not(), self.made(node.operand, depth))
+        if isinstance(node, ast.BoolOp):
+            return ast.BoolOp(node.op, [self.made(value, depth) for value in node.values])
+        if isinstance(node, ast.IfExp):
+            return ast.IfExp(self.made(node.test, depth), self.made(node.body, depth), self.made(node.orelse, depth))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
+            self.operations += 1
+            right = self.made(node.comparators[0], depth)
+            if not isinstance(node.comparators[0], (ast.Constant, ast.List)):  # a literal is as short as the expression
+                right = _call("_pnp_short", right)
+            return ast.Compare(self.made(node.left, depth), node.ops, [right])
+        if isinstance(node, ast.Attribute) and _ASCII_NAME.fullmatch(node.attr):
+            return _call("_pnp_attribute", self.made(node.value, depth), ast.Constant(node.attr))
+        if isinstance(node, ast.Subscript) and self.literal(node.slice) and type(node.slice.value) in (int, str):
+            return _call("_pnp_item", self.made(node.value, depth), node.slice)
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.BitOr)
+            and isinstance(node.left, _FILTERED)
+            and isinstance(node.right, ast.Name)
+            and node.right.id == "length"
+            and self.text[node.left.end_col_offset : node.right.col_offset].strip() == b"|"  # not `x | (length)`, which Jinja cannot read
+            and self.written(node.right) == "length"
+        ):
+            self.operations += 1
+            return _call("_pnp_length", self.made(node.left, depth))
+        raise _Unsure(type(node).__name__)
 
 
 @lru_cache(maxsize=1024)
-def _simple(source: str) -> Any:
-    """The compiled Python of an expression Python evaluates as Jinja would (see above),
-    or None: Jinja evaluates it."""
-    import ast  # here for speed: only an expression that is more than a name reads it
-
-    if "\n" in source or "\\" in source:
+def _simple(source: str) -> tuple[Any, tuple[str, ...]] | None:
+    """The Python function of an expression that evaluates it as Jinja would (see above),
+    given the context, with the names it reads; or None: Jinja evaluates it."""
+    if "\n" in source or "\r" in source or "\\" in source:  # one line, as Jinja and Python both read it
         return None
     try:
         tree = ast.parse(source.strip(), mode="eval")
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    text = source.strip().encode()  # the nodes' offsets count UTF-8 bytes
-    for node in ast.walk(tree):
-        kind = type(node).__name__
-        if kind in _SIMPLE_OPERATORS:
-            continue
-        if kind not in _SIMPLE_NODES:
-            return None
-        if isinstance(node, ast.Name) and (node.id in _NOT_NAMES or not _ASCII_NAME.fullmatch(node.id)):
-            return None
-        if isinstance(node, ast.Compare) and len(node.ops) != 1:
-            return None
-        if isinstance(node, ast.Constant):
-            written = text[node.col_offset : node.end_col_offset].decode()
-            if type(node.value) is str and _TEXT_LITERAL.fullmatch(written):
-                continue
-            if type(node.value) is int and _WHOLE_NUMBER.fullmatch(written):
-                continue
-            if node.value is None or type(node.value) is bool:  # None, True, False: Jinja's constants too
-                continue
-            return None
-    return compile(tree, "<expression>", "eval")
+    python = _Python(source.strip().encode())
+    if python.text[tree.body.end_col_offset :].strip(b") \t\f"):  # a `# comment` after it: Python ignores it, Jinja cannot read it
+        return None
+    try:
+        body = python.made(tree.body)
+    except _Unsure:
+        return None
+    if python.operations > _MAX_OPERATIONS:
+        return None
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(_CTX)], kwonlyargs=[], kw_defaults=[], defaults=[])
+    function = ast.fix_missing_locations(ast.Expression(ast.Lambda(arguments, body)))
+    return eval(compile(function, "<expression>", "eval"), _HELPERS), tuple(python.names)  # noqa: S307 - made by _Python of the operators above only
 
 
 def _evaluated_simply(source: str, ctx: dict[str, Any]) -> Any:
     """The value of a simple expression (`_simple`), or _ABSENT where Jinja must evaluate it."""
-    code = _simple(source)
-    if code is None or any(name not in ctx for name in code.co_names):
+    simple = _simple(source)
+    if simple is None:
+        return _ABSENT
+    function, names = simple
+    if any(name not in ctx for name in names):
         return _ABSENT
     try:
-        return eval(code, _NO_BUILTINS, ctx)  # noqa: S307 - names, literals and comparisons only, checked by _simple
-    except Exception:  # Jinja raises the same, and says it as it does
+        return function(ctx)
+    except Exception:  # Jinja raises the same, or finds what a helper left to it, and says it as it does
         return _ABSENT
+
+
+@lru_cache(maxsize=4096)
+def _one_expression(source: str) -> str | None:
+    """The expression of a template that is one `{{ expression }}` and nothing else, or None."""
+    match = _ONE_EXPRESSION.fullmatch(source)
+    return None if match is None else match.group(1)
+
+
+def _as_written(value: Any) -> str | None:
+    """What Jinja writes for a value it writes as str() does (a text, a whole number, an
+    enumeration value) or as nothing (None), within what it may write; None for any
+    other value (Jinja writes it, or says why not)."""
+    kind = type(value)
+    if kind is str or kind is EnumValue:
+        return str(value) if len(value) <= MAX_LENGTH else None
+    if value is None:
+        return ""
+    if kind is int and -(10**18) < value < 10**18:
+        return str(value)
+    return None
+
+
+def _value_simply(source: str, ctx: dict[str, Any]) -> Any:
+    """The value of an expression that is a lone name or simple, found without Jinja, or
+    _ABSENT: Jinja evaluates it."""
+    value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
+    return _evaluated_simply(source, ctx) if value is _ABSENT else value
+
+
+def _written_simply(source: str, ctx: dict[str, Any]) -> str | None:
+    """What a template that is one lone name or simple expression writes, found without
+    Jinja, or None: Jinja fills it in."""
+    value = _looked_up(_lone_name(source, False), ctx)  # '{{ title }}' writes a text as it is
+    if value is _ABSENT:
+        expression = _one_expression(source)  # '{{ empire.name if empire else strings.neutral }}'
+        if expression is None:
+            return None
+        value = _evaluated_simply(expression, ctx)
+    return None if value is _ABSENT else _as_written(value)
 
 
 def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     """The value of an expression; raises on any failure, an undefined result included
     (`where: kidn` must not quietly select nothing)."""
-    value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
-    if value is _ABSENT:
-        value = _evaluated_simply(source, ctx)
+    value = _value_simply(source, ctx)
     if value is _ABSENT:
         value = _jinja().evaluated(source, ctx)
     if "jinja2" in sys.modules:  # Jinja's undefined, a result or a name bound to one, is refused (there is none without Jinja)
@@ -212,11 +377,9 @@ def fill_in(source: str, ctx: dict[str, Any], loc: Location, what: str, problems
     (an undefined name once per place, with `once`)."""
     if "{" not in source:
         return source
-    value = _looked_up(_lone_name(source, False), ctx)  # '{{ title }}' writes a text as it is
-    if type(value) is str and len(value) <= MAX_LENGTH:
-        return value
-    if value is None or type(value) is EnumValue or (type(value) is int and -(10**18) < value < 10**18):
-        return "" if value is None else str(value)  # as Jinja writes them: None as nothing, an enumeration value as its id
+    written = _written_simply(source, ctx)
+    if written is not None:
+        return written
     try:
         return filled(source, ctx)
     except Exception as exc:
@@ -434,6 +597,9 @@ class Strings(dict):
                 where = f" ({value.loc})" if isinstance(getattr(value, "loc", None), Location) else ""
                 raise _jinja().TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None
         return self._done[key]
+
+
+_MAPPINGS = frozenset({dict, View, Strings})  # the mappings whose attributes and items `_attribute` and `_item` read
 
 
 def _templated(strings: dict[str, Any]) -> bool:
