@@ -19,7 +19,19 @@ from typing import Any
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
 from pnp.base.paths import LAYOUTS_DIR, inside, leads_out
 from pnp.layout.elements import KINDS, kind_class
-from pnp.layout.elements.base import FIELD_ALONE, Effects, ElementKind, GradientDef, Layout, Shape, check_effects, check_numbers, check_paints, check_sizes, turned_box
+from pnp.layout.elements.base import (
+    FIELD_ALONE,
+    Effects,
+    ElementKind,
+    GradientDef,
+    Layout,
+    Shape,
+    check_effects,
+    check_numbers,
+    check_paints,
+    check_sizes,
+    turned_box,
+)
 from pnp.layout.elements.text import DEFAULT_STYLE, Text
 from pnp.layout.text import Align, TextStyle, VAlign
 from pnp.load.model import Deck, Game
