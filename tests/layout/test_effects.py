@@ -275,11 +275,14 @@ def test_an_exported_png_has_the_gradient_stroke_and_text(tmp_path: Path):
     result = run("export", "png", game, "--out", tmp_path / "out", "--dpi", 150)
     assert result.exit_code == 0, result.output
     with Image.open(tmp_path / "out" / "hra" / "png-en" / "cards" / "a-front.png") as image:
-        at = lambda x, y: image.convert("RGB").getpixel((round(x / 25.4 * 150), round(y / 25.4 * 150)))  # noqa: E731
-        left, right, inside = at(5, 20), at(58, 20), at(31, 20)
-        assert left[0] > 200 and left[2] < 60 and right[2] > 200 and right[0] < 60 and inside == (255, 255, 255), (left, right, inside)
-        reds = [p for p in image.convert("RGB").crop((0, round(45 / 25.4 * 150), image.width, round(57 / 25.4 * 150))).getdata() if sum(p) < 600]
-        assert any(r > b + 100 for r, _, b in reds) and any(b > r + 100 for r, _, b in reds)  # the text's glyphs, red to blue
+        rgb = image.convert("RGB")
+    pixels = rgb.load()
+    at = [pixels[round(x / 25.4 * 150), round(y / 25.4 * 150)] for x, y in ((5, 20), (58, 20), (31, 20))]  # mm from the top left
+    left, right, inside = at
+    assert left[0] > 200 and left[2] < 60 and right[2] > 200 and right[0] < 60 and inside == (255, 255, 255), at
+    rows = range(round(45 / 25.4 * 150), round(57 / 25.4 * 150))  # the text's box
+    inked = [pixels[x, y] for x in range(rgb.width) for y in rows if sum(pixels[x, y]) < 600]
+    assert any(r > b + 100 for r, _, b in inked) and any(b > r + 100 for r, _, b in inked)  # the text's glyphs, red to blue
 
 
 def _colour_ops(page) -> dict[str, set[tuple]]:
