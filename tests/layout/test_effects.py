@@ -182,13 +182,13 @@ def _shadings(page) -> list[dict]:
         elif op == b"sh":
             shading = resources["/Shading"][operands[0]].get_object()
             function = shading["/Function"].get_object()
-            coords = [float(v) for v in shading["/Coords"]]
-            coords[0 :: 2 if int(shading["/ShadingType"]) == 2 else 3] = [a * x + e - left for x in coords[0 :: 2 if int(shading["/ShadingType"]) == 2 else 3]]
+            assert int(shading["/ShadingType"]) == 2  # axial: x0 y0 x1 y1 (these cards are upright: a is 1, b and c 0)
+            x0, _, x1, _ = (a * float(v) + e - left for v in shading["/Coords"])
             through = "text" if text_clip else clip[0]
             xs, ys = [x for x, _ in clip[1]], [y for _, y in clip[1]]
             bounds = None if text_clip else (min(xs), min(ys), max(xs), max(ys))
             colours = [tuple(float(v) for v in function[k]) for k in ("/C0", "/C1")]
-            found.append({"through": through, "bounds": bounds, "colours": colours, "x": (round(coords[0] / pdfread.MM, 2), round(coords[2] / pdfread.MM, 2))})
+            found.append({"through": through, "bounds": bounds, "colours": colours, "x": (round(x0 / pdfread.MM, 2), round(x1 / pdfread.MM, 2))})
     return [s for s in found if 0 <= min(s["x"]) and max(s["x"]) <= 63]  # the other card's are further right
 
 
