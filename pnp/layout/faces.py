@@ -40,17 +40,18 @@ def once_per_object(cache: dict[int, tuple[Any, Any, Any]], obj: Any, make: Call
 
 @dataclass(unsafe_hash=True, repr=False)
 class Gradient:
-    """A fill that runs through `colors`, evenly spaced: linear from (x1, y1) to (x2, y2)
+    """A paint that runs through `colors`, evenly spaced: linear from (x1, y1) to (x2, y2)
     (`coords`: x1, y1, x2, y2), or radial from the centre out to the radius (`coords`:
     cx, cy, r); points on the face, origin bottom left. Past its ends it keeps its end
-    colours; the shape it fills clips it."""
+    colours; what it paints clips it: a shape's inside (a fill), the area its stroke
+    covers (a stroke), a text's glyphs (a text's colour)."""
 
     radial: bool
     coords: tuple[float, ...]
     colors: tuple[Color, ...]
 
 
-Paint = Color | Gradient  # what fills a shape
+Paint = Color | Gradient  # what fills or strokes a shape, or colours a text
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -62,7 +63,7 @@ class RectOp:
     w: float
     h: float
     fill: Paint | None
-    stroke: Color | None
+    stroke: Paint | None
     stroke_width: float
     radius: float
 
@@ -75,7 +76,7 @@ class LineOp:
     y1: float
     x2: float
     y2: float
-    stroke: Color
+    stroke: Paint
     stroke_width: float
     dash: tuple[float, ...]
 
@@ -87,7 +88,7 @@ class TextOp:
     x: float  # left edge of the box
     baseline: float  # baseline of the first line
     text: TextLayout
-    color: Color
+    color: Paint
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -120,7 +121,7 @@ class ShapeOp:
     points: tuple[tuple[float, float], ...]
     closed: bool
     fill: Paint | None
-    stroke: Color | None
+    stroke: Paint | None
     stroke_width: float
     dash: tuple[float, ...] = ()
 
@@ -134,7 +135,7 @@ class EllipseOp:
     rx: float
     ry: float
     fill: Paint | None
-    stroke: Color | None
+    stroke: Paint | None
     stroke_width: float
     dash: tuple[float, ...] = ()
 
@@ -148,7 +149,7 @@ class QrOp:
     y: float
     size: float
     rows: tuple[str, ...]
-    color: Color
+    color: Paint
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -248,28 +249,32 @@ def mirrored(ops: list[Op] | tuple[Op, ...], width: float, placed: Container[int
 
 def _mirrored(op: Op, width: float, placed: Container[int]) -> Op:
     if isinstance(op, RectOp):
-        return replace(op, x=width - op.x - op.w, fill=_mirrored_paint(op.fill, width))
+        return replace(op, x=width - op.x - op.w, fill=_mirrored_paint(op.fill, width), stroke=_mirrored_paint(op.stroke, width))
     if isinstance(op, ImageOp):
         return replace(op, x=width - op.x - op.w)
-    if isinstance(op, (SymbolOp, QrOp)):
+    if isinstance(op, SymbolOp):
         return replace(op, x=width - op.x - op.size)
+    if isinstance(op, QrOp):
+        return replace(op, x=width - op.x - op.size, color=_mirrored_paint(op.color, width))
     if isinstance(op, LineOp):
-        return replace(op, x1=width - op.x1, x2=width - op.x2)
+        return replace(op, x1=width - op.x1, x2=width - op.x2, stroke=_mirrored_paint(op.stroke, width))
     if isinstance(op, ShapeOp):
-        return replace(op, points=tuple((width - x, y) for x, y in op.points), fill=_mirrored_paint(op.fill, width))
+        return replace(op, points=tuple((width - x, y) for x, y in op.points), fill=_mirrored_paint(op.fill, width), stroke=_mirrored_paint(op.stroke, width))
     if isinstance(op, EllipseOp):
-        return replace(op, cx=width - op.cx, fill=_mirrored_paint(op.fill, width))
+        return replace(op, cx=width - op.cx, fill=_mirrored_paint(op.fill, width), stroke=_mirrored_paint(op.stroke, width))
     if isinstance(op, GroupOp):
         return replace(op, ops=tuple(mirrored(op.ops, width, placed)), angle=-op.angle if op.angle else op.angle, cx=width - op.cx)
-    if isinstance(op, TextOp) and id(op) not in placed:
+    if isinstance(op, TextOp) and id(op) in placed:  # set in its mirrored box: only a gradient colour moves
+        return replace(op, color=_mirrored_paint(op.color, width)) if isinstance(op.color, Gradient) else op
+    if isinstance(op, TextOp):
         lines = []
         for line in op.text.lines:
             if line:
                 shift = width - 2 * op.x - min(p.x for p in line) - max(p.x + p.width for p in line)
                 line = tuple(p._replace(x=p.x + shift) for p in line)
             lines.append(line)
-        return replace(op, text=replace(op.text, lines=tuple(lines)))
-    return op  # a text set in its mirrored box; a face in a face (a tuck box's net is never mirrored)
+        return replace(op, text=replace(op.text, lines=tuple(lines)), color=_mirrored_paint(op.color, width))
+    return op  # a face in a face (a tuck box's net is never mirrored)
 
 
 def _mirrored_paint(paint: Paint | None, width: float) -> Paint | None:

@@ -19,7 +19,19 @@ from typing import Any
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
 from pnp.base.paths import LAYOUTS_DIR, inside, leads_out
 from pnp.layout.elements import KINDS, kind_class
-from pnp.layout.elements.base import FIELD_ALONE, Effects, ElementKind, Layout, Shape, check_effects, check_numbers, check_sizes, turned_box
+from pnp.layout.elements.base import (
+    FIELD_ALONE,
+    Effects,
+    ElementKind,
+    GradientDef,
+    Layout,
+    Shape,
+    check_effects,
+    check_numbers,
+    check_paints,
+    check_sizes,
+    turned_box,
+)
 from pnp.layout.elements.text import DEFAULT_STYLE, Text
 from pnp.layout.text import Align, TextStyle, VAlign
 from pnp.load.model import Deck, Game
@@ -38,7 +50,7 @@ class StyleDef:
     size: float | None = None
     min_size: float | None = None
     leading: float | None = None
-    color: str | None = None
+    color: str | GradientDef | None = None  # a colour or a gradient
     align: Align | None = None
     valign: VAlign | None = None
     hyphenate: bool | None = None
@@ -212,7 +224,7 @@ def resolve_styles(defs: dict[str, StyleDef], known: dict[str, TextStyle], raw: 
             base = (out.get(sd.base) or known[sd.base]) if sd.base else DEFAULT_STYLE
             values = {f.name: getattr(sd, f.name) for f in fields(TextStyle) if getattr(sd, f.name, None) is not None}
             style = replace(base, **values)
-            if check_numbers(sd, raw.get(name), f"style '{name}'", problems):
+            if check_numbers(sd, raw.get(name), f"style '{name}'", problems) and check_paints(sd, raw.get(name), f"style '{name}'", problems):
                 check_sizes(style, raw.get(name), f"style '{name}'", problems)
             out[name] = style
             del pending[name]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
@@ -52,7 +52,7 @@ class TextStyle:
     size: float = 9.0
     min_size: float | None = None  # None: never shrink
     leading: float = 1.2  # line distance as a multiple of the size
-    color: str = "#000000"
+    color: Any = "#000000"  # '#rrggbb', a name or a template; in a layout also a gradient (elements.base.GradientDef)
     align: Align = "left"
     valign: VAlign = "top"
     hyphenate: bool = True

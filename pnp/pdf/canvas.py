@@ -382,17 +382,20 @@ def _name_states(form: PDFFormXObject, shadings: dict[str, str] | None = None) -
         form.Resources.setShading(shadings)
 
 
-def draw_text(canvas: Canvas, color: Color, pieces: Iterable[tuple[str, float, float, float, float, str | Sequence[GlyphLike]]]) -> None:
+def draw_text(canvas: Canvas, color: Color | None, pieces: Iterable[tuple[str, float, float, float, float, str | Sequence[GlyphLike]]]) -> None:
     """Set text, written as PDF text operators straight into the page (or form) being
     drawn: each piece is (registered TrueType font, size, word space, x, y, text), its
-    text a string or shaped glyphs (`_draw_glyphs`).
+    text a string or shaped glyphs (`_draw_glyphs`); in `color`, or, with `color` None,
+    painting nothing: its glyphs are added to the clip (text render mode 7), for what
+    the caller paints next through them (a gradient) before it restores the state.
 
     Why not reportlab's text objects: they split every string into font subsets anew and
     format their state per call; here a string is encoded by a table per font
     and document (`_Encoding`), and a piece costs a few string operations. The operators are those reportlab writes (a
     subset's font name and size, Tw for justified lines, Tm for each piece's origin), so
     text extracts and copies the same."""
-    code = [f"BT 1 0 0 1 0 0 Tm {fp_str(color.red, color.green, color.blue)} rg"]  # from the origin, as reportlab: a text object reads as its own line
+    paint = "7 Tr" if color is None else f"{fp_str(color.red, color.green, color.blue)} rg"
+    code = [f"BT 1 0 0 1 0 0 Tm {paint}"]  # from the origin, as reportlab: a text object reads as its own line
     add = code.append
     doc = canvas._doc
     current: tuple[str, float] | None = None

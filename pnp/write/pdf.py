@@ -16,7 +16,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.lib.colors import Color, black, white
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from pnp.assets.images import image_size
 from pnp.assets.shaping import shape
@@ -25,6 +25,7 @@ from pnp.impose.sheets import MARK_WIDTH, Bleed, Box, Cut, FoldLine, Grid, Page,
 from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
 from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped, glyph_chars
+from pnp.write.strokes import stroke_outline
 
 rl_config.useA85 = 0  # plain binary streams: smaller files
 CUT_GREY = Color(0.3, 0.3, 0.3)  # cut lines of round and hex components: seen, not loud
@@ -143,7 +144,7 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
     for op in ops:
         if isinstance(op, TextOp):
             _draw_text(canvas, op, symbols)
-        elif isinstance(op, RectOp) and isinstance(op.fill, Gradient):
+        elif isinstance(op, RectOp) and (isinstance(op.fill, Gradient) or isinstance(op.stroke, Gradient)):
             _draw_shape(canvas, op)
         elif isinstance(op, RectOp):
             if op.fill is not None:
@@ -157,6 +158,8 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
                 canvas.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
             else:
                 canvas.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
+        elif isinstance(op, LineOp) and isinstance(op.stroke, Gradient):
+            _paint_gradient(canvas, _outline_path(canvas, op), op.stroke, nonzero=True)
         elif isinstance(op, LineOp):
             canvas.setStrokeColor(op.stroke)
             canvas.setLineWidth(op.stroke_width)
@@ -209,12 +212,15 @@ def _draw_qr(canvas: Canvas, op: QrOp) -> None:
     """The dark modules of a QR code, one filled square each, in one path."""
     unit = op.size / len(op.rows)
     top = op.y + op.size
-    canvas.setFillColor(op.color)
     path = canvas.beginPath()
     for r, row in enumerate(op.rows):
         for c, dark in enumerate(row):
             if dark == "1":
                 path.rect(op.x + c * unit, top - (r + 1) * unit, unit, unit)
+    if isinstance(op.color, Gradient):
+        _paint_gradient(canvas, path, op.color)
+        return
+    canvas.setFillColor(op.color)
     canvas.drawPath(path, stroke=0, fill=1)
 
 
@@ -431,8 +437,9 @@ def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp | RectOp) -> None:
     gradient = op.fill if isinstance(op.fill, Gradient) else None
     if op.fill is not None and gradient is None:
         canvas.setFillColor(op.fill)
-    if op.stroke is not None:
-        canvas.setStrokeColor(op.stroke)
+    stroke = op.stroke if not isinstance(op.stroke, Gradient) else None  # a gradient's, after the fill
+    if stroke is not None:
+        canvas.setStrokeColor(stroke)
         canvas.setLineWidth(op.stroke_width)
         canvas.setDash(list(getattr(op, "dash", ())) or [])
     path = canvas.beginPath()
@@ -452,16 +459,33 @@ def _draw_shape(canvas: Canvas, op: ShapeOp | EllipseOp | RectOp) -> None:
             path.close()
     filled = op.fill is not None and (not isinstance(op, ShapeOp) or op.closed)
     if gradient is not None and filled:
-        _fill_gradient(canvas, path, gradient)
+        _paint_gradient(canvas, path, gradient)
         filled = False
-    if filled or op.stroke is not None:
-        canvas.drawPath(path, stroke=int(op.stroke is not None), fill=int(filled))
+    if filled or stroke is not None:
+        canvas.drawPath(path, stroke=int(stroke is not None), fill=int(filled))
+    if isinstance(op.stroke, Gradient):
+        _paint_gradient(canvas, _outline_path(canvas, op), op.stroke, nonzero=True)
 
 
-def _fill_gradient(canvas: Canvas, path, gradient: Gradient) -> None:
-    """A gradient painted through the shape's path (its clip), its end colours kept past its ends."""
+def _outline_path(canvas: Canvas, op: ShapeOp | EllipseOp | RectOp | LineOp):
+    """The area the shape's stroke covers (strokes.py), as a path to clip to (nonzero rule)."""
+    path = canvas.beginPath()
+    for (x0, y0), *rest in stroke_outline(op):
+        path.moveTo(x0, y0)
+        for x, y in rest:
+            path.lineTo(x, y)
+        path.close()
+    return path
+
+
+def _paint_gradient(canvas: Canvas, clip, gradient: Gradient, nonzero: bool = False) -> None:
+    """A gradient painted through a clip, its end colours kept past its ends: a shape's
+    path (a fill, or a QR code's modules), the area a stroke covers (`nonzero`: the rule
+    that joins its pieces, strokes.py), or, with `clip` None, the clip the caller set
+    (a text's glyphs, draw_text's `clip`)."""
     canvas.saveState()
-    canvas.clipPath(path, stroke=0, fill=0)
+    if clip is not None:
+        canvas.clipPath(clip, stroke=0, fill=0, fillMode=FILL_NON_ZERO if nonzero else None)
     colors = list(gradient.colors)
     if gradient.radial:
         canvas.radialGradient(*gradient.coords, colors, extend=True)
@@ -499,7 +523,13 @@ def _draw_text(canvas: Canvas, op: TextOp, symbols) -> None:
                 pieces.append((piece.font, size, piece.word_space, op.x + piece.x, baseline, piece.text))
             else:
                 marks.append((piece.text, op.x + piece.x, baseline - 0.22 * size, SYMBOL_EM * size))
-    draw_text(canvas, op.color, pieces)
+    if isinstance(op.color, Gradient):  # the glyphs a clip the gradient is painted through
+        canvas.saveState()
+        draw_text(canvas, None, pieces)
+        _paint_gradient(canvas, None, op.color)
+        canvas.restoreState()
+    else:
+        draw_text(canvas, op.color, pieces)
     for sid, x, y, s in marks:
         symbols.draw(canvas, sid, x, y, s)
 

@@ -143,6 +143,148 @@ def test_gradients_are_shadings_clipped_to_the_shape_also_in_a_repeated_face(tmp
     assert "/Shading" in back_form
 
 
+RED_TO_BLUE = "{linear: [[5, 0], [58, 0]], stops: ['#ff0000', '#0000ff']}"  # across the card, left to right
+STROKED = (
+    "  - rect: [5, 5, 53, 30]\n    stroke: PAINT\n    stroke_width: 6\n"
+    "  - text: GRADIENT\n    box: [5, 45, 53, 12]\n    size: 26\n    font: sans-bold\n    align: center\n    color: PAINT\n"
+    "  - polygon: [[10, 65], [30, 84], [50, 65]]\n    stroke: PAINT\n    stroke_width: 4\n    dash: [8, 4]\n"
+    "  - circle: [50, 75, 7]\n    stroke: PAINT\n    stroke_width: 3\n"
+    "  - line: [5, 62, 58, 62]\n    stroke: PAINT\n    stroke_width: 2\n    dash: [6, 3]\n"
+)
+
+
+def _stroked_game(folder: Path, paint: str, rtl: bool = False) -> Path:
+    """A game whose fronts have a stroked rectangle, a text, a dashed triangle, a circle and
+    a dashed line, all in `paint`; `rtl`: its language written right to left (mirrored)."""
+    game = make_game(folder, STROKED.replace("PAINT", paint))
+    if rtl:
+        with (game / "game.yaml").open("a", encoding="utf-8") as f:
+            f.write("direction:\n  en: rtl\n")
+    return game
+
+
+def _shadings(page) -> list[dict]:
+    """Each shading painted on the page's first card (`sh`), in points from the card's
+    bottom left: its kind, its colours, its coordinates, what it is painted through: a text
+    set as a clip ('text') or a path ('W' nonzero, 'W*' even-odd) and the path's bounds."""
+    left, bottom = pdfread.card_boxes(page)[0][:2]
+    found, path, clip, text_clip = [], [], None, False
+    for operands, op, (a, b, c, d, e, f), resources in pdfread.drawn_ops(page):
+        if op in (b"m", b"l"):
+            x, y = (float(v) for v in operands)
+            path.append((a * x + c * y + e - left, b * x + d * y + f - bottom))
+        elif op in (b"W", b"W*"):
+            clip, text_clip = (op.decode(), path), False
+        elif op == b"n":
+            path = []
+        elif op == b"Tr":
+            text_clip = int(operands[0]) == 7
+        elif op == b"sh":
+            shading = resources["/Shading"][operands[0]].get_object()
+            function = shading["/Function"].get_object()
+            assert int(shading["/ShadingType"]) == 2  # axial: x0 y0 x1 y1 (these cards are upright: a is 1, b and c 0)
+            x0, _, x1, _ = (a * float(v) + e - left for v in shading["/Coords"])
+            through = "text" if text_clip else clip[0]
+            xs, ys = [x for x, _ in clip[1]], [y for _, y in clip[1]]
+            bounds = None if text_clip else (min(xs), min(ys), max(xs), max(ys))
+            colours = [tuple(float(v) for v in function[k]) for k in ("/C0", "/C1")]
+            found.append({"through": through, "bounds": bounds, "colours": colours, "x": (round(x0 / pdfread.MM, 2), round(x1 / pdfread.MM, 2))})
+    return [s for s in found if 0 <= min(s["x"]) and max(s["x"]) <= 63]  # the other card's are further right
+
+
+@pytest.mark.parametrize("rtl", [False, True])
+def test_a_gradient_stroke_and_text_colour_are_shadings_through_the_stroke_and_the_glyphs(tmp_path: Path, rtl: bool):
+    """A stroke's gradient is painted through the area the stroke covers (a nonzero clip:
+    the rectangle's band, 3 pt either side of its edges), a text's through its glyphs (a
+    text clip, render mode 7), each with its stops' colours from 5 to 58 mm across the card;
+    mirrored (right to left), from 58 to 5 mm."""
+    page = pdfread.sheet_pages(build(_stroked_game(tmp_path / "hra", RED_TO_BLUE, rtl), tmp_path / "out"))[0]
+    shadings = _shadings(page)
+    ends = (58.0, 5.0) if rtl else (5.0, 58.0)
+    red, blue = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
+    assert all(s["colours"] == [red, blue] and s["x"] == ends for s in shadings), shadings
+    assert [s["through"] for s in shadings] == ["W", "text", "W", "W", "W"]  # rect, text, triangle, circle, line
+    half = 3.0  # points: half the rectangle's stroke
+    x, y = 5 * pdfread.MM - half, (88 - 35) * pdfread.MM - half
+    assert shadings[0]["bounds"] == pytest.approx((x, y, x + 53 * pdfread.MM + 2 * half, y + 30 * pdfread.MM + 2 * half), abs=0.01)
+    assert "GRADIENT" in page.extract_text()  # a text painted through still reads
+
+
+def _render(pdf: Path, scale: float = 4.0):
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(pdf))
+    image = document[0].render(scale=scale).to_pil().convert("RGB")
+    height = document[0].get_height()
+    document.close()
+    return image, height
+
+
+def _card_pixel(image, height: float, card: tuple[float, float], x_mm: float, y_mm: float, scale: float = 4.0) -> tuple[int, int, int]:
+    """The pixel at x, y mm from the top left of a card whose bottom-left corner is `card` (pt)."""
+    left, bottom = card
+    return image.getpixel((round((left + x_mm * pdfread.MM) * scale), round((height - bottom - (88 - y_mm) * pdfread.MM) * scale)))
+
+
+def _ink(image, box: tuple[int, int, int, int]) -> set[tuple[int, int]]:
+    """The pixels in `box` that are not paper white."""
+    pixels = image.load()
+    return {(x, y) for x in range(box[0], box[2]) for y in range(box[1], box[3]) if sum(pixels[x, y]) < 720}
+
+
+@pytest.mark.parametrize("rtl", [False, True])
+def test_a_gradient_stroke_and_text_render_in_their_end_colours_exactly_where_a_plain_one_paints(tmp_path: Path, rtl: bool):
+    """Rendered (pdfium): the rectangle's stroke is red at its left end and blue at its right
+    (mirrored: the other way round), and so are the text's first and last letters; and the
+    gradient paints exactly the pixels the same strokes and text in plain black paint
+    (mitred corners, dashes, the circle), nothing off them."""
+    pdf = build(_stroked_game(tmp_path / "hra", RED_TO_BLUE, rtl), tmp_path / "out")
+    image, height = _render(pdf)
+    card = pdfread.card_boxes(pdfread.sheet_pages(pdf)[0])[0][:2]
+    left, right = _card_pixel(image, height, card, 5, 20), _card_pixel(image, height, card, 58, 20)
+    if rtl:
+        left, right = right, left
+    assert left[0] > 200 and left[2] < 60 and right[2] > 200 and right[0] < 60, (left, right)
+    assert _card_pixel(image, height, card, 31, 20) == (255, 255, 255)  # inside the rectangle
+    assert _card_pixel(image, height, card, 3.5, 20) == (255, 255, 255)  # beside it: 1.5 mm out, the stroke reaches 1.06
+    scale = 4.0
+    box = (
+        round(card[0] * scale),
+        round((height - card[1] - 88 * pdfread.MM) * scale),
+        round((card[0] + 63 * pdfread.MM) * scale),
+        round((height - card[1]) * scale),
+    )
+    ink = _ink(image, box)
+    text = sorted((x, y) for x, y in ink if (height - card[1] - (88 - 45) * pdfread.MM) * scale < y < (height - card[1] - (88 - 57) * pdfread.MM) * scale)
+    pixels = image.load()
+    x0, x1 = text[0][0], text[-1][0]
+    first = min((pixels[p] for p in text if p[0] < x0 + 0.15 * (x1 - x0)), key=sum)  # the darkest, not an anti-aliased edge
+    last = min((pixels[p] for p in text if p[0] > x1 - 0.15 * (x1 - x0)), key=sum)
+    if rtl:
+        first, last = last, first
+    assert first[0] > first[2] + 100 and last[2] > last[0] + 100, (first, last)  # reddish, bluish
+    plain = build(_stroked_game(tmp_path / "plain", '"#000000"', rtl), tmp_path / "plain-out")
+    plain_ink = _ink(_render(plain)[0], box)
+    assert len(ink ^ plain_ink) < 0.01 * len(plain_ink), (len(ink ^ plain_ink), len(plain_ink))  # anti-aliased edges alone
+
+
+def test_an_exported_png_has_the_gradient_stroke_and_text(tmp_path: Path):
+    from PIL import Image
+
+    game = _stroked_game(tmp_path / "hra", RED_TO_BLUE)
+    result = run("export", "png", game, "--out", tmp_path / "out", "--dpi", 150)
+    assert result.exit_code == 0, result.output
+    with Image.open(tmp_path / "out" / "hra" / "png-en" / "cards" / "a-front.png") as image:
+        rgb = image.convert("RGB")
+    pixels = rgb.load()
+    at = [pixels[round(x / 25.4 * 150), round(y / 25.4 * 150)] for x, y in ((5, 20), (58, 20), (31, 20))]  # mm from the top left
+    left, right, inside = at
+    assert left[0] > 200 and left[2] < 60 and right[2] > 200 and right[0] < 60 and inside == (255, 255, 255), at
+    rows = range(round(45 / 25.4 * 150), round(57 / 25.4 * 150))  # the text's box
+    inked = [pixels[x, y] for x in range(rgb.width) for y in rows if sum(pixels[x, y]) < 600]
+    assert any(r > b + 100 for r, _, b in inked) and any(b > r + 100 for r, _, b in inked)  # the text's glyphs, red to blue
+
+
 def _colour_ops(page) -> dict[str, set[tuple]]:
     """The fill colours (rg) drawn in each symbol form, by the form's name."""
     found: dict[str, set[tuple]] = {}
@@ -214,6 +356,26 @@ def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
             "  - rect: [5, 5, 10, 10]\n    fill: {stops: ['#ffffff', '#000000']}\n",
             "fill:",
             "rect element: the gradient of 'fill' has neither 'linear' nor 'radial'; expected one of them: linear: [[x1, y1], [x2, y2]] or radial: [[x, y], radius] [layout-value]",
+        ),
+        (
+            "  - line: [5, 5, 20, 20]\n    stroke: {linear: [[0, 0], [1, 1]], stops: ['#ffffff']}\n",
+            "stroke:",
+            "line element: the gradient of 'stroke' has 1 stop; expected two colours or more in 'stops' [layout-value]",
+        ),
+        (
+            "  - text: x\n    box: [5, 5, 10, 10]\n    color: {stops: ['#ffffff', '#000000']}\n",
+            "color:",
+            "text element: the gradient of 'color' has neither 'linear' nor 'radial'; expected one of them: linear: [[x1, y1], [x2, y2]] or radial: [[x, y], radius] [layout-value]",
+        ),
+        (
+            "  - text: x\n    box: [5, 5, 10, 10]\n    style: title\nstyles:\n  title:\n    color: {radial: [[5, 5], 0], stops: ['#ffffff', '#000000']}\n",
+            "color:",
+            "style 'title': the radius of the gradient of 'color' is 0; expected a length above 0 mm [layout-value]",
+        ),
+        (
+            "  - track:\n      range: [1, 5]\n      box: [5, 5, 50, 10]\n      space: {stroke: {linear: [[0, 0], [1, 1]], stops: ['#ffffff']}}\n",
+            "space:",
+            "track space: the gradient of 'stroke' has 1 stop; expected two colours or more in 'stops' [layout-value]",
         ),
         (
             "  - symbol: crown\n    box: [5, 5, 10, 10]\n    tint: blu\n",
@@ -297,10 +459,21 @@ def test_a_text_that_does_not_fit_is_measured_in_its_box_unturned(tmp_path: Path
 
 @pytest.mark.parametrize(
     ("old", "new"),
-    [("rotate: 10", "rotate: 20"), ("opacity: 0.5", "opacity: 0.6"), ("tint: '#b03a2e'", "tint: '#2e5fa8'")],
+    [
+        ("rotate: 10", "rotate: 20"),
+        ("opacity: 0.5", "opacity: 0.6"),
+        ("tint: '#b03a2e'", "tint: '#2e5fa8'"),
+        ("'#222222'", "'#555555'"),  # a stroke's gradient
+        ("[[10, 60], 5]", "[[10, 60], 6]"),  # a text's
+    ],
 )
-def test_the_manifest_sees_a_changed_rotation_opacity_or_tint(tmp_path: Path, old: str, new: str):
-    game = make_game(tmp_path / "hra", "  - symbol: crown\n    box: [5, 5, 20, 20]\n    rotate: 10\n    opacity: 0.5\n    tint: '#b03a2e'\n")
+def test_the_manifest_sees_a_changed_rotation_opacity_tint_or_gradient(tmp_path: Path, old: str, new: str):
+    game = make_game(
+        tmp_path / "hra",
+        "  - symbol: crown\n    box: [5, 5, 20, 20]\n    rotate: 10\n    opacity: 0.5\n    tint: '#b03a2e'\n"
+        "  - rect: [5, 30, 20, 20]\n    stroke: {linear: [[5, 30], [25, 50]], stops: ['#111111', '#222222']}\n"
+        "  - text: x\n    box: [5, 55, 20, 10]\n    color: {radial: [[10, 60], 5], stops: ['#333333', '#444444']}\n",
+    )
     out = tmp_path / "out"
     build(game, out)
     layout = game / "layouts" / "front.yaml"

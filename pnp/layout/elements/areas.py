@@ -11,7 +11,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, Problems
-from pnp.layout.elements.base import ElementKind, Frame, check_style, inset
+from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paints, check_style, inset
 from pnp.layout.elements.cells import LABEL_STYLE, check_deck, label_op
 from pnp.layout.faces import Box, Op, ShapeOp, TextOp
 from pnp.layout.text import TextStyle, typeset
@@ -25,7 +25,7 @@ SAME = 0.01  # mm: two corners closer than this are the same corner
 
 @dataclass(repr=False, eq=False)
 class BorderStyle:
-    stroke: str = "#000000"
+    stroke: str | GradientDef = "#000000"  # a colour or a gradient
     stroke_width: float = 1.5
     dash: list[float] = field(default_factory=list)
 
@@ -44,8 +44,8 @@ class AreasSpec:
     deck: str  # a deck whose components are the fields of the map
     shape: str = "shape"  # their points field: the outline in mm
     origin: tuple[float, float] = (0.0, 0.0)  # mm added to every point
-    fill: str | None = None  # templates see `cell`: the field's id and fields
-    stroke: str | None = "#333333"
+    fill: str | GradientDef | None = None  # templates see `cell`: the field's id and fields
+    stroke: str | GradientDef | None = "#333333"
     stroke_width: float = 0.5
     label: str | None = None
     style: str | None = None
@@ -63,7 +63,11 @@ class Areas(ElementKind):
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
         spec, where = self.areas, raw["areas"]
-        ok = check_style(spec.style, where, styles, "areas", problems)
+        ok = check_style(spec.style, where, styles, "areas", problems) & check_paints(spec, where, "areas", problems)
+        if spec.borders is not None:
+            looks = where.get("borders", {}).get("style") if isinstance(where.get("borders"), dict) else None
+            for kind, look in spec.borders.style.items():
+                ok &= check_paints(look, looks.get(kind) if isinstance(looks, dict) else None, f"border style '{kind}'", problems)
         if spec.label_box is not None and (spec.label_box[0] <= 0 or spec.label_box[1] <= 0):
             problems.error(where.loc_of("label_box"), "areas-label-box", f"label_box {list(spec.label_box)} has no area; expected [width, height] in mm")
             ok = False
@@ -206,8 +210,8 @@ def _draw(el: Areas, f: Frame) -> list[Op]:
             continue
         shapes[card.id] = points
         extra = {"cell": card_view(card)}
-        fill = f.color(spec.fill, spec._loc, extra)
-        stroke = f.color(spec.stroke, spec._loc, extra)
+        fill = f.paint(spec.fill, spec._loc, extra)
+        stroke = f.paint(spec.stroke, spec._loc, extra)
         fills.append(ShapeOp(tuple((x * mm, f.y(y)) for x, y in points), True, fill, stroke, spec.stroke_width))
         label = f.fill_in(spec.label, spec._loc, extra) if spec.label else None
         if label and style is not None:
@@ -292,7 +296,7 @@ def _borders(f: Frame, spec: AreasSpec, shapes: dict[str, list[Point]]) -> list[
             )
             continue
         extra = {"border": card_view(card)}
-        stroke = f.color(look.stroke, bspec._loc, extra)
+        stroke = f.paint(look.stroke, bspec._loc, extra)
         for run in runs:
             ops.append(ShapeOp(tuple((x * mm, f.y(y)) for x, y in run), False, None, stroke, look.stroke_width, tuple(look.dash)))
     return ops

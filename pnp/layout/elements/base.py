@@ -34,9 +34,10 @@ Shape = Literal["rect", "round", "hex"]  # the outline a component is cut along
 
 @dataclass(repr=False, eq=False)
 class GradientDef:
-    """A fill that runs through colours (`stops`, templates like any colour), given in a
-    layout where a shape's `fill:` colour may be: `linear: [[x1, y1], [x2, y2]]` (mm, from
-    the first stop to the last) or `radial: [[x, y], radius]` (from the centre out)."""
+    """A paint that runs through colours (`stops`, templates like any colour), given in a
+    layout wherever a colour may be (a `fill:`, a `stroke:`, a text's `color:`):
+    `linear: [[x1, y1], [x2, y2]]` (mm from the face's top left, from the first stop to
+    the last) or `radial: [[x, y], radius]` (from the centre out)."""
 
     stops: list[str]
     linear: tuple[tuple[float, float], tuple[float, float]] | None = None
@@ -195,14 +196,14 @@ class Frame:
     def color(self, value: str | None, loc: Location, extra: dict | None = None) -> Color | None:
         return self.services.colour(value, {**self.ctx, **extra} if extra else self.ctx, loc, self.where, self.problems)
 
-    def paint(self, value: str | GradientDef | None, loc: Location) -> Paint | None:
-        """A fill: a colour (as `color`), or a gradient with its stops filled in and its
-        points on the face; a stop that is no colour is reported and leaves the shape
-        unfilled."""
+    def paint(self, value: str | GradientDef | None, loc: Location, extra: dict | None = None) -> Paint | None:
+        """A fill, a stroke or a text's colour: a colour (as `color`), or a gradient with
+        its stops filled in and its points on the face; a stop that is no colour is
+        reported and leaves it unpainted (None)."""
         if not isinstance(value, GradientDef):
-            return self.color(value, loc)
-        colors = [self.color(stop, loc) for stop in value.stops]
-        if any(c is None for c in colors) or len(colors) < 2:
+            return self.color(value, loc, extra)
+        colors = [self.color(stop, loc, extra) for stop in value.stops]
+        if any(c is None for c in colors) or len(colors) < 2 or (value.linear is None) == (value.radial is None):  # the last two reported when read
             return None
         if value.radial is not None:
             (x, y), r = value.radial
@@ -246,7 +247,7 @@ class Frame:
         result = set_in_box(content, style, (w, h), services.fonts, services.typography, services.symbol_ids, loc, subject, fix, self.problems)
         block = len(result.lines) * result.leading
         offset = {"top": 0.0, "middle": (h * mm - block) / 2, "bottom": h * mm - block}[style.valign]
-        color = self.color(style.color, color_loc or loc, extra) or BLACK
+        color = self.paint(style.color, color_loc or loc, extra) or BLACK
         op = TextOp(x * mm, self.y(y) - max(0.0, offset) - result.ascent, result, color)
         if self.mirror:
             self.placed[id(op)] = op
@@ -353,6 +354,16 @@ def check_paint(value: Any, raw: Any, key: str, what: str, problems: Problems) -
         problems.error(loc_of(where, "radial"), CODE, f"{what}: the radius of the gradient of '{key}' is {value.radial[1]:g}; expected a length above 0 mm")
         return False
     return True
+
+
+def check_paints(value: Any, raw: Any, what: str, problems: Problems) -> bool:
+    """Every gradient among the keys of `value` (an element, or a spec inside one, read
+    from the mapping `raw`) checked as check_paint does, each reported at its line."""
+    ok = True
+    for f in fields(value):
+        if isinstance(getattr(value, f.name), GradientDef):
+            ok &= check_paint(getattr(value, f.name), raw, f.name, what, problems)
+    return ok
 
 
 # Layout keys whose numbers must be above 0, and those that must not be negative; every

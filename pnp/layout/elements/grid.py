@@ -11,7 +11,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, Problems
-from pnp.layout.elements.base import ElementKind, Frame, check_style, inset
+from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paints, check_style, inset
 from pnp.layout.elements.cells import LABEL_STYLE, cell_content, cells_of, check_one_source, check_source
 from pnp.layout.faces import Box, Op, RectOp
 from pnp.load.model import Game
@@ -23,8 +23,8 @@ class GridSpec:
     columns: int
     field: str | None = None  # a table field of the component: one row per cell, row-major
     deck: str | None = None  # or a deck (a spreadsheet, say): one component per cell
-    fill: str | None = None  # templates see `cell` (the row), `row`, `col`, `index`
-    stroke: str | None = "#333333"
+    fill: str | GradientDef | None = None  # templates see `cell` (the row), `row`, `col`, `index`
+    stroke: str | GradientDef | None = "#333333"
     stroke_width: float = 0.5  # points
     label: str | None = None
     style: str | None = None  # a text style of the layout
@@ -43,6 +43,7 @@ class Grid(ElementKind):
         """What the layout alone tells (layout/read.py calls it when the layout is read)."""
         spec, where = self.grid, raw["grid"]
         ok = check_style(spec.style, where, styles, "grid", problems) & check_one_source(spec, where, "grid", problems)
+        ok &= check_paints(spec, where, "grid", problems)
         if spec.box[2] <= 0 or spec.box[3] <= 0:
             problems.error(where.loc_of("box"), "grid-box", f"grid box {list(spec.box)} has no area; expected a positive width and height")
             ok = False
@@ -82,8 +83,8 @@ def _draw(el: Grid, f: Frame) -> list[Op]:
         line, col = divmod(i, spec.columns)
         extra = {"cell": row, "row": line, "col": col, "index": i}
         x, y = bx + col * w, by + line * h
-        fill = f.color(spec.fill, spec._loc, extra)
-        stroke = f.color(spec.stroke, spec._loc, extra)
+        fill = f.paint(spec.fill, spec._loc, extra)
+        stroke = f.paint(spec.stroke, spec._loc, extra)
         cells.append(RectOp(x * mm, f.y(y, h), w * mm, h * mm, fill, stroke, spec.stroke_width, 0.0))
         what = f"cell {i + 1} (row {line + 1}, column {col + 1}) of grid {cells_in.source}"
         content += cell_content(f, spec, inset((x, y, w, h), spec.padding), extra, cells_in.locs[i], what, style)

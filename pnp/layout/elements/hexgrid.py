@@ -12,7 +12,7 @@ from typing import Any, Literal
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, Problems
-from pnp.layout.elements.base import ElementKind, Frame, check_style, inset
+from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paints, check_style, inset
 from pnp.layout.elements.cells import LABEL_STYLE, cell_content, cells_of, check_one_source, check_source
 from pnp.layout.faces import Box, Op, ShapeOp
 from pnp.load.model import Game
@@ -28,8 +28,8 @@ class HexGridSpec:
     deck: str | None = None  # or a deck (a spreadsheet, say): one component per hex, with q and r
     coords: Literal["axial", "odd-r", "even-r", "odd-q", "even-q"] = "axial"  # offset: q is the column, r the row
     orientation: Literal["pointy", "flat"] = "pointy"
-    fill: str | None = None
-    stroke: str | None = "#333333"
+    fill: str | GradientDef | None = None
+    stroke: str | GradientDef | None = "#333333"
     stroke_width: float = 0.5
     label: str | None = None
     style: str | None = None
@@ -47,6 +47,7 @@ class HexGrid(ElementKind):
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
         spec, where = self.hexgrid, raw["hexgrid"]
         ok = check_style(spec.style, where, styles, "hexgrid", problems) & check_one_source(spec, where, "hexgrid", problems)
+        ok &= check_paints(spec, where, "hexgrid", problems)
         if spec.size <= 0:
             problems.error(where.loc_of("size"), "hexgrid-size", f"hexgrid size is {spec.size:g}; expected the distance from a hex's centre to a corner in mm")
             ok = False
@@ -127,8 +128,8 @@ def _draw(el: HexGrid, f: Frame) -> list[Op]:
         seen[key] = i
         centre = hex_centre(*key, spec.size, spec.orientation, spec.origin)
         extra = {"cell": row, "q": q, "r": rr, "index": i}
-        fill = f.color(spec.fill, spec._loc, extra)
-        stroke = f.color(spec.stroke, spec._loc, extra)
+        fill = f.paint(spec.fill, spec._loc, extra)
+        stroke = f.paint(spec.stroke, spec._loc, extra)
         points = tuple((x * mm, f.y(y)) for x, y in hex_corners(centre, spec.size, spec.orientation))
         cells.append(ShapeOp(points, True, fill, stroke, spec.stroke_width))
         box = inset(hex_inner_box(centre, spec.size, spec.orientation), spec.padding)

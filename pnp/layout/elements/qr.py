@@ -13,7 +13,7 @@ from typing import Literal
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location
-from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Frame
+from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Frame, GradientDef, check_paints
 from pnp.layout.faces import BLACK, Box, Op, QrOp
 
 QUIET = 4  # modules of margin the QR standard asks for around the code, inside the box
@@ -28,14 +28,14 @@ class Qr(ElementKind):
 
     qr: str
     box: Box
-    color: str = "#000000"
+    color: str | GradientDef = "#000000"  # of the dark modules: a colour or a gradient
     level: Literal["L", "M", "Q", "H"] = "M"  # error correction: about 7, 15, 25 or 30 % of the code may be lost
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw, styles, problems) -> bool:
         if self.qr.strip():
-            return True
+            return check_paints(self, raw, "qr element", problems)
         problems.error(raw.loc_of("qr"), "qr-empty", "qr element: 'qr' is empty; expected the text or link to encode (a template, e.g. \"{{ url }}\")")
         return False
 
@@ -64,7 +64,7 @@ class Qr(ElementKind):
         x, y, w, h = self.box
         side = min(w, h) * mm
         size = side * len(rows) / (len(rows) + 2 * QUIET)
-        color = f.color(self.color, self._loc) or BLACK
+        color = f.paint(self.color, self._loc) or BLACK
         return [QrOp(x * mm + (w * mm - size) / 2, f.y(y, h) + (h * mm - size) / 2, size, rows, color)]
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location
-from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paint
+from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paints
 from pnp.layout.faces import Box, Op, RectOp
 
 
@@ -19,17 +19,17 @@ class Rect(ElementKind):
 
     rect: Box
     fill: str | GradientDef | None = None  # a colour or a gradient
-    stroke: str | None = None
+    stroke: str | GradientDef | None = None  # a colour or a gradient
     stroke_width: float = 0.5  # points
     radius: float = 0.0  # mm
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw, styles, problems) -> bool:
-        return check_paint(self.fill, raw, "fill", "rect element", problems)
+        return check_paints(self, raw, "rect element", problems)
 
     def draw(self, f: Frame) -> list[Op]:
         x, y, w, h = self.rect
         fill = f.paint(self.fill, self._loc)
-        stroke = f.color(self.stroke, self._loc)
+        stroke = f.paint(self.stroke, self._loc)
         return [RectOp(x * mm, f.y(y, h), w * mm, h * mm, fill, stroke, self.stroke_width, self.radius * mm)]

@@ -9,7 +9,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, Problems, one_of
-from pnp.layout.elements.base import ElementKind, Frame, check_style
+from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paints, check_style
 from pnp.layout.faces import Op, ShapeOp
 from pnp.layout.text import TextStyle
 from pnp.load.model import Game
@@ -26,10 +26,10 @@ class SlotDef:
     size: tuple[float, float] | None = None  # or given in mm
     label: str = ""
     style: str | None = None
-    stroke: str | None = "#666666"
+    stroke: str | GradientDef | None = "#666666"
     stroke_width: float = 0.6  # points
     dash: list[float] = field(default_factory=lambda: [3.0, 2.0])  # points on, off
-    fill: str | None = None
+    fill: str | GradientDef | None = None
 
 
 @dataclass(repr=False, eq=False)
@@ -40,7 +40,7 @@ class Slot(ElementKind):
 
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
         s, spec = self.slot, raw["slot"]
-        ok = check_style(s.style, spec, styles, "slot", problems)
+        ok = check_style(s.style, spec, styles, "slot", problems) & check_paints(s, spec, "slot", problems)
         if (s.deck is None) == (s.size is None):
             problems.error(spec.loc, "slot-size", "a slot needs either 'deck' (its cards' size) or 'size: [w, h]' in mm, not both")
             ok = False
@@ -69,7 +69,7 @@ class Slot(ElementKind):
         x, y = s.at
         corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
         points = tuple((px * mm, f.y(py)) for px, py in corners)
-        ops: list[Op] = [ShapeOp(points, True, f.color(s.fill, loc), f.color(s.stroke, loc), s.stroke_width, tuple(s.dash))]
+        ops: list[Op] = [ShapeOp(points, True, f.paint(s.fill, loc), f.paint(s.stroke, loc), s.stroke_width, tuple(s.dash))]
         label = f.fill_in(s.label, loc) if s.label else ""
         if label:
             pad = min(2.0, w / 10, h / 10)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from pnp.base.errors import Location
 from pnp.i18n.catalogues import PSEUDO
-from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Frame, check_sizes, check_style
+from pnp.layout.elements.base import FIELD_ALONE, ElementKind, Frame, GradientDef, check_paints, check_sizes, check_style
 from pnp.layout.faces import Box, Op
 from pnp.layout.text import Align, TextStyle, VAlign, escape
 
@@ -26,7 +26,7 @@ class Text(ElementKind):
     font: str | None = None
     size: float | None = None
     min_size: float | None = None
-    color: str | None = None
+    color: str | GradientDef | None = None  # a colour or a gradient
     align: Align | None = None
     valign: VAlign | None = None
     name: str | None = None  # how messages call this box; default: the field it shows
@@ -34,7 +34,7 @@ class Text(ElementKind):
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw, styles, problems) -> bool:
-        if not check_style(self.style, raw, styles, "text", problems):
+        if not check_style(self.style, raw, styles, "text", problems) or not check_paints(self, raw, "text element", problems):
             return False
         return self.size is None and self.min_size is None or check_sizes(self._style(styles), raw, "text element", problems)
 

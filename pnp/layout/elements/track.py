@@ -13,7 +13,7 @@ from typing import Any, Literal
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, Problems
-from pnp.layout.elements.base import ElementKind, Frame, check_style
+from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paints, check_style
 from pnp.layout.faces import Box, EllipseOp, Op, RectOp
 from pnp.layout.text import TextStyle
 from pnp.load.schema import suggest
@@ -31,8 +31,8 @@ TRACK_STYLE = TextStyle(size=8, min_size=5, align="center", valign="middle", hyp
 class SpaceDef:
     """How each space of a track is drawn; strings are templates that see n and i."""
 
-    fill: str | None = None
-    stroke: str | None = "#333333"
+    fill: str | GradientDef | None = None  # a colour or a gradient
+    stroke: str | GradientDef | None = "#333333"
     stroke_width: float = 0.5  # points
     radius: float = 0.0  # mm: rounded corners (ring spaces are circles)
 
@@ -62,7 +62,7 @@ class Track(ElementKind):
     def check(self, raw: Any, styles: dict, problems: Problems) -> bool:
         """What can be told from the layout alone; the rest (templates, sizes) when drawn."""
         t, spec = self.track, raw["track"]
-        ok = check_style(t.style, spec, styles, "track", problems)
+        ok = check_style(t.style, spec, styles, "track", problems) & check_paints(t.space, spec.get("space"), "track space", problems)
         if t.box[2] <= 0 or t.box[3] <= 0:
             problems.error(spec.loc_of("box"), "track-box", f"track box {list(t.box)} has no area; expected a positive width and height")
             ok = False
@@ -302,8 +302,8 @@ def _draw(el: Track, f: Frame) -> list[Op]:
     for i, sp in enumerate(spaces):
         n = first + i
         extra = {"n": n, "i": i, "first": i == 0, "last": i == count - 1}
-        fill = f.color(t.space.fill, loc, extra)
-        stroke = f.color(t.space.stroke, loc, extra)
+        fill = f.paint(t.space.fill, loc, extra)
+        stroke = f.paint(t.space.stroke, loc, extra)
         if sp.round:
             ops.append(EllipseOp((sp.x + sp.w / 2) * mm, f.y(sp.y + sp.h / 2), sp.w / 2 * mm, sp.h / 2 * mm, fill, stroke, t.space.stroke_width))
             inner = (sp.x + 0.09 * sp.w, sp.y + 0.22 * sp.h, 0.82 * sp.w, 0.56 * sp.h)  # a box inside the circle
