@@ -226,7 +226,10 @@ def test_a_custom_paper_in_the_config_and_in_game_yaml(config, letter_game, tmp_
     result = run("build", ".", "--out", tmp_path / "bad")
     assert result.exit_code == 2
     line = line_of(game_file, "11x17")
-    assert result.output.splitlines()[0] == f"game.yaml:{line}:10: 'paper' is '11x17'; expected a custom paper from 50 to 2000 mm on each side (did you mean '11x17in'?) [config-value]"
+    assert (
+        result.output.splitlines()[0]
+        == f"game.yaml:{line}:10: 'paper' is '11x17'; expected a custom paper from 50 to 2000 mm on each side (did you mean '11x17in'?) [config-value]"
+    )
     edit(game_file, "paper: 11x17", "paper: ledger")  # tabloid by another name: the files are named tabloid
     build(letter_game, tmp_path / "ledger")
     assert page_size(tmp_path / "ledger", "tabloid") == (792, 1224)
