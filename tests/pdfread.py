@@ -148,28 +148,41 @@ def sized_text(page) -> list[tuple[str, float, float, float]]:
     """Each run of text on a page with where it starts and the size it is printed at:
     (text, x, y, points), through the text and graphics matrices, and through the matrix of
     each form it is drawn in (pypdf reads a form's text in the form's own space, so each
-    form is read on its own and its runs moved to where it is placed)."""
+    form is read on its own, once however often it is placed, and its runs moved to where
+    it is placed)."""
     runs: list[tuple[str, float, float, float]] = []
-    for contents, resources, (a, b, c, d, e, f) in _drawings(page, page["/Contents"], page["/Resources"], IDENTITY):
-        alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
-        alone[NameObject("/Resources")] = _without_forms(resources)  # their text is read with their own placement
-        alone[NameObject("/Contents")] = contents  # as written: rewriting a stream would re-encode its strings
-
-        def visit(text, cm, tm, font, size, a=a, b=b, c=c, d=d, e=e, f=f) -> None:
-            if text.strip():
-                x, y = tm[4], tm[5]
-                px, py = x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]
-                scale = abs(tm[0] * tm[3] - tm[1] * tm[2]) * abs(cm[0] * cm[3] - cm[1] * cm[2]) * abs(a * d - b * c)
-                runs.append((text.strip(), px * a + py * c + e, px * b + py * d + f, size * scale**0.5))
-
-        quiet = logging.getLogger("pypdf._page")  # it says it cannot read the forms left out
-        level = quiet.level
-        quiet.setLevel(logging.ERROR)
-        try:
-            alone.extract_text(visitor_text=visit)
-        finally:
-            quiet.setLevel(level)
+    read: dict[tuple[int, int], tuple] = {}  # a form's runs in its own space, by its contents and resources
+    for contents, resources, (a, b, c, d, e, f) in _drawings(page, page["/Contents"], page["/Resources"], IDENTITY, {}):
+        key = (id(contents.get_object()), id(resources))
+        if key not in read:
+            read[key] = (contents.get_object(), resources, _runs(page, contents, resources))  # the objects kept: their ids stay theirs
+        for text, px, py, size, scale in read[key][2]:
+            runs.append((text, px * a + py * c + e, px * b + py * d + f, size * (scale * abs(a * d - b * c)) ** 0.5))
     return runs
+
+
+def _runs(page, contents, resources) -> list[tuple[str, float, float, float, float]]:
+    """The runs of text of a page's or form's contents, in its own space: (text, x, y,
+    size, the area scale of the text and graphics matrices)."""
+    found = []
+    alone = PageObject.create_blank_page(page.pdf, width=1, height=1)
+    alone[NameObject("/Resources")] = _without_forms(resources)  # their text is read with their own placement
+    alone[NameObject("/Contents")] = contents  # as written: rewriting a stream would re-encode its strings
+
+    def visit(text, cm, tm, font, size) -> None:
+        if text.strip():
+            x, y = tm[4], tm[5]
+            px, py = x * cm[0] + y * cm[2] + cm[4], x * cm[1] + y * cm[3] + cm[5]
+            found.append((text.strip(), px, py, size, abs(tm[0] * tm[3] - tm[1] * tm[2]) * abs(cm[0] * cm[3] - cm[1] * cm[2])))
+
+    quiet = logging.getLogger("pypdf._page")  # it says it cannot read the forms left out
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        alone.extract_text(visitor_text=visit)
+    finally:
+        quiet.setLevel(level)
+    return found
 
 
 def card_text(page) -> list[tuple[str, float]]:
@@ -210,19 +223,24 @@ def _with_matrix(ops, matrix=IDENTITY):
         yield operands, op, stack[-1]
 
 
-def _drawings(page, contents, resources, matrix):
+def _drawings(page, contents, resources, matrix, parsed: dict[int, tuple] | None = None):
     """A page's (or form's) contents, its resources and the matrix that places it on the
-    page, then the same for each form it places, each where it is placed."""
+    page, then the same for each form it places, each where it is placed; `parsed`: the
+    operations of the contents read so far (a form placed again is parsed once)."""
     resources = resources.get_object()
+    parsed = {} if parsed is None else parsed
+    stream = contents.get_object()
+    if id(stream) not in parsed:
+        parsed[id(stream)] = (stream, list(ContentStream(stream, page.pdf).operations))  # the stream kept: its id stays its own
     forms = []
-    for operands, op, placed in _with_matrix(ContentStream(contents.get_object(), page.pdf).operations, matrix):
+    for operands, op, placed in _with_matrix(parsed[id(stream)][1], matrix):
         if op == b"Do":
             xobject = resources["/XObject"][operands[0]]
             if xobject.get_object().get("/Subtype") == "/Form":
                 forms.append((xobject, xobject.get_object().get("/Resources", resources), placed))
     yield contents, resources, matrix
     for form, inner, placed in forms:
-        yield from _drawings(page, form, inner, placed)
+        yield from _drawings(page, form, inner, placed, parsed)
 
 
 def drawn(page) -> Counter:

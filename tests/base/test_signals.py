@@ -21,7 +21,11 @@ from makers import signal_on_first_move
 import pnp
 
 CHECKOUT = Path(pnp.__file__).resolve().parents[1]
-ENV = {**os.environ, "PYTHONPATH": str(CHECKOUT)}
+
+
+def env() -> dict[str, str]:
+    """The environment of a pnp process of its own: the test's, as its fixtures set it."""
+    return {**os.environ, "PYTHONPATH": str(CHECKOUT)}
 
 
 def make_deck(cards: int, folder: Path) -> Path:
@@ -71,7 +75,7 @@ def velka(tmp_path_factory) -> tuple[Path, Path, dict[str, bytes]]:
     folder = tmp_path_factory.mktemp("signals")
     game = make_deck(60, folder / "velka")
     out = folder / "out"
-    first = subprocess.run(pnp_command("-q", "build", game, "--out", out), env=ENV, capture_output=True, text=True)
+    first = subprocess.run(pnp_command("-q", "build", game, "--out", out), env=env(), capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
     before = {p.name: p.read_bytes() for p in (out / "velka").iterdir()}
     assert set(before) == {"cards-sk-a4.pdf", "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf", "manifest-sk-a4.json"}
@@ -94,7 +98,9 @@ def test_a_build_stopped_by_a_signal_removes_its_temporary_files(velka, tmp_path
     signal, and leaves the last build's files as they were and no temporary file."""
     game, out, before = shutil.copytree(velka[0], tmp_path / "velka"), shutil.copytree(velka[1], tmp_path / "out"), velka[2]
     edit(game / "cards.yaml", "  title: ", "  title: Nová ")
-    process = subprocess.Popen(stopped_at(point, count, "-q", "build", game, "--out", out), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        stopped_at(point, count, "-q", "build", game, "--out", out), env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         assert reached(process) == f"at {point}", process.stderr.read()
         names = ("cards-sk-a4.pdf", "rules-sk-a4.pdf", "rules-sk-a5-booklet.pdf")
@@ -143,7 +149,7 @@ def closed_reader(*args: str | Path, stream: str = "stdout") -> subprocess.Compl
     try:
         other = subprocess.PIPE
         done = subprocess.run(
-            pnp_command(*args), env=ENV, stdout=writer if stream == "stdout" else other, stderr=writer if stream == "stderr" else other, timeout=120
+            pnp_command(*args), env=env(), stdout=writer if stream == "stdout" else other, stderr=writer if stream == "stderr" else other, timeout=120
         )
     finally:
         os.close(writer)
@@ -167,9 +173,9 @@ def test_problems_to_a_reader_that_goes_away(mesta):
 
 def test_head_reads_the_first_line_of_a_long_status(tmp_path):
     game = make_deck(1500, tmp_path / "velka")
-    assert subprocess.run(pnp_command("-q", "i18n", "update", game, "--add", "en"), env=ENV, capture_output=True).returncode == 0
+    assert subprocess.run(pnp_command("-q", "i18n", "update", game, "--add", "en"), env=env(), capture_output=True).returncode == 0
     script = f'{" ".join(pnp_command("i18n", "status", game))} | head -1; echo "${{PIPESTATUS[0]}}"'
-    done = subprocess.run(["bash", "-c", script], env=ENV, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(["bash", "-c", script], env=env(), capture_output=True, text=True, timeout=120)
     first, status = done.stdout.splitlines()
     assert first.startswith("en: 0/") and status == "141"
     assert done.stderr == ""
