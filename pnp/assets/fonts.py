@@ -11,6 +11,7 @@ matplotlib for them; licence: fonts/LICENSE-DejaVuSans.txt).
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -190,8 +191,13 @@ def fallback_folder() -> Path | None:
 
 @per_version(maxsize=None)
 def _register(path: Path, name: str, loc: Location) -> Font:
-    """The font read and registered, once per version of its file."""
+    """The font read and registered, once per version of its file: as 'pnp-NAME', unless
+    another file holds that name in this process (a second game's own 'sans': the tests,
+    one process for several games), when it is 'pnp-NAME~DIGEST' (of the file's path), so
+    the first game's texts are still measured and drawn in its own file."""
     registered = PREFIX + name
+    if _PATHS.get(registered, path) != path:
+        registered += "~" + hashlib.sha1(str(path).encode()).hexdigest()[:8]
     try:
         ttf = TTFont(registered, str(path))
     except Exception as exc:  # reportlab's reader meets a damaged file with whatever error the bytes lead to

@@ -77,3 +77,18 @@ def test_a_font_file_neither_the_game_nor_pnp_has_is_an_error_at_its_line(tmp_pa
         "hra/fonts/fonts.yaml:2:9: font file 'DejaVuSansMono.ttf' does not exist; expected a .ttf file beside fonts.yaml, or one that pnp bundles (DejaVuSans.ttf, ...) [font-missing]"
         in result.output
     ), result.output
+
+
+def test_two_games_whose_own_fonts_share_a_name_each_draw_in_their_own_file(tmp_path: Path):
+    """One process for several games (the tests; a server of several): a second game whose
+    'own' font is another file does not replace the first game's 'own' for the first game."""
+    serif = _game_with_font(tmp_path / "serif", (FONTS_DIR / "SourceSerifPro-Regular.ttf").read_bytes())
+    dejavu = _game_with_font(tmp_path / "dejavu", (FONTS_DIR / "DejaVuSans.ttf").read_bytes())
+    used = {}
+    for game, out in ((serif, "one"), (dejavu, "two"), (serif, "three")):
+        result = run("build", game, "--out", tmp_path / out)
+        assert result.exit_code == 0, result.output
+        (pdf,) = (tmp_path / out).rglob("cards-*.pdf")
+        used[out] = {name.split("+")[-1] for name in fonts(pdf)}
+    assert "SourceSerifPro-Regular" in used["one"] and "DejaVuSans" in used["two"]
+    assert used["three"] == used["one"], used
