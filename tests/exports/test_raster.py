@@ -66,7 +66,14 @@ def peak(export: list[str], deck: Path, warm: Path, out: Path) -> int:
     return int(done.stdout.split()[-1])
 
 
-@pytest.mark.parametrize("export", [["png", "--dpi", "36"], ["shop", "--profile", "tgc"]], ids=["png", "shop"])
+@pytest.mark.parametrize(
+    "export",
+    [
+        ["png", "--dpi", "36"],
+        pytest.param(["shop", "--profile", "tgc"], marks=pytest.mark.slow),
+    ],  # shop: 16 s at the shop's 300 dpi; png runs the same streaming (render_all, save_image)
+    ids=["png", "shop"],
+)
 def test_an_exports_peak_memory_grows_with_its_cards_data_only(tmp_path: Path, export: list[str]):
     peaks = {}
     for n in (SMALL, LARGE):
