@@ -692,21 +692,39 @@ def _hyphenate(parts: list[tuple[str, str, float]], room: float, size: float, hy
     if len(parts) != 1 or not parts[0][1] or room <= 0:
         return None
     word, font, _ = parts[0]
+    fits = room + 1e-6
+    for head, tail in _splits(word, hyph):
+        head_w = _sized_width(head, font, size)
+        if head_w <= fits:
+            return [(head, font, head_w)], [(tail, font, _sized_width(tail, font, size))]
+    return None
+
+
+@lru_cache(maxsize=2048)  # a word at a line's end is hyphenated again on many cards: found once
+def _splits(word: str, hyph: Hyphenation) -> tuple[tuple[str, str], ...]:
+    """Where `word` may break, the last point first: (the head with its hyphen, the tail)."""
     m = _LETTERS.match(word)
     if not m or len(m.group(2)) < 5:
-        return None
+        return ()
     lead, core, _trail = m.groups()
     glued = max(core.rfind(" "), core.rfind(NO_BREAK), core.rfind(NARROW))  # 'a hra', '2 mestá': only the last word breaks, two letters at least on each side
-    width = _string_width(font)
+    out = []
     for pos in reversed(hyph.positions(core)):
         if pos < glued + 3 or len(core) - pos < 2 or core[pos] == "-":  # never before a word's own hyphen: after it
             continue
         head = lead + core[:pos] + ("" if core[pos - 1] == "-" else "-")  # 'Drachen-' of 'Drachen-Elixier' keeps its one hyphen
-        head_w = width(head, size)
-        if head_w <= room + 1e-6:
-            tail = word[len(lead) + pos :]
-            return [(head, font, head_w)], [(tail, font, width(tail, size))]
-    return None
+        out.append((head, word[len(lead) + pos :]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=2048)
+def _sized_width(text: str, registered: str, size: float) -> float:
+    """Width at `size`, as the font computes it at that size (not _width's times the size,
+    which may differ in the last bit): the heads and tails of hyphenated words repeat."""
+    return _string_width(registered)(text, size)
+
+
+BY_NAME.append(_sized_width)
 
 
 def _place(line: list, size: float, width: float, align: str, last: bool) -> tuple[Piece, ...]:
@@ -722,6 +740,8 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
         if gaps > 0:
             stretch = extra / gaps
     x = extra / 2 if align == "center" else extra if align == "right" else 0.0
+    if not stretch:
+        return _place_unstretched(line, x)
     pieces: list[Piece] = []
     texts: list[str] = []  # the run's texts, joined when it ends
     run_x = run_w = run_ws = 0.0
@@ -751,6 +771,37 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
             gap = 0.0
     if run_font is not None:
         pieces.append(Piece(run_x, "".join(texts), run_font, run_w, run_ws))
+    return tuple(pieces)
+
+
+def _place_unstretched(line: list, x: float) -> tuple[Piece, ...]:
+    """_place's loop for a line whose spaces do not stretch (not justified, or its
+    paragraph's last): every part in the run's font extends it, and no run has word
+    spacing, so whether a text holds a space need not be looked at. The same pieces."""
+    pieces: list[Piece] = []
+    texts: list[str] = []
+    add = texts.append
+    run_x = run_w = 0.0
+    run_font: str | None = None
+    for parts, gap in line:
+        if gap:
+            x += gap
+        for text, font, w in parts:
+            if font and font == run_font:
+                if gap:
+                    add(" ")
+                add(text)
+                run_w = x + w - run_x
+            else:
+                if run_font is not None:
+                    pieces.append(Piece(run_x, "".join(texts), run_font, run_w, 0.0))
+                texts = [text]
+                add = texts.append
+                run_x, run_w, run_font = x, w, font
+            x += w
+            gap = 0.0
+    if run_font is not None:
+        pieces.append(Piece(run_x, "".join(texts), run_font, run_w, 0.0))
     return tuple(pieces)
 
 
