@@ -412,6 +412,13 @@ def draw_text(canvas: Canvas, color: Color | None, pieces: Iterable[tuple[str, f
         encoding = encodings.get(font)
         if encoding is None:
             encoding = encodings[font] = _encoding(doc, font)
+        if text and encoding.known.issuperset(text):  # most pieces: characters the first subset codes (_Encoding.runs, inline)
+            name = encoding.first
+            if current is None or current[0] != name or current[1] != size:
+                add(f"{name} {fp_str(size)} Tf")
+                current = (name, size)
+            add(f"({text.translate(encoding.table)}) Tj")
+            continue
         for name, encoded in encoding.runs(text):
             if current != (name, size):
                 add(f"{name} {fp_str(size)} Tf")
