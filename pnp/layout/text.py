@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Literal, NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
@@ -400,6 +400,19 @@ def _glue(words: list[Measured], convention: Convention) -> list[Measured]:
     out: list[Measured] = []
     carry: tuple[Measured, str] | None = None  # a word to join with the next, and the space between them
     before = convention.narrow_before + convention.space_before
+    if not before and not convention.space_after:  # no punctuation to keep with a word (most languages): the loop below, shorter
+        clinging = convention.clinging
+        for m in words:
+            if carry is not None:
+                m = _join(carry[0], m, " ")
+                carry = None
+            if m.short and (m.short in clinging or _NUMBER.fullmatch(m.short)):
+                carry = (m, " ")
+                continue
+            out.append(m)
+        if carry is not None:
+            out.append(carry[0])
+        return out
     for m in words:
         space = ""
         if before:
@@ -546,6 +559,7 @@ def _shaped(para: list[Measured], rtl: bool | None) -> tuple[list[Measured], boo
 
 
 _WIDTH, _SPACE, _MISSING, _SYMBOLS = (attrgetter(name) for name in ("width", "space", "missing", "symbols"))  # of a Measured, in C
+_GAP = itemgetter(1)  # of a line's (parts, gap)
 
 BY_NAME.extend((_measure, _measurer, _string_width, _width, _drawable, _measure_shaped))  # a font file edited while the watcher runs is measured anew
 
@@ -736,7 +750,7 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     extra = max(0.0, width - natural)
     stretch = 0.0
     if align == "justify" and not last:
-        gaps = sum(1 for _, gap in line[1:] if gap)  # the units of CJK text follow each other without a gap: none stretches
+        gaps = len(line) - 1 - list(map(_GAP, line[1:])).count(0.0)  # the units of CJK text follow each other without a gap: none stretches
         if gaps > 0:
             stretch = extra / gaps
     x = extra / 2 if align == "center" else extra if align == "right" else 0.0

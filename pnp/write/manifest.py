@@ -15,8 +15,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress
+from operator import attrgetter, not_
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -518,7 +518,7 @@ def _serialised(layout: TextLayout) -> tuple[str, frozenset[str]]:
     names = set(fonts)
     if "" in names:  # a symbol
         names.discard("")
-        names.update(_SYMBOL + piece for piece, font in zip(texts, fonts) if not font)
+        names.update(map(_SYMBOL.__add__, compress(texts, map(not_, fonts))))  # the symbols' ids (a symbol's font is ''), in C
     return text, frozenset(names)
 
 
