@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from math import atan2, ceil, cos, pi, radians, sin, sqrt, tan
-from xml.parsers import expat
 
 from reportlab.graphics.transform import mmult, rotate, scale, skewX, skewY, translate
 from reportlab.lib import colors
@@ -102,6 +101,8 @@ def read(data: bytes) -> Plain | None:
 
 
 def _parse(data: bytes) -> _Node:
+    from xml.parsers import expat  # only when an SVG is read: a game without symbols never needs it
+
     parser = expat.ParserCreate(namespace_separator=" ")
     stack: list[_Node] = []
     ignored = 0  # depth inside an element svglib ignores

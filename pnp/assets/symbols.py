@@ -4,14 +4,12 @@ a thousand cards is stored in the PDF once. A plain SVG is read by `svgplain`; s
 
 from __future__ import annotations
 
-import logging
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
-from xml.parsers import expat
 
 from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import fp_str
@@ -132,15 +130,6 @@ def _render_tinted(symbol: Symbol, canvas: Canvas, tint: Color) -> None:
     draw_drawing(canvas, tinted(symbol.drawing, tint))
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
 class _Refused(Exception):
     """What makes an SVG unsafe or unusable, where it is: raised by the expat handlers."""
 
@@ -170,6 +159,8 @@ def _check_svg(data: bytes, loc: Location) -> tuple[Location, str, str] | None:
     """Why the SVG must not reach svglib, where: a DOCTYPE or entities, a reference to
     another file (href, src, CSS url() or @import, a stylesheet), an absurd size, or XML
     that is not well-formed (what is checked must be what svglib reads)."""
+    from xml.parsers import expat  # only when an SVG is read: a game without symbols never needs it
+
     parser = expat.ParserCreate(namespace_separator=" ")
     depth = 0
 
@@ -288,6 +279,16 @@ def _svg(path: Path, shown: str) -> tuple[_Read | None, Problems]:
             "or the symbol saved as plain shapes and paths in solid colours",
         )
         return None, problems
+
+    import logging  # only for svglib's warnings: a build without such a symbol never needs it
+
+    class _Collect(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.WARNING)
+            self.messages: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.messages.append(record.getMessage())
 
     handler = _Collect()
     logger = logging.getLogger("svglib")

@@ -21,13 +21,11 @@ import datetime
 import io
 import re
 import unicodedata
-import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
-from xml.parsers import expat
 
 from pnp.base.errors import Location, PnpError, Problems, display_path, one_of
 from pnp.base.texts import utf8_text
@@ -155,6 +153,8 @@ def _xlsx_cells(
     """The sheet's name and (row number, cells) of its rows. The values are those the
     spreadsheet program saved; a formula without one comes as a `_Formula`. `source`
     opens the workbook anew for each reader (a file, or bytes fetched from the web)."""
+    import zipfile  # only when a workbook is read: a build of YAML and CSV data never needs it
+
     import openpyxl  # only when a workbook is read: pnp --help stays fast
 
     try:
@@ -236,6 +236,9 @@ def _declares_entities(path: Path | IO[bytes]) -> str | None:
 
     def started(*_: Any) -> None:
         raise _Prolog(False)
+
+    import zipfile  # only when a workbook is read (and expat with it)
+    from xml.parsers import expat
 
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
