@@ -400,19 +400,6 @@ def _glue(words: list[Measured], convention: Convention) -> list[Measured]:
     out: list[Measured] = []
     carry: tuple[Measured, str] | None = None  # a word to join with the next, and the space between them
     before = convention.narrow_before + convention.space_before
-    if not before and not convention.space_after:  # no punctuation to keep with a word (most languages): the loop below, shorter
-        clinging = convention.clinging
-        for m in words:
-            if carry is not None:
-                m = _join(carry[0], m, " ")
-                carry = None
-            if m.short and (m.short in clinging or _NUMBER.fullmatch(m.short)):
-                carry = (m, " ")
-                continue
-            out.append(m)
-        if carry is not None:
-            out.append(carry[0])
-        return out
     for m in words:
         space = ""
         if before:

@@ -482,7 +482,7 @@ def _paint_gradient(canvas: Canvas, clip, gradient: Gradient, nonzero: bool = Fa
     """A gradient painted through a clip, its end colours kept past its ends: a shape's
     path (a fill, or a QR code's modules), the area a stroke covers (`nonzero`: the rule
     that joins its pieces, strokes.py), or, with `clip` None, the clip the caller set
-    (a text's glyphs, draw_text's `clip`)."""
+    (a text's glyphs: draw_text with no colour)."""
     canvas.saveState()
     if clip is not None:
         canvas.clipPath(clip, stroke=0, fill=0, fillMode=FILL_NON_ZERO if nonzero else None)

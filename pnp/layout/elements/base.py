@@ -72,15 +72,16 @@ PIVOTS: dict[str, tuple[float, float] | None] = {
 }
 
 
-def pivot(about: tuple[float, float] | str | None, box: tuple[float, float, float, float], face: tuple[float, float]) -> tuple[float, float]:
+def pivot(about: tuple[float, float] | str | None, box: tuple[float, float, float, float] | None, face: tuple[float, float]) -> tuple[float, float]:
     """The point (mm from the top left) an element turns about: `about` as given, a named
-    point of `box` (x, y, w, h in mm: the element's box, or what it draws) or of the face
-    (`face`: its width and height in mm), or the middle of `box`."""
+    point of `box` (x, y, w, h in mm: the element's box, or what it draws; only these
+    read it) or of the face (`face`: its width and height in mm), or the middle of `box`."""
     if isinstance(about, (tuple, list)):
         return about[0], about[1]
     if about == "card":
         return face[0] / 2, face[1] / 2
-    fx, fy = PIVOTS.get(about or "centre") or (0.5, 0.5)
+    fx, fy = PIVOTS[about or "centre"]
+    assert box is not None
     x, y, w, h = box
     return x + fx * w, y + fy * h
 
@@ -104,7 +105,7 @@ class Effects:
             return ops
         about = self.rotate.about if isinstance(self.rotate, Rotation) else None
         box = el.own_box()
-        if box is None:  # what it draws, in mm from the top left
+        if box is None and not isinstance(about, (tuple, list)) and about != "card":  # a point of what it draws, in mm from the top left
             left, bottom, right, top = bounds(ops) or (0.0, 0.0, 0.0, 0.0)
             box = (left / mm, (f.height - top) / mm, (right - left) / mm, (top - bottom) / mm)
         x, y = pivot(about, box, (f.layout.width, f.layout.height))
