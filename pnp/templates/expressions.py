@@ -48,34 +48,18 @@ _SIZED = (str, bytes, list, tuple, dict, set, frozenset)  # what the sandbox spe
 _SEQUENCES = frozenset({list, tuple})  # what `_item` reads an item of, with the mappings (_MAPPINGS, after them below)
 
 
-# A template that is a lone name (`{{ title }}`, `{{ game.title }}`) or an expression that
-# is one (`army`), read as Jinja reads it: an ASCII name, not one of Jinja's constants or
-# operators, then names of attributes; `{{-`, ` -}}` and one newline after (Jinja drops
-# it) allowed. Anything else goes to Jinja, which knows what it means. A template's value
-# is written without Jinja when Jinja would write it as str() does (a text, a whole
-# number, an enumeration value) or as nothing (None); other values go to Jinja.
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_LONE_TEMPLATE = re.compile(rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?")
-_LONE_EXPRESSION = re.compile(rf"\s*({_NAME})\s*")
-# A template that is one `{{ expression }}` and nothing else (the same `{{-`, ` -}}` and
-# newline after): its expression may be simple (`_simple`). No { or } inside, so no text
-# literal can hide the end of the tag.
+_LONE_TEMPLATE = re.compile(
+    rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?"
+)  # a template of one name (Strings: which strings need no filling in)
+# A template that is one `{{ expression }}` and nothing else (`{{-`, ` -}}` and one newline
+# after allowed: Jinja drops it): its expression may be simple (`_simple`: a lone name such
+# as `{{ title }}` is one), and is then written without Jinja when Jinja would write its
+# value as str() does or as nothing (`_as_written`). No { or } inside, so no text literal
+# can hide the end of the tag.
 _ONE_EXPRESSION = re.compile(r"\{\{-?([^{}]*?)(?:\s-)?\}\}\n?")
 _NOT_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "not", "and", "or", "in", "is", "if", "else"})
-_ABSENT = object()  # what `_looked_up` gives where Jinja must say what a name is
-
-
-@lru_cache(maxsize=4096)
-def _lone_name(source: str, expression: bool) -> tuple[str, ...] | None:
-    """The name a template (`{{ title }}`, `{{ game.title }}`) or an expression (`army`) is
-    and nothing more, with the attributes it reads of it, or None: its value is looked up
-    in the context directly, without Jinja (most of a card's templates are such names, and
-    a deck whose templates all are never loads Jinja)."""
-    match = (_LONE_EXPRESSION if expression else _LONE_TEMPLATE).fullmatch(source)
-    if match is None:
-        return None
-    path = tuple(part.strip() for part in match.group(1).split("."))
-    return None if path[0] in _NOT_NAMES else path
+_ABSENT = object()  # what the fast paths give where Jinja must say what an expression is
 
 
 class _Unsure(Exception):
@@ -121,20 +105,6 @@ def _short(value: Any) -> Any:
     unless it is longer than MAX_LENGTH: Jinja then counts what it spends."""
     if isinstance(value, _SIZED) and len(value) > MAX_LENGTH:
         raise _Unsure("long")
-    return value
-
-
-def _looked_up(path: tuple[str, ...] | None, ctx: dict[str, Any]) -> Any:
-    """The value of a lone name (`_lone_name`) in `ctx`, or _ABSENT where Jinja must say
-    what it is: a name the context lacks, or an attribute `_attribute` is not sure of."""
-    if path is None or path[0] not in ctx:
-        return _ABSENT
-    value = ctx[path[0]]
-    try:
-        for attribute in path[1:]:
-            value = _attribute(value, attribute)
-    except Exception:  # Jinja raises the same, or finds what _attribute left to it, and says it as it does
-        return _ABSENT
     return value
 
 
@@ -310,29 +280,20 @@ def _as_written(value: Any) -> str | None:
     return None
 
 
-def _value_simply(source: str, ctx: dict[str, Any]) -> Any:
-    """The value of an expression that is a lone name or simple, found without Jinja, or
-    _ABSENT: Jinja evaluates it."""
-    value = _looked_up(_lone_name(source, True), ctx)  # a name of the context is its value
-    return _evaluated_simply(source, ctx) if value is _ABSENT else value
-
-
 def _written_simply(source: str, ctx: dict[str, Any]) -> str | None:
-    """What a template that is one lone name or simple expression writes, found without
-    Jinja, or None: Jinja fills it in."""
-    value = _looked_up(_lone_name(source, False), ctx)  # '{{ title }}' writes a text as it is
-    if value is _ABSENT:
-        expression = _one_expression(source)  # '{{ empire.name if empire else strings.neutral }}'
-        if expression is None:
-            return None
-        value = _evaluated_simply(expression, ctx)
+    """What a template that is one simple expression writes ('{{ title }}', '{{ empire.name
+    if empire else strings.neutral }}'), found without Jinja, or None: Jinja fills it in."""
+    expression = _one_expression(source)
+    if expression is None:
+        return None
+    value = _evaluated_simply(expression, ctx)
     return None if value is _ABSENT else _as_written(value)
 
 
 def evaluate(source: str, ctx: dict[str, Any]) -> Any:
     """The value of an expression; raises on any failure, an undefined result included
     (`where: kidn` must not quietly select nothing)."""
-    value = _value_simply(source, ctx)
+    value = _evaluated_simply(source, ctx)  # a lone name is a simple expression
     if value is _ABSENT:
         value = _jinja().evaluated(source, ctx)
     if "jinja2" in sys.modules:  # Jinja's undefined, a result or a name bound to one, is refused (there is none without Jinja)

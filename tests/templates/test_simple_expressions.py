@@ -346,7 +346,7 @@ BUNDLED = sorted(  # but the example whose data a web server gives (tests/pipeli
 def test_every_expression_and_template_of_a_bundled_game_means_what_jinja_means(game, monkeypatch):
     """Every expression and template `pnp check` evaluates for a bundled game (rules, deals,
     layouts, in every language) that Python evaluates gives what Jinja gives."""
-    value_simply, written_simply = expressions._value_simply, expressions._written_simply
+    value_simply, written_simply = expressions._evaluated_simply, expressions._written_simply
     differ: list[str] = []
     simple: set[str] = set()
 
@@ -367,7 +367,7 @@ def test_every_expression_and_template_of_a_bundled_game_means_what_jinja_means(
                 differ.append(f"{source!r}: {got!r}, Jinja {jinja_writes(source, ctx)!r}")
         return got
 
-    monkeypatch.setattr(expressions, "_value_simply", value)
+    monkeypatch.setattr(expressions, "_evaluated_simply", value)
     monkeypatch.setattr(expressions, "_written_simply", written)
     result = run("check", game, "--lang", "all")
     assert result.exit_code == 0, result.output
