@@ -13,8 +13,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.load.schema import shown, suggest
 from pnp.load.yamlfile import LMap, load_yaml
@@ -27,7 +25,11 @@ def config_path() -> Path:
     config folder (~/.config/pnp on Linux, ~/Library/Application Support/pnp on macOS,
     %LOCALAPPDATA%\\pnp on Windows)."""
     named = os.environ.get(CONFIG_ENV)
-    return Path(named) if named else Path(platformdirs.user_config_dir("pnp", appauthor=False)) / "config.yaml"
+    if named:
+        return Path(named)
+    import platformdirs  # here for speed: only the commands that read the config file ask where it is
+
+    return Path(platformdirs.user_config_dir("pnp", appauthor=False)) / "config.yaml"
 
 
 def read_config(path: Path, checks: Mapping[str, Callable[[Any], Any]]) -> dict[str, Any]:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import platformdirs
 import pytest
 from conftest import edit, line_of, make_small_game, run
 from pdfread import reader
 
-import pnp.load.settings
 from pnp.base.paths import LAYOUTS_DIR
 from pnp.impose.paper import paper
 from pnp.load.settings import config_path
@@ -146,7 +146,7 @@ def test_commands_without_sheet_options_do_not_read_the_config(config, game):
 
 def test_the_config_file_is_in_the_platforms_config_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("PNP_CONFIG")
-    monkeypatch.setattr(pnp.load.settings.platformdirs, "user_config_dir", lambda name, appauthor: str(tmp_path / name))
+    monkeypatch.setattr(platformdirs, "user_config_dir", lambda name, appauthor: str(tmp_path / name))
     assert config_path() == tmp_path / "pnp" / "config.yaml"
 
 
