@@ -27,7 +27,6 @@ from pnp.pipeline.reuse import COLD, Reuse
 from pnp.pipeline.sheets import Sheets, draw_tuckbox, write_cut_files, write_unit
 from pnp.plan.game import Plan, plan_game
 from pnp.plan.sheets import UnitPlan, plan_unit, print_units
-from pnp.plan.tuckboxes import TuckboxPlan
 from pnp.project.deals import deal_members
 from pnp.project.edition import Edition, make_editions, resolve_languages
 from pnp.project.options import BuildOptions
@@ -35,7 +34,7 @@ from pnp.project.project import prepare
 from pnp.write.manifest import Changes, Drawn, Manifest, compare, default_since, make_manifest, manifest_path, read_manifest, write_manifest
 
 if TYPE_CHECKING:
-    pass
+    from pnp.plan.tuckboxes import TuckboxPlan
 
 
 @dataclass(repr=False, eq=False)

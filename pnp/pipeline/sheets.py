@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from reportlab.lib.units import mm
 
@@ -17,18 +17,19 @@ from pnp.base.errors import PnpError, Problems
 from pnp.base.output import Written
 from pnp.i18n.own import Words, own_words
 from pnp.impose.sheets import Grid, Page, SharedSheets, Tiling
-from pnp.impose.tuckbox import BLEED
 from pnp.layout.elements.base import Layout
 from pnp.layout.faces import Face
 from pnp.layout.renderer import Renderer
 from pnp.load.model import Deck
 from pnp.pipeline.reuse import COLD, Reuse
 from pnp.plan.sheets import GridSheets, GroupSheets, Pieces, SizedSheets, UnitPlan
-from pnp.plan.tuckboxes import TuckboxPlan
 from pnp.project.edition import Edition
 from pnp.project.options import BuildOptions
 from pnp.write.manifest import Drawn, Hashes, face_hash
 from pnp.write.pdf import DocInfo, Writing, ruler_caption, subject, write_sheets
+
+if TYPE_CHECKING:
+    from pnp.plan.tuckboxes import TuckboxPlan
 
 
 class PathFor(Protocol):
@@ -243,6 +244,7 @@ def draw_tuckbox(sheets: Sheets, plan: TuckboxPlan, target: Path) -> Written:
     symbols = edition.project.symbols
     box = edition.project.tuckboxes[plan.box]
     deck = edition.game.decks[box.deck]
+    from pnp.impose.tuckbox import BLEED  # here for speed, as box_face
     from pnp.layout.tuckbox_net import box_face  # here for speed: only a game with tuck boxes draws one
 
     face = box_face(sheets.renderer, box, sheets.problems)

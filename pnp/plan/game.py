@@ -5,12 +5,15 @@ made once per build (every language prints the same plan) and reported by the ch
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pnp.base.errors import Problems
 from pnp.impose.sheets import SheetSpec
 from pnp.plan.sheets import UnitPlan, plan_unit, print_units
-from pnp.plan.tuckboxes import TuckboxPlan, plan_tuckbox
 from pnp.project.project import Project
+
+if TYPE_CHECKING:
+    from pnp.plan.tuckboxes import TuckboxPlan
 
 
 @dataclass(repr=False, eq=False)
@@ -34,5 +37,9 @@ def plan_game(project: Project, spec: SheetSpec, members: set[str] | None = None
     cards in `members` (a deal's; None: every card), into the files a build with `deal`
     writes."""
     units = [plan_unit(project, unit, spec, members, deal) for unit in print_units(project)]
-    boxes = [] if spec.sides == "backs" else [plan_tuckbox(project.game.name, box, spec) for box in project.tuckboxes.values()]
+    boxes: list[TuckboxPlan] = []
+    if project.tuckboxes and spec.sides != "backs":
+        from pnp.plan.tuckboxes import plan_tuckbox  # here for speed: only a game with tuck boxes plans one
+
+        boxes = [plan_tuckbox(project.game.name, box, spec) for box in project.tuckboxes.values()]
     return Plan(units, boxes)

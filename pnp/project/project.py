@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.assets.fonts import FontSet
 from pnp.assets.symbols import SymbolSet
@@ -17,10 +18,12 @@ from pnp.base.errors import Location, Problems
 from pnp.base.paths import FONTS_DIR
 from pnp.layout.elements.base import Layout
 from pnp.layout.read import LayoutLoader
-from pnp.layout.tuckbox import Tuckbox, load_tuckboxes
 from pnp.load.game import load_game
 from pnp.load.model import Deck, Game
 from pnp.templates.expressions import Names, fill_in
+
+if TYPE_CHECKING:
+    from pnp.layout.tuckbox import Tuckbox
 
 Pair = tuple[Layout, Layout | None]  # a front and its back
 
@@ -97,7 +100,11 @@ def prepare(folder: Path, decks: list[str] | None = None, keep_going: bool = Fal
         back = loader.load(deck.back, deck.locs.get("back", deck.loc), problems) if deck.back else None
         if front:
             layouts[deck.id] = (front, back)
-    tuckboxes = load_tuckboxes(game, loader, card_sizes, set(layouts), problems)
+    tuckboxes: dict[str, Tuckbox] = {}
+    if game.meta.tuckboxes:
+        from pnp.layout.tuckbox import load_tuckboxes  # here for speed: only a game with tuck boxes plans their nets
+
+        tuckboxes = load_tuckboxes(game, loader, card_sizes, set(layouts), problems)
     if not keep_going:
         problems.raise_if_errors()
     return Project(game, fonts, symbols, layouts, problems, card_sizes, per_card, tuckboxes, loader.files)

@@ -310,6 +310,7 @@ NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, a glo
         "pnp.rulebook.settled",
         "pnp.live.session",
         "pnp.layout.tuckbox_net",
+        *("pnp.layout.tuckbox", "pnp.impose.tuckbox", "pnp.plan.tuckboxes"),  # a game without tuck boxes
     ),
 )
 
@@ -354,3 +355,20 @@ def test_a_build_whose_templates_are_names_never_loads_jinja(tmp_path):
     assert [name for name in loaded if name.split(".")[0] in ("jinja2", "markupsafe") or name == "pnp.templates.sandbox"] == []
     printed = text(out / "game" / "cards-sk-a4.pdf")
     assert all(word in printed for word in ("Kováč", "Získa dve mestá.", "Mlynár", "Mená"))
+
+
+NOT_FOR_TTS = ("platformdirs", "pnp.pipeline.build")  # the config file is a build's, and so is the build
+
+
+def test_a_tts_export_imports_only_what_it_needs(tmp_path):
+    """`pnp export tts` reads no printer settings from the config file, so it never asks
+    where that file is (platformdirs), and builds no PDF."""
+    game, out = make_small_game(tmp_path / "game"), tmp_path / "out"
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
+        f"result = CliRunner().invoke(main, ['export', 'tts', {str(game)!r}, '--out', {str(out)!r}])\n"
+        "print(result.exit_code, *sorted(sys.modules))"
+    )
+    code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    assert code == "0" and {"pnp.exports.tts", "pnp.exports.raster"} <= set(loaded)
+    assert sorted(set(NOT_FOR_TTS + NOT_FOR_CARDS) & set(loaded)) == []
