@@ -329,7 +329,9 @@ def read_catalog(path: Path, problems: Problems | None = None) -> Catalog | None
     return None
 
 
-_CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
+# The patterns of this module are compiled on first use, from re's cache: most runs read no
+# catalogue and extract nothing, and compiling them all at import cost more than reading one.
+_CHARSET = rb"charset=([A-Za-z0-9_.:-]+)"
 
 
 def _charset(data: bytes, shown: str, problems: Problems) -> str | None:
@@ -338,7 +340,7 @@ def _charset(data: bytes, shown: str, problems: Problems) -> str | None:
     not read, or it is UTF-8 and the header is wrong (other gettext tools would read it
     wrongly). None: the header says UTF-8, says nothing, or the text is plain ASCII."""
     head = data[: data.find(b"\n\n") if b"\n\n" in data else 4096]  # the header entry comes first
-    found = _CHARSET.search(head)
+    found = re.search(_CHARSET, head)
     if found is None or found.group(1).decode("ascii").lower().replace("_", "-") in ("utf-8", "utf8") or data.isascii():
         return None
     name = found.group(1).decode("ascii")
@@ -353,8 +355,8 @@ def _charset(data: bytes, shown: str, problems: Problems) -> str | None:
     return name
 
 
-_PO_STRING = re.compile(r'"((?:[^"\\]|\\[\\"ntr])*)"\s*$')
-_PO_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr|msgstr\[\d+\])\s+(.*)$")
+_PO_STRING = r'"((?:[^"\\]|\\[\\"ntr])*)"\s*$'
+_PO_KEYWORD = r"(msgctxt|msgid|msgid_plural|msgstr|msgstr\[\d+\])\s+(.*)$"
 _PO_NEXT = {  # which keyword may follow which ("msgstr[": msgstr[N] of plural forms)
     None: ("msgctxt", "msgid"),
     "msgctxt": ("msgid",),
@@ -392,7 +394,7 @@ def check_po(text: str, shown: str, problems: Problems) -> None:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        keyword = _PO_KEYWORD.match(line)
+        keyword = re.match(_PO_KEYWORD, line)
         if keyword is not None:
             word = "msgstr[" if keyword.group(1).startswith("msgstr[") else keyword.group(1)
             if word in ("msgctxt", "msgid") and last in ("msgid", "msgid_plural"):
@@ -411,7 +413,7 @@ def check_po(text: str, shown: str, problems: Problems) -> None:
                 Location(shown, number, 1), "po-syntax", f"cannot read this line: {line[:40]!r}; expected a keyword (msgid, msgstr, ...) or a quoted string"
             )
             continue
-        m = _PO_STRING.fullmatch(string)
+        m = re.fullmatch(_PO_STRING, string)
         if m is None:
             problems.error(
                 Location(shown, number, col), "po-syntax", 'this string is not quoted and closed; expected "text" with only \\n, \\t, \\r, \\" and \\\\ escaped'
@@ -456,7 +458,7 @@ def po_entries(text: str) -> list[PoEntry]:
             marked = True
         if not line or line.startswith("#"):
             continue
-        keyword = _PO_KEYWORD.match(line)
+        keyword = re.match(_PO_KEYWORD, line)
         if keyword is not None:
             word, string = keyword.group(1), keyword.group(2)
             if word == "msgctxt" or (word == "msgid" and "msgctxt" not in parts) or (word == "msgid" and "msgid" in parts):
@@ -464,7 +466,7 @@ def po_entries(text: str) -> list[PoEntry]:
                 parts, fuzzy, marked = {}, marked, False
         else:
             string = line
-        m = _PO_STRING.fullmatch(string)
+        m = re.fullmatch(_PO_STRING, string)
         if m is not None and word:
             parts[word] = parts.get(word, "") + unescape(m.group(1))
     finish()
@@ -691,11 +693,11 @@ def percent(done: int, total: int, decimals: int = 0) -> str:
     return f"{value // scale}.{value % scale:0{decimals}d}" if decimals else str(value)
 
 
-_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_TEMPLATE = r"(?s)\{\{.*?\}\}|\{%.*?%\}"
 KEPT = "{{ template }}, {% tag %}, :symbol:, {#id}, (#reference) and **"  # what a translation keeps, as messages say it
 KEPT_IN_TEXT = ":symbol:, {#id}, (#reference) and **"  # of a text that prints as written
-_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_KEPT = re.compile(r"\{#[^}]*\}|\]\(#[^)]*\)|:[a-z0-9][a-z0-9_-]*:|\*\*")
+_LITERAL = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
+_KEPT = r"\{#[^}]*\}|\]\(#[^)]*\)|:[a-z0-9][a-z0-9_-]*:|\*\*"
 
 
 def placeholders(text: str, template: bool = True) -> dict[tuple[str, ...], str]:
@@ -710,10 +712,10 @@ def placeholders(text: str, template: bool = True) -> dict[tuple[str, ...], str]
         n = sum(1 for k in found if k[:-1] == key)
         found.setdefault((*key, str(n)), shown)
 
-    for m in _TEMPLATE.finditer(text) if template else ():
-        inner = _LITERAL.sub("''", m.group()[2:-2])
+    for m in re.finditer(_TEMPLATE, text) if template else ():
+        inner = re.sub(_LITERAL, "''", m.group()[2:-2])
         add((m.group()[:2], *sorted(set(re.findall(r"[A-Za-z_]\w*", inner)))), " ".join(m.group().split()))
-    for m in _KEPT.finditer(_TEMPLATE.sub(" ", text) if template else text):
+    for m in re.finditer(_KEPT, re.sub(_TEMPLATE, " ", text) if template else text):
         add((m.group(),), m.group())
     return found
 
@@ -908,14 +910,14 @@ def translate(game: Game, strings: dict[str, str], lang: str) -> Game:
 
 
 _ACCENTS = str.maketrans("aeiouycsznrdtlAEIOUYCSZNRDTL", "äéíôůýčšžňřďťľÄÉÍÔŮÝČŠŽŇŘĎŤĽ")
-_TOKEN = re.compile(r"(:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)")
-_TEMPLATE_TOKEN = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)", re.S)
+_TOKEN = r"(:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)"
+_TEMPLATE_TOKEN = r"(?s)(\{\{.*?\}\}|\{%.*?%\}|:[a-z0-9][a-z0-9_-]*:|\*\*|\*|\n)"
 
 
 def pseudo(text: str, template: bool = False) -> str:
     """Accent every letter and make the text about 40 % longer, keeping markup intact (and
     the Jinja of a `template`), so overflowing boxes show up before any translator starts."""
-    token = _TEMPLATE_TOKEN if template else _TOKEN
+    token = re.compile(_TEMPLATE_TOKEN if template else _TOKEN)
     parts = token.split(text)
     out = "".join(part if token.fullmatch(part) else part.translate(_ACCENTS) for part in parts)
     letters = sum(len(p) for p in parts if not token.fullmatch(p))
@@ -924,15 +926,12 @@ def pseudo(text: str, template: bool = False) -> str:
     return f"[{out} {filler}]"
 
 
-_MARKDOWN_KEEP = re.compile(
-    r"((?s:\{%-?\s*plural\s.*?\{%-?\s*endplural\s*-?%\})|\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)",
-    re.M,
-)
+_MARKDOWN_KEEP = r"(?m)((?s:\{%-?\s*plural\s.*?\{%-?\s*endplural\s*-?%\})|\{\{.*?\}\}|\{%.*?%\}|\{[#.][^}]*\}|\]\([^)]*\)|:[a-z0-9][a-z0-9_-]*:|^\s*(?:#+|[-*+]|\d+\.)\s|\*\*|\*|\|)"
 
 
 def pseudo_markdown(text: str) -> str:
     """A rulebook block accented, leaving its Markdown, ids, references, symbols and
     templates intact, and a plural tag whole (its forms are its own entry's), not lengthened:
     pages grow, boxes do not overflow."""
-    parts = _MARKDOWN_KEEP.split(text)
+    parts = re.split(_MARKDOWN_KEEP, text)
     return "".join(part if i % 2 else part.translate(_ACCENTS) for i, part in enumerate(parts))
