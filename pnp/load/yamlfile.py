@@ -44,6 +44,7 @@ STR = "tag:yaml.org,2002:str"
 MERGE = "tag:yaml.org,2002:merge"
 VALUE = "tag:yaml.org,2002:value"
 INT = "tag:yaml.org,2002:int"
+FLOAT = "tag:yaml.org,2002:float"
 BOOL = "tag:yaml.org,2002:bool"
 NULL = "tag:yaml.org,2002:null"
 
@@ -53,6 +54,8 @@ NULL = "tag:yaml.org,2002:null"
 _WILDCARD = tuple(_Loader.yaml_implicit_resolvers.get(None, []))
 _RESOLVERS = {first: (*resolvers, *_WILDCARD) for first, resolvers in _Loader.yaml_implicit_resolvers.items() if first is not None}
 _BOOLS: dict[str, bool] = _Loader.bool_values
+# a number the int or float constructor reads as Python does: 12, -3, 0, 2.5, -0.75 (not octal 012, hex, 1_000, 1:30, .5, 1.5e3, .inf)
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*|[0-9]+\.[0-9]*)")
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # what YAML refuses as a character, allowed by its escapes
@@ -283,9 +286,9 @@ class _Converter:
                 )
             return value
         try:
-            # what the constructors make of the commonest values, made here without a node: digits, true/false, null
-            if tag == INT and value.isascii() and value.isdigit() and (value[0] != "0" or value == "0"):
-                return int(value)
+            # what the constructors make of the commonest values, made here without a node: numbers, true/false, null
+            if (tag == INT or tag == FLOAT) and _PLAIN_NUMBER.fullmatch(value) and ("." in value) == (tag == FLOAT):
+                return float(value) if tag == FLOAT else int(value)
             if tag == BOOL and (truth := _BOOLS.get(value.lower())) is not None:
                 return truth
             if tag == NULL:
@@ -342,10 +345,10 @@ class LItems:
         return self._current[1] if index == self._current[0] else self.loc
 
 
-def _check_file(path: Path) -> None:
-    """Size and encoding, before any parsing: PnpError (unreadable) if wrong."""
+def _check_file(path: Path, shown: str) -> None:
+    """Size and encoding, before any parsing: PnpError (unreadable) if wrong (`shown`:
+    the file's name as messages show it)."""
     own = Problems(unreadable=True)
-    shown = display_path(path)
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -372,9 +375,10 @@ def _check_file(path: Path) -> None:
 
 def load_yaml(path: Path, problems: Problems | None = None) -> Any:
     """Parse one YAML file into located values. Syntax errors raise `PnpError` (unreadable)."""
-    _check_file(path)
+    shown = display_path(path)
+    _check_file(path, shown)
     with path.open("rb") as file:  # the parser reads the file in pieces
-        return parse_yaml(file, display_path(path), problems)
+        return parse_yaml(file, shown, problems)
 
 
 def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
@@ -384,8 +388,8 @@ def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
     reader = _ITEMS_READER.get()
     if reader is not None and (found := reader(path)) is not None:
         return found
-    _check_file(path)
     shown = display_path(path)
+    _check_file(path, shown)
     file = path.open("rb")
     events = _Loader(file)
     converter = _Converter(shown, problems if problems is not None else Problems(), events, file)
