@@ -85,8 +85,30 @@ def _same_shape(value: Any, tp: Any) -> bool:
 
 def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
     """Check `value` against the type hint `tp`; return the converted value or MISSING."""
-    if tp is Any:
+    if tp is float:  # a plain type first, told without looking the hint up: every number of every box is one
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif tp is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is Any:
         return value
+    else:
+        return _convert_shaped(value, tp, loc, problems, what)
+    problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
+    return MISSING
+
+
+def _convert_shaped(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
+    """`convert` for a hint of a shape: a union, a literal, a list, a tuple, a mapping, a dataclass."""
     origin, args, is_dataclass = _shape(tp)
     if value is None and origin in (list, dict):  # `key:` with nothing after it: empty
         return [] if origin is list else {}
@@ -109,21 +131,7 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
         choices = [str(a) for a in args]
         problems.error(loc, "schema-value", f"{what} is {shown(value)}; expected {describe(tp)}{suggest(str(value), choices)}")
         return MISSING
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-    elif tp is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif tp is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    elif tp is str:
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(value)
-    elif origin is list:
+    if origin is list:
         if isinstance(value, list):
             (item_tp,) = args
             out = []
