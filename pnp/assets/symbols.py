@@ -201,7 +201,8 @@ def _check_svg(data: bytes, loc: Location) -> tuple[Location, str, str] | None:
         depth -= 1
 
     def text(data: str) -> None:
-        css(data, "a <style>")
+        if not data.isspace():  # most text is the space between elements: nothing to look for in it
+            css(data, "a <style>")
 
     def instruction(target: str, data: str) -> None:
         if target.lower() == "xml-stylesheet":
