@@ -298,7 +298,7 @@ class _Converter:
         except yaml.YAMLError as exc:
             self.problems.error(loc, "yaml-value", f"cannot read this value: {_reason(exc)}")
             return None
-        except (ValueError, TypeError, OverflowError):  # a tag the value does not fit: `!!int zz`
+        except (ValueError, TypeError, OverflowError, KeyError):  # a tag the value does not fit: `!!int zz`, `!!bool maybe`
             self.problems.error(loc, "yaml-value", f"cannot read '{value}' as {tag.rsplit(':', 1)[-1]}; expected a value of that type, or no tag")
             return None
 
