@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from math import atan2, ceil, cos, pi, radians, sin, sqrt, tan
 
 from reportlab.graphics.transform import mmult, rotate, scale, skewX, skewY, translate
@@ -70,11 +71,12 @@ class _NotPlain(Exception):
 
 
 class _Node:
-    __slots__ = ("name", "attrs", "parent", "children")
+    __slots__ = ("name", "attrs", "parent", "children", "styles")
 
     def __init__(self, name: str, attrs: dict[str, str], parent: _Node | None):
         self.name, self.attrs, self.parent = name, attrs, parent
         self.children: list[_Node] = []
+        self.styles: dict[str, str] | None = None  # what _styles finds, once it is asked
 
 
 def length(text: str) -> float | None:
@@ -84,10 +86,16 @@ def length(text: str) -> float | None:
     if m is None:
         return None
     number, unit = m.groups()
+    if not unit or unit == "px":  # nearly every length: first, without a table made for each
+        return float(number)
     if unit in ("mm", "cm", "in"):
         return toLength(number + unit) / PX_TO_PT
     value = float(number)
-    return {"": value, "px": value, "pt": value * (96 / 72), "pc": value * 16, "em": value * _EM, "ex": value * _EM / 2}[unit]
+    if unit == "pt":
+        return value * (96 / 72)
+    if unit == "pc":
+        return value * 16
+    return value * _EM if unit == "em" else value * _EM / 2
 
 
 def read(data: bytes) -> Plain | None:
@@ -160,15 +168,28 @@ def _styled(attrs: dict[str, str]) -> dict[str, str]:
 
 
 def _inherited(node: _Node | None, name: str) -> str:
-    """svglib's findAttr: the node's value, else its parent's, and so on."""
-    while node is not None:
-        value = node.attrs.get(name, "").strip()
-        if value and value != "inherit":
-            if "!" in value:  # svglib drops '!important'; not worth reading here
-                raise _NotPlain
-            return value
-        node = node.parent
-    return ""
+    """svglib's findAttr of a style attribute (`name` in _STYLE): the node's value, else
+    its parent's, and so on."""
+    if node is None:
+        return ""
+    value = _styles(node).get(name, "")
+    if "!" in value:  # svglib drops '!important'; not worth reading here
+        raise _NotPlain
+    return value
+
+
+def _styles(node: _Node) -> dict[str, str]:
+    """The style attributes a node has or inherits (those set and not 'inherit', stripped),
+    found once for each node rather than by walking up for each of the six every shape
+    asks for."""
+    found = node.styles
+    if found is None:
+        found = dict(_styles(node.parent)) if node.parent is not None else {}
+        for name, value in node.attrs.items():
+            if name in _STYLE and (value := value.strip()) and value != "inherit":
+                found[name] = value
+        node.styles = found
+    return found
 
 
 def _length(text: str, default: float | None = 0.0) -> float | None:
@@ -200,6 +221,14 @@ def _color(text: str) -> colors.Color | None:
     if type(color) is not colors.Color or color.alpha != 1:  # CMYK, translucent or not a colour at all: svglib's
         raise _NotPlain
     return color
+
+
+@lru_cache(maxsize=256)
+def _paint(text: str) -> str | None:
+    """The operands renderPDF writes for a solid colour (`r g b`), None for none; kept, as
+    a game's symbols paint their shapes in a few colours."""
+    color = _color(text)
+    return None if color is None else fp_str(color.red, color.green, color.blue)
 
 
 def _filled_polyline(node: _Node) -> bool:
@@ -323,9 +352,9 @@ class _Drawer:
         """Write the state of a shape (`filled`: one that has a fill, not a line, nor the
         stroke svglib draws apart from a fill; `stroke`, `width`: False where svglib drops
         the stroke or its width); return whether it strokes and fills."""
-        fill_color = _color(_inherited(node, "fill") or "black") if filled else None
+        fill_color = _paint(_inherited(node, "fill") or "black") if filled else None
         rule = _inherited(node, "fill-rule") or "nonzero"
-        stroke_color = _color(_inherited(node, "stroke") or "none")
+        stroke_color = _paint(_inherited(node, "stroke") or "none")
         line_width = _length(_inherited(node, "stroke-width") or "1") if width else 0
         cap = _inherited(node, "stroke-linecap")
         join = _inherited(node, "stroke-linejoin")
@@ -335,9 +364,9 @@ class _Drawer:
             stroke_color = None
         add = self.code.append
         if filled and fill_color is not None:
-            add(f"{fp_str(fill_color.red, fill_color.green, fill_color.blue)} rg")
+            add(f"{fill_color} rg")
         if stroke_color is not None:
-            add(f"{fp_str(stroke_color.red, stroke_color.green, stroke_color.blue)} RG")
+            add(f"{stroke_color} RG")
         add(f"{fp_str(line_width)} w")
         add(f"{_CAPS.get(cap, 0)} J")
         add(f"{_JOINS.get(join, 0)} j")
@@ -422,7 +451,7 @@ class _Drawer:
         unclosed = [i for i, op in enumerate(ops) if op == _MOVE and i > 0 and ops[i - 1] != _CLOSE]
         if ops[-1] != _CLOSE:
             unclosed.append(len(ops))
-        if unclosed and _color(_inherited(node, "fill") or "black") is not None:
+        if unclosed and _paint(_inherited(node, "fill") or "black") is not None:
             # reportlab fills no open path: svglib adds a copy with every subpath closed, filled, not stroked
             closed = list(ops)
             for at in reversed(unclosed):

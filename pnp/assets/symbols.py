@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -201,7 +201,8 @@ def _check_svg(data: bytes, loc: Location) -> tuple[Location, str, str] | None:
         depth -= 1
 
     def text(data: str) -> None:
-        css(data, "a <style>")
+        if not data.isspace():  # most text is the space between elements: nothing to look for in it
+            css(data, "a <style>")
 
     def instruction(target: str, data: str) -> None:
         if target.lower() == "xml-stylesheet":
@@ -246,16 +247,20 @@ def _read_svg(path: Path, problems: Problems | None) -> _Read | None:
     """The symbol as read, once per version of its file (the watcher and `pnp serve`
     build again and again: a symbol is read again only when its file changed), with what
     reading it found reported each time."""
-    read, found = _svg(path, display_path(path))
-    if problems is not None:
-        problems.extend(found.items)
+    read, found = _svg(path)
+    if problems is not None and found.items:  # the file's name as shown found only for what is reported: most symbols have nothing
+        shown = display_path(path)
+        problems.extend([replace(problem, location=replace(problem.location, file=shown)) for problem in found.items])
     return read
 
 
+_SHOWN = "?"  # the file of what _svg reports: its name as shown, put in by _read_svg
+
+
 @per_version(maxsize=512)
-def _svg(path: Path, shown: str) -> tuple[_Read | None, Problems]:
+def _svg(path: Path) -> tuple[_Read | None, Problems]:
     problems = Problems()
-    loc = Location(shown)
+    loc = Location(_SHOWN)
     if path.stat().st_size > MAX_SVG_BYTES:  # refused before it is read
         problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
         return None, problems

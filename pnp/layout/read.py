@@ -90,11 +90,19 @@ class LayoutLoader:
         self._cache: dict[str, Layout] = {}
         self._named: dict[str, _Named] = {}
         self.files: dict[str, tuple[Path, ...]] = {}  # layout name -> the files it was read from, its parents' first: what the watcher compares
+        self._read_from: dict[str, Path] = {}  # layout name -> the file `read` read it from
+        self._out: dict[Path, bool] = {}  # folder -> whether it leads out: asked for every layout, found once (a loader lives for one load)
+
+    def _leads_out(self, folder: Path) -> bool:
+        out = self._out.get(folder)
+        if out is None:
+            out = self._out[folder] = leads_out(folder)
+        return out
 
     def _folders(self) -> list[Path]:
         """The folders to search: the game's layouts/ only when it is not a link to outside
         the game folder (then `read` says so), never listed or read."""
-        return [folder for folder in self.search if not leads_out(folder)]
+        return [folder for folder in self.search if not self._leads_out(folder)]
 
     def find(self, name: str) -> Path | None:
         if not name or name.startswith(("/", "\\")) or ".." in Path(name).parts:
@@ -109,7 +117,7 @@ class LayoutLoader:
         """The game's layouts/NAME.yaml, or its layouts/ folder, when that is a link to
         outside the game folder: what to name instead of saying the layout does not exist."""
         folder = self.search[0]
-        if leads_out(folder):
+        if self._leads_out(folder):
             return folder
         path = folder / f"{name}.yaml"
         return path if path.is_file() and not inside(path, [folder]) else None
@@ -124,7 +132,7 @@ class LayoutLoader:
     def read(self, name: str, loc: Location, problems: Problems, what: str, shape: str) -> LMap | None:
         """The mapping of layout file `name` (`what` it is expected to be, e.g. "a tuck box
         layout", and the `shape` of its mapping, for the messages); None when reported."""
-        if leads_out(self.search[0]) and not self._said_linked:  # said once; the bundled layouts are still found
+        if self._leads_out(self.search[0]) and not self._said_linked:  # said once; the bundled layouts are still found
             self._said_linked = True
             problems.error(Location(display_path(self.search[0])), "path-outside", "layouts/ is a link to outside the game folder; expected a folder inside it")
         path = self.find(name)
@@ -149,6 +157,7 @@ class LayoutLoader:
         if not isinstance(raw, LMap):
             problems.error(Location(display_path(path), 1, 1), "layout-shape", f"a layout must be {shape}")
             return None
+        self._read_from[name] = path
         return raw
 
     def load(self, name: str, loc: Location, problems: Problems, _chain: tuple[str, ...] = ()) -> Layout | None:
@@ -208,8 +217,7 @@ class LayoutLoader:
         layout = Layout(name, (size[0], size[1]), safe, styles, elements, Location(shown, 1, 1), lang_scale, shape, mirror)
         self._cache[name] = layout
         self._named[name] = named
-        found = self.find(name)
-        self.files[name] = (self.files[parent.name] if parent else ()) + ((found,) if found else ())
+        self.files[name] = (self.files[parent.name] if parent else ()) + (self._read_from[name],)
         return layout
 
 

@@ -472,7 +472,7 @@ def _load_symbols(folder: Path, meta: GameFile, raw: LMap, problems: Problems) -
     for path in sorted(found.glob("*.svg")):
         if is_junk(path.name):  # ._NAME.svg and the like: not the game's symbols
             continue
-        if inside(path, [folder]):
+        if not path.is_symlink() or inside(path, [folder]):  # a file that is no link is where its folder is, found inside: only a link's target is looked for
             symbols[path.stem] = path
         else:
             problems.error(outside(path), "path-outside", f"symbol '{path.stem}' is a link to outside the game folder; expected a file inside it")

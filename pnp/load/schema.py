@@ -57,27 +57,62 @@ def describe(tp: Any) -> str:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+def _spec(cls: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field], list[str], bool]:
+    """What `build` needs of a dataclass, found once per class (resolving its type hints
+    and listing its fields is slow, and a layout builds a dataclass for every element):
+    its type hints, the keys a mapping may have (init fields not starting with '_'), those
+    of them without a default, and whether it has a `_loc` (set to the mapping's location)."""
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init and not f.name.startswith("_")}
+    required = [n for n, f in fields.items() if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    located = "_loc" in {f.name for f in dataclasses.fields(cls)}
+    return typing.get_type_hints(cls), fields, required, located
+
+
+@cache
+def _shape(tp: Any) -> tuple[Any, tuple[Any, ...], bool]:
+    """A type hint's origin, arguments and whether it is a dataclass, found once per hint:
+    `convert` asks for them of every value."""
+    return get_origin(tp), get_args(tp), dataclasses.is_dataclass(tp)
 
 
 def _same_shape(value: Any, tp: Any) -> bool:
     """Whether `value` is a mapping and `tp` one (a dataclass or a dict), or both lists."""
-    origin = get_origin(tp)
+    origin, _, is_dataclass = _shape(tp)
     if isinstance(value, dict):
-        return dataclasses.is_dataclass(tp) or origin is dict
+        return is_dataclass or origin is dict
     return isinstance(value, list) and origin in (list, tuple)
 
 
 def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
     """Check `value` against the type hint `tp`; return the converted value or MISSING."""
-    origin = get_origin(tp)
-    if tp is Any:
+    if tp is float:  # a plain type first, told without looking the hint up: every number of every box is one
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif tp is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is Any:
         return value
+    else:
+        return _convert_shaped(value, tp, loc, problems, what)
+    problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
+    return MISSING
+
+
+def _convert_shaped(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
+    """`convert` for a hint of a shape: a union, a literal, a list, a tuple, a mapping, a dataclass."""
+    origin, args, is_dataclass = _shape(tp)
     if value is None and origin in (list, dict):  # `key:` with nothing after it: empty
         return [] if origin is list else {}
     if origin in (Union, types.UnionType):
-        args = get_args(tp)
         if value is None and type(None) in args:
             return None
         for arg in args:  # first match wins; try without reporting
@@ -91,28 +126,14 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
         problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
         return MISSING
     if origin is Literal:
-        if value in get_args(tp):
+        if value in args:
             return value
-        choices = [str(a) for a in get_args(tp)]
+        choices = [str(a) for a in args]
         problems.error(loc, "schema-value", f"{what} is {shown(value)}; expected {describe(tp)}{suggest(str(value), choices)}")
         return MISSING
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-    elif tp is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif tp is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    elif tp is str:
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(value)
-    elif origin is list:
+    if origin is list:
         if isinstance(value, list):
-            (item_tp,) = get_args(tp)
+            (item_tp,) = args
             out = []
             for i, item in enumerate(value):
                 item_loc = value.loc_of(i) if isinstance(value, LList) else loc
@@ -121,13 +142,12 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
                     out.append(got)
             return out
     elif origin is tuple:
-        args = get_args(tp)
         if isinstance(value, list) and len(value) == len(args):
             out = [convert(v, a, loc, problems, what) for v, a in zip(value, args)]
             return MISSING if MISSING in out else tuple(out)
     elif origin is dict:
         if isinstance(value, dict):
-            _, val_tp = get_args(tp)
+            _, val_tp = args
             out = {}
             for key, item in value.items():
                 item_loc = value.loc_of(key) if isinstance(value, LMap) else loc
@@ -135,7 +155,7 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
                 if got is not MISSING:
                     out[str(key)] = got
             return out
-    elif dataclasses.is_dataclass(tp):
+    elif is_dataclass:
         if isinstance(value, dict):
             return build(tp, value, problems, what)
     problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
@@ -147,8 +167,7 @@ def build(cls: type, mapping: dict, problems: Problems, what: str, also: tuple[s
     `also`: keys the caller took out of the mapping before (every layout element's
     `rotate:`), named with the fields where a key is unknown, so a misspelt one is
     suggested and the list of what was expected is whole."""
-    hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init and not f.name.startswith("_")}
+    hints, fields, required, located = _spec(cls)
     loc = mapping.loc if isinstance(mapping, LMap) else Location("?")
     kwargs: dict[str, Any] = {}
     for key, value in mapping.items():
@@ -163,14 +182,13 @@ def build(cls: type, mapping: dict, problems: Problems, what: str, also: tuple[s
         if got is not MISSING:
             kwargs[name] = got
     present = {str(k).replace("-", "_") for k in mapping}
-    required = [n for n, f in fields.items() if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
     for name in required:
         if name not in present:
             problems.error(loc, "schema-missing-key", f"{what} has no '{name}'; expected a value for it ({describe(hints[name])})")
     if any(name not in kwargs for name in required):
         return MISSING
     obj = cls(**kwargs)
-    if "_loc" in {f.name for f in dataclasses.fields(cls)}:
+    if located:
         object.__setattr__(obj, "_loc", loc)
     return obj
 

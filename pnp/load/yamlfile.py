@@ -43,6 +43,19 @@ UNKNOWN = Location("?")
 STR = "tag:yaml.org,2002:str"
 MERGE = "tag:yaml.org,2002:merge"
 VALUE = "tag:yaml.org,2002:value"
+INT = "tag:yaml.org,2002:int"
+FLOAT = "tag:yaml.org,2002:float"
+BOOL = "tag:yaml.org,2002:bool"
+NULL = "tag:yaml.org,2002:null"
+
+# The loader's implicit resolvers by a plain scalar's first character (with those for any
+# character after them), as its `resolve` tries them: looked up here without a call into
+# the resolver and a list made for every value, the loader's own tables all the same.
+_WILDCARD = tuple(_Loader.yaml_implicit_resolvers.get(None, []))
+_RESOLVERS = {first: (*resolvers, *_WILDCARD) for first, resolvers in _Loader.yaml_implicit_resolvers.items() if first is not None}
+_BOOLS: dict[str, bool] = _Loader.bool_values
+# a number the int or float constructor reads as Python does: 12, -3, 0, 2.5, -0.75 (not octal 012, hex, 1_000, 1:30, .5, 1.5e3, .inf)
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*|[0-9]+\.[0-9]*)")
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # what YAML refuses as a character, allowed by its escapes
@@ -153,30 +166,40 @@ class _Converter:
         self.collections += collections
 
     def convert(self, event: yaml.Event, depth: int) -> tuple[Any, Location]:
-        """The value starting with `event`, and where it is."""
-        if isinstance(event, yaml.AliasEvent):
+        """The value starting with `event`, and where it is. Shaped for speed, as every
+        value of every file passes here: the node count and the location inline, a scalar
+        without an anchor (most values) first, and a collection's items read until the
+        event that ends it (one call into the parser for each, not two)."""
+        kind = type(event)
+        if kind is yaml.AliasEvent:
             return self.alias(event)
-        loc = self.loc(event)
-        self.count(loc, 1, 0)
+        mark = event.start_mark
+        loc = Location(self.file, mark.line + 1, mark.column + 1)
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise self.limit(loc, f"the document has more than {MAX_NODES} values; expected a smaller file")
         if depth > MAX_DEPTH:
             raise self.limit(loc, f"nesting deeper than {MAX_DEPTH} levels; expected a flatter document")
         anchor = event.anchor
+        if anchor is None and kind is yaml.ScalarEvent:
+            return self.construct(event, loc), loc
         if anchor is not None:
             if anchor in self.anchors:
                 raise ComposerError(f"found duplicate anchor {anchor!r}; first occurrence", self.marks[anchor], "second occurrence", event.start_mark)
             self.anchors[anchor] = None
             self.marks[anchor] = event.start_mark
             before = (self.nodes - 1, self.collections)
-        if isinstance(event, yaml.ScalarEvent):
+        if kind is yaml.ScalarEvent:
             value = self.construct(event, loc)
-        elif isinstance(event, yaml.SequenceStartEvent):
+        elif kind is yaml.SequenceStartEvent:
             self.collections += 1
             value = LList(loc=loc)
-            while not self.events.check_event(yaml.SequenceEndEvent):
-                item, item_loc = self.convert(self.events.get_event(), depth + 1)
+            locs = value.locs
+            get_event = self.events.get_event
+            while type(item_event := get_event()) is not yaml.SequenceEndEvent:
+                item, item_loc = self.convert(item_event, depth + 1)
                 value.append(item)
-                value.locs.append(item_loc)
-            self.events.get_event()
+                locs.append(item_loc)
         else:
             self.collections += 1
             value = self.mapping(loc, depth)
@@ -201,24 +224,25 @@ class _Converter:
     def mapping(self, loc: Location, depth: int) -> LMap:
         """A mapping; `<<: *base` merges keys that the mapping does not set itself."""
         result = LMap(loc=loc)
+        locs, key_locs = result.locs, result.key_locs
         merged: list[LMap] = []
-        while not self.events.check_event(yaml.MappingEndEvent):
-            key_event = self.events.get_event()
+        get_event, convert = self.events.get_event, self.convert
+        while type(key_event := get_event()) is not yaml.MappingEndEvent:
             if (
-                isinstance(key_event, yaml.ScalarEvent)
+                type(key_event) is yaml.ScalarEvent
                 and key_event.anchor is None
                 and (key_event.tag == MERGE or (key_event.value == "<<" and self._tag(key_event) == MERGE))  # not resolved for every other key
             ):
                 self.count(self.loc(key_event), 1, 0)
-                value, value_loc = self.convert(self.events.get_event(), depth + 1)
+                value, value_loc = convert(get_event(), depth + 1)
                 sources = value if isinstance(value, LList) else [value]
                 if all(isinstance(source, LMap) for source in sources):
                     merged.extend(sources)
                 else:
                     self.problems.error(value_loc, "yaml-merge", "'<<' merges a mapping or a list of mappings into this one; found something else")
                 continue
-            key, key_loc = self.convert(key_event, depth + 1)
-            value, value_loc = self.convert(self.events.get_event(), depth + 1)
+            key, key_loc = convert(key_event, depth + 1)
+            value, value_loc = convert(get_event(), depth + 1)
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 self.problems.error(key_loc, "yaml-key", "a mapping key must be a plain word or number")
                 continue
@@ -226,9 +250,8 @@ class _Converter:
             if key in result:
                 self.problems.error(key_loc, "yaml-duplicate-key", f"key '{key}' appears twice in this mapping; expected each key once")
             result[key] = value
-            result.locs[key] = value_loc
-            result.key_locs[key] = key_loc
-        self.events.get_event()
+            locs[key] = value_loc
+            key_locs[key] = key_loc
         if not merged:
             return result
         own, result = result, LMap(loc=loc)  # merged keys first, as PyYAML orders them
@@ -241,26 +264,42 @@ class _Converter:
         return result
 
     def _tag(self, event: yaml.ScalarEvent) -> str:
-        if event.tag is None or event.tag == "!":
-            return self.scalar.resolve(yaml.ScalarNode, event.value, event.implicit)
-        return event.tag
+        """The scalar's tag: its own, else resolved as the loader's `resolve` would (a
+        quoted scalar is text; a plain one by the first implicit resolver that matches)."""
+        tag = event.tag
+        if tag is not None and tag != "!":
+            return tag
+        if event.implicit[0]:
+            value = event.value
+            for resolved, regexp in _RESOLVERS.get(value[:1], _WILDCARD):
+                if regexp.match(value):
+                    return resolved
+        return STR
 
     def construct(self, event: yaml.ScalarEvent, loc: Location) -> Any:
         tag = self._tag(event)
+        value = event.value
         if tag == STR or tag == VALUE:  # '=' (the "value" key) reads as text
-            if event.style == '"' and (bad := CONTROL.search(event.value)):
+            if event.style == '"' and (bad := CONTROL.search(value)):
                 self.problems.error(
                     loc, "yaml-value", f"the value holds control character U+{ord(bad.group()):04X} (written as an escape); expected printable text"
                 )
-            return event.value
-        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            return value
         try:
+            # what the constructors make of the commonest values, made here without a node: numbers, true/false, null
+            if (tag == INT or tag == FLOAT) and _PLAIN_NUMBER.fullmatch(value) and ("." in value) == (tag == FLOAT):
+                return float(value) if tag == FLOAT else int(value)
+            if tag == BOOL and (truth := _BOOLS.get(value.lower())) is not None:
+                return truth
+            if tag == NULL:
+                return None
+            node = yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
             return self.constructors.get(tag, self.constructors[None])(self.scalar, node)
         except yaml.YAMLError as exc:
             self.problems.error(loc, "yaml-value", f"cannot read this value: {_reason(exc)}")
             return None
-        except (ValueError, TypeError, OverflowError):  # a tag the value does not fit: `!!int zz`
-            self.problems.error(loc, "yaml-value", f"cannot read '{event.value}' as {tag.rsplit(':', 1)[-1]}; expected a value of that type, or no tag")
+        except (ValueError, TypeError, OverflowError, KeyError):  # a tag the value does not fit: `!!int zz`, `!!bool maybe`
+            self.problems.error(loc, "yaml-value", f"cannot read '{value}' as {tag.rsplit(':', 1)[-1]}; expected a value of that type, or no tag")
             return None
 
 
@@ -306,10 +345,10 @@ class LItems:
         return self._current[1] if index == self._current[0] else self.loc
 
 
-def _check_file(path: Path) -> None:
-    """Size and encoding, before any parsing: PnpError (unreadable) if wrong."""
+def _check_file(path: Path, shown: str) -> None:
+    """Size and encoding, before any parsing: PnpError (unreadable) if wrong (`shown`:
+    the file's name as messages show it)."""
     own = Problems(unreadable=True)
-    shown = display_path(path)
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -336,9 +375,10 @@ def _check_file(path: Path) -> None:
 
 def load_yaml(path: Path, problems: Problems | None = None) -> Any:
     """Parse one YAML file into located values. Syntax errors raise `PnpError` (unreadable)."""
-    _check_file(path)
+    shown = display_path(path)
+    _check_file(path, shown)
     with path.open("rb") as file:  # the parser reads the file in pieces
-        return parse_yaml(file, display_path(path), problems)
+        return parse_yaml(file, shown, problems)
 
 
 def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
@@ -348,8 +388,8 @@ def load_yaml_items(path: Path, problems: Problems | None = None) -> Any:
     reader = _ITEMS_READER.get()
     if reader is not None and (found := reader(path)) is not None:
         return found
-    _check_file(path)
     shown = display_path(path)
+    _check_file(path, shown)
     file = path.open("rb")
     events = _Loader(file)
     converter = _Converter(shown, problems if problems is not None else Problems(), events, file)

@@ -114,7 +114,7 @@ def test_a_control_character_written_as_an_escape_is_refused_at_its_value(mesta)
     )
 
 
-@pytest.mark.parametrize(("value", "kind"), [("!!int zz", "int"), ("!!float abc", "float"), ("!!timestamp 2020-13-45", "timestamp")])
+@pytest.mark.parametrize(("value", "kind"), [("!!int zz", "int"), ("!!float abc", "float"), ("!!timestamp 2020-13-45", "timestamp"), ("!!bool maybe", "bool")])
 def test_a_value_its_tag_does_not_fit_is_refused_at_its_value(mesta, value, kind):
     events = mesta / "events.yaml"
     edit(events, "  title: Leonidas", f"  title: {value}")
