@@ -9,7 +9,7 @@ synthetic decks of bench/make_deck.py), paired and alternating run by run:
 - **render**: a minimal script in a fresh process that opens a PDF of the same faces, one
   page per face the export rendered, each page exactly the face's image size (made
   beforehand, untimed, from the very faces the export drew: the export's jobs are recorded
-  through `raster.render_all`), renders the pages with pypdfium2 and writes the same files
+  through `raster.render_all` or `raster.render_pages`), renders the pages with pypdfium2 and writes the same files
   (same names, same format and Pillow options): a face written as an image of its own is
   a page saved; a Tabletop Simulator sheet is its faces' pages pasted, as they are
   rendered, into an image of the sheet's size and grid, then saved. The few images that are
@@ -109,6 +109,28 @@ def prepare(args: list[str], pdf: Path, files: Path, out: Path) -> None:
             image.info[FACE] = first + number
             yield image
 
+    class Numbered:
+        """A page of `raster.render_pages` with its face number (tts renders a sheet's
+        faces straight into it, and a shared back as an image of its own)."""
+
+        def __init__(self, page, number: int):
+            self.page, self.size_px, self.info = page, page.size_px, {FACE: number}
+
+        def into(self, pixels, left: int, top: int) -> None:
+            self.page.into(pixels, left, top)
+
+        def image(self):
+            image = self.page.image()
+            image.info[FACE] = self.info[FACE]
+            return image
+
+    def recording_pages(todo, font):
+        todo = list(todo)
+        first = len(jobs)
+        jobs.extend((job, font) for job in todo)
+        for number, page in enumerate(raster.render_pages(todo, font)):
+            yield Numbered(page, first + number)
+
     def sheeting(cards, grid, cell):
         used: list[int] = []
 
@@ -143,13 +165,13 @@ def prepare(args: list[str], pdf: Path, files: Path, out: Path) -> None:
     tts_sheet, tts_thumbnail = tts._sheet, tts._thumbnail
     for module in modules:
         module.render_all, module.save_image = recording, saving
-    tts._sheet, tts._thumbnail = sheeting, shrinking
+    tts._sheet, tts._thumbnail, tts.render_pages = sheeting, shrinking, recording_pages
     try:
         main([*args, "--out", str(out)], standalone_mode=False)
     finally:
         for module in modules:
             module.render_all, module.save_image = raster.render_all, raster.save_image
-        tts._sheet, tts._thumbnail = tts_sheet, tts_thumbnail
+        tts._sheet, tts._thumbnail, tts.render_pages = tts_sheet, tts_thumbnail, raster.render_pages
     canvas = Canvas(str(pdf), invariant=1, initialFontName=jobs[0][1])
     for job, _ in jobs:
         canvas.setPageSize(job.size_px)

@@ -12,6 +12,7 @@ export's one transaction (`save_image`), all moved into place at the end or none
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import hashlib
 import io
@@ -190,9 +191,14 @@ COLLECT_FACES = 128  # faces rendered between two collections: a collection scan
 
 
 def render_all(jobs: Iterable[Job], font: str) -> Iterator[Image.Image]:
-    """Each job's image, in order, as soon as it is rendered: the jobs are drawn BATCH at a
-    time onto the pages of one PDF in memory, which pdfium renders page by page; only that
-    PDF and the image being handed over are held, however long the deck. Every
+    """Each job's image, in order, as soon as it is rendered (render_pages)."""
+    return (page.image() for page in render_pages(jobs, font))
+
+
+def render_pages(jobs: Iterable[Job], font: str) -> Iterator[Rendered]:
+    """Each job's page, in order, ready to be rendered where the caller wants its pixels
+    (`Rendered`): the jobs are drawn BATCH at a time onto the pages of one PDF in memory;
+    only that PDF and the page being handed over are held, however long the deck. Every
     COLLECT_FACES faces the collector runs: each batch leaves cycles (its PDF canvas and
     buffer), which pnp's high collector threshold (cli.py) would keep for thousands of
     faces, and the peak would grow with the deck."""
@@ -211,7 +217,7 @@ def render_all(jobs: Iterable[Job], font: str) -> Iterator[Image.Image]:
         yield from _render_batch(batch, font)
 
 
-def _render_batch(jobs: list[Job], font: str) -> Iterator[Image.Image]:
+def _render_batch(jobs: list[Job], font: str) -> Iterator[Rendered]:
     import pypdfium2 as pdfium  # only for exports: pnp --help stays fast
 
     buffer = io.BytesIO()
@@ -227,13 +233,63 @@ def _render_batch(jobs: list[Job], font: str) -> Iterator[Image.Image]:
     try:
         for number, job in enumerate(jobs):
             page = document[number]
-            image = page.render(scale=1).to_pil()  # a page of whole points, one a pixel: exactly job.size_px
-            page.close()
-            if image.size != job.size_px:  # pragma: no cover - a page of whole points renders whole
-                raise RuntimeError(f"pdfium rendered {image.size} for a page of {job.size_px} points")
-            yield image if image.mode == "RGB" else image.convert("RGB")  # pdfium's BGR comes as an RGB copy already: no second copy
+            try:
+                if (math.ceil(page.get_width()), math.ceil(page.get_height())) != job.size_px:  # pragma: no cover - a page of whole points
+                    raise RuntimeError(f"pdfium has a page of {page.get_size()} for {job.size_px} points")
+                yield Rendered(page, job.size_px)
+            finally:
+                page.close()
     finally:
         document.close()
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Rendered:
+    """One job's page in pdfium, valid until its stream moves on: rasterised where its
+    pixels are wanted, an image of its own (`image`) or a cell of a sheet (`into`), so a
+    sheet's faces are rendered straight into it, not each into a bitmap copied twice."""
+
+    page: object  # a pypdfium2 PdfPage
+    size_px: tuple[int, int]
+
+    def image(self) -> Image.Image:
+        """The page as an RGB image of exactly `size_px` (one point a pixel)."""
+        pixels = Pixels(self.size_px)
+        self.into(pixels, 0, 0)
+        return pixels.image().convert("RGB")
+
+    def into(self, pixels: Pixels, left: int, top: int) -> None:
+        """Render the page onto `pixels` with its top left corner at (`left`, `top`),
+        over what is there (white): pdfium draws into the region of the bigger buffer
+        (a bitmap with that buffer's stride), in RGB order, as PIL takes it."""
+        import pypdfium2.raw as pdfium_c
+
+        width, height = self.size_px
+        if left < 0 or top < 0 or left + width > pixels.size[0] or top + height > pixels.size[1]:  # pragma: no cover - callers place whole cells
+            raise ValueError(f"a page of {self.size_px} does not fit at ({left}, {top}) in {pixels.size}")
+        stride = pixels.size[0] * 4
+        first = ctypes.addressof(pixels.buffer) + top * stride + left * 4
+        bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, pdfium_c.FPDFBitmap_BGRx, first, stride)
+        try:
+            flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
+            pdfium_c.FPDF_RenderPageBitmap(bitmap, self.page, 0, 0, width, height, 0, flags)
+        finally:
+            pdfium_c.FPDFBitmap_Destroy(bitmap)
+
+
+class Pixels:
+    """A white RGBX image in a buffer of ours, that pdfium renders pages into
+    (`Rendered.into`) and PIL reads without a copy (`image`): a TTS sheet is made in
+    place, one fill and no copy per face."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.buffer = (ctypes.c_ubyte * (size[0] * size[1] * 4)).from_buffer(bytearray(b"\xff") * (size[0] * size[1] * 4))
+
+    def image(self) -> Image.Image:
+        """The pixels as an RGBX image sharing this buffer (a JPEG is saved from it as
+        from RGB; anything else converts it)."""
+        return Image.frombuffer("RGBX", self.size, self.buffer, "raw", "RGBX", 0, 1)
 
 
 def art_key(face: Face) -> tuple:
@@ -298,12 +354,15 @@ def save_image(image: Image.Image, target: Path, dpi: int, files: list[Path], tx
     """Write `image` into a temporary file of the export's transaction `txn`, moved into
     place with every other file of the export when it is done: a failed or interrupted
     export leaves the previous one whole, and only one image is in memory at a time. A
-    PNG carries `text` as its text chunks."""
+    PNG carries `text` as its text chunks; an RGBX image (a sheet made in place,
+    `Pixels`) is saved as RGB."""
     kind = "JPEG" if target.suffix.lower() in (".jpg", ".jpeg") else "PNG"
     with txn.path_for(target).open("wb") as handle:
         if kind == "JPEG":
             image.save(handle, kind, quality=90, dpi=(dpi, dpi))
         else:
+            if image.mode == "RGBX":  # PNG has no RGBX: the X byte dropped (JPEG drops it itself)
+                image = image.convert("RGB")
             info = None
             if text:
                 from PIL.PngImagePlugin import PngInfo

@@ -17,8 +17,8 @@ TTS cuts a deck from sheets of at most 10 x 7 cards, and loads images of at most
 px a side everywhere (larger ones, up to 10,000, cost video memory and fail on small
 graphics cards), so each deck is put on the smallest grid that holds it within that size.
 Each distinct card is on its sheet once; its copies are repeated card ids in the deck.
-A deck's faces are rendered in one stream (raster.render_all: a few dozen faces to a
-PDF in memory) and each is pasted onto its sheet as soon as it is rendered; a sheet is
+A deck's faces are rendered in one stream (raster.render_pages: a few dozen faces to a
+PDF in memory) and each is rendered by pdfium straight into its cell of the sheet; a sheet is
 dropped once it is written, so memory does not grow with the deck. Every file is written into one transaction and moved
 into place at the end: a failed or interrupted export leaves the previous one whole.
 """
@@ -39,7 +39,20 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Transaction, transaction
-from pnp.exports.raster import Exported, check_pixels, face_job, game_faces, image_digest, one_size, pixels, render_all, save_image
+from pnp.exports.raster import (
+    Exported,
+    Pixels,
+    Rendered,
+    check_pixels,
+    face_job,
+    game_faces,
+    image_digest,
+    one_size,
+    pixels,
+    render_all,
+    render_pages,
+    save_image,
+)
 from pnp.load.model import TypeDef
 from pnp.write.manifest import title_of
 
@@ -296,6 +309,10 @@ class Raster:
         again for every face and was most of the export's time."""
         return render_all((face_job(face, self.symbols, self.dpi, 0.0) for face in faces), self.font)
 
+    def pages(self, faces: Iterable) -> Iterator[Rendered]:
+        """Each face's page, in order, to be rendered straight into a sheet (`_sheet`)."""
+        return render_pages((face_job(face, self.symbols, self.dpi, 0.0) for face in faces), self.font)
+
 
 @dataclass(repr=False, eq=False)
 class Described:
@@ -367,22 +384,22 @@ def _size_mm(size: tuple[float, float]) -> tuple[float, float]:
     return size[0] / 72 * UNIT_MM, size[1] / 72 * UNIT_MM
 
 
-def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, Iterator[Image.Image]]:
+def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, Iterator[Rendered]]:
     """The back every kept card shares, rasterised once (None when they differ: each is
-    then rasterised with its sheet), and the stream of the kept cards' fronts. Backs drawn
+    then rasterised with its sheet), and the stream of the kept cards' fronts' pages. Backs drawn
     alike (raster.art_key) are found without rasterising them; backs drawn differently are
     compared by their pixels, until two differ. A shared back is the first face of the
     fronts' stream, in the same PDFs: each PDF a stream draws embeds the fonts and symbols
     again, and a PDF of its own for one back cost about as much as rendering it."""
     fronts = faces.fronts(keep)
     if not faces.backed:
-        return None, raster.all(fronts)
+        return None, raster.pages(fronts)
     distinct: dict[int, int] = {}  # art digest -> the first kept card whose back draws it
     for i in keep:
         distinct.setdefault(faces.back_keys[i], i)
     if len(distinct) == 1:
-        stream = raster.all(chain(faces.backs(distinct.values()), fronts))  # each laid out as it is reached
-        return next(stream), stream
+        stream = raster.pages(chain(faces.backs(distinct.values()), fronts))  # each laid out as it is reached
+        return next(stream).image(), stream
     first: Image.Image | None = None
     digest = ""
     images = raster.all(faces.backs(distinct.values()))
@@ -391,10 +408,10 @@ def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, 
             if first is None:
                 first, digest = image, image_digest(image)
             elif image_digest(image) != digest:
-                return None, raster.all(fronts)
+                return None, raster.pages(fronts)
     finally:
         images.close()  # the PDF of a batch left unread is closed now
-    return first, raster.all(fronts)
+    return first, raster.pages(fronts)
 
 
 def _deck(
@@ -419,7 +436,7 @@ def _deck(
     sheets: dict[int, dict] = {}  # CustomDeck key -> its entry
     ids: dict[int, int] = {}  # card index -> CardID
     first: Image.Image | None = None
-    backs = raster.all(faces.backs(keep)) if unique_backs else iter(())
+    backs = raster.pages(faces.backs(keep)) if unique_backs else iter(())
     total = sum(deck.cards[i].copies for i in keep)
     lines = [f"{deck.id}: {total} cards ({len(keep)} different) on {len(groups)} sheet{'s' if len(groups) != 1 else ''}"]
     for number, group in enumerate(groups, start=1):
@@ -428,7 +445,7 @@ def _deck(
         face_file = where / f"{deck.id}-{number}.{suffix}"
         sheet = _sheet(islice(fronts, len(group)), grid, cell)
         if first is None:
-            first = _thumbnail(sheet.crop((0, 0, *cell)))
+            first = _thumbnail(sheet.crop((0, 0, *cell)).convert("RGB"))
         save_image(sheet, face_file, raster.dpi, result.files, txn)
         del sheet
         this_back = back_file
@@ -640,12 +657,16 @@ def _name(card) -> str:
     return title if title is not None and title.strip() else card.id
 
 
-def _sheet(cards: Iterable[Image.Image], grid: Grid, cell: tuple[int, int]) -> Image.Image:
-    """`cards` on a `grid` of `cell`-sized cells, row by row from the top left, each pasted
-    as it comes (one card image held at a time)."""
+def _sheet(cards: Iterable[Rendered], grid: Grid, cell: tuple[int, int]) -> Image.Image:
+    """`cards` on a `grid` of `cell`-sized cells, row by row from the top left, each
+    rendered straight into its cell as it comes (no image of its own, pasted: that cost a
+    bitmap, a PIL copy and a paste per face); cells left empty stay white. An RGBX image
+    (`Pixels`)."""
     cell_w, cell_h = cell
-    sheet = Image.new("RGB", (cell_w * grid.cols, cell_h * grid.rows), "white")
-    for slot, image in enumerate(cards):
+    sheet = Pixels((cell_w * grid.cols, cell_h * grid.rows))
+    for slot, page in enumerate(cards):
+        if page.size_px != cell:  # pragma: no cover - one_size: a deck's faces are one size
+            raise RuntimeError(f"a face of {page.size_px} pixels on a sheet of {cell} cells")
         row, col = divmod(slot, grid.cols)
-        sheet.paste(image if image.size == cell else image.resize(cell), (col * cell_w, row * cell_h))
-    return sheet
+        page.into(sheet, col * cell_w, row * cell_h)
+    return sheet.image()

@@ -99,3 +99,31 @@ def test_a_small_game_exports_the_same_files_from_the_faces_it_kept(tmp_path: Pa
             path.relative_to(out): path.read_bytes().replace(out.as_uri().encode(), b"OUT") for path in sorted(out.rglob("*")) if path.is_file()
         }  # a TTS save names its images by URL
     assert outputs[256] and outputs[256] == outputs[0]
+
+
+def test_a_page_rendered_into_a_cell_of_a_sheet_is_its_own_image_there_and_the_rest_stays_white():
+    """A TTS sheet is made in place (tts._sheet): pdfium renders each face into its cell of
+    one buffer, in RGB order, over white; the cell must hold exactly the face's own image
+    (what `pnp export png` writes) and nothing may spill out of it."""
+    from PIL import Image
+
+    from pnp.exports.raster import Job, Pixels, render_all, render_pages
+
+    def draw(canvas) -> None:
+        canvas.setFillColorRGB(0.8, 0.2, 0.1)
+        canvas.rect(0.5, 0.5, 4.2, 2.3, fill=1, stroke=0)  # partly covered pixels: anti-aliased edges
+        canvas.setFillColorRGB(0.1, 0.3, 0.9)
+        canvas.circle(3, 2, 1.5, fill=1, stroke=0)
+
+    job = Job(draw, (6, 4))
+    (alone,) = render_all([job], "Helvetica")
+    sheet = Pixels((15, 11))
+    for page in render_pages([job], "Helvetica"):
+        page.into(sheet, 7, 5)
+    image = sheet.image().convert("RGB")
+    assert alone.mode == "RGB" and alone.size == (6, 4)
+    assert image.crop((7, 5, 13, 9)).tobytes() == alone.tobytes()
+    assert len(set(alone.getdata())) > 3  # colours, edges and white: a real image, not a blank
+    outside = image.copy()
+    outside.paste((255, 255, 255), (7, 5, 13, 9))
+    assert outside.tobytes() == Image.new("RGB", (15, 11), "white").tobytes()
