@@ -735,13 +735,15 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     justified line the run carries the extra space per word gap (PDF word spacing), so a
     line is one drawing operation, not one per word. The run being extended is kept in
     locals and made a Piece when it ends."""
+    stretched = align == "justify" and not last
+    if stretched:
+        gaps = len(line) - 1 - list(map(_GAP, line[1:])).count(0.0)  # the units of CJK text follow each other without a gap: none stretches
+        stretched = gaps > 0
+    if not stretched and align != "center" and align != "right":  # from the left edge: the line's width is not needed
+        return _place_unstretched(line, 0.0)
     natural = math.fsum([gap + (parts[0][2] if len(parts) == 1 else math.fsum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
-    stretch = 0.0
-    if align == "justify" and not last:
-        gaps = len(line) - 1 - list(map(_GAP, line[1:])).count(0.0)  # the units of CJK text follow each other without a gap: none stretches
-        if gaps > 0:
-            stretch = extra / gaps
+    stretch = extra / gaps if stretched else 0.0
     x = extra / 2 if align == "center" else extra if align == "right" else 0.0
     if not stretch:
         return _place_unstretched(line, x)
