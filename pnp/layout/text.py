@@ -581,11 +581,14 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
     smallest = style.min_size if style.min_size is not None else style.size
     size = style.size
     attempts = (None,) if hyph is None else (hyph,) if style.align == "justify" else (None, hyph)  # justified lines need hyphens to avoid gaps
-    sums = [(math.fsum(map(_WIDTH, para)), len(para), min(map(_SPACE, para), default=0.0)) for para in paragraphs] if smallest < size else []
+    sums: list[tuple[float, int, float]] | None = None  # gathered once the text does not fit at its own size: most do, and need no bound
     while True:  # hyphenate only where the text would not fit at this size without it
-        if size - SIZE_STEP >= smallest - 1e-9 and _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
-            size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
-            continue
+        if size < style.size and size - SIZE_STEP >= smallest - 1e-9:  # shrinking: a size the bound rules out is not tried
+            if sums is None:
+                sums = [(math.fsum(map(_WIDTH, para)), len(para), min(map(_SPACE, para), default=0.0)) for para in paragraphs]
+            if _fewest_lines(sums, size, width) * size * style.leading > height + 0.01:
+                size = round(size - SIZE_STEP, 4)  # cannot fit: the next size, without breaking lines
+                continue
         for attempt in attempts:
             lines, too_wide = _break(paragraphs, size, width, attempt, directions)
             needed = len(lines) * size * style.leading
@@ -595,10 +598,9 @@ def _typeset(text: str, style: TextStyle, width: float, height: float, fonts: Fo
         if fits or size - SIZE_STEP < smallest - 1e-9:
             break
         size = round(size - SIZE_STEP, 4)
+    aligned = (_aligned(style.align, False), _aligned(style.align, True))  # by a paragraph's direction: once a text, not a line
     placed = tuple(
-        _place(line, size, width, _aligned(style.align, rtl), last)
-        if not rtl and not (shaped and _levelled(line))
-        else _place_bidi(line, size, width, _aligned(style.align, rtl), last, rtl)
+        _place(line, size, width, aligned[0], last) if not rtl and not (shaped and _levelled(line)) else _place_bidi(line, size, width, aligned[rtl], last, rtl)
         for line, last, rtl in lines
     )
     half = size * (style.leading - 1) / 2
@@ -733,13 +735,15 @@ def _place(line: list, size: float, width: float, align: str, last: bool) -> tup
     justified line the run carries the extra space per word gap (PDF word spacing), so a
     line is one drawing operation, not one per word. The run being extended is kept in
     locals and made a Piece when it ends."""
+    stretched = align == "justify" and not last
+    if stretched:
+        gaps = len(line) - 1 - list(map(_GAP, line[1:])).count(0.0)  # the units of CJK text follow each other without a gap: none stretches
+        stretched = gaps > 0
+    if not stretched and align != "center" and align != "right":  # from the left edge: the line's width is not needed
+        return _place_unstretched(line, 0.0)
     natural = math.fsum([gap + (parts[0][2] if len(parts) == 1 else math.fsum(p[2] for p in parts)) for parts, gap in line])
     extra = max(0.0, width - natural)
-    stretch = 0.0
-    if align == "justify" and not last:
-        gaps = len(line) - 1 - list(map(_GAP, line[1:])).count(0.0)  # the units of CJK text follow each other without a gap: none stretches
-        if gaps > 0:
-            stretch = extra / gaps
+    stretch = extra / gaps if stretched else 0.0
     x = extra / 2 if align == "center" else extra if align == "right" else 0.0
     if not stretch:
         return _place_unstretched(line, x)
