@@ -616,7 +616,15 @@ class Names:
     def of(self, card: Card, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about one component: its fields under pnp's names
         and the decks; `bindings` are what the place adds (value, deal, cell, ...)."""
-        view = self.decks._all.get(card.id) or card_view(card, self.decks._blank)  # a face is drawn once: its view is not kept
+        return self.around(self.decks._all.get(card.id) or self.new_view(card), **bindings)  # a face is drawn once: its view is not kept
+
+    def new_view(self, card: Card) -> View:
+        """A view of a component, as `of` sees it, made anew (not kept: see `of`)."""
+        return card_view(card, self.decks._blank)
+
+    def around(self, view: View, **bindings: Any) -> dict[str, Any]:
+        """The context of an expression about the component `view` shows (`of`): for a
+        caller that evaluates many expressions about each component and keeps its views."""
         ctx = dict(view)
         ctx.update(self.base)
         ctx.update(bindings)

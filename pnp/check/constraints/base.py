@@ -26,7 +26,7 @@ from pnp.load.model import COMPONENT_NAMES, Card, Game
 from pnp.load.schema import MISSING, build, suggest
 from pnp.load.yamlfile import LList, LMap
 from pnp.project.deals import members_of_deals
-from pnp.templates.expressions import CODE, FAILED, Names, evaluate_at, explain, filled, read
+from pnp.templates.expressions import CODE, FAILED, Names, View, evaluate_at, explain, filled, read
 
 
 class ConstraintKind:
@@ -167,6 +167,7 @@ class Checker:
         self.problems = problems
         self.cards = game.cards() + game.deals
         self.names = Names(game)
+        self._views: dict[int, View] = {}  # id of a card -> its view: each card is in the context of many constraints
         self.once: set[Any] = set()  # what a kind reports once for all its constraints (graph: an unknown neighbour)
         self._message_failed: set[str] = set()  # constraints whose message could not be filled in: reported once
 
@@ -205,7 +206,10 @@ class Checker:
 
     def card_ctx(self, card: Card, extra: dict) -> dict:
         """What an expression or message about one card sees (pnp/templates/expressions.py)."""
-        return self.names.of(card, **extra)
+        view = self.names.decks._all.get(card.id) or self._views.get(id(card))  # what Names.of would see, kept
+        if view is None:
+            view = self._views[id(card)] = self.names.new_view(card)
+        return self.names.around(view, **extra)
 
     def game_ctx(self, extra: dict) -> dict:
         return self.names.of_game(**extra)
