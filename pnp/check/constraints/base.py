@@ -75,10 +75,17 @@ class Source:
 
 
 @cache
+def _hints(cls: type) -> dict[str, Any]:
+    """get_type_hints of a class, once: it evaluates every annotation anew each call, and
+    each schema of `_schema` asks for Constraint's."""
+    return get_type_hints(cls)
+
+
+@cache
 def _schema(kinds: tuple[str, ...]) -> type:
     """The dataclass a constraint is read with: the keys of Constraint, with the keys of
     `kinds` (each optional) in place of `kind`, in the order of KINDS."""
-    hints = get_type_hints(Constraint)
+    hints = _hints(Constraint)
     spec: list[tuple[str, Any, Any]] = []
     for f in fields(Constraint):
         if f.name != "kind":
@@ -86,7 +93,7 @@ def _schema(kinds: tuple[str, ...]) -> type:
             continue
         for key in kinds:
             cls = kind_class(key)
-            kind_hints = get_type_hints(cls)
+            kind_hints = _hints(cls)
             spec.extend((g.name, kind_hints[g.name] | None, field(default=None)) for g in fields(cls))
     return make_dataclass("ConstraintKeys", spec, repr=False, eq=False)
 
@@ -142,9 +149,10 @@ def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
     return out
 
 
-def _keys(kind: str) -> list[str]:
-    """The keys of a kind in rules.yaml, its own first."""
-    return [f.name for f in fields(kind_class(kind))]
+@cache
+def _keys(kind: str) -> tuple[str, ...]:
+    """The keys of a kind in rules.yaml, its own first (once: dataclasses.fields is slow)."""
+    return tuple(f.name for f in fields(kind_class(kind)))
 
 
 def _stray(read: Any, kind: str) -> tuple[str, str] | None:
