@@ -640,11 +640,18 @@ class Names:
     def of(self, card: Card, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about one component: its fields under pnp's names
         and the decks; `bindings` are what the place adds (value, deal, cell, ...)."""
-        return self.around(self.decks._all.get(card.id) or self.new_view(card), **bindings)  # a face is drawn once: its view is not kept
+        return self.around(self.view_of(card), **bindings)
 
-    def new_view(self, card: Card) -> View:
-        """A view of a component, as `of` sees it, made anew (not kept: see `of`)."""
-        return card_view(card, self.decks._blank)
+    def view_of(self, card: Card, kept: dict[int, View] | None = None) -> View:
+        """The view `of` shows of a component: the one `components` made, else one made
+        anew, and kept in `kept` (by the card's id()) for a caller that asks of each card
+        many times (the rules check); a face is drawn once, so `of` keeps none."""
+        view = self.decks._all.get(card.id) or (kept.get(id(card)) if kept is not None else None)
+        if view is None:
+            view = card_view(card, self.decks._blank)
+            if kept is not None:
+                kept[id(card)] = view
+        return view
 
     def around(self, view: View, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about the component `view` shows (`of`): for a

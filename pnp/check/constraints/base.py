@@ -214,10 +214,7 @@ class Checker:
 
     def card_ctx(self, card: Card, extra: dict) -> dict:
         """What an expression or message about one card sees (pnp/templates/expressions.py)."""
-        view = self.names.decks._all.get(card.id) or self._views.get(id(card))  # what Names.of would see, kept
-        if view is None:
-            view = self._views[id(card)] = self.names.new_view(card)
-        return self.names.around(view, **extra)
+        return self.names.around(self.names.view_of(card, self._views), **extra)
 
     def game_ctx(self, extra: dict) -> dict:
         return self.names.of_game(**extra)
