@@ -145,7 +145,7 @@ def check_file_names(project: Project) -> Problems:
         for index in range(len(deck.cards)):
             card_id = deck.card_id(index)
             first = seen.setdefault(card_id.casefold(), index)
-            first_id = deck.card_id(first)
+            first_id = card_id if first == index else deck.card_id(first)
             if first_id != card_id:  # the same id twice is card-duplicate-id, reported when loading
                 problems.error(
                     deck.cards[index].loc,

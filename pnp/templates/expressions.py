@@ -100,6 +100,15 @@ def _length(value: Any) -> int:
     raise _Unsure("length")
 
 
+def _text_test(value: Any, name: str, text: str) -> bool:
+    """`value.startswith(text)` or `value.endswith(text)`, with `text` a text literal, for a
+    text not longer than MAX_LENGTH: the sandbox calls str's own method (its getattr finds
+    it first, and neither has a check of its own); anything else raises: Jinja says it."""
+    if type(value) is str and len(value) <= MAX_LENGTH:
+        return value.startswith(text) if name == "startswith" else value.endswith(text)
+    raise _Unsure(name)
+
+
 def _short(value: Any) -> Any:
     """The right side of a comparison (the sandbox spends a step per hundred of its items),
     unless it is longer than MAX_LENGTH: Jinja then counts what it spends."""
@@ -119,11 +128,13 @@ def _jinja() -> ModuleType:
 
 # A simple expression: names, literals, the operators that Jinja compiles to the same
 # Python operator (==, !=, <, <=, >, >=, in, not in, not, and, or, x if c else y), an
-# attribute (`empire.name`), an item by a literal (`disciplines[0]`, `game['title']`) and
-# the `length` filter (`disciplines | length > 1`): `kind == 'hry'`, `not capital`,
+# attribute (`empire.name`), an item by a literal (`disciplines[0]`, `game['title']`),
+# the `length` filter (`disciplines | length > 1`) and a text's startswith or endswith of
+# a text literal (`id.startswith('common')`): `kind == 'hry'`, `not capital`,
 # `empire.adjective in text`, most of a game's `where:`, `when:` and deals. Jinja's own
 # code for one runs these operators on the context's values, so Python runs them directly;
-# attributes, items and lengths go through `_attribute`, `_item` and `_length`, which
+# attributes, items, lengths and those two methods go through `_attribute`, `_item`,
+# `_length` and `_text_test`, which
 # do what the sandbox does where they are sure of it and raise elsewhere. Only ASCII names
 # (not Jinja's constants) and attributes, plain quoted texts without escapes, decimal whole
 # numbers, lists of these, one operator per comparison, `length` right after a name, an
@@ -132,8 +143,9 @@ def _jinja() -> ModuleType:
 # lazily) and any error goes to Jinja, which says what it is.
 #
 # The sandbox's budget (sandbox.py) cannot stop what Python evaluates: Jinja spends one step
-# per comparison and per filter, and one per hundred items of a comparison's right side or
-# a filtered value; those are at most MAX_LENGTH long here (`_short`, `_length`; literals
+# per comparison, filter and call, and one per hundred items of a comparison's right side, a
+# filtered value or a call's text; those are at most MAX_LENGTH long here (`_short`,
+# `_length`, `_text_test`; literals
 # are shorter than the expression), and an expression has at most _MAX_OPERATIONS of them,
 # so it spends at most 64 * 10,001 steps, well under MAX_STEPS (1,000,000), and makes
 # nothing longer than it reads. _MAX_DEPTH keeps it within what Jinja's parser and the
@@ -146,7 +158,8 @@ _TEXT_LITERAL = re.compile(r"'[^'\\\n]*'|\"[^\"\\\n]*\"")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 _ASCII_NAME = re.compile(_NAME)
 _CTX = "_pnp_ctx"  # the one argument of an expression's function: the context, whose names it reads as items
-_HELPERS = {"__builtins__": {}, "_pnp_attribute": _attribute, "_pnp_item": _item, "_pnp_length": _length, "_pnp_short": _short}
+_TEXT_TESTS = frozenset({"startswith", "endswith"})  # the methods `_text_test` calls
+_HELPERS = {"__builtins__": {}, "_pnp_attribute": _attribute, "_pnp_item": _item, "_pnp_length": _length, "_pnp_short": _short, "_pnp_text_test": _text_test}
 
 
 def _call(helper: str, *args: ast.expr) -> ast.expr:
@@ -218,6 +231,17 @@ class _Python:
         ):
             self.operations += 1
             return _call("_pnp_length", self.made(node.left, depth))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _TEXT_TESTS
+            and len(node.args) == 1
+            and not node.keywords
+            and self.literal(node.args[0])
+            and type(node.args[0].value) is str
+        ):
+            self.operations += 1
+            return _call("_pnp_text_test", self.made(node.func.value, depth), ast.Constant(node.func.attr), node.args[0])
         raise _Unsure(type(node).__name__)
 
 
@@ -616,7 +640,22 @@ class Names:
     def of(self, card: Card, **bindings: Any) -> dict[str, Any]:
         """The context of an expression about one component: its fields under pnp's names
         and the decks; `bindings` are what the place adds (value, deal, cell, ...)."""
-        view = self.decks._all.get(card.id) or card_view(card, self.decks._blank)  # a face is drawn once: its view is not kept
+        return self.around(self.view_of(card), **bindings)
+
+    def view_of(self, card: Card, kept: dict[int, View] | None = None) -> View:
+        """The view `of` shows of a component: the one `components` made, else one made
+        anew, and kept in `kept` (by the card's id()) for a caller that asks of each card
+        many times (the rules check); a face is drawn once, so `of` keeps none."""
+        view = self.decks._all.get(card.id) or (kept.get(id(card)) if kept is not None else None)
+        if view is None:
+            view = card_view(card, self.decks._blank)
+            if kept is not None:
+                kept[id(card)] = view
+        return view
+
+    def around(self, view: View, **bindings: Any) -> dict[str, Any]:
+        """The context of an expression about the component `view` shows (`of`): for a
+        caller that evaluates many expressions about each component and keeps its views."""
         ctx = dict(view)
         ctx.update(self.base)
         ctx.update(bindings)

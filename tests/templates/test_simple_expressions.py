@@ -1,6 +1,6 @@
-"""An expression of names, literals, comparisons, attributes, items and lengths (`kind ==
-'hry'`, `not capital`, `empire in ['grecko', 'egypt']`, `empire.adjective in text`,
-`disciplines | length > 1`), and a template that is one such expression, is evaluated by
+"""An expression of names, literals, comparisons, attributes, items, lengths and a text's
+startswith or endswith (`kind == 'hry'`, `not capital`, `empire in ['grecko', 'egypt']`,
+`empire.adjective in text`, `disciplines | length > 1`, `id.startswith('common')`), and a template that is one such expression, is evaluated by
 Python, not compiled by Jinja: its value and what it writes must be the ones Jinja gives,
 and every mistake must still be reported as Jinja says it."""
 
@@ -187,6 +187,13 @@ SIMPLE_MORE = [
     "kind in deal.empires",
     "(empire in deal.empires) if empire else (kind != 'city' or deal.neutral)",
     "(nothing in deal.empires) if nothing else (kind != 'city' or deal.neutral)",
+    "kind.startswith('h')",
+    "kind.startswith('')",
+    "text.endswith('Egypta')",
+    "card.id.startswith('ath') and not kind.endswith('x')",
+    'empire.name.startswith("Gr")',
+    "'hry'.startswith ( 'hr', )",
+    "kind.startswith('h') == (text.endswith('a'))",
 ]
 
 
@@ -208,6 +215,9 @@ def test_attributes_items_and_lengths_mean_what_jinja_means(source):
         ("empire.upper == 'an attribute named like a text's method'".replace("text's", "texts"), False),
         ("empire.attrs == 'one named attrs'", False),
         ("(names) | length", 2),
+        ("kind.startswith(('x', 'h'))", True),  # a tuple: Jinja's own
+        ("empire.startswith('gre')", True),  # a method of an enumeration value: Jinja finds it
+        ("kind.startswith('h', 1)", False),
     ],
 )
 def test_what_python_is_not_sure_of_is_left_to_jinja(source, value):
@@ -234,6 +244,10 @@ def test_what_python_is_not_sure_of_is_left_to_jinja(source, value):
         ("game['titel']", "there is no key 'titel' (did you mean 'title'?); expected one of: title, items, values, get, keys, inner, _private"),
         ("disciplines['name']", "'list object' has no attribute 'name'"),
         ("strings.neutrall", "there is no key 'neutrall' (did you mean 'neutral'?); expected one of: neutral, everything, made"),
+        ("points.startswith('1')", "'int object' has no attribute 'startswith'"),
+        ("nothing.endswith('e')", "'None' has no attribute 'endswith'"),
+        ("names.startswith('g')", "'list object' has no attribute 'startswith'"),
+        ("kind.startswith(1)", "TypeError: startswith first arg must be str or a tuple of str, not int"),
     ],
 )
 def test_a_mistake_in_an_attribute_item_or_length_is_reported_as_jinja_says_it(source, said):
@@ -324,8 +338,9 @@ def test_attributes_items_lengths_and_templates_of_them_never_load_jinja():
         "where = Location('game.yaml')\n"
         "values = [evaluate_at(s, ctx, where, 'where', Problems()) for s in (\n"
         "    \"(empire in deal.empires) if empire else (type != 'city' or deal.neutral)\", 'disciplines | length > 1',\n"
-        "    'empire and empire.adjective in text', \"disciplines[1] == 'kov'\", 'not capital or second != empire.name')]\n"
-        "assert values == [True, True, True, True, True], values\n"
+        "    'empire and empire.adjective in text', \"disciplines[1] == 'kov'\", 'not capital or second != empire.name',\n"
+        "    \"type.startswith('ci') and not second.endswith('x')\")]\n"
+        "assert values == [True, True, True, True, True, True], values\n"
         "written = [fill_in(s, ctx, where, 'text', Problems()) for s in (\n"
         "    \"{{ empire.color if empire else '#6d6a60' }}\", '{{ strings.everything if capital else second }}', '{{ disciplines[0] }}',\n"
         "    '{{ 1 if capital else disciplines | length }}', '{{ empire.name if empire else strings.neutral }}')]\n"
@@ -380,4 +395,5 @@ def test_every_expression_and_template_of_a_bundled_game_means_what_jinja_means(
             "{{ empire.color if empire else '#6d6a60' }}",
             "{{ discipline or empire or kind }}",
             "{{ disciplines[0] }}",
+            "id.startswith('common')",
         } <= simple

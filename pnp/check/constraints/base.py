@@ -26,7 +26,7 @@ from pnp.load.model import COMPONENT_NAMES, Card, Game
 from pnp.load.schema import MISSING, build, suggest
 from pnp.load.yamlfile import LList, LMap
 from pnp.project.deals import members_of_deals
-from pnp.templates.expressions import CODE, FAILED, Names, evaluate_at, explain, filled, read
+from pnp.templates.expressions import CODE, FAILED, Names, View, evaluate_at, explain, filled, read
 
 
 class ConstraintKind:
@@ -75,10 +75,17 @@ class Source:
 
 
 @cache
+def _hints(cls: type) -> dict[str, Any]:
+    """get_type_hints of a class, once: it evaluates every annotation anew each call, and
+    each schema of `_schema` asks for Constraint's."""
+    return get_type_hints(cls)
+
+
+@cache
 def _schema(kinds: tuple[str, ...]) -> type:
     """The dataclass a constraint is read with: the keys of Constraint, with the keys of
     `kinds` (each optional) in place of `kind`, in the order of KINDS."""
-    hints = get_type_hints(Constraint)
+    hints = _hints(Constraint)
     spec: list[tuple[str, Any, Any]] = []
     for f in fields(Constraint):
         if f.name != "kind":
@@ -86,7 +93,7 @@ def _schema(kinds: tuple[str, ...]) -> type:
             continue
         for key in kinds:
             cls = kind_class(key)
-            kind_hints = get_type_hints(cls)
+            kind_hints = _hints(cls)
             spec.extend((g.name, kind_hints[g.name] | None, field(default=None)) for g in fields(cls))
     return make_dataclass("ConstraintKeys", spec, repr=False, eq=False)
 
@@ -142,9 +149,10 @@ def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
     return out
 
 
-def _keys(kind: str) -> list[str]:
-    """The keys of a kind in rules.yaml, its own first."""
-    return [f.name for f in fields(kind_class(kind))]
+@cache
+def _keys(kind: str) -> tuple[str, ...]:
+    """The keys of a kind in rules.yaml, its own first (once: dataclasses.fields is slow)."""
+    return tuple(f.name for f in fields(kind_class(kind)))
 
 
 def _stray(read: Any, kind: str) -> tuple[str, str] | None:
@@ -167,6 +175,7 @@ class Checker:
         self.problems = problems
         self.cards = game.cards() + game.deals
         self.names = Names(game)
+        self._views: dict[int, View] = {}  # id of a card -> its view: each card is in the context of many constraints
         self.once: set[Any] = set()  # what a kind reports once for all its constraints (graph: an unknown neighbour)
         self._message_failed: set[str] = set()  # constraints whose message could not be filled in: reported once
 
@@ -205,7 +214,7 @@ class Checker:
 
     def card_ctx(self, card: Card, extra: dict) -> dict:
         """What an expression or message about one card sees (pnp/templates/expressions.py)."""
-        return self.names.of(card, **extra)
+        return self.names.around(self.names.view_of(card, self._views), **extra)
 
     def game_ctx(self, extra: dict) -> dict:
         return self.names.of_game(**extra)
