@@ -9,7 +9,7 @@ from pnp.base.errors import PnpError, Problem, Problems
 from pnp.load.model import Card, Game
 from pnp.load.schema import suggest
 from pnp.load.yamlfile import LMap, load_yaml
-from pnp.templates.expressions import FAILED, Names, evaluate_at
+from pnp.templates.expressions import FAILED, Names, View, evaluate_at
 
 
 def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[str, set[str]]:
@@ -23,10 +23,12 @@ def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[
     names = Names(game)
     cards = game.cards()  # unpacked from the card store once, not once per deal
     members: dict[str, set[str]] = {}
+    kept: dict[int, View] = {}  # each component's view, made once for every deal (Names.view_of)
     for deal in deals:
         chosen = members[deal.id] = set()
+        shown = names.view(deal)
         for card in cards:
-            ok = evaluate_at(source, names.of(card, deal=names.view(deal)), loc, "deals: include", problems)
+            ok = evaluate_at(source, names.around(names.view_of(card, kept), deal=shown), loc, "deals: include", problems)
             if ok is FAILED:
                 return members
             if ok:
