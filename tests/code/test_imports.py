@@ -315,16 +315,22 @@ NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, a glo
 )
 
 
+def _imported_by(*args: object) -> tuple[str, list[str]]:
+    """`pnp ARGS` run in a fresh interpreter: its exit code and every module it imported."""
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
+        f"result = CliRunner().invoke(main, {[str(a) for a in args]!r})\n"
+        "print(result.exit_code, *sorted(sys.modules))"
+    )
+    exit_code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    return exit_code, loaded
+
+
 def test_a_build_of_cards_imports_only_what_cards_need(tmp_path):
     """Every build starts by importing, a watcher's too: a game of cards loads none of the
     code of boards, books, tuck boxes and translations (the kinds its layouts name are loaded)."""
     game, out = make_small_game(tmp_path / "game"), tmp_path / "out"
-    code = (
-        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
-        f"result = CliRunner().invoke(main, ['build', {str(game)!r}, '--out', {str(out)!r}])\n"
-        "print(result.exit_code, *sorted(sys.modules))"
-    )
-    code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    code, loaded = _imported_by("build", game, "--out", out)
     assert code == "0" and {"pnp.layout.elements.rect", "pnp.layout.elements.text", "pnp.layout.renderer", "reportlab.pdfgen.canvas"} <= set(loaded)
     assert sorted(set(NOT_FOR_CARDS) & set(loaded)) == []
 
@@ -345,12 +351,7 @@ def test_a_build_whose_templates_are_names_never_loads_jinja(tmp_path):
     for name, source in NAMES_ONLY.items():
         (game / name).parent.mkdir(parents=True, exist_ok=True)
         (game / name).write_text(source, encoding="utf-8")
-    code = (
-        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
-        f"result = CliRunner().invoke(main, ['build', {str(game)!r}, '--out', {str(out)!r}])\n"
-        "print(result.exit_code, *sorted(sys.modules))"
-    )
-    code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    code, loaded = _imported_by("build", game, "--out", out)
     assert code == "0" and "pnp.layout.renderer" in loaded
     assert [name for name in loaded if name.split(".")[0] in ("jinja2", "markupsafe") or name == "pnp.templates.sandbox"] == []
     printed = text(out / "game" / "cards-sk-a4.pdf")
@@ -364,11 +365,6 @@ def test_a_tts_export_imports_only_what_it_needs(tmp_path):
     """`pnp export tts` reads no printer settings from the config file, so it never asks
     where that file is (platformdirs), and builds no PDF."""
     game, out = make_small_game(tmp_path / "game"), tmp_path / "out"
-    code = (
-        "import sys\nfrom click.testing import CliRunner\nfrom pnp.cli import main\n"
-        f"result = CliRunner().invoke(main, ['export', 'tts', {str(game)!r}, '--out', {str(out)!r}])\n"
-        "print(result.exit_code, *sorted(sys.modules))"
-    )
-    code, *loaded = subprocess.run([sys.executable, "-c", code], cwd=SOURCE.parent, capture_output=True, text=True, check=True).stdout.split()
+    code, loaded = _imported_by("export", "tts", game, "--out", out)
     assert code == "0" and {"pnp.exports.tts", "pnp.exports.raster"} <= set(loaded)
     assert sorted(set(NOT_FOR_TTS + NOT_FOR_CARDS) & set(loaded)) == []
