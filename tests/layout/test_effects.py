@@ -382,6 +382,11 @@ def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
             "tint:",
             "symbol element: 'tint' is 'blu', which is not a colour; expected '#rrggbb' or a colour name [layout-value]",
         ),
+        (  # a tint is one colour, not a gradient (docs/layouts.md says so)
+            "  - symbol: crown\n    box: [5, 5, 10, 10]\n    tint: {linear: [[0, 0], [1, 1]], stops: ['#ffffff', '#000000']}\n",
+            "tint:",
+            "'tint' is a mapping; expected text [schema-type]",
+        ),
         (
             "  - rect: [5, 5, 10, 10]\n    fill: {stops: ['#ffffff', '#000000'], linear: [[0, 0], [1, 1]], angle: 30}\n",
             "fill:",
