@@ -4,14 +4,15 @@ a thousand cards is stored in the PDF once. A plain SVG is read by `svgplain`; s
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from weakref import WeakKeyDictionary
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import Color, black
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
@@ -19,7 +20,7 @@ from pnp.assets.svgplain import length
 from pnp.assets.svgplain import read as read_plain
 from pnp.base.errors import Location, Problems, display_path
 from pnp.base.versions import per_version
-from pnp.pdf.canvas import draw_drawing, end_form, place_form, portable_code, tinted, write_code
+from pnp.pdf.canvas import draw_drawing, drawn_code, end_form, place_form, portable_code, shading_pattern, tinted, write_code
 
 if TYPE_CHECKING:  # reportlab.graphics (with platypus) is imported only once an SVG is read or drawn
     from reportlab.graphics.shapes import Drawing
@@ -69,41 +70,73 @@ class SymbolSet:
         self._loaded[sid] = symbol
         return symbol
 
-    def form(self, canvas: Canvas, sid: str, tint: Color | None = None) -> str | None:
+    def form(self, canvas: Canvas, sid: str, tint: Color | GradientLike | None = None, matrix: Matrix | None = None) -> str | None:
         """The name of the PDF form that draws symbol `sid` in `canvas` (every fill and
         stroke in `tint`, when given), defined on first use (outside any other form: forms
         do not nest while being defined); None for a symbol that cannot be drawn (reported
-        by the layout check)."""
+        by the layout check). A gradient tint is given on the face, so its form is that
+        of one placement (`matrix`, as `placement` makes it)."""
         symbol = self.get(sid)
         if symbol is None:
             return None
         forms = _FORMS.get(canvas)
         if forms is None:
             forms = _FORMS[canvas] = set()
-        name = f"pnpsym_{sid}" if tint is None else f"pnpsym_{sid}_{tint.hexval()[2:]}"
+        if tint is not None and not isinstance(tint, Color):
+            assert matrix is not None
+            name = f"pnpsym_{sid}_{_gradient_key(tint, matrix)}"
+        else:
+            name = f"pnpsym_{sid}" if tint is None else f"pnpsym_{sid}_{tint.hexval()[2:]}"
         if name not in forms:
+            patterns = None
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
-            if tint is not None:
+            if tint is not None and not isinstance(tint, Color):
+                patterns = [_render_shaded(symbol, canvas, tint, matrix)]
+            elif tint is not None:
                 _render_tinted(symbol, canvas, tint)
             elif symbol.code is not None:
                 write_code(canvas, symbol.code)
             else:
                 _render(symbol, canvas)
-            end_form(canvas)
+            end_form(canvas, patterns)
             forms.add(name)
         return name
 
-    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float, tint: Color | None = None) -> None:
+    def placement(self, sid: str, x: float, y: float, size: float) -> Matrix | None:
+        """Where symbol `sid` goes fitted into a size x size square with its lower left at
+        x, y: the matrix its form is placed through (None for a symbol that cannot be drawn)."""
+        symbol = self.get(sid)
+        if symbol is None:
+            return None
+        scale = size / max(symbol.width, symbol.height)
+        return (scale, 0, 0, scale, x + (size - symbol.width * scale) / 2, y + (size - symbol.height * scale) / 2)
+
+    def draw(self, canvas: Canvas, sid: str, x: float, y: float, size: float, tint: Color | GradientLike | None = None) -> None:
         """Draw symbol `sid` fitted into a size x size square with its lower left at x, y
         (in `tint`, when given)."""
-        name = self.form(canvas, sid, tint)
+        matrix = self.placement(sid, x, y, size)
+        name = self.form(canvas, sid, tint, matrix) if matrix is not None else None
         if name is None:  # reported by the layout check; never drawn as a blank silently
             return
-        symbol = self._loaded[sid]
-        scale = size / max(symbol.width, symbol.height)
-        dx = (size - symbol.width * scale) / 2
-        dy = (size - symbol.height * scale) / 2
-        place_form(canvas, name, (scale, 0, 0, scale, x + dx, y + dy))
+        place_form(canvas, name, matrix)
+
+
+Matrix = tuple[float, float, float, float, float, float]
+
+
+class GradientLike(Protocol):
+    """A gradient tint as the layout gives it (layout.faces.Gradient, a later stage):
+    linear (x1, y1, x2, y2) or radial (cx, cy, r) `coords` on the face, through `colors`."""
+
+    radial: bool
+    coords: tuple[float, ...]
+    colors: tuple[Color, ...]
+
+
+def _gradient_key(gradient: GradientLike, matrix: Matrix) -> str:
+    """A short name for a gradient tint at one placement (the same on every run)."""
+    text = f"{gradient.radial}{fp_str(*gradient.coords)}{[c.hexval() for c in gradient.colors]}{fp_str(*matrix)}"
+    return "g" + hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 def _render(symbol: Symbol, canvas: Canvas) -> None:
@@ -128,6 +161,21 @@ def _render_tinted(symbol: Symbol, canvas: Canvas, tint: Color) -> None:
         write_code(canvas, [(fill if m.group(1).islower() else fill.upper()) if (m := _COLOUR_OPERATOR.match(line)) else line for line in symbol.code])
         return
     draw_drawing(canvas, tinted(symbol.drawing, tint))
+
+
+def _render_shaded(symbol: Symbol, canvas: Canvas, tint: GradientLike, matrix: Matrix) -> str:
+    """The symbol drawn with every fill and stroke in the gradient `tint` (its points on
+    the face): a shading pattern whose space is the face's, seen from the form placed
+    through `matrix`, set as the colour wherever the symbol sets one (its opacity kept).
+    Returns the pattern's name, for the form's resources."""
+    scale, _, _, _, x, y = matrix
+    pattern = f"Pnp{_gradient_key(tint, matrix)}"
+    shading_pattern(canvas, pattern, tint.radial, tint.coords, list(tint.colors), (1 / scale, 0, 0, 1 / scale, -x / scale, -y / scale))
+    fill, stroke = f"/Pattern cs /{pattern} scn", f"/Pattern CS /{pattern} SCN"
+    # drawn by renderPDF (in one colour) when its operators are not kept, then recoloured as the kept ones are
+    code = symbol.code if symbol.code is not None else drawn_code(canvas, tinted(symbol.drawing, black))
+    write_code(canvas, [(fill if m.group(1).islower() else stroke) if (m := _COLOUR_OPERATOR.match(line)) else line for line in code])
+    return pattern
 
 
 class _Refused(Exception):

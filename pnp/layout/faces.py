@@ -99,7 +99,7 @@ class SymbolOp:
     x: float
     y: float
     size: float
-    tint: Color | None = None  # every fill and stroke of the symbol in this colour
+    tint: Paint | None = None  # every fill and stroke of the symbol in this colour or gradient
 
 
 @dataclass(unsafe_hash=True, repr=False)
@@ -253,7 +253,7 @@ def _mirrored(op: Op, width: float, placed: Container[int]) -> Op:
     if isinstance(op, ImageOp):
         return replace(op, x=width - op.x - op.w)
     if isinstance(op, SymbolOp):
-        return replace(op, x=width - op.x - op.size)
+        return replace(op, x=width - op.x - op.size, tint=_mirrored_paint(op.tint, width))
     if isinstance(op, QrOp):
         return replace(op, x=width - op.x - op.size, color=_mirrored_paint(op.color, width))
     if isinstance(op, LineOp):

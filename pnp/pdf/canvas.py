@@ -39,14 +39,18 @@ from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfdoc import (
     NoEncryption,
     PDFArray,
+    PDFAxialShading,
+    PDFDictionary,
     PDFDocument,
     PDFFile,
     PDFFormXObject,
     PDFIndirectObject,
+    PDFName,
     PDFObject,
     PDFObjectReference,
     PDFPage,
     PDFPages,
+    PDFRadialShading,
     PDFResourceDictionary,
     PDFStream,
     PDFTrailer,
@@ -361,25 +365,60 @@ def _resource_dict(xobjects: object, images: bool = True, states: object = None)
     return resources
 
 
-def end_form(canvas: Canvas) -> None:
-    """End the form being defined (reportlab's endForm), with its graphics states and
-    shadings in its resources: reportlab notes the states on the form but writes only its
-    fonts and forms, so a translucent symbol or face drawn as a form would name a state
-    its PDF lacks (viewers complain, and draw it opaque), and a face with a gradient a
-    shading it lacks."""
+def end_form(canvas: Canvas, patterns: list[str] | None = None) -> None:
+    """End the form being defined (reportlab's endForm), with its graphics states,
+    shadings and `patterns` (shading_pattern's names) in its resources: reportlab notes
+    the states on the form but writes only its fonts and forms, so a translucent symbol or
+    face drawn as a form would name a state its PDF lacks (viewers complain, and draw it
+    opaque), and a face with a gradient a shading it lacks."""
     name = canvas._formData[0]
     shadings = dict(canvas._shadingUsed)
     canvas.endForm()
-    _name_states(canvas._doc.idToObject[canvas._doc.getXObjectName(name)], shadings)
+    _name_states(canvas._doc.idToObject[canvas._doc.getXObjectName(name)], shadings, patterns)
 
 
-def _name_states(form: PDFFormXObject, shadings: dict[str, str] | None = None) -> None:
-    """The form's resources as reportlab writes them, with its graphics states and shadings."""
+def _name_states(form: PDFFormXObject, shadings: dict[str, str] | None = None, patterns: list[str] | None = None) -> None:
+    """The form's resources as reportlab writes them, with its graphics states, shadings
+    and patterns."""
     states = getattr(form, "ExtGState", None)
-    if states or shadings:
+    if states or shadings or patterns:
         form.Resources = _resource_dict(form.XObjects, states=states)
     if shadings:
         form.Resources.setShading(shadings)
+    for pattern in patterns or ():
+        form.Resources.Pattern[pattern] = PDFObjectReference(pattern)
+
+
+def shading_pattern(canvas: Canvas, name: str, radial: bool, coords: tuple[float, ...], colors: list[Color], matrix: tuple[float, ...]) -> None:
+    """A shading pattern of the gradient `coords` (linear x1, y1, x2, y2; radial cx, cy,
+    r) through `colors`, its end colours kept past its ends, as reportlab's
+    linearGradient and radialGradient shade; `matrix` maps its space to that of the form
+    that paints with it. Registered in the canvas's document as `name` (once: one form
+    paints with it), for end_form's `patterns` and the colour operators `/Pattern cs /NAME
+    scn`. Why a pattern: a
+    colour that is a gradient paints every fill and stroke it is set for (a symbol's
+    tint), where a shading (`sh`) paints only through a clip."""
+    from reportlab.pdfgen.canvas import _buildColorFunction, _gradientExtendStr, _normalizeColors
+
+    color_space, ncolors = _normalizeColors(colors)
+    function = _buildColorFunction(ncolors, None)
+    extend = _gradientExtendStr(True)
+    if radial:
+        x, y, r = coords
+        shading = PDFRadialShading(x, y, 0.0, x, y, r, Function=function, ColorSpace=color_space, Extend=extend)
+    else:
+        shading = PDFAxialShading(*coords, Function=function, ColorSpace=color_space, Extend=extend)
+    canvas._doc.Reference(PDFDictionary({"Type": PDFName("Pattern"), "PatternType": 2, "Shading": shading, "Matrix": PDFArray(list(matrix))}), name)
+
+
+def drawn_code(canvas: Canvas, drawing: Drawing) -> list[str]:
+    """The operators draw_drawing writes for `drawing`, taken back instead of written (for
+    the caller to write them changed); what they name (graphics states) stays noted."""
+    start = len(canvas._code)
+    draw_drawing(canvas, drawing)
+    code = canvas._code[start:]
+    del canvas._code[start:]
+    return code
 
 
 def draw_text(canvas: Canvas, color: Color | None, pieces: Iterable[tuple[str, float, float, float, float, str | Sequence[GlyphLike]]]) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, black, white
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
@@ -238,7 +239,10 @@ def _contents(ops: tuple[Op, ...], chars: dict[str, set[str]], symbols: set[str]
                     else:
                         symbols.add(piece.text)
         elif isinstance(op, SymbolOp):
-            symbols.add(op.symbol if op.tint is None else (op.symbol, op.tint))
+            if isinstance(op.tint, Gradient):  # a form of its own for each placement (symbols.py)
+                symbols.add((op.symbol, op.tint, op.x, op.y, op.size))
+            else:
+                symbols.add(op.symbol if op.tint is None else (op.symbol, op.tint))
         elif isinstance(op, FaceOp):
             _contents(op.face.ops, chars, symbols)
         elif isinstance(op, GroupOp):
@@ -268,13 +272,20 @@ def _enter_box(canvas: Canvas, face: Face, x: float, y: float, bleed: Bleed, tur
     canvas.rotate(180)  # reportlab joins it to the move into one matrix
 
 
-def _symbol_order(sid: str | tuple[str, Color]) -> tuple[str, str]:
-    return (sid, "") if isinstance(sid, str) else (sid[0], sid[1].hexval())
+def _symbol_order(sid: str | tuple) -> tuple[str, str]:
+    """The order the forms of a face's symbols are defined in: the same on every run."""
+    if isinstance(sid, str):
+        return (sid, "")
+    if len(sid) == 2:
+        return (sid[0], sid[1].hexval())
+    _, gradient, *at = sid
+    return (sid[0], f"~{gradient.radial} {fp_str(*gradient.coords)} {' '.join(c.hexval() for c in gradient.colors)} {fp_str(*at)}")
 
 
-def _symbols_of(face: Face) -> set[str | tuple[str, Color]]:
-    """The symbols a face draws (in texts and inner faces too), a tinted one with its tint."""
-    symbols: set[str | tuple[str, Color]] = set()
+def _symbols_of(face: Face) -> set[str | tuple]:
+    """The symbols a face draws (in texts and inner faces too), a tinted one with its tint
+    (and one tinted with a gradient with where it is placed)."""
+    symbols: set[str | tuple] = set()
     _contents(face.ops, {}, symbols)
     return symbols
 
@@ -389,7 +400,9 @@ class Forms:
 
     def _define_face(self, face: Face, bleed: float) -> str:
         for sid in sorted(_symbols_of(face), key=_symbol_order):  # a form cannot be defined inside another one
-            if isinstance(sid, tuple):  # tinted
+            if isinstance(sid, tuple) and len(sid) > 2:  # tinted with a gradient, where it is placed
+                self.symbols.form(self.canvas, sid[0], sid[1], self.symbols.placement(sid[0], *sid[2:]))
+            elif isinstance(sid, tuple):  # tinted
                 self.symbols.form(self.canvas, *sid)
             else:
                 self.symbols.form(self.canvas, sid)

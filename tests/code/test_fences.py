@@ -58,6 +58,11 @@ FENCES = {  # the checklist for an upgrade: each name is something the new versi
                 *("_frame", "_atTop", "_content", "_rowHeights"),  # platypus: a flowable's frame, KeepTogether's flowables, Table's rows
                 *("_y", "_y1p", "_oASpace", "_prevASpace"),  # platypus: a frame's current height, its foot, and the space after the last flowable
                 *("_makeCanvas", "_doSave"),  # platypus: a document template's canvas maker and whether it writes its file
+                *(
+                    "reportlab.pdfgen.canvas._normalizeColors",
+                    "reportlab.pdfgen.canvas._buildColorFunction",
+                    "reportlab.pdfgen.canvas._gradientExtendStr",
+                ),  # how linearGradient and radialGradient make a shading (shading_pattern)
             }
         ),
     ),

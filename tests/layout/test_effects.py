@@ -311,6 +311,49 @@ def test_a_tinted_symbol_is_drawn_in_each_cards_colour_and_the_untinted_in_its_o
     assert pdfread.drawn(page)["/FormXob.pnpsym_crown"] == 2
 
 
+@pytest.mark.parametrize("rtl", [False, True])
+def test_a_symbol_tinted_with_a_gradient_runs_through_it_where_a_plain_tint_paints(tmp_path: Path, rtl: bool):
+    """Rendered (pdfium): a crown tinted with a gradient across the card is red at its left
+    and blue at its right (mirrored: the other way round), painting exactly the pixels
+    the crown tinted in one colour paints; in the PDF, its form paints with a shading
+    pattern, the gradient's colours through every fill."""
+    front = "  - symbol: crown\n    box: [5, 5, 50, 50]\n    tint: PAINT\n"
+
+    def game(folder: Path, paint: str) -> Path:
+        made = make_game(folder, front.replace("PAINT", paint))
+        if rtl:
+            with (made / "game.yaml").open("a", encoding="utf-8") as f:
+                f.write("direction:\n  en: rtl\n")
+        return made
+
+    pdf = build(game(tmp_path / "hra", RED_TO_BLUE), tmp_path / "out")
+    image, height = _render(pdf)
+    card = pdfread.card_boxes(pdfread.sheet_pages(pdf)[0])[0][:2]
+    left, right = _card_pixel(image, height, card, 16, 42), _card_pixel(image, height, card, 47, 42)  # the crown's band, 40 to 45 mm down
+    if rtl:
+        left, right = right, left
+    assert left[0] > left[2] + 100 and right[2] > right[0] + 100, (left, right)  # reddish, bluish
+    scale = 4.0
+    box = (
+        round(card[0] * scale),
+        round((height - card[1] - 88 * pdfread.MM) * scale),
+        round((card[0] + 63 * pdfread.MM) * scale),
+        round((height - card[1]) * scale),
+    )
+    ink = _ink(image, box)
+    plain_ink = _ink(_render(build(game(tmp_path / "plain", "'#000000'"), tmp_path / "plain-out"))[0], box)
+    assert len(ink ^ plain_ink) < 0.01 * len(plain_ink), (len(ink ^ plain_ink), len(plain_ink))
+    page = pdfread.sheet_pages(pdf)[0]
+    forms = {}
+    for _, _, _, resources in pdfread.drawn_ops(page):
+        forms.update({str(k): v.get_object() for k, v in (resources.get("/XObject") or {}).items() if "pnpsym" in str(k)})
+    (form,) = forms.values()  # both cards' crowns are at the same place: one form
+    (pattern,) = (p.get_object() for p in form["/Resources"]["/Pattern"].values())
+    assert pattern["/PatternType"] == 2 and pattern["/Shading"]["/ShadingType"] == 2
+    ops = [op for _, op in ContentStream(form, page.pdf).operations]
+    assert b"scn" in ops and b"rg" not in ops
+
+
 def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
     from reportlab.graphics.barcode import qrencoder
 
@@ -382,10 +425,10 @@ def test_a_qr_code_is_many_filled_squares_of_its_text(tmp_path: Path):
             "tint:",
             "symbol element: 'tint' is 'blu', which is not a colour; expected '#rrggbb' or a colour name [layout-value]",
         ),
-        (  # a tint is one colour, not a gradient (docs/layouts.md says so)
-            "  - symbol: crown\n    box: [5, 5, 10, 10]\n    tint: {linear: [[0, 0], [1, 1]], stops: ['#ffffff', '#000000']}\n",
+        (
+            "  - symbol: crown\n    box: [5, 5, 10, 10]\n    tint: {linear: [[0, 0], [1, 1]], stops: ['#ffffff']}\n",
             "tint:",
-            "'tint' is a mapping; expected text [schema-type]",
+            "symbol element: the gradient of 'tint' has 1 stop; expected two colours or more in 'stops' [layout-value]",
         ),
         (
             "  - rect: [5, 5, 10, 10]\n    fill: {stops: ['#ffffff', '#000000'], linear: [[0, 0], [1, 1]], angle: 30}\n",
@@ -496,3 +539,14 @@ def test_a_symbol_svglib_reads_is_tinted_too_keeping_its_opacity(tmp_path: Path)
     colours = _colour_ops(page)["pnpsym_ghost_2e5fa8"] - {(0.0, 0.0, 0.0)}  # renderPDF's default colours, before any shape
     assert colours == {(0.180, 0.373, 0.659)}  # neither the fill's grey nor the stroke's red
     assert 0.5 in {float(state.get("/ca", 1)) for state in pdfread.resources_of(page, "/ExtGState").values()}
+
+
+def test_a_symbol_svglib_reads_is_tinted_with_a_gradient_too_keeping_its_opacity(tmp_path: Path):
+    game = make_game(tmp_path / "hra", f"  - symbol: ghost\n    box: [5, 5, 20, 20]\n    tint: {RED_TO_BLUE}\n")
+    ghost = CROWN.replace('fill="#333333"', 'fill="#333333" fill-opacity="0.5" stroke="#ff0000"')
+    (game / "symbols" / "ghost.svg").write_text(ghost, encoding="utf-8")
+    page = pdfread.sheet_pages(build(game, tmp_path / "out"))[0]
+    (name,) = (name for name in _colour_ops(page) if name.startswith("pnpsym_ghost_g"))
+    assert _colour_ops(page)[name] == set()  # no colour of its own left: the pattern paints its fills and strokes
+    assert 0.5 in {float(state.get("/ca", 1)) for state in pdfread.resources_of(page, "/ExtGState").values()}
+    assert pdfread.resources_of(page, "/Pattern")

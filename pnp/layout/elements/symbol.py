@@ -1,5 +1,5 @@
 """`symbol`: one of the game's symbols (an SVG) centred in a box, in its own colours or
-recoloured with `tint:` (a one-colour symbol in each card's colour)."""
+recoloured with `tint:` (a one-colour symbol in each card's colour, or in a gradient)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from pnp.base.errors import Location
-from pnp.layout.elements.base import CODE, ElementKind, Frame
+from pnp.layout.elements.base import CODE, ElementKind, Frame, GradientDef, check_paint
 from pnp.layout.faces import Box, Op, parse_color
 
 FIELD_FIRST = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*\s*\}\}$")  # a field, or an attribute of it ({{ empire.colour }})
@@ -19,11 +19,13 @@ class SymbolEl(ElementKind):
 
     symbol: str
     box: Box
-    tint: str | None = None  # a colour (a template): every fill and stroke of the symbol in it
+    tint: str | GradientDef | None = None  # a colour (a template) or a gradient: every fill and stroke of the symbol in it
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)
 
     def check(self, raw, styles, problems) -> bool:
+        if isinstance(self.tint, GradientDef):
+            return check_paint(self.tint, raw, "tint", "symbol element", problems)
         if self.tint is None or "{" in self.tint or self.tint == "none":
             return True
         try:
@@ -38,7 +40,7 @@ class SymbolEl(ElementKind):
         if op is None:
             return []
         if self.tint is not None:
-            tint = f.color(self.tint, self._tint_loc(f))
+            tint = f.paint(self.tint, self._tint_loc(f))
             if tint is not None:
                 op = replace(op, tint=tint)
         return [op]
@@ -46,7 +48,7 @@ class SymbolEl(ElementKind):
     def _tint_loc(self, f: Frame) -> Location:
         """Where a tint that is no colour is reported: at the card's field that gave it
         (or the card), for a tint of the card's; at the element for one of its own."""
-        if "{" not in self.tint:
+        if isinstance(self.tint, GradientDef) or "{" not in self.tint:
             return self._loc
         match = FIELD_FIRST.match(self.tint)
         return f.card.loc_of(match.group(1)) if match else f.card.loc
