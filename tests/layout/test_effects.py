@@ -226,6 +226,16 @@ def _card_pixel(image, height: float, card: tuple[float, float], x_mm: float, y_
     return image.getpixel((round((left + x_mm * pdfread.MM) * scale), round((height - bottom - (88 - y_mm) * pdfread.MM) * scale)))
 
 
+def _card_box(card: tuple[float, float], height: float, scale: float = 4.0) -> tuple[int, int, int, int]:
+    """The pixels (left, top, right, bottom) of a 63 x 88 mm card whose bottom-left corner is `card` (pt)."""
+    return (
+        round(card[0] * scale),
+        round((height - card[1] - 88 * pdfread.MM) * scale),
+        round((card[0] + 63 * pdfread.MM) * scale),
+        round((height - card[1]) * scale),
+    )
+
+
 def _ink(image, box: tuple[int, int, int, int]) -> set[tuple[int, int]]:
     """The pixels in `box` that are not paper white."""
     pixels = image.load()
@@ -248,12 +258,7 @@ def test_a_gradient_stroke_and_text_render_in_their_end_colours_exactly_where_a_
     assert _card_pixel(image, height, card, 31, 20) == (255, 255, 255)  # inside the rectangle
     assert _card_pixel(image, height, card, 3.5, 20) == (255, 255, 255)  # beside it: 1.5 mm out, the stroke reaches 1.06
     scale = 4.0
-    box = (
-        round(card[0] * scale),
-        round((height - card[1] - 88 * pdfread.MM) * scale),
-        round((card[0] + 63 * pdfread.MM) * scale),
-        round((height - card[1]) * scale),
-    )
+    box = _card_box(card, height, scale)
     ink = _ink(image, box)
     text = sorted((x, y) for x, y in ink if (height - card[1] - (88 - 45) * pdfread.MM) * scale < y < (height - card[1] - (88 - 57) * pdfread.MM) * scale)
     pixels = image.load()
@@ -334,12 +339,7 @@ def test_a_symbol_tinted_with_a_gradient_runs_through_it_where_a_plain_tint_pain
         left, right = right, left
     assert left[0] > left[2] + 100 and right[2] > right[0] + 100, (left, right)  # reddish, bluish
     scale = 4.0
-    box = (
-        round(card[0] * scale),
-        round((height - card[1] - 88 * pdfread.MM) * scale),
-        round((card[0] + 63 * pdfread.MM) * scale),
-        round((height - card[1]) * scale),
-    )
+    box = _card_box(card, height, scale)
     ink = _ink(image, box)
     plain_ink = _ink(_render(build(game(tmp_path / "plain", "'#000000'"), tmp_path / "plain-out"))[0], box)
     assert len(ink ^ plain_ink) < 0.01 * len(plain_ink), (len(ink ^ plain_ink), len(plain_ink))

@@ -268,7 +268,7 @@ def test_xlsx_rows_are_cards_and_errors_name_the_sheet(tmp_path):
     result = run("check", game)
     assert result.exit_code == 1
     assert "cards.xlsx:Karty!C3: field 'power' of card 'b' is 12; expected a value from 0 to 9" in result.output
-    assert "101" not in result.output  # a numeric id is a plain name; 1.0 is the number 1
+    assert "101" not in result.output.replace(str(tmp_path), "")  # a numeric id is a plain name; 1.0 is the number 1 (the folder pytest made may hold 101)
     workbook(game / "cards.xlsx", {"Karty": [["id", "title", "power", "copies"], ["a", "Prvá", 3, 2], [101, "Číslo", 1.0, 1.0]]})
     built = run("build", game, "--out", tmp_path / "out")
     assert built.exit_code == 0, built.output
