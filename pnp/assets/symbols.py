@@ -82,16 +82,18 @@ class SymbolSet:
         forms = _FORMS.get(canvas)
         if forms is None:
             forms = _FORMS[canvas] = set()
-        if tint is not None and not isinstance(tint, Color):
+        shaded = tint is not None and not isinstance(tint, Color)
+        if shaded:
             assert matrix is not None
-            name = f"pnpsym_{sid}_{_gradient_key(tint, matrix)}"
+            key = gradient_key(tint, matrix)
+            name = f"pnpsym_{sid}_{key}"
         else:
             name = f"pnpsym_{sid}" if tint is None else f"pnpsym_{sid}_{tint.hexval()[2:]}"
         if name not in forms:
             patterns = None
             canvas.beginForm(name, lowerx=0, lowery=0, upperx=symbol.width, uppery=symbol.height)
-            if tint is not None and not isinstance(tint, Color):
-                patterns = [_render_shaded(symbol, canvas, tint, matrix)]
+            if shaded:
+                patterns = [_render_shaded(symbol, canvas, tint, matrix, f"Pnp{key}")]
             elif tint is not None:
                 _render_tinted(symbol, canvas, tint)
             elif symbol.code is not None:
@@ -133,9 +135,10 @@ class GradientLike(Protocol):
     colors: tuple[Color, ...]
 
 
-def _gradient_key(gradient: GradientLike, matrix: Matrix) -> str:
-    """A short name for a gradient tint at one placement (the same on every run)."""
-    text = f"{gradient.radial}{fp_str(*gradient.coords)}{[c.hexval() for c in gradient.colors]}{fp_str(*matrix)}"
+def gradient_key(gradient: GradientLike, at: tuple[float, ...]) -> str:
+    """A short name for a gradient tint at one placement (its matrix, or x, y and size),
+    the same on every run: its form's, and the order forms are defined in (write.pdf)."""
+    text = f"{gradient.radial}{fp_str(*gradient.coords)}{[c.hexval() for c in gradient.colors]}{fp_str(*at)}"
     return "g" + hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
@@ -163,13 +166,12 @@ def _render_tinted(symbol: Symbol, canvas: Canvas, tint: Color) -> None:
     draw_drawing(canvas, tinted(symbol.drawing, tint))
 
 
-def _render_shaded(symbol: Symbol, canvas: Canvas, tint: GradientLike, matrix: Matrix) -> str:
+def _render_shaded(symbol: Symbol, canvas: Canvas, tint: GradientLike, matrix: Matrix, pattern: str) -> str:
     """The symbol drawn with every fill and stroke in the gradient `tint` (its points on
-    the face): a shading pattern whose space is the face's, seen from the form placed
-    through `matrix`, set as the colour wherever the symbol sets one (its opacity kept).
-    Returns the pattern's name, for the form's resources."""
+    the face): a shading pattern named `pattern` whose space is the face's, seen from the
+    form placed through `matrix`, set as the colour wherever the symbol sets one (its
+    opacity kept). Returns the pattern's name, for the form's resources."""
     scale, _, _, _, x, y = matrix
-    pattern = f"Pnp{_gradient_key(tint, matrix)}"
     shading_pattern(canvas, pattern, tint.radial, tint.coords, list(tint.colors), (1 / scale, 0, 0, 1 / scale, -x / scale, -y / scale))
     fill, stroke = f"/Pattern cs /{pattern} scn", f"/Pattern CS /{pattern} SCN"
     # drawn by renderPDF (in one colour) when its operators are not kept, then recoloured as the kept ones are

@@ -57,6 +57,13 @@ def describe(tp: Any) -> str:
 
 
 @cache
+def hints(cls: type) -> dict[str, Any]:
+    """A class's type hints, resolved once (get_type_hints evaluates every annotation anew
+    at each call): what `build` reads a dataclass with, and the rules' constraint kinds."""
+    return typing.get_type_hints(cls)
+
+
+@cache
 def _spec(cls: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field], list[str], bool]:
     """What `build` needs of a dataclass, found once per class (resolving its type hints
     and listing its fields is slow, and a layout builds a dataclass for every element):
@@ -65,7 +72,7 @@ def _spec(cls: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field], list
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init and not f.name.startswith("_")}
     required = [n for n, f in fields.items() if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
     located = "_loc" in {f.name for f in dataclasses.fields(cls)}
-    return typing.get_type_hints(cls), fields, required, located
+    return hints(cls), fields, required, located
 
 
 @cache

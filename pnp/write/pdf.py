@@ -15,12 +15,12 @@ from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, black, white
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from pnp.assets.images import image_size
 from pnp.assets.shaping import shape
+from pnp.assets.symbols import gradient_key
 from pnp.i18n.own import Words
 from pnp.impose.sheets import MARK_WIDTH, Bleed, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
@@ -278,8 +278,7 @@ def _symbol_order(sid: str | tuple) -> tuple[str, str]:
         return (sid, "")
     if len(sid) == 2:
         return (sid[0], sid[1].hexval())
-    _, gradient, *at = sid
-    return (sid[0], f"~{gradient.radial} {fp_str(*gradient.coords)} {' '.join(c.hexval() for c in gradient.colors)} {fp_str(*at)}")
+    return (sid[0], "~" + gradient_key(sid[1], sid[2:]))
 
 
 def _symbols_of(face: Face) -> set[str | tuple]:

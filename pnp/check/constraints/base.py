@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, fields, make_dataclass
 from functools import cache
-from typing import Any, ClassVar, Literal, get_type_hints
+from typing import Any, ClassVar, Literal
 
 from pnp.base.errors import Location, Problems, one_of
 from pnp.check.constraints import KINDS, kind_class
 from pnp.load.model import COMPONENT_NAMES, Card, Game
-from pnp.load.schema import MISSING, build, suggest
+from pnp.load.schema import MISSING, build, hints, suggest
 from pnp.load.yamlfile import LList, LMap
 from pnp.project.deals import members_of_deals
 from pnp.templates.expressions import CODE, FAILED, Names, View, evaluate_at, explain, filled, read
@@ -75,25 +75,18 @@ class Source:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
-    """get_type_hints of a class, once: it evaluates every annotation anew each call, and
-    each schema of `_schema` asks for Constraint's."""
-    return get_type_hints(cls)
-
-
-@cache
 def _schema(kinds: tuple[str, ...]) -> type:
     """The dataclass a constraint is read with: the keys of Constraint, with the keys of
     `kinds` (each optional) in place of `kind`, in the order of KINDS."""
-    hints = _hints(Constraint)
+    constraint_hints = hints(Constraint)
     spec: list[tuple[str, Any, Any]] = []
     for f in fields(Constraint):
         if f.name != "kind":
-            spec.append((f.name, hints[f.name], field(default=f.default, default_factory=f.default_factory)))
+            spec.append((f.name, constraint_hints[f.name], field(default=f.default, default_factory=f.default_factory)))
             continue
         for key in kinds:
             cls = kind_class(key)
-            kind_hints = _hints(cls)
+            kind_hints = hints(cls)
             spec.extend((g.name, kind_hints[g.name] | None, field(default=None)) for g in fields(cls))
     return make_dataclass("ConstraintKeys", spec, repr=False, eq=False)
 
