@@ -28,9 +28,10 @@ reach Python internals, and a misspelt name never quietly means "nothing".
 from __future__ import annotations
 
 import ast
+import operator
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from types import ModuleType
 from typing import Any
@@ -38,32 +39,72 @@ from typing import Any
 from pnp.base.errors import Location, Problems, one_of
 from pnp.load.model import COMPONENT_NAMES, Card, EnumValue, Game, game_info
 from pnp.load.schema import suggest
+from pnp.templates.budget import CONTAINERS, MAX_LENGTH, MAX_STEPS, PER_STEP, SIZED, joined_size, steps, text_size
 from pnp.templates.plurals import Plurals
 
 CODE = "template"  # the code of every expression or template that cannot be evaluated or filled in
 NO_DECKS = "nothing: the game defines no decks"
 NO_SYMBOLS = "nothing: the game defines no symbols"
-MAX_LENGTH = 1_000_000  # characters of a text, items of a list: what a template may write (sandbox.py checks the same)
-_SIZED = (str, bytes, list, tuple, dict, set, frozenset)  # what the sandbox spends a step per hundred items of (sandbox.py)
 _SEQUENCES = frozenset({list, tuple})  # what `_item` reads an item of, with the mappings (_MAPPINGS, after them below)
+_DICT_VIEWS = frozenset({type({}.keys()), type({}.values()), type({}.items())})
 
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _LONE_TEMPLATE = re.compile(
     rf"\{{\{{-?\s*({_NAME}(?:\s*\.\s*{_NAME})*)(?:\s*\}}\}}|\s+-\}}\}})\n?"
 )  # a template of one name (Strings: which strings need no filling in)
-# A template that is one `{{ expression }}` and nothing else (`{{-`, ` -}}` and one newline
-# after allowed: Jinja drops it): its expression may be simple (`_simple`: a lone name such
-# as `{{ title }}` is one), and is then written without Jinja when Jinja would write its
-# value as str() does or as nothing (`_as_written`). No { or } inside, so no text literal
-# can hide the end of the tag.
-_ONE_EXPRESSION = re.compile(r"\{\{-?([^{}]*?)(?:\s-)?\}\}\n?")
+# A template of text and `{{ expression }}` tags alone (`{{-` and ` -}}` strip the
+# whitespace beside them, and one newline at the end is dropped, as Jinja does): each
+# expression may be simple (`_simple`: a lone name such as `{{ title }}` is one), and the
+# template is then written without Jinja when Jinja would write every value as str() does
+# or as nothing (`_as_written`). No { or } inside a tag, so no text literal can hide its
+# end; no { in the text between, so no other tag ({% %}, {# #}) and no brace that Jinja
+# would read as the start of one.
+_TAG = re.compile(r"\{\{(-?)([^{}]*?)(\s-)?\}\}")
 _NOT_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "not", "and", "or", "in", "is", "if", "else"})
+_JINJA_GLOBALS = frozenset(
+    {"range", "dict", "cycler", "joiner", "namespace", "_pnp_plural"}
+)  # names Jinja finds before a deck of that name (sandbox.ENV.globals)
+_LOWER_CONSTANTS = {"true": True, "false": False, "none": None}  # Jinja's constants, as well as True, False and None
 _ABSENT = object()  # what the fast paths give where Jinja must say what an expression is
 
 
 class _Unsure(Exception):
     """Raised where Python cannot be sure to give what Jinja gives: Jinja evaluates it."""
+
+
+class _Spent:
+    """What a simple expression or template spends of its budget (budget.py), counted as
+    the sandbox counts it or more: past `limit` Python stops, and Jinja evaluates it (and
+    says what was over)."""
+
+    __slots__ = ("limit", "steps")
+
+    def __init__(self, limit: int):
+        self.steps = 0
+        self.limit = limit
+
+    def spend(self, *values: Any) -> None:
+        self.steps += steps(values)
+        if self.steps > self.limit:
+            raise _Unsure("budget")
+
+
+class _Lazy:
+    """What Jinja's select, reject, selectattr, rejectattr, map and unique give: a
+    generator. Here its items, for what takes a generator as it takes a list (those
+    filters, list and join); anywhere else (a comparison, a length, `in`, the value of the
+    whole) Jinja evaluates it."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Any]):
+        self.items = items
+
+    def _unsure(self, *args: Any) -> Any:
+        raise _Unsure("generator")
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __iter__ = __contains__ = __len__ = __str__ = __hash__ = _unsure  # type: ignore[assignment]
 
 
 def _attribute(value: Any, name: str) -> Any:
@@ -91,6 +132,16 @@ def _item(value: Any, key: int | str) -> Any:
     raise _Unsure(key)
 
 
+def _got(value: Any, parts: tuple[int | str, ...]) -> Any:
+    """What a filter's `attribute` (`selectattr('empire')`, `map(attribute='name')`) reads of
+    an item: per dotted part, Jinja's getitem (an item first, then an attribute), a part of
+    digits an index. A key is read as `_attribute` reads it (a key named like a dict method
+    goes to Jinja), an index as `_item`: anything else raises, and Jinja says what it is."""
+    for part in parts:
+        value = _item(value, part) if type(part) is int else _attribute(value, part)
+    return value
+
+
 def _length(value: Any) -> int:
     """`value | length` (Jinja's filter is len), for a text, list, tuple or dict not longer
     than MAX_LENGTH (what the sandbox's budget spends on it stays far within its limit);
@@ -112,58 +163,258 @@ def _text_test(value: Any, name: str, text: str) -> bool:
 def _short(value: Any) -> Any:
     """The right side of a comparison (the sandbox spends a step per hundred of its items),
     unless it is longer than MAX_LENGTH: Jinja then counts what it spends."""
-    if isinstance(value, _SIZED) and len(value) > MAX_LENGTH:
+    if isinstance(value, SIZED) and len(value) > MAX_LENGTH:
         raise _Unsure("long")
     return value
 
 
-@cache
-def _jinja() -> ModuleType:
-    """The sandbox (sandbox.py), imported when a template or expression first needs Jinja:
-    a deck whose templates are all lone names never loads it."""
-    from pnp.templates import sandbox  # here for speed: Jinja is slow to import
+# --- the filters, tests, calls and `~` Python evaluates as the sandbox does --------------
+# Each spends what the sandbox's spends (sandbox._budgeted: a step, and one per hundred
+# items of the filtered value, the positional arguments and the result; `call`: of the
+# owner, arguments and result; `joined`: of the text), and raises where the sandbox would
+# refuse or Jinja might do otherwise: Jinja then evaluates it and says why.
 
-    return sandbox
+
+def _items(value: Any) -> list[Any]:
+    """The items a filter goes through: a generator's (`_Lazy`), or those of a list, tuple,
+    text, dict or view (its keys), a dict's keys, values or items; anything else, Jinja."""
+    if type(value) is _Lazy:
+        return value.items
+    if (type(value) in _ITERABLES or type(value) in _DICT_VIEWS) and len(value) <= MAX_LENGTH:
+        return list(value)
+    raise _Unsure("items")
+
+
+def _made(value: Any) -> Any:
+    """`value`, unless the sandbox would refuse it as too long (sandbox._made)."""
+    if isinstance(value, SIZED) and len(value) > MAX_LENGTH:
+        raise _Unsure("long")
+    return value
+
+
+def _in(value: Any, seq: Any) -> bool:
+    return value in seq
+
+
+_TESTS: dict[str, Callable[[Any, Any], Any]] = {  # Jinja's tests of two values (jinja2.tests.TESTS; a test checks they are its)
+    "in": _in,
+    **dict.fromkeys(("==", "eq", "equalto"), operator.eq),
+    **dict.fromkeys(("!=", "ne"), operator.ne),
+    **dict.fromkeys((">", "gt", "greaterthan"), operator.gt),
+    **dict.fromkeys((">=", "ge"), operator.ge),
+    **dict.fromkeys(("<", "lt", "lessthan"), operator.lt),
+    **dict.fromkeys(("<=", "le"), operator.le),
+}
+
+
+def _select(spent: _Spent, value: Any, attribute: tuple[str, tuple] | None, test: str | None, args: tuple, keep: bool) -> _Lazy:
+    """select, reject (`attribute` None), selectattr and rejectattr (`attribute` as written,
+    and its parts): the items whose value (or attribute) passes the test (or is true, with
+    no test), or fails it for reject."""
+    spent.spend(value, *(attribute[:1] if attribute is not None else ()), *((test,) if test is not None else ()), *args)
+    parts = attribute[1] if attribute is not None else None
+    chosen = []
+    check = _TESTS[test] if test is not None else None
+    for item in _items(value):
+        seen = item if parts is None else _got(item, parts)
+        if check is None:
+            passed = bool(seen)
+        else:
+            if isinstance(seen, CONTAINERS) and text_size(seen) > MAX_LENGTH:  # the sandbox refuses a test of such a value
+                raise _Unsure("long")
+            passed = check(seen, *args)
+            spent.spend(seen, *args)
+        if bool(passed) is keep:
+            chosen.append(item)
+    return _Lazy(chosen)
+
+
+def _mapped(spent: _Spent, value: Any, parts: tuple) -> _Lazy:
+    """map(attribute='name'): each item's attribute."""
+    spent.spend(value)
+    return _Lazy([_got(item, parts) for item in _items(value)])
+
+
+def _unique(spent: _Spent, value: Any, parts: tuple, case_sensitive: bool) -> _Lazy:
+    """unique: the items whose value (or attribute), lower-cased if a text unless
+    `case_sensitive`, was not seen before, in their order."""
+    spent.spend(value)
+    seen: set[Any] = set()
+    chosen = []
+    for item in _items(value):
+        key = _got(item, parts)
+        if not case_sensitive and isinstance(key, str):
+            key = key.lower()
+        if key not in seen:
+            seen.add(key)
+            chosen.append(item)
+    return _Lazy(chosen)
+
+
+def _listed(spent: _Spent, value: Any) -> list[Any]:
+    """list."""
+    result = _made(list(_items(value)))
+    spent.spend(value, result)
+    return result
+
+
+def _joined(spent: _Spent, value: Any, sep: Any, parts: tuple | None, positional: tuple) -> str:
+    """join(sep), join(sep, attribute='name'): str of each item, `sep` between."""
+    if isinstance(value, CONTAINERS) and text_size(value) > MAX_LENGTH:  # what the sandbox checks of a filter that makes text
+        raise _Unsure("long")
+    size = joined_size(sep, value)
+    if size is not None and size > MAX_LENGTH:
+        raise _Unsure("long")
+    items = _items(value)
+    if parts is not None:
+        items = [_got(item, parts) for item in items]
+    result = _made(str(sep).join(map(str, items)))
+    spent.spend(value, *positional, result)
+    return result
+
+
+_WRITTEN_AS_TEXT = (str, int, float)  # what `~` and a call's argument may be here (bool is an int; None is allowed too)
+
+
+def _concat(spent: _Spent, left: Any, right: Any) -> str:
+    """`left ~ right`: both as str() writes them (Jinja's str_join), for texts, numbers and
+    None; the text spends as the sandbox's `joined` does."""
+    if not (left is None or isinstance(left, _WRITTEN_AS_TEXT)) or not (right is None or isinstance(right, _WRITTEN_AS_TEXT)):
+        raise _Unsure("~")
+    text = _made(str(left) + str(right))
+    spent.spend(text)
+    return text
+
+
+_DICT_METHODS = frozenset({"keys", "values", "items"})
+
+
+def _method(spent: _Spent, owner: Any, name: str) -> Any:
+    """`owner.keys()`, `.values()` or `.items()` of a dict or a component's view (the
+    sandbox's getattr finds the dict's method first, and calls it)."""
+    if type(owner) is not dict and type(owner) is not View:
+        raise _Unsure(name)
+    result = getattr(owner, name)()
+    spent.spend(_made(owner), result)
+    return result
+
+
+def _called(spent: _Spent, function: Any, *args: Any) -> Any:
+    """`values(...)`, `total(...)`, `component(...)`: pnp's functions, called as the sandbox
+    calls them (a generator as an argument goes to Jinja, which passes it on)."""
+    if function is not values_of and function is not total and getattr(function, "__func__", None) is not Decks.component:
+        raise _Unsure("call")
+    if any(type(arg) is _Lazy for arg in args):
+        raise _Unsure("generator")
+    result = function(*args)
+    spent.spend(getattr(function, "__self__", None), *args, result)
+    return _made(result)
+
+
+def _eager(value: Any) -> Any:
+    """An item of a list literal, unless it is a generator (`_Lazy`): a list holding one is
+    Jinja's."""
+    if type(value) is _Lazy:
+        raise _Unsure("generator")
+    return value
 
 
 # A simple expression: names, literals, the operators that Jinja compiles to the same
 # Python operator (==, !=, <, <=, >, >=, in, not in, not, and, or, x if c else y), an
 # attribute (`empire.name`), an item by a literal (`disciplines[0]`, `game['title']`),
-# the `length` filter (`disciplines | length > 1`) and a text's startswith or endswith of
-# a text literal (`id.startswith('common')`): `kind == 'hry'`, `not capital`,
-# `empire.adjective in text`, most of a game's `where:`, `when:` and deals. Jinja's own
-# code for one runs these operators on the context's values, so Python runs them directly;
-# attributes, items, lengths and those two methods go through `_attribute`, `_item`,
-# `_length` and `_text_test`, which
-# do what the sandbox does where they are sure of it and raise elsewhere. Only ASCII names
-# (not Jinja's constants) and attributes, plain quoted texts without escapes, decimal whole
-# numbers, lists of these, one operator per comparison, `length` right after a name, an
-# attribute, an item or a list (where Jinja's filter binds as Python's `|` does), on one
-# line; anything else, a name the context lacks (Jinja finds decks and other types' fields
-# lazily) and any error goes to Jinja, which says what it is.
+# `~` (`'west (' ~ names ~ ')'`), a text's startswith or endswith of a text literal
+# (`id.startswith('common')`), a dict's keys(), values() or items(), pnp's functions
+# (`values(cities, 'main')`) and the filters length, list, join, map(attribute=...),
+# unique, select, reject, selectattr and rejectattr with the tests of two values
+# (`'in'`, `'eq'`, ...): `kind == 'hry'`, `not capital`, `empire.adjective in text`,
+# `enums.discipline | reject('in', used) | list | length > 0`, most of a game's `where:`,
+# `when:` and deals. Jinja's own code for one runs these operators on the context's
+# values, so Python runs them directly; the rest go through the helpers above, which do
+# what the sandbox does where they are sure of it and raise elsewhere. Only ASCII names
+# (not Jinja's constants) and attributes, plain quoted texts without escapes, decimal
+# whole numbers, lists of these, one operator per comparison, a filter's name, test and
+# attribute as written (not computed), a filter after a name, an attribute, an item, a
+# call, a literal, another filter or brackets (where Jinja's filter binds as Python's | does),
+# `~` where Python's + would bind as Jinja's ~ does (`a ~ b | f` is not), on one line;
+# anything else, a name the context cannot give (as Jinja finds it: the context, Jinja's
+# globals, then the decks and other types' fields) and any error goes to Jinja, which says
+# what it is.
 #
-# The sandbox's budget (sandbox.py) cannot stop what Python evaluates: Jinja spends one step
-# per comparison, filter and call, and one per hundred items of a comparison's right side, a
-# filtered value or a call's text; those are at most MAX_LENGTH long here (`_short`,
-# `_length`, `_text_test`; literals
-# are shorter than the expression), and an expression has at most _MAX_OPERATIONS of them,
-# so it spends at most 64 * 10,001 steps, well under MAX_STEPS (1,000,000), and makes
-# nothing longer than it reads. _MAX_DEPTH keeps it within what Jinja's parser and the
-# Python it compiles to can nest.
+# The sandbox's budget (budget.py) cannot stop what Python evaluates: Jinja spends one step
+# per comparison, filter, test and call, and one per hundred items of a comparison's right
+# side, a filtered value or a call's text. The filters, tests, calls and `~` count what they
+# spend as they go (`_Spent`); comparisons, lengths and text tests do not: each spends at most
+# `_STATIC_STEPS` of a value not longer than MAX_LENGTH (`_short`, `_length`, `_text_test`;
+# literals are shorter than the expression), an expression has at most _MAX_OPERATIONS of
+# them, and what the rest may spend is what they leave. _MAX_DEPTH keeps it within what
+# Jinja's parser and the Python it compiles to can nest.
 _COMPARISONS = frozenset({ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn})
-_FILTERED = (ast.Name, ast.Attribute, ast.Subscript, ast.List)  # what `x | length` may filter: Jinja's filter binds to it as Python's | does
+_MAY_BE_LAZY = (ast.BinOp, ast.BoolOp, ast.IfExp)  # what may give a generator (`_Lazy`): a filter, or a choice of one
+_FILTERED = (ast.Name, ast.Attribute, ast.Subscript, ast.List, ast.Call, ast.Constant)  # what a filter may follow: Jinja's binds to it as Python's | does
 _MAX_OPERATIONS = 64
 _MAX_DEPTH = 32
+_STATIC_STEPS = 1 + (MAX_LENGTH + 10_000) // PER_STEP  # a comparison, length or text test of an expression shorter than 10,000 characters
+_MAX_SOURCE = 10_000
 _TEXT_LITERAL = re.compile(r"'[^'\\\n]*'|\"[^\"\\\n]*\"")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 _ASCII_NAME = re.compile(_NAME)
-_CTX = "_pnp_ctx"  # the one argument of an expression's function: the context, whose names it reads as items
+_CTX, _SPENT = "_pnp_ctx", "_pnp_spent"  # the arguments of an expression's function: the context, whose names it reads as items, and its budget
 _TEXT_TESTS = frozenset({"startswith", "endswith"})  # the methods `_text_test` calls
-_HELPERS = {"__builtins__": {}, "_pnp_attribute": _attribute, "_pnp_item": _item, "_pnp_length": _length, "_pnp_short": _short, "_pnp_text_test": _text_test}
+_SELECTS = {
+    "select": (False, True),
+    "reject": (False, False),
+    "selectattr": (True, True),
+    "rejectattr": (True, False),
+}  # filter: (by an attribute, keeps what passes)
+_HELPERS = {
+    "__builtins__": {},
+    "_pnp_attribute": _attribute,
+    "_pnp_item": _item,
+    "_pnp_length": _length,
+    "_pnp_short": _short,
+    "_pnp_text_test": _text_test,
+    "_pnp_select": _select,
+    "_pnp_mapped": _mapped,
+    "_pnp_unique": _unique,
+    "_pnp_listed": _listed,
+    "_pnp_joined": _joined,
+    "_pnp_concat": _concat,
+    "_pnp_method": _method,
+    "_pnp_called": _called,
+    "_pnp_eager": _eager,
+}
 
 
 def _call(helper: str, *args: ast.expr) -> ast.expr:
     return ast.Call(ast.Name(helper, ast.Load()), list(args), [])
+
+
+def _spending(helper: str, *args: ast.expr) -> ast.expr:
+    return _call(helper, ast.Name(_SPENT, ast.Load()), *args)
+
+
+def _tilde_as_plus(text: bytes) -> bytes:
+    """The expression with each `~` outside a text literal written as `+`, which Python
+    reads: `_Python` tells the two apart by what the expression itself says there."""
+    out = bytearray(text)
+    quote = 0
+    for i, byte in enumerate(text):
+        if quote:
+            if byte == quote:
+                quote = 0
+        elif byte in b"'\"":
+            quote = byte
+        elif byte == 0x7E:  # ~
+            out[i] = 0x2B  # +
+    return bytes(out)
+
+
+def _attribute_parts(attribute: str) -> tuple[int | str, ...]:
+    """A filter's `attribute` as Jinja splits it (filters._prepare_attribute_parts)."""
+    try:
+        return tuple(int(part) if part.isdigit() else part for part in attribute.split("."))
+    except ValueError:  # a digit int() does not read ('²'): Jinja says it
+        raise _Unsure("attribute") from None
 
 
 class _Python:
@@ -171,12 +422,16 @@ class _Python:
     evaluates it as Jinja does, or _Unsure where it is not simple."""
 
     def __init__(self, text: bytes):
-        self.text = text  # the expression, to read what each literal was written as (the nodes' offsets count UTF-8 bytes)
+        self.text = text  # the expression as written, to read what each literal and operator was written as (the nodes' offsets count UTF-8 bytes)
         self.names: set[str] = set()  # the names it reads of the context
         self.operations = 0
 
     def written(self, node: ast.AST) -> str:
         return self.text[node.col_offset : node.end_col_offset].decode()
+
+    def between(self, left: ast.AST, right: ast.AST) -> bytes:
+        """What is written between two nodes: an operator, with the brackets around them."""
+        return self.text[left.end_col_offset : right.col_offset].strip()
 
     def literal(self, node: ast.AST) -> bool:
         """Whether `node` is a literal Jinja reads as Python does: a plain quoted text, a
@@ -184,15 +439,23 @@ class _Python:
         if not isinstance(node, ast.Constant):
             return False
         if type(node.value) is str:
-            return _TEXT_LITERAL.fullmatch(self.written(node)) is not None
+            written = self.written(node)
+            return _TEXT_LITERAL.fullmatch(written) is not None and node.value == written[1:-1]
         if type(node.value) is int:
             return _WHOLE_NUMBER.fullmatch(self.written(node)) is not None
         return node.value is None or type(node.value) is bool  # None, True, False: Jinja's constants too
+
+    def text_literal(self, node: ast.AST) -> str:
+        if not self.literal(node) or type(node.value) is not str:
+            raise _Unsure("not a text")
+        return node.value
 
     def made(self, node: ast.AST, depth: int = 0) -> ast.expr:
         if depth > _MAX_DEPTH:
             raise _Unsure("deep")
         depth += 1
+        if isinstance(node, ast.Name) and node.id in _LOWER_CONSTANTS:
+            return ast.Constant(_LOWER_CONSTANTS[node.id])
         if isinstance(node, ast.Name):
             if node.id in _NOT_NAMES or not _ASCII_NAME.fullmatch(node.id):
                 raise _Unsure(node.id)
@@ -203,7 +466,8 @@ class _Python:
                 raise _Unsure("literal")
             return node
         if isinstance(node, ast.List):
-            return ast.List([self.made(item, depth) for item in node.elts], ast.Load())
+            items = [self.made(item, depth) for item in node.elts]
+            return ast.List([_call("_pnp_eager", made) if isinstance(item, _MAY_BE_LAZY) else made for item, made in zip(node.elts, items)], ast.Load())
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return ast.UnaryOp(ast.Not(), self.made(node.operand, depth))
         if isinstance(node, ast.BoolOp):
@@ -220,42 +484,101 @@ class _Python:
             return _call("_pnp_attribute", self.made(node.value, depth), ast.Constant(node.attr))
         if isinstance(node, ast.Subscript) and self.literal(node.slice) and type(node.slice.value) in (int, str):
             return _call("_pnp_item", self.made(node.value, depth), node.slice)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self.filtered(node, depth)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.between(node.left, node.right).strip(b"() \t") == b"~":
+            return _spending("_pnp_concat", self.made(node.left, depth), self.made(node.right, depth))
+        if isinstance(node, ast.Call) and not node.keywords and not any(isinstance(arg, ast.Starred) for arg in node.args):
+            return self.called(node, depth)
+        raise _Unsure(type(node).__name__)
+
+    def called(self, node: ast.Call, depth: int) -> ast.expr:
+        """A text test (`id.startswith('x')`), a dict's keys(), values() or items(), or one
+        of pnp's functions by its name (`values(cities, 'main')`)."""
+        func = node.func
         if (
-            isinstance(node, ast.BinOp)
-            and isinstance(node.op, ast.BitOr)
-            and isinstance(node.left, _FILTERED)
-            and isinstance(node.right, ast.Name)
-            and node.right.id == "length"
-            and self.text[node.left.end_col_offset : node.right.col_offset].strip() == b"|"  # not `x | (length)`, which Jinja cannot read
-            and self.written(node.right) == "length"
-        ):
-            self.operations += 1
-            return _call("_pnp_length", self.made(node.left, depth))
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in _TEXT_TESTS
+            isinstance(func, ast.Attribute)
+            and func.attr in _TEXT_TESTS
             and len(node.args) == 1
-            and not node.keywords
             and self.literal(node.args[0])
             and type(node.args[0].value) is str
         ):
             self.operations += 1
-            return _call("_pnp_text_test", self.made(node.func.value, depth), ast.Constant(node.func.attr), node.args[0])
-        raise _Unsure(type(node).__name__)
+            return _call("_pnp_text_test", self.made(func.value, depth), ast.Constant(func.attr), node.args[0])
+        if isinstance(func, ast.Attribute) and func.attr in _DICT_METHODS and not node.args:
+            return _spending("_pnp_method", self.made(func.value, depth), ast.Constant(func.attr))
+        if isinstance(func, ast.Name):
+            return _spending("_pnp_called", self.made(func, depth), *(self.made(arg, depth) for arg in node.args))
+        raise _Unsure("call")
+
+    def filtered(self, node: ast.BinOp, depth: int) -> ast.expr:
+        """`value | filter` or `value | filter(arguments)`: a filter of those above, its
+        name as written right after the bar, after what Jinja's filter binds to."""
+        left, right = node.left, node.right
+        bar = self.between(left, right)
+        if bar != b"|" and not (bar.endswith(b"|") and bar[:-1].strip().strip(b")") == b""):
+            raise _Unsure("|")  # `x | (f)`, which Jinja cannot read
+        if bar == b"|" and not isinstance(left, _FILTERED) and not (isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitOr)):
+            raise _Unsure("binds")  # `a ~ b | f`: Jinja filters b
+        call = right if isinstance(right, ast.Call) else None
+        name = call.func if call is not None else right
+        if not isinstance(name, ast.Name) or self.written(name) != name.id or name.col_offset != right.col_offset:  # not `x | (f)(a)`
+            raise _Unsure("filter")
+        args = call.args if call is not None else []
+        keywords = {keyword.arg: keyword.value for keyword in call.keywords} if call is not None else {}
+        if any(isinstance(arg, ast.Starred) for arg in args) or None in keywords:
+            raise _Unsure("arguments")
+        value = self.made(left, depth)
+        filter_name = name.id
+        if filter_name == "length" and call is None:
+            self.operations += 1
+            return _call("_pnp_length", value)
+        if filter_name == "list" and call is None:
+            return _spending("_pnp_listed", value)
+        if filter_name in _SELECTS and not keywords:
+            by_attribute, keep = _SELECTS[filter_name]
+            attribute = None
+            if by_attribute:
+                if not args:
+                    raise _Unsure("attribute")
+                written = self.text_literal(args[0])
+                attribute = (written, _attribute_parts(written))
+                args = args[1:]
+            test = self.text_literal(args[0]) if args else None
+            if test is not None and (test not in _TESTS or len(args) != 2):
+                raise _Unsure("test")
+            rest = [self.made(arg, depth) for arg in args[1:]]
+            return _spending("_pnp_select", value, ast.Constant(attribute), ast.Constant(test), ast.Tuple(rest, ast.Load()), ast.Constant(keep))
+        if filter_name == "map" and not args and set(keywords) == {"attribute"}:
+            return _spending("_pnp_mapped", value, ast.Constant(_attribute_parts(self.text_literal(keywords["attribute"]))))
+        if filter_name == "unique" and not args and set(keywords) <= {"attribute", "case_sensitive"}:
+            parts = _attribute_parts(self.text_literal(keywords["attribute"])) if "attribute" in keywords else ()
+            case = self.made(keywords["case_sensitive"], depth) if "case_sensitive" in keywords else ast.Constant(False)
+            if not isinstance(case, ast.Constant) or type(case.value) is not bool:
+                raise _Unsure("case_sensitive")
+            return _spending("_pnp_unique", value, ast.Constant(parts), case)
+        if filter_name == "join" and len(args) <= 1 and set(keywords) <= {"attribute"} | (set() if args else {"d"}):
+            sep = args[0] if args else keywords.get("d")
+            parts = _attribute_parts(self.text_literal(keywords["attribute"])) if "attribute" in keywords else None
+            made_sep = self.made(sep, depth) if sep is not None else ast.Constant("")
+            positional = ast.Tuple([made_sep] if args else [], ast.Load())
+            return _spending("_pnp_joined", value, made_sep, ast.Constant(parts), positional)
+        raise _Unsure(filter_name)
 
 
 @lru_cache(maxsize=1024)
-def _simple(source: str) -> tuple[Any, tuple[str, ...]] | None:
+def _simple(source: str) -> tuple[Any, tuple[str, ...], int] | None:
     """The Python function of an expression that evaluates it as Jinja would (see above),
-    given the context, with the names it reads; or None: Jinja evaluates it."""
-    if "\n" in source or "\r" in source or "\\" in source:  # one line, as Jinja and Python both read it
+    given the context and a budget, with the names it reads and what its comparisons,
+    lengths and text tests may spend at most; or None: Jinja evaluates it."""
+    if "\n" in source or "\r" in source or "\\" in source or len(source) > _MAX_SOURCE:  # one line, as Jinja and Python both read it
         return None
+    text = source.strip().encode()
     try:
-        tree = ast.parse(source.strip(), mode="eval")
+        tree = ast.parse(_tilde_as_plus(text), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    python = _Python(source.strip().encode())
+    python = _Python(text)
     if python.text[tree.body.end_col_offset :].strip(b") \t\f"):  # a `# comment` after it: Python ignores it, Jinja cannot read it
         return None
     try:
@@ -264,9 +587,35 @@ def _simple(source: str) -> tuple[Any, tuple[str, ...]] | None:
         return None
     if python.operations > _MAX_OPERATIONS:
         return None
-    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(_CTX)], kwonlyargs=[], kw_defaults=[], defaults=[])
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(_CTX), ast.arg(_SPENT)], kwonlyargs=[], kw_defaults=[], defaults=[])
     function = ast.fix_missing_locations(ast.Expression(ast.Lambda(arguments, body)))
-    return eval(compile(function, "<expression>", "eval"), _HELPERS), tuple(python.names)  # noqa: S307 - made by _Python of the operators above only
+    code = compile(function, "<expression>", "eval")
+    return eval(code, _HELPERS), tuple(python.names), python.operations * _STATIC_STEPS  # noqa: S307 - made by _Python of the operators above only
+
+
+def _named(ctx: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The context with every name of `names` in it, found as Jinja finds a name the
+    context lacks (sandbox._Context: its globals, then the decks and the fields other
+    types declare); None where that is not one of these: Jinja says what it is."""
+    if all(name in ctx for name in names):
+        return ctx
+    decks = ctx.get("decks")
+    if type(decks) is not Decks:
+        return None
+    found = dict(ctx)
+    for name in names:
+        if name not in ctx:
+            value = _ABSENT if name in _JINJA_GLOBALS else decks._resolve(name, "card" in ctx, _ABSENT)
+            if value is _ABSENT:
+                return None
+            found[name] = value
+    return found
+
+
+def _final(value: Any) -> bool:
+    """Whether a simple expression's value is one Jinja gives as it is (not a generator, nor
+    a dict's view, which compares by what it is, not by its items)."""
+    return type(value) is not _Lazy and type(value) not in _DICT_VIEWS
 
 
 def _evaluated_simply(source: str, ctx: dict[str, Any]) -> Any:
@@ -274,44 +623,98 @@ def _evaluated_simply(source: str, ctx: dict[str, Any]) -> Any:
     simple = _simple(source)
     if simple is None:
         return _ABSENT
-    function, names = simple
-    if any(name not in ctx for name in names):
+    function, names, static = simple
+    named = _named(ctx, names)
+    if named is None:
         return _ABSENT
     try:
-        return function(ctx)
+        value = function(named, _Spent(MAX_STEPS - static))
     except Exception:  # Jinja raises the same, or finds what a helper left to it, and says it as it does
         return _ABSENT
+    return value if _final(value) else _ABSENT
 
 
 @lru_cache(maxsize=4096)
-def _one_expression(source: str) -> str | None:
-    """The expression of a template that is one `{{ expression }}` and nothing else, or None."""
-    match = _ONE_EXPRESSION.fullmatch(source)
-    return None if match is None else match.group(1)
+def _pieces(source: str) -> tuple[Any, ...] | None:
+    """A template of text and simple expressions (`_TAG`) as its pieces: a text to write as
+    it is, or an expression's `_simple`; None for any other template."""
+    if "\r" in source:  # Jinja writes every line break as \n
+        return None
+    text = source[:-1] if source.endswith("\n") else source  # Jinja drops one newline at the end
+    pieces: list[Any] = []
+    strip_next = False
+    at = 0
+    for tag in _TAG.finditer(text):
+        between = text[at : tag.start()]
+        if strip_next:
+            between = between.lstrip()
+        if tag.group(1):
+            between = between.rstrip()
+        if "{" in between:
+            return None
+        if between:
+            pieces.append(between)
+        simple = _simple(tag.group(2))
+        if simple is None:
+            return None
+        pieces.append(simple)
+        strip_next = tag.group(3) is not None
+        at = tag.end()
+    rest = text[at:].lstrip() if strip_next else text[at:]
+    if "{" in rest:
+        return None
+    if rest:
+        pieces.append(rest)
+    return tuple(pieces)
 
 
 def _as_written(value: Any) -> str | None:
-    """What Jinja writes for a value it writes as str() does (a text, a whole number, an
-    enumeration value) or as nothing (None), within what it may write; None for any
+    """What Jinja writes for a value it writes as str() does (a text, a whole number, true
+    or false, an enumeration value) or as nothing (None), within what it may write; None for any
     other value (Jinja writes it, or says why not)."""
     kind = type(value)
     if kind is str or kind is EnumValue:
         return str(value) if len(value) <= MAX_LENGTH else None
     if value is None:
         return ""
+    if kind is bool:
+        return str(value)
     if kind is int and -(10**18) < value < 10**18:
         return str(value)
     return None
 
 
 def _written_simply(source: str, ctx: dict[str, Any]) -> str | None:
-    """What a template that is one simple expression writes ('{{ title }}', '{{ empire.name
-    if empire else strings.neutral }}'), found without Jinja, or None: Jinja fills it in."""
-    expression = _one_expression(source)
-    if expression is None:
+    """What a template of text and simple expressions writes ('{{ title }}', '**{{
+    strings.condition }}** {{ condition }}'), found without Jinja, or None: Jinja fills
+    it in. Each piece spends what the sandbox's writing of it does."""
+    pieces = _pieces(source)
+    if pieces is None:
         return None
-    value = _evaluated_simply(expression, ctx)
-    return None if value is _ABSENT else _as_written(value)
+    expressions = [piece for piece in pieces if type(piece) is tuple]
+    named = _named(ctx, tuple(name for _, names, _ in expressions for name in names))
+    if named is None:
+        return None
+    spent = _Spent(MAX_STEPS - sum(static for _, _, static in expressions))
+    written = []
+    size = 0
+    try:
+        for piece in pieces:
+            if type(piece) is str:
+                text = piece
+            else:
+                value = piece[0](named, spent)
+                text = _as_written(value) if _final(value) else None
+                if text is None:
+                    return None
+            spent.spend(text)
+            size += len(text)
+            if size > MAX_LENGTH:
+                return None
+            written.append(text)
+    except Exception:  # Jinja raises the same, or finds what a helper left to it, and says it as it does
+        return None
+    return "".join(written)
 
 
 def evaluate(source: str, ctx: dict[str, Any]) -> Any:
@@ -326,9 +729,22 @@ def evaluate(source: str, ctx: dict[str, Any]) -> Any:
 
 
 def filled(source: str, ctx: dict[str, Any]) -> str:
-    """A template filled in by Jinja; raises on any failure (fill_in reports it)."""
+    """A template filled in (by Jinja unless it is simple text and expressions); raises on
+    any failure (fill_in reports it)."""
+    written = _written_simply(source, ctx)
+    if written is not None:
+        return written
     sandbox = _jinja()
     return sandbox.rendered(sandbox.template(source), ctx)
+
+
+@cache
+def _jinja() -> ModuleType:
+    """The sandbox (sandbox.py), imported when a template or expression first needs Jinja:
+    a deck whose templates are all lone names never loads it."""
+    from pnp.templates import sandbox  # here for speed: Jinja is slow to import
+
+    return sandbox
 
 
 def unreadable(source: str) -> str | None:
@@ -585,6 +1001,7 @@ class Strings(dict):
 
 
 _MAPPINGS = frozenset({dict, View, Strings})  # the mappings whose attributes and items `_attribute` and `_item` read
+_ITERABLES = frozenset({list, tuple, str, dict, View})  # what a filter goes through (`_items`)
 
 
 def _templated(strings: dict[str, Any]) -> bool:

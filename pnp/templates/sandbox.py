@@ -29,6 +29,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import _PassArg, consume, missing
 
+from pnp.templates.budget import MAX_DIGITS, MAX_LENGTH, MAX_STEPS, SIZED, joined_size, steps, text_size
 from pnp.templates.plurals import Plurals, plural_calls
 
 
@@ -52,20 +53,11 @@ class _Undefined(StrictUndefined):
         super().__init__(hint, obj, name, exc)
 
 
-# --- the budget: what one expression or template may do --------------------------------------
-# A game's templates must not hang a build (or the watcher) nor fill the memory: each
-# evaluation of an expression and each rendering of a template has a budget of steps (a
-# loop's turn, a call, a filter, an operator, and per hundred items of a text or list it goes
-# through or makes), and nothing it makes or writes may be longer than MAX_LENGTH. What would
-# grow a value many times over (`'x' * 10**9`, `2 ** 10**9`, `s | replace('a', long)`,
+# --- the budget: what one expression or template may do (budget.py) ----------------------------
+# What would grow a value many times over (`'x' * 10**9`, `2 ** 10**9`, `s | replace('a', long)`,
 # `'%999999999d' % 1`) is refused before it is made.
 
-MAX_STEPS = 1_000_000
-MAX_LENGTH = 1_000_000  # characters of a text, items of a list
-MAX_DIGITS = 1_000  # of a whole number
-_PER_STEP = 100  # items of a text or list gone through or made that cost one step
 _LIMIT = "pnp's limit for one expression or template"
-_SIZED = (str, bytes, list, tuple, dict, set, frozenset)
 
 
 class OverBudget(TemplateError):
@@ -98,7 +90,7 @@ class Budget:
 
     def spend(self, *values: Any) -> None:
         """One step, and one per hundred items of the texts and lists `values`."""
-        self.step(1 + sum(len(v) for v in values if isinstance(v, _SIZED)) // _PER_STEP)
+        self.step(steps(values))
 
     def write(self, text: str) -> str:
         self.written += len(text)
@@ -110,7 +102,7 @@ class Budget:
 
 def _made(value: Any) -> Any:
     """`value`, unless it is longer (or a number larger) than the budget allows."""
-    if isinstance(value, _SIZED):
+    if isinstance(value, SIZED):
         if len(value) > MAX_LENGTH:
             raise _too_long(value)
     elif isinstance(value, int) and value.bit_length() > MAX_DIGITS * 3.33:
@@ -124,31 +116,9 @@ def _length(n: int, like: Any) -> None:
         raise _too_long(like)
 
 
-def _text_size(value: Any, limit: int = MAX_LENGTH) -> int:
-    """How long `value` is as text, counted up to a little over `limit` (a list holding one long
-    text a million times is short as a list and endless as text)."""
-    seen: set[int] = set()
-
-    def size(v: Any, left: int) -> int:
-        if isinstance(v, (str, bytes)):
-            return len(v)
-        if not isinstance(v, (list, tuple, dict, set, frozenset)) or id(v) in seen:
-            return 8
-        seen.add(id(v))
-        total = 2
-        for item in v.items() if isinstance(v, dict) else v:
-            total += 2 + size(item, left - total)
-            if total > left:
-                break
-        seen.discard(id(v))
-        return total
-
-    return size(value, limit)
-
-
 def _text(value: Any) -> Any:
     """`value`, unless it would make too long a text."""
-    if isinstance(value, (list, tuple, dict, set, frozenset)) and _text_size(value) > MAX_LENGTH:
+    if isinstance(value, (list, tuple, dict, set, frozenset)) and text_size(value) > MAX_LENGTH:
         raise _too_long("")
     return value
 
@@ -189,8 +159,9 @@ def _replace(text: Any, old: Any, new: Any, *rest: Any) -> None:
 
 
 def _join(sep: Any, items: Any, *rest: Any) -> None:
-    if isinstance(sep, (str, bytes)) and isinstance(items, (list, tuple, set, frozenset, dict)):
-        _length(len(sep) * len(items) + _text_size(items), sep)
+    size = joined_size(sep, items)
+    if size is not None:
+        _length(size, sep)
 
 
 def _expandtabs(text: Any, size: Any = 8) -> None:
@@ -233,8 +204,8 @@ def _counts(value: Any, *args: Any, **kwargs: Any) -> None:
 
 def _sum(items: Any, attribute: Any = None, start: Any = 0, **kwargs: Any) -> None:
     start = kwargs.get("start", start)
-    if isinstance(start, _SIZED) and isinstance(items, (list, tuple)):
-        _length(len(start) + sum(len(v) for v in items if isinstance(v, _SIZED)), start)
+    if isinstance(start, SIZED) and isinstance(items, (list, tuple)):
+        _length(len(start) + sum(len(v) for v in items if isinstance(v, SIZED)), start)
 
 
 # What a filter would make: checked before it runs (the filtered value first).
@@ -364,13 +335,13 @@ class _Environment(SandboxedEnvironment):
         if isinstance(owner, (str, bytes, int)) and not isinstance(__obj, type):
             # a width or a length: 'x'.center(n), (1).to_bytes(n); a dict's get(key, 10**7) is a value
             if any(isinstance(v, int) and v > MAX_LENGTH for v in (*args, *kwargs.values())):
-                raise _too_long(owner if isinstance(owner, _SIZED) else "")
+                raise _too_long(owner if isinstance(owner, SIZED) else "")
             check = _METHODS.get(getattr(__obj, "__name__", ""))
             if check is not None:
                 check(owner, *args, **kwargs)
         result = super().call(__context, __obj, *args, **kwargs)
         __context.budget.spend(owner, *args, *kwargs.values(), result)
-        if isinstance(owner, _SIZED):
+        if isinstance(owner, SIZED):
             _made(owner)  # a list a method made longer (append, extend)
         return _made(result)
 

@@ -1,8 +1,11 @@
-"""An expression of names, literals, comparisons, attributes, items, lengths and a text's
-startswith or endswith (`kind == 'hry'`, `not capital`, `empire in ['grecko', 'egypt']`,
-`empire.adjective in text`, `disciplines | length > 1`, `id.startswith('common')`), and a template that is one such expression, is evaluated by
-Python, not compiled by Jinja: its value and what it writes must be the ones Jinja gives,
-and every mistake must still be reported as Jinja says it."""
+"""An expression of names, literals, comparisons, attributes, items, lengths, a text's
+startswith or endswith, `~`, a dict's keys(), values() or items(), pnp's functions and the
+filters list, join, map(attribute=...), unique, select, reject, selectattr and rejectattr
+(`kind == 'hry'`, `empire.adjective in text`, `disciplines | length > 1`,
+`enums.discipline | reject('in', used) | list`), and a template of text and such
+expressions, is evaluated by Python, not compiled by Jinja: its value and what it writes
+must be the ones Jinja gives, within the same budget, and every mistake must still be
+reported as Jinja says it."""
 
 from __future__ import annotations
 
@@ -396,4 +399,207 @@ def test_every_expression_and_template_of_a_bundled_game_means_what_jinja_means(
             "{{ discipline or empire or kind }}",
             "{{ disciplines[0] }}",
             "id.startswith('common')",
+            "empires | unique | list | length == empires | length",
+            "['grecko', 'egypt', 'perzia'] | reject('in', empires) | list | length == 0",
+            "enums.discipline | reject('in', values(cities | selectattr('empire', 'eq', value) | rejectattr('capital') | list, 'main', 'second')) | list | length > 0",
+            "**{{ strings.condition }}** {{ condition }}",
+            "{{ game.title }} · {{ game.author }}",
         } <= simple
+
+
+EGYPT = EnumValue("egypt", {"name": "Egypt", "region": "south", "adjective": "egyptský"})
+ROME = EnumValue("rim", {"name": "Rím", "region": "west", "adjective": "rímsky"})
+GREECE = EnumValue("grecko", {"name": "Grécko", "region": "west", "adjective": "grécky"})
+CITIES = [
+    View({"id": "atheny", "empire": GREECE, "capital": True, "main": "kov", "second": None, "copies": 1}),
+    View({"id": "sparta", "empire": GREECE, "capital": False, "main": "boj", "second": "kov", "copies": 2}),
+    View({"id": "memfis", "empire": EGYPT, "capital": False, "main": "kov", "second": "obchod", "copies": 1}),
+    View({"id": "roma", "empire": ROME, "capital": True, "main": "boj", "second": None, "copies": 1}),
+]
+FILTERED = {
+    **MORE,
+    "cities": CITIES,
+    "enums": {
+        "empire": {"grecko": GREECE, "egypt": EGYPT, "rim": ROME},
+        "discipline": {"kov": EnumValue("kov", {}), "boj": EnumValue("boj", {}), "viera": EnumValue("viera", {})},
+    },
+    "values": expressions.values_of,
+    "total": expressions.total,
+    "empires": ["grecko", "Grecko", "egypt", "rim"],
+    "value": "grecko",
+}
+
+FILTERS = [  # what Mestá's rules and layouts write, and more of the same filters
+    "enums.discipline | reject('in', values(cities | selectattr('empire', 'eq', value) | rejectattr('capital') | list, 'main', 'second')) | list | length > 0",
+    "['grecko', 'egypt', 'perzia'] | reject('in', empires) | list | length == 0",
+    "empires | unique | list | length == empires | length",
+    "empires | unique | list",
+    "empires | unique(case_sensitive=true) | list",
+    "cities | unique(attribute='empire') | map(attribute='id') | list",
+    "('west (' ~ (enums.empire.values() | selectattr('region', 'eq', 'west') | map(attribute='name') | join(', ')) ~ ')') in 'west (Grécko, Rím)'",
+    "'west (' ~ (enums.empire.values() | selectattr('region', '==', 'west') | map(attribute='name') | join(', ')) ~ ')'",
+    "enums.empire.keys() | list",
+    "enums.empire.items() | list | length",
+    "enums.empire | join(' ')",
+    "cities | map(attribute='empire.name') | join(', ')",
+    "cities | join(', ', attribute='id')",
+    "cities | join(d='/', attribute='id')",
+    "names | join",
+    "cities | selectattr('capital') | map(attribute='id') | list",
+    "cities | rejectattr('second') | list | length",
+    "cities | selectattr('empire.region', 'ne', 'west') | map(attribute='id') | list",
+    "[3, 1, 4, 1, 5] | select('gt', 2) | list",
+    "[3, 1, 4, 1, 5] | reject('lessthan', 4) | list",
+    "[0, '', 'a', none, [1]] | select | list",
+    "'abcab' | unique | list",
+    "[] | select('in', names) | list",
+    "cities | map(attribute='copies') | list",
+    "values(cities, 'main', 'second')",
+    "total(cities)",
+    "kind ~ '-' ~ points ~ nothing ~ capital",
+    "empire ~ empire.name",
+    "(kind ~ points) | length",
+    "names | list == ['grecko', 'egypt']",
+]
+
+
+@pytest.mark.parametrize("source", FILTERS)
+def test_filters_tests_calls_and_joins_mean_what_jinja_means(source):
+    """Each is evaluated by Python (not left to Jinja) and gives what Jinja gives."""
+    assert expressions._evaluated_simply(source, FILTERED) is not expressions._ABSENT
+    got = evaluate_at(source, FILTERED, WHERE, "where", problems := Problems())
+    assert not problems.items
+    assert got == jinja_value(source, FILTERED) and type(got) is type(jinja_value(source, FILTERED))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "names | reject('in', names)",  # a generator: Jinja's value is one, and says so written
+        "names | select('in', names) | length",  # a generator has no length
+        "'a' in names | select('in', names)",
+        "enums.empire.values()",  # a dict's view compares by what it is
+        "kind | reject('odd') | list",  # a test of one value: Jinja's
+        "names | map('upper') | list",  # a filter by its name: Jinja's
+        "names | sort | list",
+        "game.title ~ names",  # a list written by str(): Jinja's
+        "names | selectattr('x') | list",
+        "'a' ~ kind | length",  # Jinja filters kind, Python would filter the join
+        "'a' + kind",
+        "range(3) | list",  # Jinja's globals
+        "names | reject(kind, names) | list",  # a test named by a value
+        "names | select('in', names | reject('in', [])) | list",  # `in` a generator
+        "values(names | select('in', names), 'x')",
+        "card.values()",
+        "[names | select('in', names), 1]",  # a list holding a generator
+        "[1, nothing or names | reject('in', [])]",
+        "names | (list)",  # Jinja cannot read these
+        "names | (join)(', ')",
+        "cities | map(attribute='empire.²') | list",
+        "names | selectattr('1²') | list",
+    ],
+)
+def test_what_python_is_not_sure_of_in_a_filter_is_left_to_jinja(source):
+    assert expressions._evaluated_simply(source, FILTERED) is expressions._ABSENT
+    got, expected = evaluate_at(source, FILTERED, WHERE, "where", Problems()), jinja_value(source, FILTERED)
+    if isinstance(expected, tuple):  # an error: reported
+        assert got is FAILED
+    else:  # a generator or a dict's view (each of its own) is Jinja's
+        assert got == expected or type(got) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        ("points | reject('in', names) | list", "TypeError: 'int' object is not iterable"),
+        ("names | selectattr('empire', 'eq', 1) | list", "'str object' has no attribute 'empire'"),
+        (
+            "cities | selectattr('empir', 'eq', 1) | list",
+            "component 'atheny' has no field 'empir' (did you mean 'empire'?); expected one of: id, empire, capital, main, second, copies",
+        ),
+        ("cities | map(attribute='empire.nam') | join", "'grecko' has no attribute 'nam' (did you mean 'name'?); expected one of: name, region, adjective"),
+        ("[[1], [1]] | unique | list", "TypeError: unhashable type: 'list'"),
+        ("'x' ~ nothing.name", "'None' has no attribute 'name'"),
+        ("values(points, 'main')", "TypeError: 'int' object is not iterable"),
+        ("names | select('in', points) | list", "TypeError: argument of type 'int' is not iterable"),
+    ],
+)
+def test_a_mistake_in_a_filter_is_reported_as_jinja_says_it(source, said):
+    problems = Problems()
+    assert evaluate_at(source, FILTERED, WHERE, "constraint 'c': where", problems) is FAILED
+    (problem,) = problems.items
+    assert str(problem) == f"rules.yaml:12:12: constraint 'c': where: {said} [template]"
+    assert jinja_value(source, FILTERED) == ("error", said)
+
+
+def test_a_filter_over_its_budget_is_stopped_by_jinja_with_the_limit():
+    """Python counts the steps a filter's tests spend as the sandbox does: one that would go
+    over is left to Jinja, which stops it and says so; one just within gives Jinja's value."""
+    long = "x" * 10_000  # each `eq` test spends 101 steps
+    within, over = {"items": ["a"] * 9_000, "long": long}, {"items": ["a"] * 10_000, "long": long}
+    source = "items | select('eq', long) | list | length"
+    assert expressions._evaluated_simply(source, within) == 0 == jinja_value(source, within)
+    assert expressions._evaluated_simply(source, over) is expressions._ABSENT
+    problems = Problems()
+    assert evaluate_at(source, over, WHERE, "where", problems) is FAILED
+    assert [str(p) for p in problems.items] == [
+        "rules.yaml:12:12: where: it ran more than 1,000,000 steps (pnp's limit for one expression or template); expected fewer or shorter loops [template]"
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "**{{ strings.neutral }}** {{ kind }}",
+        "{{ game.title }} · {{ empire.name }}",
+        "{{ enums.discipline | join(' ') }} vsetko div",
+        "{{ enums.discipline | reject('eq', 'kov') | join(' ') }}",
+        "a {{- kind }} b {{ points -}} c\n",
+        "a\n  {{- kind -}}\n  b {{ nothing }}c{{ capital }}\n\n",
+        "{{ kind }}}} {{ points }}",
+        "text {{ kind }} more text",
+        "{{ kind }}{{ kind }}{{ kind }}",
+        "}} {{ kind }}",
+    ],
+)
+def test_a_template_of_text_and_expressions_writes_what_jinja_writes(source):
+    assert expressions._written_simply(source, FILTERED) is not None
+    assert fill_in(source, FILTERED, WHERE, "text", Problems()) == jinja_writes(source, FILTERED)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{ {{ kind }}",  # a brace Jinja might read as a tag
+        "{{{ kind }}",
+        "{% if kind %}{{ kind }}{% endif %}",
+        "{# a comment #}{{ kind }}",
+        "{{ kind }}\r\n",
+        "{{ names }} {{ kind }}",  # a list, written by str(): Jinja's
+        "{{ names | reject('in', []) }}",
+    ],
+)
+def test_a_template_python_is_not_sure_of_is_left_to_jinja(source):
+    assert expressions._written_simply(source, FILTERED) is None
+    expected = jinja_writes(source, FILTERED)
+    assert fill_in(source, FILTERED, WHERE, "text", Problems()) == (None if isinstance(expected, tuple) else expected)
+
+
+def test_the_names_jinja_finds_before_a_deck_are_its_globals():
+    """A deck named `range` is not what `range` means to Jinja: Python leaves such a name to it."""
+    from pnp.templates import sandbox
+
+    assert set(sandbox.ENV.globals) == expressions._JINJA_GLOBALS
+
+
+def test_a_mesta_tts_export_never_loads_jinja(tmp_path):
+    """Every rule, deal and template Mestá's export evaluates (filters, `~`, templates of
+    several expressions among them) is evaluated without Jinja, which is slow to import
+    and to compile each one."""
+    script = (
+        "from click.testing import CliRunner\nfrom pnp.cli import main\n"
+        f"result = CliRunner().invoke(main, ['export', 'tts', 'cards/mesta', '--out', {str(tmp_path)!r}])\n"
+        "assert result.exit_code == 0, result.output\n"
+    )
+    assert not loads_jinja(script)
+    assert (tmp_path / "mesta" / "tts-sk" / "mesta.json").is_file()
