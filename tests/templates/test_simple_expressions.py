@@ -9,6 +9,7 @@ reported as Jinja says it."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -603,3 +604,103 @@ def test_a_mesta_tts_export_never_loads_jinja(tmp_path):
     )
     assert not loads_jinja(script)
     assert (tmp_path / "mesta" / "tts-sk" / "mesta.json").is_file()
+
+
+def _random_expression(pick: random.Random, depth: int = 0) -> str:
+    """An expression of FILTERED's names, literals, operators and filters, nested at random:
+    most mean something, many are mistakes, some Jinja cannot read."""
+    atoms = ["kind", "names", "cities", "enums", "empires", "nothing", "points", "capital", "empire", "card", "deal", "text", "pair"]
+    atoms += ["'a'", "'in'", "'grecko'", "'empire'", "'main'", "0", "1", "true", "none", "False", "[]", "['a', 'grecko']", "''", "'x.y'"]
+    filters = ["length", "list", "unique", "join", "join(', ')", "join(d='-')", "map(attribute='id')", "map(attribute='empire.name')", "map(attribute='0')"]
+    filters += ["select", "reject('in', empires)", "select('eq', 'a')", "selectattr('capital')", "rejectattr('capital')", "unique(case_sensitive=true)"]
+    filters += [
+        "selectattr('empire', 'eq', 'grecko')",
+        "selectattr('empire.region', '==', 'west')",
+        "unique(attribute='empire')",
+        "select('gt', 0)",
+        "join(attribute='id')",
+    ]
+    roll = pick.random()
+    if depth > 3 or roll < 0.3:
+        return pick.choice(atoms)
+    inner = _random_expression(pick, depth + 1)
+    if roll < 0.55:
+        return f"{inner} | {pick.choice(filters)}"
+    if roll < 0.75:
+        return inner + pick.choice([" == ", " != ", " in ", " not in ", " and ", " or ", " ~ ", " < "]) + _random_expression(pick, depth + 1)
+    if roll < 0.85:
+        return pick.choice(["({})", "not {}", "values({}, 'main')", "[{}, kind]"]).format(inner)
+    if roll < 0.93:
+        return inner + "." + pick.choice(["name", "values()", "keys()", "items()", "id", "startswith('a')"])
+    return f"{inner} if {_random_expression(pick, depth + 1)} else {_random_expression(pick, depth + 1)}"
+
+
+def test_random_expressions_python_evaluates_mean_what_jinja_means():
+    """Hundreds of expressions made at random (the same each run): each that Python
+    evaluates, and each template of one with text around it, gives what Jinja gives;
+    the rest are left to it."""
+    pick = random.Random(31)
+    simple, differ = 0, []
+    for _ in range(600):
+        source = _random_expression(pick)
+        got = expressions._evaluated_simply(source, FILTERED)
+        if got is expressions._ABSENT:
+            continue
+        simple += 1
+        expected = jinja_value(source, FILTERED)
+        if got != expected or type(got) is not type(expected):
+            differ.append((source, got, expected))
+        template_source = f"x {{{{ {source} }}}} y {{{{- kind }}}}"
+        written = expressions._written_simply(template_source, FILTERED)
+        if written is not None and written != jinja_writes(template_source, FILTERED):
+            differ.append((template_source, written, jinja_writes(template_source, FILTERED)))
+    assert differ == []
+    assert simple > 150  # a test of what Python evaluates, not of what it leaves to Jinja
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "enums.empire.values() | selectattr('region', 'eq', 'west') | map(attribute='name') | join(', ')",
+        "long_names | join(long_sep)",
+        "long_rows | join(d=long_sep, attribute='0')",
+        "long_names | unique | list",
+        "long_names | select('in', long_names) | list",
+        "long_rows | reject('eq', long_sep) | map(attribute='1') | unique | list",
+        "(values(cities, 'main', 'second') | join) ~ long_sep ~ long_sep",
+        "long_cards.keys() | list",
+        "long_sep ~ (long_names | join)",
+    ],
+)
+def test_python_spends_at_least_what_jinja_spends(source, monkeypatch):
+    """What Python counts of an expression's budget is what Jinja's sandbox counts, or more:
+    never less, or an expression Jinja stops might pass here."""
+    from pnp.templates import sandbox
+
+    counted: list = []
+
+    class Counted(expressions._Spent):
+        __slots__ = ()
+
+        def __init__(self, limit: int):
+            super().__init__(limit)
+            counted.append(self)
+
+    spent: list = []
+
+    class Kept(sandbox.Budget):
+        __slots__ = ()
+
+        def __init__(self) -> None:
+            super().__init__()
+            spent.append(self)
+
+    monkeypatch.setattr(expressions, "_Spent", Counted)
+    monkeypatch.setattr(sandbox, "Budget", Kept)
+    names = [f"{i:03d}" + "n" * 150 for i in range(300)]
+    ctx = {**FILTERED, "long_names": names, "long_sep": "s" * 250, "long_cards": dict.fromkeys(names, 1)}
+    ctx["long_rows"] = [[name, name.upper()] for name in names]
+    assert expressions._evaluated_simply(source, ctx) == jinja_value(source, ctx)
+    assert expressions._simple(source)[2] == 0  # no comparison, length or text test: all it spends is counted as it goes
+    (mine,), (jinja,) = counted, spent
+    assert mine.steps >= jinja.steps > 1
