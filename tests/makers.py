@@ -265,3 +265,20 @@ def loads_jinja(script: str) -> bool:
     probe = script + "\nimport sys\nprint('jinja2' in sys.modules)\n"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, env={"PYTHONPATH": str(root)}, check=True)
     return done.stdout.strip() == "True"
+
+
+def instances_of(monkeypatch, module: object, name: str) -> list:
+    """Every instance of the class `module.name` made from now on, in the order they are
+    made (the class is replaced by a subclass that keeps them): a budget of steps, say."""
+    made: list = []
+    base = getattr(module, name)
+
+    class Kept(base):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(module, name, Kept)
+    return made

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import write_po
 from conftest import edit, line_of, run
-from makers import catalogue, make_game, translate_all
+from makers import catalogue, instances_of, make_game, translate_all
 
 from pnp.base.errors import Location, Problems
 from pnp.base.paths import DEFAULT_GAME
@@ -73,17 +73,7 @@ MEMORY = 64 * 2**20  # bytes: a value at its limit takes a few MB, one of gigaby
 @pytest.fixture
 def budgets(monkeypatch) -> list[sandbox.Budget]:
     """Every budget an evaluation in this process spends from, as it is made."""
-    made: list[sandbox.Budget] = []
-
-    class Kept(sandbox.Budget):
-        __slots__ = ()
-
-        def __init__(self) -> None:
-            super().__init__()
-            made.append(self)
-
-    monkeypatch.setattr(sandbox, "Budget", Kept)
-    return made
+    return instances_of(monkeypatch, sandbox, "Budget")
 
 
 def within_budgets(budgets: list[sandbox.Budget], ran_out: int) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run
-from makers import loads_jinja
+from makers import instances_of, loads_jinja
 
 from pnp.base.errors import Location, Problems
 from pnp.load.model import EnumValue
@@ -78,6 +78,28 @@ MORE = {
 }
 MORE["strings"] = Strings({"neutral": "Neutrálne", "everything": "všetko", "made": "{{ kind }} a {{ points }}"}, MORE)
 WHERE = Location("rules.yaml", 12, 12)
+
+EGYPT = EnumValue("egypt", {"name": "Egypt", "region": "south", "adjective": "egyptský"})
+ROME = EnumValue("rim", {"name": "Rím", "region": "west", "adjective": "rímsky"})
+GREECE = EnumValue("grecko", {"name": "Grécko", "region": "west", "adjective": "grécky"})
+CITIES = [
+    View({"id": "atheny", "empire": GREECE, "capital": True, "main": "kov", "second": None, "copies": 1}),
+    View({"id": "sparta", "empire": GREECE, "capital": False, "main": "boj", "second": "kov", "copies": 2}),
+    View({"id": "memfis", "empire": EGYPT, "capital": False, "main": "kov", "second": "obchod", "copies": 1}),
+    View({"id": "roma", "empire": ROME, "capital": True, "main": "boj", "second": None, "copies": 1}),
+]
+FILTERED = {
+    **MORE,
+    "cities": CITIES,
+    "enums": {
+        "empire": {"grecko": GREECE, "egypt": EGYPT, "rim": ROME},
+        "discipline": {"kov": EnumValue("kov", {}), "boj": EnumValue("boj", {}), "viera": EnumValue("viera", {})},
+    },
+    "values": expressions.values_of,
+    "total": expressions.total,
+    "empires": ["grecko", "Grecko", "egypt", "rim"],
+    "value": "grecko",
+}
 
 
 @pytest.mark.parametrize(
@@ -252,14 +274,25 @@ def test_what_python_is_not_sure_of_is_left_to_jinja(source, value):
         ("nothing.endswith('e')", "'None' has no attribute 'endswith'"),
         ("names.startswith('g')", "'list object' has no attribute 'startswith'"),
         ("kind.startswith(1)", "TypeError: startswith first arg must be str or a tuple of str, not int"),
+        ("points | reject('in', names) | list", "TypeError: 'int' object is not iterable"),
+        ("names | selectattr('empire', 'eq', 1) | list", "'str object' has no attribute 'empire'"),
+        (
+            "cities | selectattr('empir', 'eq', 1) | list",
+            "component 'atheny' has no field 'empir' (did you mean 'empire'?); expected one of: id, empire, capital, main, second, copies",
+        ),
+        ("cities | map(attribute='empire.nam') | join", "'grecko' has no attribute 'nam' (did you mean 'name'?); expected one of: name, region, adjective"),
+        ("[[1], [1]] | unique | list", "TypeError: unhashable type: 'list'"),
+        ("'x' ~ nothing.name", "'None' has no attribute 'name'"),
+        ("values(points, 'main')", "TypeError: 'int' object is not iterable"),
+        ("names | select('in', points) | list", "TypeError: argument of type 'int' is not iterable"),
     ],
 )
-def test_a_mistake_in_an_attribute_item_or_length_is_reported_as_jinja_says_it(source, said):
+def test_a_mistake_in_an_attribute_item_length_or_filter_is_reported_as_jinja_says_it(source, said):
     problems = Problems()
-    assert evaluate_at(source, MORE, WHERE, "constraint 'c': where", problems) is FAILED
+    assert evaluate_at(source, FILTERED, WHERE, "constraint 'c': where", problems) is FAILED
     (problem,) = problems.items
     assert str(problem) == f"rules.yaml:12:12: constraint 'c': where: {said} [template]"
-    assert jinja_value(source, MORE) == ("error", said)
+    assert jinja_value(source, FILTERED) == ("error", said)
 
 
 @pytest.mark.parametrize(
@@ -408,28 +441,6 @@ def test_every_expression_and_template_of_a_bundled_game_means_what_jinja_means(
         } <= simple
 
 
-EGYPT = EnumValue("egypt", {"name": "Egypt", "region": "south", "adjective": "egyptský"})
-ROME = EnumValue("rim", {"name": "Rím", "region": "west", "adjective": "rímsky"})
-GREECE = EnumValue("grecko", {"name": "Grécko", "region": "west", "adjective": "grécky"})
-CITIES = [
-    View({"id": "atheny", "empire": GREECE, "capital": True, "main": "kov", "second": None, "copies": 1}),
-    View({"id": "sparta", "empire": GREECE, "capital": False, "main": "boj", "second": "kov", "copies": 2}),
-    View({"id": "memfis", "empire": EGYPT, "capital": False, "main": "kov", "second": "obchod", "copies": 1}),
-    View({"id": "roma", "empire": ROME, "capital": True, "main": "boj", "second": None, "copies": 1}),
-]
-FILTERED = {
-    **MORE,
-    "cities": CITIES,
-    "enums": {
-        "empire": {"grecko": GREECE, "egypt": EGYPT, "rim": ROME},
-        "discipline": {"kov": EnumValue("kov", {}), "boj": EnumValue("boj", {}), "viera": EnumValue("viera", {})},
-    },
-    "values": expressions.values_of,
-    "total": expressions.total,
-    "empires": ["grecko", "Grecko", "egypt", "rim"],
-    "value": "grecko",
-}
-
 FILTERS = [  # what Mestá's rules and layouts write, and more of the same filters
     "enums.discipline | reject('in', values(cities | selectattr('empire', 'eq', value) | rejectattr('capital') | list, 'main', 'second')) | list | length > 0",
     "['grecko', 'egypt', 'perzia'] | reject('in', empires) | list | length == 0",
@@ -507,30 +518,6 @@ def test_what_python_is_not_sure_of_in_a_filter_is_left_to_jinja(source):
         assert got is FAILED
     else:  # a generator or a dict's view (each of its own) is Jinja's
         assert got == expected or type(got) is type(expected)
-
-
-@pytest.mark.parametrize(
-    ("source", "said"),
-    [
-        ("points | reject('in', names) | list", "TypeError: 'int' object is not iterable"),
-        ("names | selectattr('empire', 'eq', 1) | list", "'str object' has no attribute 'empire'"),
-        (
-            "cities | selectattr('empir', 'eq', 1) | list",
-            "component 'atheny' has no field 'empir' (did you mean 'empire'?); expected one of: id, empire, capital, main, second, copies",
-        ),
-        ("cities | map(attribute='empire.nam') | join", "'grecko' has no attribute 'nam' (did you mean 'name'?); expected one of: name, region, adjective"),
-        ("[[1], [1]] | unique | list", "TypeError: unhashable type: 'list'"),
-        ("'x' ~ nothing.name", "'None' has no attribute 'name'"),
-        ("values(points, 'main')", "TypeError: 'int' object is not iterable"),
-        ("names | select('in', points) | list", "TypeError: argument of type 'int' is not iterable"),
-    ],
-)
-def test_a_mistake_in_a_filter_is_reported_as_jinja_says_it(source, said):
-    problems = Problems()
-    assert evaluate_at(source, FILTERED, WHERE, "constraint 'c': where", problems) is FAILED
-    (problem,) = problems.items
-    assert str(problem) == f"rules.yaml:12:12: constraint 'c': where: {said} [template]"
-    assert jinja_value(source, FILTERED) == ("error", said)
 
 
 def test_a_filter_over_its_budget_is_stopped_by_jinja_with_the_limit():
@@ -677,26 +664,7 @@ def test_python_spends_at_least_what_jinja_spends(source, monkeypatch):
     never less, or an expression Jinja stops might pass here."""
     from pnp.templates import sandbox
 
-    counted: list = []
-
-    class Counted(expressions._Spent):
-        __slots__ = ()
-
-        def __init__(self, limit: int):
-            super().__init__(limit)
-            counted.append(self)
-
-    spent: list = []
-
-    class Kept(sandbox.Budget):
-        __slots__ = ()
-
-        def __init__(self) -> None:
-            super().__init__()
-            spent.append(self)
-
-    monkeypatch.setattr(expressions, "_Spent", Counted)
-    monkeypatch.setattr(sandbox, "Budget", Kept)
+    counted, spent = instances_of(monkeypatch, expressions, "_Spent"), instances_of(monkeypatch, sandbox, "Budget")
     names = [f"{i:03d}" + "n" * 150 for i in range(300)]
     ctx = {**FILTERED, "long_names": names, "long_sep": "s" * 250, "long_cards": dict.fromkeys(names, 1)}
     ctx["long_rows"] = [[name, name.upper()] for name in names]
