@@ -980,23 +980,29 @@ class Strings(dict):
     with the names of the place that prints it, once per place; so a name built from parts
     is one string a translator can reorder."""
 
-    __slots__ = ("_ctx", "_done")
+    __slots__ = ("_ctx", "_done", "_filling")
 
     def __init__(self, items: dict[str, Any], ctx: dict[str, Any]):
         super().__init__(items)
         self._ctx = ctx
         self._done: dict[str, str] = {}
+        self._filling: set[str] = set()  # the strings being filled in: one that names itself, through others or not, is a mistake
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
         if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
             return value
+        if key in self._filling:
+            raise _jinja().TemplateError(f"strings.{key} names itself; expected a string that names other strings, not itself")
         if key not in self._done:
+            self._filling.add(key)
             try:
                 self._done[key] = filled(value, self._ctx)
             except Exception as exc:
                 where = f" ({value.loc})" if isinstance(getattr(value, "loc", None), Location) else ""
                 raise _jinja().TemplateError(f"strings.{key}{where}: {explain(exc, self._ctx)}") from None
+            finally:
+                self._filling.discard(key)
         return self._done[key]
 
 

@@ -672,3 +672,23 @@ def test_python_spends_at_least_what_jinja_spends(source, monkeypatch):
     assert expressions._simple(source)[2] == 0  # no comparison, length or text test: all it spends is counted as it goes
     (mine,), (jinja,) = counted, spent
     assert mine.steps >= jinja.steps > 1
+
+
+def test_a_string_that_names_itself_is_one_clear_mistake():
+    """`strings.a` filled in with `{{ strings.a }}`, or through another string: said once,
+    with the strings it went through (not Python's recursion, string after string)."""
+    ctx: dict = {"kind": "hry"}
+    ctx["strings"] = Strings({"a": "{{ strings.a }}", "b": "x {{ strings.c }}", "c": "{{ strings.b }} y", "d": "{{ kind }}!"}, ctx)
+    said = []
+    for source in ("{{ strings.a }}", "{{ strings.b }}", "{{ strings.d }} {{ strings.d }}"):
+        problems = Problems()
+        said.append(fill_in(source, ctx, WHERE, "text", problems))
+        said.extend(str(problem) for problem in problems.items)
+    itself = "names itself; expected a string that names other strings, not itself [template]"
+    assert said == [
+        None,
+        f"rules.yaml:12:12: text: strings.a: strings.a {itself}",
+        None,
+        f"rules.yaml:12:12: text: strings.b: strings.c: strings.b {itself}",
+        "hry! hry!",
+    ]
