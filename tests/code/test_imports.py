@@ -311,6 +311,7 @@ NOT_FOR_CARDS = (  # what a deck of cards without translations, CSV files, a glo
         "pnp.live.session",
         "pnp.layout.tuckbox_net",
         *("pnp.layout.tuckbox", "pnp.impose.tuckbox", "pnp.plan.tuckboxes"),  # a game without tuck boxes
+        "pnp.load.spreadsheets",  # a game whose data is YAML
     ),
 )
 
