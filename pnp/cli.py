@@ -13,6 +13,7 @@ import sys
 import threading
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
@@ -23,14 +24,14 @@ from pnp.base.output import Output, output_problem, writing_under
 from pnp.base.paths import DEFAULT_GAME
 from pnp.base.signals import Interrupted, held, raising_on_signals, stop_if_received
 from pnp.impose.paper import PAPERS, paper
-from pnp.impose.sheets import SheetSpec
 from pnp.load.model import LANGUAGE
 from pnp.load.remote import offline as offline_data
 from pnp.load.schema import suggest
 from pnp.load.settings import config_path, read_config, read_game_sheet
-from pnp.pipeline.progress import BuildProgress, cut_files_line, no_dxf_line, print_advice
-from pnp.pipeline.reuse import Reuse
-from pnp.project.options import BuildOptions
+
+if TYPE_CHECKING:
+    from pnp.impose.sheets import SheetSpec
+    from pnp.pipeline.reuse import Reuse
 
 EXIT_INTERNAL = 3  # a bug in pnp, not in the user's files
 EXIT_PIPE = 141  # the reader of the output went away (as a shell reports a process SIGPIPE ended)
@@ -148,6 +149,8 @@ def _sheet_spec(
     mark_inset: float | None,
 ) -> SheetSpec:
     """The sheet options of build, check and impose, checked together."""
+    from pnp.impose.sheets import SheetSpec  # here for speed: `pnp --help` and the commands without sheet options never load the geometry
+
     if cutter and sides == "fold":
         raise click.UsageError("--sides fold and --cutter cannot be combined; expected one of them (a cutting machine cuts duplex sheets)")
     if corner_radius is not None and not cutter:
@@ -543,6 +546,8 @@ def _count(problems: Problems) -> str:
 def _say_cut_files(ctx: Context, paths: list[Path]) -> None:
     """The cut files written, and the warning (shown with --quiet too) when the DXF ones
     could not be: ezdxf, the `cutter` extra, is not installed."""
+    from pnp.pipeline.progress import cut_files_line, no_dxf_line  # here for speed: only build and impose write cut files
+
     ctx.say(cut_files_line(paths))
     warning = no_dxf_line(paths)
     if warning:
@@ -660,6 +665,10 @@ def build(
     poll_data: float,
 ) -> None:
     """Build print-ready PDFs of GAME: each deck on its own, with crop marks and backs."""
+    from pnp.pipeline.progress import BuildProgress, print_advice  # here for speed: the other commands (an export) show no build's progress
+    from pnp.pipeline.reuse import Reuse
+    from pnp.project.options import BuildOptions
+
     if ctx.verbose:
         for line in _sheet_sources(click.get_current_context()):
             ctx.say(line)
@@ -1209,6 +1218,7 @@ def impose_images(
 
     def action():
         from pnp.commands.impose_images import impose_images as run_impose
+        from pnp.pipeline.progress import print_advice
 
         learn = click.get_current_context().get_parameter_source("bleed") != ParameterSource.COMMANDLINE
         words = _own_words(lang, "the sheets' words are")

@@ -53,8 +53,7 @@ from pnp.exports.raster import (
     render_pages,
     save_image,
 )
-from pnp.load.model import TypeDef
-from pnp.write.manifest import title_of
+from pnp.load.model import TypeDef, title_of
 
 MAX_COLS, MAX_ROWS = 10, 7  # the largest card sheet TTS cuts
 SHEET_PIXELS = 4096  # per side: what every graphics card running TTS loads

@@ -41,14 +41,14 @@ from pnp.layout.tuckbox_net import box_face
 from pnp.live.poll import INTERVAL, DataPoll
 from pnp.live.session import FoundProblems, Session
 from pnp.live.watch import Changes
-from pnp.load.model import Card
+from pnp.load.model import Card, title_of
 from pnp.pipeline.sheets import Sheets, write_unit
 from pnp.plan.game import Plan, plan_game
 from pnp.plan.sheets import UnitPlan
 from pnp.project.edition import Edition, make_editions, resolve_languages
 from pnp.project.options import BuildOptions
 from pnp.project.project import Project, prepare
-from pnp.write.manifest import Hashes, face_hash, title_of
+from pnp.write.manifest import Hashes, face_hash
 
 DPI = 150  # the faces' pictures: sharp on a high-density screen at the card's size
 SHEET_DPI = 60  # a sheet's picture: a page seen whole

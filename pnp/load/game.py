@@ -9,17 +9,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.base.errors import ERROR, Location, PnpError, Problem, Problems, display_path, one_of
 from pnp.base.paths import check_inside, inside, is_junk
 from pnp.load.languages import known_language
-from pnp.load.model import PROVIDED_NAMES, Card, Deck, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef, another_name
+from pnp.load.model import PROVIDED_NAMES, Card, Deck, DeckDef, EnumValue, FieldDef, Game, GameFile, RulesFile, TypeDef, another_name
 from pnp.load.packed import PackedCards
 from pnp.load.remote import fetch, is_url
 from pnp.load.schema import MISSING, build, suggest
-from pnp.load.spreadsheets import MAX_BYTES, Columns, SheetRows, is_sheet, read_sheet
 from pnp.load.yamlfile import LItems, LList, LMap, load_yaml, load_yaml_items
+
+if TYPE_CHECKING:
+    from pnp.load.spreadsheets import Columns
 
 MAX_COPIES = 10_000  # of one card; more is almost certainly a typo
 MAX_CARDS = 200_000  # in one deck, copies counted: about 22,000 A4 sheets
@@ -132,7 +134,7 @@ def load_game(folder: Path, keep_going: bool = False) -> tuple[Game, Problems]:
             problems,
             deck_def.sheet,
             deck_raw.loc_of("sheet"),
-            Columns(deck_def.columns, deck_def.ids, deck_raw.get("columns"), deck_raw.loc_of("ids")) if deck_def.columns or deck_def.ids else None,
+            _columns(deck_def, deck_raw),
         )
         if cards is None:
             continue
@@ -311,6 +313,15 @@ def _load_deals(folder: Path, meta: GameFile, raw: LMap, types: dict, enums: dic
     return list(_load_data(folder, meta.deals.data, where.loc_of("data"), "deals", meta.deals.type, types, enums, symbols, read, problems) or [])
 
 
+def _columns(deck_def: DeckDef, deck_raw: LMap) -> Columns | None:
+    """A deck's `columns:` and `ids:`, for its spreadsheet; None when it names neither."""
+    if not (deck_def.columns or deck_def.ids):
+        return None
+    from pnp.load.spreadsheets import Columns  # here for speed: only a spreadsheet's deck names its columns
+
+    return Columns(deck_def.columns, deck_def.ids, deck_raw.get("columns"), deck_raw.loc_of("ids"))
+
+
 def _load_data(
     folder: Path,
     name: str,
@@ -329,6 +340,8 @@ def _load_data(
     """The components of one data file (YAML, CSV or XLSX), or of a CSV or XLSX on the web
     (a URL: load/remote.py, or its copy kept from the last fetch); None when it cannot be used."""
     if is_url(name):
+        from pnp.load.spreadsheets import MAX_BYTES, read_sheet  # here for speed: only a deck whose data is a spreadsheet reads one
+
         fetched = fetch(name, loc, MAX_BYTES, problems)
         if fetched is None:
             return None
@@ -361,8 +374,11 @@ def _read_data(
     path: Path, tdef: TypeDef, problems: Problems, sheet: str | None = None, sheet_loc: Location | None = None, columns: Columns | None = None
 ) -> Any:
     """Card rows from YAML, or from a CSV/XLSX file (one row per card), by the suffix."""
-    if is_sheet(path):
-        return read_sheet(path, tdef, problems, sheet, sheet_loc, columns)
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        from pnp.load.spreadsheets import is_sheet, read_sheet  # here for speed: a YAML file is never a spreadsheet
+
+        if is_sheet(path):
+            return read_sheet(path, tdef, problems, sheet, sheet_loc, columns)
     if columns is not None:
         where = columns.raw.loc if columns.raw is not None else columns.ids_loc or Location(display_path(path))
         problems.error(
@@ -494,7 +510,7 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
         return PackedCards(enums)
     cards = PackedCards(enums)  # packed as they are read: memory does not grow with the deck
     before = len(problems.items)
-    absent = rows.absent if isinstance(rows, SheetRows) else frozenset()  # reported once, at the header
+    absent = getattr(rows, "absent", frozenset())  # a spreadsheet's (SheetRows): reported once, at the header
     for index, row in enumerate(rows):
         if not isinstance(row, LMap):
             problems.error(rows.loc_of(index), "data-shape", f"item {index + 1} is not a card; expected a mapping such as '- id: ...'")
@@ -513,7 +529,7 @@ def _load_cards(rows: Any, deck: str, type_name: str, tdef: TypeDef, enums: dict
             read.left_out.append(card)
             continue
         cards.append(card)
-    refused = isinstance(rows, SheetRows) and rows.refused  # its header was: reported there
+    refused = getattr(rows, "refused", False)  # a spreadsheet whose header was refused (SheetRows): reported there
     if not cards and not _errors_since(problems, before) and not refused:  # every row refused is reported row by row already
         what = "the deals file has no deals" if deck == "deals" else f"deck '{deck}' has no cards"
         problems.error(rows.loc, "deck-empty", f"{what}; expected at least one {type_name} (a row under the header, or an item '- id: ...')")

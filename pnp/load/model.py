@@ -213,6 +213,16 @@ class Card:
         return self.field_locs.get(name, self.loc)
 
 
+def title_of(fields_: dict[str, Any]) -> str | None:
+    """A component's title as the manifest's errata, the preview and the exports show it:
+    its `title` field, else its `name`; None without either."""
+    for name in ("title", "name"):
+        value = fields_.get(name)
+        if value not in (None, ""):
+            return str(value)
+    return None
+
+
 # The names pnp provides to every expression and template about a component (what each is,
 # for messages and docs): templates/expressions.py builds the context from these, and no
 # field may be named like one (load/game.py), so `{{ type }}` and `card.type` never mean

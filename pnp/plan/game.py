@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from pnp.base.errors import Problems
 from pnp.impose.sheets import SheetSpec
-from pnp.plan.sheets import UnitPlan, plan_unit, print_units
 from pnp.project.project import Project
 
 if TYPE_CHECKING:
+    from pnp.plan.sheets import UnitPlan
     from pnp.plan.tuckboxes import TuckboxPlan
 
 
@@ -36,6 +36,8 @@ def plan_game(project: Project, spec: SheetSpec, members: set[str] | None = None
     """How every deck (or group) and tuck box of `project` is printed with `spec`: only the
     cards in `members` (a deal's; None: every card), into the files a build with `deal`
     writes."""
+    from pnp.plan.sheets import plan_unit, print_units  # here for speed: a check without sheets (`pnp export`) plans none
+
     units = [plan_unit(project, unit, spec, members, deal) for unit in print_units(project)]
     boxes: list[TuckboxPlan] = []
     if project.tuckboxes and spec.sides != "backs":

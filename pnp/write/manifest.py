@@ -30,7 +30,7 @@ from pnp.base.versions import per_version, version
 from pnp.impose.paper import paper as paper_named
 from pnp.layout.faces import Face, FaceOp, Gradient, GroupOp, ImageOp, Op, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import TextLayout
-from pnp.load.model import Game
+from pnp.load.model import Game, title_of
 
 FORMAT = 2  # the manifest's format, raised when its meaning changes
 Key = tuple[str, str]  # deck id, card id
@@ -274,14 +274,6 @@ def _a_string(value: Any, key: str) -> str:
     if not isinstance(value, str):
         raise ValueError(f"{key} {json.dumps(value)[:40]}: not a string")
     return value
-
-
-def title_of(fields_: dict[str, Any]) -> str | None:
-    for name in ("title", "name"):
-        value = fields_.get(name)
-        if value not in (None, ""):
-            return str(value)
-    return None
 
 
 def make_manifest(game: Game, lang: str, paper: str, drawn: Drawn) -> Manifest:

@@ -14,7 +14,7 @@ from conftest import edit, line_of, run
 from pdfread import text
 from websheet import CSV, serving, web_game
 
-import pnp.load.game
+import pnp.load.spreadsheets
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def test_offline_a_build_uses_the_kept_copy_and_says_how_old_it_is(server, tmp_p
 def test_what_is_not_a_csv_is_an_error_at_the_data_line(server, tmp_path, monkeypatch, page, expected):
     server.pages["/page"] = (200, "text/html; charset=utf-8", b"<!DOCTYPE html><html><body>Sign in</body></html>")
     server.pages["/big.csv"] = (200, "text/csv", b"x" * 2000)
-    monkeypatch.setattr(pnp.load.game, "MAX_BYTES", 1000)
+    monkeypatch.setattr(pnp.load.spreadsheets, "MAX_BYTES", 1000)
     game = web_game(tmp_path / "hra", f"{server.url}{page}")
     result = run("build", game, "--out", tmp_path / "out")
     assert result.exit_code == 1
@@ -166,7 +166,7 @@ def test_a_workbook_too_large_or_not_a_workbook_is_refused_at_the_data_line(serv
         in result.output
     )
     server.pages["/big.xlsx"] = (200, XLSX, _workbook(ROWS))
-    monkeypatch.setattr(pnp.load.game, "MAX_BYTES", 1000)
+    monkeypatch.setattr(pnp.load.spreadsheets, "MAX_BYTES", 1000)
     edit(game / "game.yaml", "fake.xlsx", "big.xlsx")
     result = run("check", game)
     assert "/big.xlsx: the sheet is " in result.output and "bytes; expected at most 1000 (split the deck into several sheets) [data-url]" in result.output

@@ -373,6 +373,7 @@ _POSITIVE = frozenset({"size", "min_size", "leading", "columns"})
 _NOT_NEGATIVE = frozenset({"stroke_width", "radius", "padding", "dash"})
 _SIDES = {"box": (2, 3), "rect": (2, 3), "circle": (2,)}  # the lengths of a box (width, height), a circle's radius
 CODE = "layout-value"
+MIN_SPACE = 3.0  # mm: a track's space or a legend's label narrower than this holds no pawn or readable number
 
 
 def check_numbers(value: Any, raw: Any, what: str, problems: Problems) -> bool:

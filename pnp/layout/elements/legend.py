@@ -11,8 +11,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, Problems, one_of
-from pnp.layout.elements.base import ElementKind, Frame, check_style
-from pnp.layout.elements.track import MIN_SPACE
+from pnp.layout.elements.base import MIN_SPACE, ElementKind, Frame, check_style
 from pnp.layout.faces import Box, Op
 from pnp.layout.text import TextStyle, typeset
 from pnp.load.model import Game

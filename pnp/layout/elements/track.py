@@ -13,12 +13,11 @@ from typing import Any, Literal
 from reportlab.lib.units import mm
 
 from pnp.base.errors import Location, Problems
-from pnp.layout.elements.base import ElementKind, Frame, GradientDef, check_paints, check_style
+from pnp.layout.elements.base import MIN_SPACE, ElementKind, Frame, GradientDef, check_paints, check_style
 from pnp.layout.faces import Box, EllipseOp, Op, RectOp
 from pnp.layout.text import TextStyle
 from pnp.load.schema import suggest
 
-MIN_SPACE = 3.0  # mm: a smaller space cannot hold a pawn or a readable number
 MAX_SPACES = 2000  # in one track; more is a typo in the range
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 LINE_DIRECTIONS = ("right", "left", "down", "up")
