@@ -26,6 +26,7 @@ tests/pdf/test_canvas.py, nowhere else; pyproject.toml bounds it.
 from __future__ import annotations
 
 import copy
+import re
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -35,7 +36,7 @@ from weakref import WeakKeyDictionary
 from reportlab import rl_config
 from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase import pdfmetrics, ttfonts
+from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfdoc import (
     NoEncryption,
     PDFArray,
@@ -585,6 +586,23 @@ _reportlab_cmap = ttfonts.makeToUnicodeCMap
 _reportlab_add_objects = TTFont.addObjects
 ttfonts.makeToUnicodeCMap = _to_unicode_cmap
 TTFont.addObjects = _add_objects
+
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")  # the ASCII codes PDFDocEncoding gives to accents (breve, caron, ...): reportlab's codec refuses them
+
+
+def _pdfdoc_encoded(text: str | bytes) -> bytes:
+    """reportlab's pdfdocEnc (a str in PDFDocEncoding; bytes as they are), ASCII text
+    encoded by Python's own codec. Why: reportlab's codec looks every character up in a
+    dict, and every uncompressed content stream (an export's PDFs in memory) and every
+    form's operators pass through it. The bytes are the same: PDFDocEncoding is ASCII
+    below 128 but for the eight codes from 0x18, which go to reportlab's codec as before
+    (and are refused by it, as before)."""
+    if isinstance(text, str):
+        return text.encode("ascii") if text.isascii() and not _NOT_PDFDOC.search(text) else text.encode("extpdfdoc")
+    return text
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_encoded  # pdfdoc's formatting and forms look it up by this name
 
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:
