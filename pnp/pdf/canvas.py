@@ -26,7 +26,6 @@ tests/pdf/test_canvas.py, nowhere else; pyproject.toml bounds it.
 from __future__ import annotations
 
 import copy
-import re
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -587,7 +586,7 @@ _reportlab_add_objects = TTFont.addObjects
 ttfonts.makeToUnicodeCMap = _to_unicode_cmap
 TTFont.addObjects = _add_objects
 
-_NOT_PDFDOC = re.compile("[\x18-\x1f]")  # the ASCII codes PDFDocEncoding gives to accents (breve, caron, ...): reportlab's codec refuses them
+_NOT_PDFDOC = bytes(range(0x18, 0x20))  # the ASCII codes PDFDocEncoding gives to accents (breve, caron, ...): reportlab's codec refuses them
 
 
 def _pdfdoc_encoded(text: str | bytes) -> bytes:
@@ -598,7 +597,11 @@ def _pdfdoc_encoded(text: str | bytes) -> bytes:
     below 128 but for the eight codes from 0x18, which go to reportlab's codec as before
     (and are refused by it, as before)."""
     if isinstance(text, str):
-        return text.encode("ascii") if text.isascii() and not _NOT_PDFDOC.search(text) else text.encode("extpdfdoc")
+        if text.isascii():
+            data = text.encode("ascii")
+            if len(data.translate(None, _NOT_PDFDOC)) == len(data):  # none of them (a C loop; a regular expression's search cost five times more)
+                return data
+        return text.encode("extpdfdoc")
     return text
 
 
