@@ -630,6 +630,25 @@ def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:
 _KEPT_STRINGS = 64
 
 
+def round_rect(canvas: Canvas, x: float, y: float, width: float, height: float, radius: float, stroke: int, fill: int) -> None:
+    """canvas.roundRect, its operators kept by the document: a frame drawn again at the
+    same place (a deck's every card, each drawn from its own origin) is written as it
+    was, not built anew from four curves and four lines, each formatted by reportlab's
+    number formatting (sprintf per number). The operators depend on nothing else but
+    the fill rule. At most _KEPT_STRINGS are kept."""
+    key = (x, y, width, height, radius, stroke, fill, canvas._fillMode)
+    kept: dict[tuple, list[str]] = canvas._doc.__dict__.setdefault("_pnp_round_rects", {})
+    code = kept.get(key)
+    if code is None:
+        start = len(canvas._code)
+        canvas.roundRect(x, y, width, height, radius, stroke=stroke, fill=fill)
+        if len(kept) >= _KEPT_STRINGS:
+            kept.clear()
+        kept[key] = canvas._code[start:]
+    else:
+        canvas._code.extend(code)
+
+
 class _Encoding:
     """What one TrueType font's characters are in one document, where reportlab gives each
     character its code in a subset of the font the first time the document draws it.

@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.paths import FONTS_DIR
 from pnp.layout.faces import BLACK
-from pnp.pdf.canvas import StreamingCanvas, StreamingDocument, draw_string, draw_text
+from pnp.pdf.canvas import StreamingCanvas, StreamingDocument, draw_string, draw_text, round_rect
 from pnp.pipeline.build import build
 from pnp.project.options import BuildOptions
 from pnp.write import pdf
@@ -294,3 +294,23 @@ def test_uncompressed_streams_are_encoded_as_ascii_to_reportlabs_bytes(tmp_path,
     draw(Canvas(str(codec_way), pagesize=A4, invariant=1, pageCompression=0), 3)
     assert ascii_way.read_bytes() == codec_way.read_bytes()
     assert b"Tj" in ascii_way.read_bytes()  # uncompressed: the text's operators are in the file
+
+
+def test_round_rects_drawn_again_are_reportlabs_byte_for_byte(tmp_path, monkeypatch):
+    """A frame drawn again at the same place (every card of a deck, each from its own
+    origin) is written as reportlab wrote it, without building its path anew; one drawn
+    elsewhere, or only filled, is built."""
+    built = []
+    reportlab_round_rect = Canvas.roundRect
+    monkeypatch.setattr(Canvas, "roundRect", lambda self, *args, **kwargs: built.append(args) or reportlab_round_rect(self, *args, **kwargs))
+    kept, reportlabs = tmp_path / "kept.pdf", tmp_path / "reportlab.pdf"
+    frames = [(10.5, 20.25, 180.0, 250.0, 8.5, 1, 1), (10.5, 20.25, 180.0, 250.0, 8.5, 0, 1), (12.0, 20.25, 180.0, 250.0, 8.5, 1, 1)]
+    for path, drawn in ((kept, round_rect), (reportlabs, lambda c, x, y, w, h, r, s, f: reportlab_round_rect(c, x, y, w, h, r, stroke=s, fill=f))):
+        canvas = Canvas(str(path), pagesize=A4, invariant=1, pageCompression=0)
+        for _ in range(3):
+            for frame in frames:
+                drawn(canvas, *frame)
+            canvas.showPage()
+        canvas.save()
+    assert kept.read_bytes() == reportlabs.read_bytes()
+    assert b" c" in kept.read_bytes() and len(built) == len(frames)  # each built once, for the first page
