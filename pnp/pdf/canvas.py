@@ -12,7 +12,9 @@ This is the one module that uses reportlab's internals (pdfdoc objects, undersco
 names): the streaming document above, set text written straight into a page's content
 (`draw_text`), what a drawing wrote taken and written again as it was (`code_since`,
 `write_again`, `font_codes`: pnp/live/kept_code.py keeps them between builds), a
-symbol's operators written again into the next PDF (`portable_code`), an SVG that svglib
+symbol's operators written again into the next PDF (`portable_code`), a rounded frame
+written again as it was (`round_rect`), ASCII text encoded for reportlab by Python's
+codec (`_pdfdoc_encoded`, in place of pdfdoc's `pdfdocEnc`), an SVG that svglib
 read drawn in the canvas's font (`draw_drawing`), a font registered again when its file
 changed (`register_font`), a rulebook's pages set as forms and copied from one PDF into
 another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`), and at the end the few
