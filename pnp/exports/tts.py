@@ -258,11 +258,12 @@ def export_tts(
         for faces, kind, shape, keep in chosen:
             deck_def = game.meta.decks.get(faces.deck.id)
             described = Described(game.types.get(faces.deck.type), deck_def.markup if deck_def is not None else True)
+            small = thumbnail is None  # only the first deck's first face is made small: the save has one thumbnail
             if kind == "card":
-                first = _deck(faces, keep, raster, described, where, suffix, max_pixels, urls, table, result, txn)
+                first = _deck(faces, keep, raster, described, where, suffix, max_pixels, urls, table, result, txn, small)
             else:
-                first = _pieces(faces, kind, shape, keep, raster, described, where, suffix, urls, table, result, txn)
-            if thumbnail is None:
+                first = _pieces(faces, kind, shape, keep, raster, described, where, suffix, urls, table, result, txn, small)
+            if small:
                 thumbnail = first
         if not table.objects:
             return result
@@ -398,7 +399,8 @@ def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, 
         distinct.setdefault(faces.back_keys[i], i)
     if len(distinct) == 1:
         stream = raster.pages(chain(faces.backs(distinct.values()), fronts))  # each laid out as it is reached
-        return next(stream).image(), stream
+        back = next(stream)
+        return _sheet([back], Grid(1, 1), back.size_px), stream  # a sheet of one: saved as it is (RGBX), not copied into RGB first
     first: Image.Image | None = None
     digest = ""
     images = raster.all(faces.backs(distinct.values()))
@@ -414,11 +416,12 @@ def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, 
 
 
 def _deck(
-    faces, keep, raster: Raster, described: Described, where, suffix, max_pixels, urls: Urls, table: Table, result: Exported, txn: Transaction
-) -> Image.Image:
+    faces, keep, raster: Raster, described: Described, where, suffix, max_pixels, urls: Urls, table: Table, result: Exported, txn: Transaction, small: bool
+) -> Image.Image | None:
     """A card deck: sheets of its distinct cards, made one at a time; its back (one image,
     or back sheets when the backs differ); and a DeckCustom (a Card when it is one card)
-    with every copy. Returns the first card's face, for the thumbnail."""
+    with every copy. Returns the first card's face made small, for the thumbnail, when
+    `small` asks for it (else None: a resize is not cheap)."""
     deck = faces.deck
     width, height = faces.front_sizes[keep[0]]
     size_mm = _size_mm((width, height))
@@ -443,7 +446,7 @@ def _deck(
         key = table.deck_key()
         face_file = where / f"{deck.id}-{number}.{suffix}"
         sheet = _sheet(islice(fronts, len(group)), grid, cell)
-        if first is None:
+        if small and first is None:
             first = _thumbnail(sheet.crop((0, 0, *cell)).convert("RGB"))
         save_image(sheet, face_file, raster.dpi, result.files, txn)
         del sheet
@@ -506,16 +509,16 @@ def _deck(
                 "ContainedObjects": cards,
             }
         )
-    assert first is not None
     return first
 
 
 def _pieces(
-    faces, kind, shape, keep, raster: Raster, described: Described, where, suffix, urls: Urls, table: Table, result: Exported, txn: Transaction
-) -> Image.Image:
+    faces, kind, shape, keep, raster: Raster, described: Described, where, suffix, urls: Urls, table: Table, result: Exported, txn: Transaction, small: bool
+) -> Image.Image | None:
     """Boards and tokens as custom tiles in their shape, with their backs: one tile for a
     piece the game has once, a bag of its copies for one it has several times (the
-    game's count, not an endless supply). Returns the first piece's face, for the thumbnail."""
+    game's count, not an endless supply). Returns the first piece's face made small, for
+    the thumbnail, when `small` asks for it (else None)."""
     deck = faces.deck
     count = 0
     first: Image.Image | None = None
@@ -525,7 +528,7 @@ def _pieces(
         card = deck.cards[i]
         front_file = where / deck.id / f"{card.id}.{suffix}"
         front = next(fronts)
-        if first is None:
+        if small and first is None:
             first = _thumbnail(front)
         save_image(front, front_file, raster.dpi, result.files, txn)
         del front
@@ -571,7 +574,6 @@ def _pieces(
             )
     what = "board" if kind == "board" else f"{ {'rect': 'square'}.get(shape, shape) } token"
     result.notes.append(f"{deck.id}: {count} {what}{'s' if count != 1 else ''} ({len(keep)} different) in {display_path(where / deck.id)}")
-    assert first is not None
     return first
 
 

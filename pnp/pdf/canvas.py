@@ -12,7 +12,9 @@ This is the one module that uses reportlab's internals (pdfdoc objects, undersco
 names): the streaming document above, set text written straight into a page's content
 (`draw_text`), what a drawing wrote taken and written again as it was (`code_since`,
 `write_again`, `font_codes`: pnp/live/kept_code.py keeps them between builds), a
-symbol's operators written again into the next PDF (`portable_code`), an SVG that svglib
+symbol's operators written again into the next PDF (`portable_code`), a rounded frame
+written again as it was (`round_rect`), ASCII text encoded for reportlab by Python's
+codec (`_pdfdoc_encoded`, in place of pdfdoc's `pdfdocEnc`), an SVG that svglib
 read drawn in the canvas's font (`draw_drawing`), a font registered again when its file
 changed (`register_font`), a rulebook's pages set as forms and copied from one PDF into
 another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`), and at the end the few
@@ -35,7 +37,7 @@ from weakref import WeakKeyDictionary
 from reportlab import rl_config
 from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import escapePDF, fp_str
-from reportlab.pdfbase import pdfmetrics, ttfonts
+from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfdoc import (
     NoEncryption,
     PDFArray,
@@ -586,6 +588,27 @@ _reportlab_add_objects = TTFont.addObjects
 ttfonts.makeToUnicodeCMap = _to_unicode_cmap
 TTFont.addObjects = _add_objects
 
+_NOT_PDFDOC = bytes(range(0x18, 0x20))  # the ASCII codes PDFDocEncoding gives to accents (breve, caron, ...): reportlab's codec refuses them
+
+
+def _pdfdoc_encoded(text: str | bytes) -> bytes:
+    """reportlab's pdfdocEnc (a str in PDFDocEncoding; bytes as they are), ASCII text
+    encoded by Python's own codec. Why: reportlab's codec looks every character up in a
+    dict, and every uncompressed content stream (an export's PDFs in memory) and every
+    form's operators pass through it. The bytes are the same: PDFDocEncoding is ASCII
+    below 128 but for the eight codes from 0x18, which go to reportlab's codec as before
+    (and are refused by it, as before)."""
+    if isinstance(text, str):
+        if text.isascii():
+            data = text.encode("ascii")
+            if len(data.translate(None, _NOT_PDFDOC)) == len(data):  # none of them (a C loop; a regular expression's search cost five times more)
+                return data
+        return text.encode("extpdfdoc")
+    return text
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_encoded  # pdfdoc's formatting and forms look it up by this name
+
 
 def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:
     """canvas.drawString in the current font, its operators kept by the document: the same
@@ -607,6 +630,25 @@ def draw_string(canvas: Canvas, x: float, y: float, text: str) -> None:
 
 
 _KEPT_STRINGS = 64
+
+
+def round_rect(canvas: Canvas, x: float, y: float, width: float, height: float, radius: float, stroke: int, fill: int) -> None:
+    """canvas.roundRect, its operators kept by the document: a frame drawn again at the
+    same place (a deck's every card, each drawn from its own origin) is written as it
+    was, not built anew from four curves and four lines, each formatted by reportlab's
+    number formatting (sprintf per number). The operators depend on nothing else but
+    the fill rule. At most _KEPT_STRINGS are kept."""
+    key = (x, y, width, height, radius, stroke, fill, canvas._fillMode)
+    kept: dict[tuple, list[str]] = canvas._doc.__dict__.setdefault("_pnp_round_rects", {})
+    code = kept.get(key)
+    if code is None:
+        start = len(canvas._code)
+        canvas.roundRect(x, y, width, height, radius, stroke=stroke, fill=fill)
+        if len(kept) >= _KEPT_STRINGS:
+            kept.clear()
+        kept[key] = canvas._code[start:]
+    else:
+        canvas._code.extend(code)
 
 
 class _Encoding:

@@ -25,7 +25,7 @@ from pnp.i18n.own import Words
 from pnp.impose.sheets import MARK_WIDTH, Bleed, Box, Cut, FoldLine, Grid, Page, Registration, SharedSheets
 from pnp.layout.faces import EllipseOp, Face, FaceOp, Gradient, GroupOp, ImageOp, LineOp, Op, QrOp, RectOp, ShapeOp, SymbolOp, TextOp, once_per_object
 from pnp.layout.text import SYMBOL_EM
-from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped, glyph_chars
+from pnp.pdf.canvas import StreamingCanvas, draw_string, draw_text, end_form, enter_clipped, glyph_chars, round_rect
 from pnp.write.strokes import stroke_outline
 
 rl_config.useA85 = 0  # plain binary streams: smaller files
@@ -156,7 +156,7 @@ def _draw_ops(canvas: Canvas, ops: tuple[Op, ...], symbols) -> None:
                 canvas.setDash([])
             fill, stroke = int(op.fill is not None), int(op.stroke is not None)
             if op.radius:
-                canvas.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
+                round_rect(canvas, op.x, op.y, op.w, op.h, op.radius, stroke, fill)
             else:
                 canvas.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
         elif isinstance(op, LineOp) and isinstance(op.stroke, Gradient):

@@ -415,3 +415,13 @@ def test_the_thumbnail_is_the_first_cards_face_small(tmp_path):
         first = sheet.crop((0, 0, px(63, 150), px(88, 150))).convert("RGB").resize(thumbnail.size)
         assert max(ImageStat.Stat(ImageChops.difference(first, thumbnail.convert("RGB"))).mean) < 8
     assert "its thumbnail g.png" in output
+
+
+def test_only_the_thumbnail_the_save_shows_is_made(tmp_path, monkeypatch):
+    """Mestá has three decks and one thumbnail: a face made small for each deck cost a
+    resize of each deck's first card for nothing."""
+    made = []
+    monkeypatch.setattr(tts, "_thumbnail", lambda image, made_small=tts._thumbnail: made.append(image.size) or made_small(image))
+    saved, _ = export(CARDS / "mesta", tmp_path / "out", "--dpi", 36)
+    assert len(game_objects(saved)) == 3
+    assert len(made) == 1

@@ -5,6 +5,7 @@ leaves nothing behind."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,13 @@ from conftest import make_small_game, run
 from pdfread import reader, text
 from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.paths import FONTS_DIR
 from pnp.layout.faces import BLACK
-from pnp.pdf.canvas import StreamingCanvas, StreamingDocument, draw_string, draw_text
+from pnp.pdf.canvas import StreamingCanvas, StreamingDocument, draw_string, draw_text, round_rect
 from pnp.pipeline.build import build
 from pnp.project.options import BuildOptions
 from pnp.write import pdf
@@ -265,3 +266,51 @@ def test_pages_formatted_straight_to_bytes_are_reportlabs_byte_for_byte(tmp_path
     assert names and names == sorted(p.name for p in (tmp_path / "reportlab" / "g").glob("*.pdf"))
     for name in names:
         assert (tmp_path / "fast" / "g" / name).read_bytes() == (tmp_path / "reportlab" / "g" / name).read_bytes(), name
+
+
+def test_uncompressed_streams_are_encoded_as_ascii_to_reportlabs_bytes(tmp_path, monkeypatch):
+    """An uncompressed PDF's content streams (an export's, rasterised in memory) and every
+    form's operators are ASCII: Python's codec encodes them, not reportlab's PDFDocEncoding
+    codec character by character, and the file is the one reportlab's codec gives; what
+    is not ASCII, and the codes PDFDocEncoding gives to accents, still go to its codec."""
+    by_codec: list[str] = []  # the texts reportlab's codec encodes
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.endswith("rl_codecs.py") and frame.f_code.co_name == "encode":
+            by_codec.append(frame.f_locals["input"])
+
+    ascii_way = tmp_path / "ascii.pdf"
+    sys.setprofile(profile)
+    try:
+        draw(Canvas(str(ascii_way), pagesize=A4, invariant=1, pageCompression=0), 3)
+    finally:
+        sys.setprofile(None)
+    assert by_codec and not [text for text in by_codec if "\n" in text]  # the document's information (its dates, producer) only, no operators
+    assert pdfdoc.pdfdocEnc("Café") == "Café".encode("extpdfdoc") and pdfdoc.pdfdocEnc(b"\xff") == b"\xff"
+    with pytest.raises(UnicodeEncodeError):
+        pdfdoc.pdfdocEnc("a\x18b")
+    monkeypatch.setattr(pdfdoc, "pdfdocEnc", lambda x: x.encode("extpdfdoc") if isinstance(x, str) else x)  # reportlab's own
+    codec_way = tmp_path / "codec.pdf"
+    draw(Canvas(str(codec_way), pagesize=A4, invariant=1, pageCompression=0), 3)
+    assert ascii_way.read_bytes() == codec_way.read_bytes()
+    assert b"Tj" in ascii_way.read_bytes()  # uncompressed: the text's operators are in the file
+
+
+def test_round_rects_drawn_again_are_reportlabs_byte_for_byte(tmp_path, monkeypatch):
+    """A frame drawn again at the same place (every card of a deck, each from its own
+    origin) is written as reportlab wrote it, without building its path anew; one drawn
+    elsewhere, or only filled, is built."""
+    built = []
+    reportlab_round_rect = Canvas.roundRect
+    monkeypatch.setattr(Canvas, "roundRect", lambda self, *args, **kwargs: built.append(args) or reportlab_round_rect(self, *args, **kwargs))
+    kept, reportlabs = tmp_path / "kept.pdf", tmp_path / "reportlab.pdf"
+    frames = [(10.5, 20.25, 180.0, 250.0, 8.5, 1, 1), (10.5, 20.25, 180.0, 250.0, 8.5, 0, 1), (12.0, 20.25, 180.0, 250.0, 8.5, 1, 1)]
+    for path, drawn in ((kept, round_rect), (reportlabs, lambda c, x, y, w, h, r, s, f: reportlab_round_rect(c, x, y, w, h, r, stroke=s, fill=f))):
+        canvas = Canvas(str(path), pagesize=A4, invariant=1, pageCompression=0)
+        for _ in range(3):
+            for frame in frames:
+                drawn(canvas, *frame)
+            canvas.showPage()
+        canvas.save()
+    assert kept.read_bytes() == reportlabs.read_bytes()
+    assert b" c" in kept.read_bytes() and len(built) == len(frames)  # each built once, for the first page
