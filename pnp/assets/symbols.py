@@ -137,7 +137,7 @@ class GradientLike(Protocol):
 
 def gradient_key(gradient: GradientLike, at: tuple[float, ...]) -> str:
     """A short name for a gradient tint at one placement (its matrix, or x, y and size),
-    the same on every run: its form's, and the order forms are defined in (write.pdf)."""
+    the same on every run: its form's, and the order forms are defined in (write.drawing)."""
     text = f"{gradient.radial}{fp_str(*gradient.coords)}{[c.hexval() for c in gradient.colors]}{fp_str(*at)}"
     return "g" + hashlib.sha1(text.encode()).hexdigest()[:12]
 

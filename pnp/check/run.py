@@ -11,6 +11,7 @@ glyphs and symbols exist, is known only once it is set, so `check_all` sets ever
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pnp.assets.fonts import missing_glyphs
 from pnp.assets.shaping import needs_shaping
@@ -20,7 +21,6 @@ from pnp.check.own_words import check_own_catalogue, check_own_words
 from pnp.check.starter import check_starter_text
 from pnp.i18n.catalogues import yaml_locations
 from pnp.i18n.own import PREFIX
-from pnp.impose.sheets import SheetSpec
 from pnp.layout.elements.text import Text
 from pnp.layout.read import check_layout
 from pnp.layout.text import block_syntax
@@ -29,6 +29,9 @@ from pnp.plan.game import Plan, plan_game
 from pnp.project.edition import Edition, make_editions, unprintable
 from pnp.project.project import Project
 from pnp.templates.expressions import CODE, unreadable
+
+if TYPE_CHECKING:
+    from pnp.impose.sheets import SheetSpec
 
 
 def check_layouts(project: Project) -> Problems:
@@ -238,6 +241,8 @@ def check_all(project: Project, langs: list[str], allow_untranslated: bool = Fal
     """Everything `pnp check` reports, for every language asked for, and what a build on
     the sheets of `sheet` (default: A4, duplex) would find putting the decks on paper:
     every face is set (and thrown away), so text that does not fit is found without building."""
+    from pnp.impose.sheets import SheetSpec  # here for speed: an export checks the game with no sheets of paper
+
     problems = check_game(project, plan_game(project, sheet or SheetSpec()))
     problems.extend(check_editions(make_editions(project, langs, allow_untranslated)))
     return problems

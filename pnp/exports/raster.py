@@ -1,5 +1,5 @@
 """Faces as pixels, for every export: each face drawn by the same code as the print PDFs
-(`write.pdf.draw_face`) onto a page of a PDF in memory, which pypdfium2 rasterises, so an
+(`write.drawing.draw_face`) onto a page of a PDF in memory, which pypdfium2 rasterises, so an
 exported image is exactly what prints: each page is the image's size in points, one point
 a pixel, so pdfium renders it at exactly that size (nothing resampled); faces are drawn
 and rendered in batches and handed on one at a time (`render_all`), so an export keeps
@@ -152,7 +152,7 @@ class Job:
 def face_job(face: Face, symbols, dpi: int, bleed_pt: float) -> Job:
     """`face` with `bleed_pt` of its surroundings at `dpi`, stretched by less than a pixel
     to whole pixels."""
-    from pnp.write.pdf import draw_face
+    from pnp.write.drawing import draw_face
 
     width, height = face.width + 2 * bleed_pt, face.height + 2 * bleed_pt
     px_w, px_h = pixels(width, dpi), pixels(height, dpi)
@@ -168,7 +168,7 @@ def shop_job(face: Face, symbols, size_px: tuple[int, int], trim_px: tuple[float
     """`face` as an image of exactly `size_px`, its trim `trim_px` across (scaled to it: a
     shop's size) and centred, the rest its bleed, clipped to the image: a print shop's
     card image."""
-    from pnp.write.pdf import draw_face
+    from pnp.write.drawing import draw_face
 
     sx, sy = trim_px[0] / face.width, trim_px[1] / face.height  # pixels per face point
     bleed_x, bleed_y = (size_px[0] - trim_px[0]) / 2, (size_px[1] - trim_px[1]) / 2

@@ -305,7 +305,7 @@ def _write_pdf(
     of each card's faces)."""
     import pypdfium2 as pdfium
 
-    from pnp.write.pdf import draw_face
+    from pnp.write.drawing import draw_face
 
     deck = plan.faces.deck
     bleed = shop.bleed_in * inch

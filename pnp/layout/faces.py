@@ -29,7 +29,7 @@ def once_per_object(cache: dict[int, tuple[Any, Any, Any]], obj: Any, make: Call
     found past every key deleted before it). For what faces share as one object
     (renderer.py: a deck's back, a front's frame; a style's colour), worked out once for
     every face that holds it: its hash (write/manifest.py), its key in a PDF's forms
-    (write/pdf.py)."""
+    (write/pdf.py's Forms)."""
     found = cache.get(id(obj))
     if found is None or found[0] is not obj or found[1] != also:
         if len(cache) >= 64:

@@ -69,6 +69,8 @@ if TYPE_CHECKING:  # platypus is for rulebooks only, graphics for symbols svglib
     from reportlab.platypus import BaseDocTemplate, Flowable, KeepTogether
     from reportlab.platypus.tables import Table
 
+rl_config.useA85 = 0  # plain binary streams in every PDF pnp writes (sheets, rulebooks, an export's in memory): smaller files
+
 
 class _PageTree(PDFPages):
     """reportlab's page tree, holding the names of pages already written instead of the

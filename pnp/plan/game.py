@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pnp.base.errors import Problems
-from pnp.impose.sheets import SheetSpec
 from pnp.project.project import Project
 
 if TYPE_CHECKING:
+    from pnp.impose.sheets import SheetSpec
     from pnp.plan.sheets import UnitPlan
     from pnp.plan.tuckboxes import TuckboxPlan
 

@@ -24,7 +24,8 @@ from pnp.layout.text import TextLayout, TextStyle, typeset
 from pnp.layout.textbox import report
 from pnp.layout.typography import Typography
 from pnp.pdf.canvas import at_top_of_frame, kept_flowables, room_in_frame_of, split_in_frame_of
-from pnp.write.pdf import draw_face, outline_path
+from pnp.write.drawing import draw_face
+from pnp.write.pdf import outline_path
 
 BIG = 1e6  # points: "as tall as needed" when a paragraph is set before splitting
 CAPTION_LINES = 3  # a paragraph before a figure of at most this many lines is its caption: it floats with it

@@ -17,7 +17,8 @@ from pnp.i18n.own import Words
 from pnp.impose.sheets import MARK_WIDTH, Box, Cut, Page, Piece, Tiling, piece_marks
 from pnp.layout.faces import Face
 from pnp.pdf.canvas import end_form
-from pnp.write.pdf import DocInfo, draw_face, draw_marks, draw_outlines, draw_ruler, new_canvas, set_boxes
+from pnp.write.drawing import draw_face
+from pnp.write.pdf import DocInfo, draw_marks, draw_outlines, draw_ruler, new_canvas, set_boxes
 
 GRID_RED = Color(0.8, 0.12, 0.1)  # the piece grid on the assembly page
 HINT_GREY = Color(0.25, 0.25, 0.25)

@@ -372,7 +372,7 @@ def test_a_tts_export_imports_only_what_it_needs(tmp_path):
 
 
 NOT_FOR_EXPORTS = (  # what an export, which checks and draws but plans no sheets and writes no manifest, does not need
-    *("pnp.plan.sheets", "pnp.write.manifest"),
+    *("pnp.plan.sheets", "pnp.write.manifest", "pnp.impose.sheets", "pnp.write.pdf"),  # an export draws faces (write.drawing), not sheets
     *("pnp.pipeline.progress", "pnp.pipeline.reuse", "pnp.project.options"),  # a build's progress, reuse and options
 )
 
@@ -380,7 +380,7 @@ NOT_FOR_EXPORTS = (  # what an export, which checks and draws but plans no sheet
 def test_a_tts_export_of_mesta_imports_only_what_it_needs(tmp_path):
     """Mestá's export draws a legend on its aids and tuck boxes, checks the game without
     sheets and names each card by its title: none of that loads the track kind, the
-    sheets' plans, the manifest or a build's own modules."""
+    sheets' geometry, plans and writer, the manifest or a build's own modules."""
     code, loaded = _imported_by("export", "tts", SOURCE.parent / "cards" / "mesta", "--out", tmp_path / "out")
     assert code == "0" and {"pnp.layout.elements.legend", "pnp.layout.tuckbox", "pnp.plan.game"} <= set(loaded)
     assert sorted({*NOT_FOR_EXPORTS, "pnp.layout.elements.track", *NOT_FOR_TTS} & set(loaded)) == []
@@ -390,4 +390,4 @@ def test_help_loads_no_sheet_geometry():
     """`pnp --help` lists the commands and their options: the papers' names, not the sheets' geometry."""
     code, loaded = _imported_by("--help")
     assert code == "0" and "pnp.impose.paper" in loaded
-    assert sorted({"pnp.impose.sheets", *NOT_FOR_EXPORTS} & set(loaded)) == []
+    assert sorted(set(NOT_FOR_EXPORTS) & set(loaded)) == []
