@@ -385,12 +385,23 @@ _HELPERS = {
 }
 
 
+_AT = {"lineno": 1, "col_offset": 0}  # where every node made here is: compile asks, and ast.fix_missing_locations took most of the time making a function
+
+
+def _constant(value: Any) -> ast.expr:
+    return ast.Constant(value, **_AT)
+
+
+def _name(name: str) -> ast.expr:
+    return ast.Name(name, ast.Load(), **_AT)
+
+
 def _call(helper: str, *args: ast.expr) -> ast.expr:
-    return ast.Call(ast.Name(helper, ast.Load()), list(args), [])
+    return ast.Call(_name(helper), list(args), [], **_AT)
 
 
 def _spending(helper: str, *args: ast.expr) -> ast.expr:
-    return _call(helper, ast.Name(_SPENT, ast.Load()), *args)
+    return _call(helper, _name(_SPENT), *args)
 
 
 def _tilde_as_plus(text: bytes) -> bytes:
@@ -455,33 +466,33 @@ class _Python:
             raise _Unsure("deep")
         depth += 1
         if isinstance(node, ast.Name) and node.id in _LOWER_CONSTANTS:
-            return ast.Constant(_LOWER_CONSTANTS[node.id])
+            return _constant(_LOWER_CONSTANTS[node.id])
         if isinstance(node, ast.Name):
             if node.id in _NOT_NAMES or not _ASCII_NAME.fullmatch(node.id):
                 raise _Unsure(node.id)
             self.names.add(node.id)
-            return ast.Subscript(ast.Name(_CTX, ast.Load()), ast.Constant(node.id), ast.Load())
+            return ast.Subscript(_name(_CTX), _constant(node.id), ast.Load(), **_AT)
         if isinstance(node, ast.Constant):
             if not self.literal(node):
                 raise _Unsure("literal")
             return node
         if isinstance(node, ast.List):
             items = [self.made(item, depth) for item in node.elts]
-            return ast.List([_call("_pnp_eager", made) if isinstance(item, _MAY_BE_LAZY) else made for item, made in zip(node.elts, items)], ast.Load())
+            return ast.List([_call("_pnp_eager", made) if isinstance(item, _MAY_BE_LAZY) else made for item, made in zip(node.elts, items)], ast.Load(), **_AT)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return ast.UnaryOp(ast.Not(), self.made(node.operand, depth))
+            return ast.UnaryOp(ast.Not(), self.made(node.operand, depth), **_AT)
         if isinstance(node, ast.BoolOp):
-            return ast.BoolOp(node.op, [self.made(value, depth) for value in node.values])
+            return ast.BoolOp(node.op, [self.made(value, depth) for value in node.values], **_AT)
         if isinstance(node, ast.IfExp):
-            return ast.IfExp(self.made(node.test, depth), self.made(node.body, depth), self.made(node.orelse, depth))
+            return ast.IfExp(self.made(node.test, depth), self.made(node.body, depth), self.made(node.orelse, depth), **_AT)
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
             self.operations += 1
             right = self.made(node.comparators[0], depth)
             if not isinstance(node.comparators[0], (ast.Constant, ast.List)):  # a literal is as short as the expression
                 right = _call("_pnp_short", right)
-            return ast.Compare(self.made(node.left, depth), node.ops, [right])
+            return ast.Compare(self.made(node.left, depth), node.ops, [right], **_AT)
         if isinstance(node, ast.Attribute) and _ASCII_NAME.fullmatch(node.attr):
-            return _call("_pnp_attribute", self.made(node.value, depth), ast.Constant(node.attr))
+            return _call("_pnp_attribute", self.made(node.value, depth), _constant(node.attr))
         if isinstance(node, ast.Subscript) and self.literal(node.slice) and type(node.slice.value) in (int, str):
             return _call("_pnp_item", self.made(node.value, depth), node.slice)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
@@ -504,9 +515,9 @@ class _Python:
             and type(node.args[0].value) is str
         ):
             self.operations += 1
-            return _call("_pnp_text_test", self.made(func.value, depth), ast.Constant(func.attr), node.args[0])
+            return _call("_pnp_text_test", self.made(func.value, depth), _constant(func.attr), node.args[0])
         if isinstance(func, ast.Attribute) and func.attr in _DICT_METHODS and not node.args:
-            return _spending("_pnp_method", self.made(func.value, depth), ast.Constant(func.attr))
+            return _spending("_pnp_method", self.made(func.value, depth), _constant(func.attr))
         if isinstance(func, ast.Name):
             return _spending("_pnp_called", self.made(func, depth), *(self.made(arg, depth) for arg in node.args))
         raise _Unsure("call")
@@ -548,21 +559,21 @@ class _Python:
             if test is not None and (test not in _TESTS or len(args) != 2):
                 raise _Unsure("test")
             rest = [self.made(arg, depth) for arg in args[1:]]
-            return _spending("_pnp_select", value, ast.Constant(attribute), ast.Constant(test), ast.Tuple(rest, ast.Load()), ast.Constant(keep))
+            return _spending("_pnp_select", value, _constant(attribute), _constant(test), ast.Tuple(rest, ast.Load(), **_AT), _constant(keep))
         if filter_name == "map" and not args and set(keywords) == {"attribute"}:
-            return _spending("_pnp_mapped", value, ast.Constant(_attribute_parts(self.text_literal(keywords["attribute"]))))
+            return _spending("_pnp_mapped", value, _constant(_attribute_parts(self.text_literal(keywords["attribute"]))))
         if filter_name == "unique" and not args and set(keywords) <= {"attribute", "case_sensitive"}:
             parts = _attribute_parts(self.text_literal(keywords["attribute"])) if "attribute" in keywords else ()
-            case = self.made(keywords["case_sensitive"], depth) if "case_sensitive" in keywords else ast.Constant(False)
+            case = self.made(keywords["case_sensitive"], depth) if "case_sensitive" in keywords else _constant(False)
             if not isinstance(case, ast.Constant) or type(case.value) is not bool:
                 raise _Unsure("case_sensitive")
-            return _spending("_pnp_unique", value, ast.Constant(parts), case)
+            return _spending("_pnp_unique", value, _constant(parts), case)
         if filter_name == "join" and len(args) <= 1 and set(keywords) <= {"attribute"} | (set() if args else {"d"}):
             sep = args[0] if args else keywords.get("d")
             parts = _attribute_parts(self.text_literal(keywords["attribute"])) if "attribute" in keywords else None
-            made_sep = self.made(sep, depth) if sep is not None else ast.Constant("")
-            positional = ast.Tuple([made_sep] if args else [], ast.Load())
-            return _spending("_pnp_joined", value, made_sep, ast.Constant(parts), positional)
+            made_sep = self.made(sep, depth) if sep is not None else _constant("")
+            positional = ast.Tuple([made_sep] if args else [], ast.Load(), **_AT)
+            return _spending("_pnp_joined", value, made_sep, _constant(parts), positional)
         raise _Unsure(filter_name)
 
 
@@ -587,8 +598,8 @@ def _simple(source: str) -> tuple[Any, tuple[str, ...], int] | None:
         return None
     if python.operations > _MAX_OPERATIONS:
         return None
-    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(_CTX), ast.arg(_SPENT)], kwonlyargs=[], kw_defaults=[], defaults=[])
-    function = ast.fix_missing_locations(ast.Expression(ast.Lambda(arguments, body)))
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(_CTX, **_AT), ast.arg(_SPENT, **_AT)], kwonlyargs=[], kw_defaults=[], defaults=[])
+    function = ast.Expression(ast.Lambda(arguments, body, **_AT))
     code = compile(function, "<expression>", "eval")
     return eval(code, _HELPERS), tuple(python.names), python.operations * _STATIC_STEPS  # noqa: S307 - made by _Python of the operators above only
 
