@@ -151,6 +151,8 @@ class Glyph:
 
 @dataclass(frozen=True, repr=False, eq=False)
 class _HbFont:
+    """A font as HarfBuzz shapes with it, and its units per em."""
+
     font: Any  # uharfbuzz.Font
     upem: int
 

@@ -82,6 +82,8 @@ class DeckFaces:
 
 @dataclass(repr=False, eq=False)
 class Exported:
+    """What an export wrote, found wrong and has to tell the user."""
+
     files: list[Path] = field(default_factory=list)
     problems: Problems = field(default_factory=Problems)
     notes: list[str] = field(default_factory=list)  # what to tell the user (TTS import)

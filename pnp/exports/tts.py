@@ -117,6 +117,8 @@ def sideways(size_mm: tuple[float, float]) -> bool:
 
 @dataclass(frozen=True, repr=False, eq=False)
 class Grid:
+    """The columns and rows of a TTS sheet."""
+
     cols: int
     rows: int
 

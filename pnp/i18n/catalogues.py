@@ -59,6 +59,8 @@ class Translated(str):
 
 @dataclass(repr=False, eq=False)
 class Entry:
+    """A text to translate: its stable id, its source text and where that is."""
+
     id: str  # stable: derived from the data, never from a position (the msgctxt)
     text: str  # in the game's source language
     loc: Location  # where the source text is
@@ -475,6 +477,8 @@ def po_entries(text: str) -> list[PoEntry]:
 
 @dataclass(repr=False, eq=False)
 class UpdateReport:
+    """What `pnp translate update` did to one language's catalogue."""
+
     lang: str
     new: int
     fuzzy: int
@@ -669,6 +673,8 @@ def _merge(game: Game, lang: str, pot: Catalog, old: Catalog) -> tuple[Catalog, 
 
 @dataclass(repr=False, eq=False)
 class Status:
+    """How far one language's catalogue is translated."""
+
     lang: str
     total: int
     translated: int

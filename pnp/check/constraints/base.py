@@ -50,6 +50,8 @@ class ConstraintKind:
 
 @dataclass(repr=False, eq=False)
 class Constraint:
+    """One rule of rules.yaml's `constraints:`: the keys every kind shares, its kind (one of KINDS) and where it was read."""
+
     id: str
     message: str
     severity: Literal["error", "warning"] = "error"
@@ -88,7 +90,8 @@ def _schema(kinds: tuple[str, ...]) -> type:
             cls = kind_class(key)
             kind_hints = hints(cls)
             spec.extend((g.name, kind_hints[g.name] | None, field(default=None)) for g in fields(cls))
-    return make_dataclass("ConstraintKeys", spec, repr=False, eq=False)
+    doc = "The keys of a constraint of these kinds."  # a dataclass without one has its signature made for it (inspect), which is slow
+    return make_dataclass("ConstraintKeys", spec, repr=False, eq=False, namespace={"__doc__": doc})
 
 
 def _schema_of(item: LMap) -> type:

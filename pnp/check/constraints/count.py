@@ -20,6 +20,8 @@ from pnp.templates.expressions import read
 
 @dataclass(repr=False, eq=False)
 class CountSpec:
+    """How many components a count expects: exactly, at least or at most."""
+
     equals: int | None = None
     min: int | None = None
     max: int | None = None
@@ -31,6 +33,8 @@ class CountSpec:
 
 @dataclass(repr=False, eq=False)
 class Count(ConstraintKind):
+    """The selected components number as many as expected."""
+
     count: CountSpec
 
     def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:

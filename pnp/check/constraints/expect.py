@@ -15,6 +15,8 @@ from pnp.templates.expressions import FAILED
 
 @dataclass(repr=False, eq=False)
 class Expect(ConstraintKind):
+    """An expression true of every selected component."""
+
     expect: str
 
     def located(self, item: LMap) -> dict[str, Location]:

@@ -16,6 +16,8 @@ from pnp.templates.expressions import FAILED
 
 @dataclass(repr=False, eq=False)
 class Expression(ConstraintKind):
+    """An expression true of the whole game."""
+
     expression: str
 
     selects = False

@@ -15,12 +15,16 @@ from pnp.load.model import Card
 
 @dataclass(repr=False, eq=False)
 class PartitionSpec(Source):
+    """Where the values come from, and what they must cover once each."""
+
     covers: str = ""  # the same target forms as ReferenceSpec.to
     per_card: bool = False  # each card on its own covers the target (else all cards together)
 
 
 @dataclass(repr=False, eq=False)
 class Partition(ConstraintKind):
+    """The selected components' values cover a target: each of its names once, and nothing else."""
+
     partition: PartitionSpec
 
     def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:

@@ -16,12 +16,16 @@ from pnp.load.schema import suggest
 
 @dataclass(repr=False, eq=False)
 class ReferenceSpec(Source):
+    """Where the values come from, and what each must name."""
+
     to: str = ""  # "event.kind" (a field of components of a type), "enum discipline", "enum event_kind.name", "symbol"
     allow: list[str] = field(default_factory=list)  # values accepted without a target
 
 
 @dataclass(repr=False, eq=False)
 class Reference(ConstraintKind):
+    """Every value of the selected components names something that exists."""
+
     reference: ReferenceSpec
 
     def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:

@@ -13,6 +13,8 @@ from pnp.templates.expressions import read
 
 @dataclass(repr=False, eq=False)
 class Unique(ConstraintKind):
+    """A field (or fields) whose values no two selected components share."""
+
     unique: str | list[str]
     within: str | None = None  # among the rows of this table field of each component
 

@@ -13,11 +13,15 @@ from pnp.load.model import Card
 
 @dataclass(repr=False, eq=False)
 class ValuesSpec(Source):
+    """Where the values come from, and the values they must be."""
+
     equals: list[str] = field(default_factory=list)
 
 
 @dataclass(repr=False, eq=False)
 class Values(ConstraintKind):
+    """The selected components' values are exactly the ones expected."""
+
     values: ValuesSpec
 
     def check(self, checker: Checker, c: Constraint, cards: list[Card], extra: dict) -> bool | None:

@@ -13,6 +13,8 @@ from pnp.layout.faces import EllipseOp, Op
 
 @dataclass(repr=False, eq=False)
 class Circle(ElementKind):
+    """A circle by its centre and radius."""
+
     by_templates = True
 
     circle: tuple[float, float, float]  # centre x, y and radius in mm

@@ -23,6 +23,8 @@ LEGEND_STYLE = TextStyle(size=8, align="left", valign="middle")  # labels withou
 
 @dataclass(repr=False, eq=False)
 class LegendDef:
+    """Where a legend goes and how it is set: its box, columns and style."""
+
     box: Box
     columns: int = 1
     style: str | None = None
@@ -31,6 +33,8 @@ class LegendDef:
 
 @dataclass(repr=False, eq=False)
 class Legend(ElementKind):
+    """The game's symbols with their names, in columns."""
+
     legend: LegendDef
     when: str | None = None
     _loc: Location = field(default=Location("?"), repr=False)

@@ -13,6 +13,8 @@ from pnp.layout.faces import BLACK, LineOp, Op
 
 @dataclass(repr=False, eq=False)
 class Line(ElementKind):
+    """A straight line between two points."""
+
     by_templates = True
 
     line: tuple[float, float, float, float]  # x1, y1, x2, y2 in mm

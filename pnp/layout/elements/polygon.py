@@ -13,6 +13,8 @@ from pnp.layout.faces import Op, ShapeOp
 
 @dataclass(repr=False, eq=False)
 class Polygon(ElementKind):
+    """A closed shape through its points."""
+
     by_templates = True
 
     polygon: list[tuple[float, float]]  # points [x, y] in mm

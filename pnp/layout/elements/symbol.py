@@ -15,6 +15,8 @@ FIELD_FIRST = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z
 
 @dataclass(repr=False, eq=False)
 class SymbolEl(ElementKind):
+    """A symbol of the game's, in a box."""
+
     by_templates = True
 
     symbol: str
