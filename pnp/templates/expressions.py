@@ -33,13 +33,14 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
+from numbers import Number
 from types import ModuleType
 from typing import Any
 
 from pnp.base.errors import Location, Problems, one_of
 from pnp.load.model import COMPONENT_NAMES, Card, EnumValue, Game, game_info
 from pnp.load.schema import suggest
-from pnp.templates.budget import CONTAINERS, MAX_LENGTH, MAX_STEPS, PER_STEP, SIZED, joined_size, steps, text_size
+from pnp.templates.budget import CONTAINERS, MAX_DIGITS, MAX_LENGTH, MAX_STEPS, PER_STEP, SIZED, joined_size, steps, text_size
 from pnp.templates.plurals import Plurals
 
 CODE = "template"  # the code of every expression or template that cannot be evaluated or filled in
@@ -120,6 +121,8 @@ def _attribute(value: Any, name: str) -> Any:
             return value.attrs[name]
     elif kind in _MAPPINGS and not hasattr(kind, name):
         return value[name]  # what Jinja's getattr falls back to; a field other types declare is None here too
+    elif kind is Decks and name in value and not name.startswith("_") and not hasattr(Decks, name):
+        return value[name]  # a deck's views, as Decks.__getattr__ gives them (`decks.goals`)
     raise _Unsure(name)
 
 
@@ -130,6 +133,14 @@ def _item(value: Any, key: int | str) -> Any:
     if type(value) in _SEQUENCES or type(value) in _MAPPINGS:
         return value[key]
     raise _Unsure(key)
+
+
+def _key(key: Any) -> Any:
+    """An item's key that is not a literal (`costs[i]`): a whole number or a text, which
+    Jinja's getitem tries as Python does; anything else, Jinja."""
+    if type(key) not in (int, str, bool, EnumValue):
+        raise _Unsure("key")
+    return key
 
 
 def _got(value: Any, parts: tuple[int | str, ...]) -> Any:
@@ -286,6 +297,61 @@ def _concat(spent: _Spent, left: Any, right: Any) -> str:
     return text
 
 
+_NUMBERS = frozenset({int, float, bool})  # what arithmetic and a number's sign are evaluated here for
+_ARITHMETIC = {
+    ast.Add: ("+", operator.add),
+    ast.Sub: ("-", operator.sub),
+    ast.Mult: ("*", operator.mul),
+    ast.Div: ("/", operator.truediv),
+    ast.FloorDiv: ("//", operator.floordiv),
+    ast.Mod: ("%", operator.mod),
+}
+_BITS = MAX_DIGITS * 3.33  # of a whole number the sandbox lets an operator make (sandbox._made)
+
+
+def _arithmetic(function: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
+    """`left + right` and the like, for numbers (Jinja runs Python's operator; the sandbox
+    refuses a product or a result of more than MAX_DIGITS digits, and a text's % formats:
+    Jinja is left those)."""
+    if type(left) not in _NUMBERS or type(right) not in _NUMBERS:
+        raise _Unsure("arithmetic")
+    if function is operator.mul and type(left) is not float and type(right) is not float and left.bit_length() + right.bit_length() > _BITS:
+        raise _Unsure("big")
+    result = function(left, right)
+    if type(result) is int and result.bit_length() > _BITS:
+        raise _Unsure("big")
+    return result
+
+
+def _signed(negative: bool, value: Any) -> Any:
+    """`-value` or `+value`, for a number."""
+    if type(value) not in _NUMBERS:
+        raise _Unsure("sign")
+    return -value if negative else +value
+
+
+_IS_TESTS: dict[str, Callable[[Any], bool]] = {  # Jinja's tests of one value a simple expression may name after `is` (jinja2.tests; a test checks they are its)
+    "number": lambda value: isinstance(value, Number),
+    "string": lambda value: isinstance(value, str),
+    "none": lambda value: value is None,
+    "integer": lambda value: isinstance(value, int) and value is not True and value is not False,
+    "float": lambda value: isinstance(value, float),
+    "boolean": lambda value: value is True or value is False,
+    "true": lambda value: value is True,
+    "false": lambda value: value is False,
+}
+
+
+def _is(spent: _Spent, value: Any, name: str) -> bool:
+    """`value is name`: the test, spending what the sandbox's does (and refused, as there,
+    for a list too long as text)."""
+    if type(value) is _Lazy or (isinstance(value, CONTAINERS) and text_size(value) > MAX_LENGTH):
+        raise _Unsure("is")
+    result = _IS_TESTS[name](value)
+    spent.spend(value, result)
+    return result
+
+
 _DICT_METHODS = frozenset({"keys", "values", "items"})
 
 
@@ -320,8 +386,9 @@ def _eager(value: Any) -> Any:
 
 
 # A simple expression: names, literals, the operators that Jinja compiles to the same
-# Python operator (==, !=, <, <=, >, >=, in, not in, not, and, or, x if c else y), an
-# attribute (`empire.name`), an item by a literal (`disciplines[0]`, `game['title']`),
+# Python operator (==, !=, <, <=, >, >=, in, not in, not, and, or, x if c else y, and
+# + - * / // % and a sign of numbers), Jinja's tests of one value (`level is number`), an
+# attribute (`empire.name`, `decks.goals`), an item (`disciplines[0]`, `game['title']`, `costs[i]`),
 # `~` (`'west (' ~ names ~ ')'`), a text's startswith or endswith of a text literal
 # (`id.startswith('common')`), a dict's keys(), values() or items(), pnp's functions
 # (`values(cities, 'main')`) and the filters length, list, join, map(attribute=...),
@@ -357,6 +424,8 @@ _STATIC_STEPS = 1 + (MAX_LENGTH + 10_000) // PER_STEP  # a comparison, length or
 _MAX_SOURCE = 10_000
 _TEXT_LITERAL = re.compile(r"'[^'\\\n]*'|\"[^\"\\\n]*\"")
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
+_LEADING_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")  # a number with a point, which Jinja reads as Python does
 _ASCII_NAME = re.compile(_NAME)
 _CTX, _SPENT = "_pnp_ctx", "_pnp_spent"  # the arguments of an expression's function: the context, whose names it reads as items, and its budget
 _TEXT_TESTS = frozenset({"startswith", "endswith"})  # the methods `_text_test` calls
@@ -370,6 +439,7 @@ _HELPERS = {
     "__builtins__": {},
     "_pnp_attribute": _attribute,
     "_pnp_item": _item,
+    "_pnp_key": _key,
     "_pnp_length": _length,
     "_pnp_short": _short,
     "_pnp_text_test": _text_test,
@@ -382,6 +452,10 @@ _HELPERS = {
     "_pnp_method": _method,
     "_pnp_called": _called,
     "_pnp_eager": _eager,
+    "_pnp_arithmetic": _arithmetic,
+    "_pnp_signed": _signed,
+    "_pnp_is": _is,
+    **{f"_pnp_{function.__name__}": function for _, function in _ARITHMETIC.values()},
 }
 
 
@@ -446,7 +520,7 @@ class _Python:
 
     def literal(self, node: ast.AST) -> bool:
         """Whether `node` is a literal Jinja reads as Python does: a plain quoted text, a
-        decimal whole number, None, True or False."""
+        decimal whole number or one with a point, None, True or False."""
         if not isinstance(node, ast.Constant):
             return False
         if type(node.value) is str:
@@ -454,6 +528,8 @@ class _Python:
             return _TEXT_LITERAL.fullmatch(written) is not None and node.value == written[1:-1]
         if type(node.value) is int:
             return _WHOLE_NUMBER.fullmatch(self.written(node)) is not None
+        if type(node.value) is float:
+            return _DECIMAL.fullmatch(self.written(node)) is not None
         return node.value is None or type(node.value) is bool  # None, True, False: Jinja's constants too
 
     def text_literal(self, node: ast.AST) -> str:
@@ -493,12 +569,31 @@ class _Python:
             return ast.Compare(self.made(node.left, depth), node.ops, [right], **_AT)
         if isinstance(node, ast.Attribute) and _ASCII_NAME.fullmatch(node.attr):
             return _call("_pnp_attribute", self.made(node.value, depth), _constant(node.attr))
-        if isinstance(node, ast.Subscript) and self.literal(node.slice) and type(node.slice.value) in (int, str):
-            return _call("_pnp_item", self.made(node.value, depth), node.slice)
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            literal = self.literal(node.slice) and type(node.slice.value) in (int, str)
+            return _call("_pnp_item", self.made(node.value, depth), node.slice if literal else _call("_pnp_key", self.made(node.slice, depth)))
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self.filtered(node, depth)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.between(node.left, node.right).strip(b"() \t") == b"~":
+            if isinstance(node.left, ast.BinOp) and type(node.left.op) in (ast.Add, ast.Sub) and not self.between(node.left, node.right).startswith(b")"):
+                if self.between(node.left.left, node.left.right).strip(b"() \t") != b"~":
+                    raise _Unsure("~")  # `a + b ~ c`: Jinja joins b and c first
             return _spending("_pnp_concat", self.made(node.left, depth), self.made(node.right, depth))
+        if (
+            isinstance(node, ast.BinOp)
+            and type(node.op) in _ARITHMETIC
+            and self.between(node.left, node.right).strip(b"() \t") == _ARITHMETIC[type(node.op)][0].encode()
+        ):
+            self.operations += 1
+            function = _name(f"_pnp_{_ARITHMETIC[type(node.op)][1].__name__}")
+            return _call("_pnp_arithmetic", function, self.made(node.left, depth), self.made(node.right, depth))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            negative = isinstance(node.op, ast.USub)
+            if self.text[node.col_offset : node.col_offset + 1] != (b"-" if negative else b"+"):  # `~ x`, read as `+ x`: Jinja cannot read it
+                raise _Unsure("sign")
+            return _call("_pnp_signed", _constant(negative), self.made(node.operand, depth))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in (ast.Is, ast.IsNot):
+            return self.tested(node, depth)
         if isinstance(node, ast.Call) and not node.keywords and not any(isinstance(arg, ast.Starred) for arg in node.args):
             return self.called(node, depth)
         raise _Unsure(type(node).__name__)
@@ -522,15 +617,37 @@ class _Python:
             return _spending("_pnp_called", self.made(func, depth), *(self.made(arg, depth) for arg in node.args))
         raise _Unsure("call")
 
+    def subject(self, left: ast.AST, right: ast.AST, word: bytes) -> None:
+        """That a filter's or a test's subject (`left`, before `word`, `|` or `is`) is what
+        Jinja's filter or test binds to as Python binds it: a name, an attribute, an item,
+        a call, a literal, another filter, or anything in brackets (`(a ~ b) | f`); not
+        `a ~ b | f`, where Jinja filters b."""
+        written = b" ".join(self.between(left, right).split())
+        if written == word and (isinstance(left, _FILTERED) or (isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitOr))):
+            return
+        if written.endswith(word) and written[: -len(word)].replace(b" ", b"").strip(b")") == b"" and written != word:
+            return
+        raise _Unsure("binds")
+
+    def tested(self, node: ast.Compare, depth: int) -> ast.expr:
+        """`value is number`, `value is not none`: one of Jinja's tests of one value, named
+        as written, after what Jinja's test binds to."""
+        test = node.comparators[0]
+        if not isinstance(test, ast.Name) or test.id not in _IS_TESTS or self.written(test) != test.id:
+            raise _Unsure("is")
+        after = _LEADING_WORD.match(self.text[test.end_col_offset :].lstrip())
+        if after is not None and after.group() not in (b"and", b"or", b"else"):
+            raise _Unsure("is")  # `x is number if c else d`: Jinja reads the word after a test as its argument
+        negated = isinstance(node.ops[0], ast.IsNot)
+        self.subject(node.left, test, b"is not" if negated else b"is")
+        tested = _spending("_pnp_is", self.made(node.left, depth), _constant(test.id))
+        return ast.UnaryOp(ast.Not(), tested, **_AT) if negated else tested
+
     def filtered(self, node: ast.BinOp, depth: int) -> ast.expr:
         """`value | filter` or `value | filter(arguments)`: a filter of those above, its
         name as written right after the bar, after what Jinja's filter binds to."""
         left, right = node.left, node.right
-        bar = self.between(left, right)
-        if bar != b"|" and not (bar.endswith(b"|") and bar[:-1].strip().strip(b")") == b""):
-            raise _Unsure("|")  # `x | (f)`, which Jinja cannot read
-        if bar == b"|" and not isinstance(left, _FILTERED) and not (isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitOr)):
-            raise _Unsure("binds")  # `a ~ b | f`: Jinja filters b
+        self.subject(left, right, b"|")  # not `x | (f)`, which Jinja cannot read
         call = right if isinstance(right, ast.Call) else None
         name = call.func if call is not None else right
         if not isinstance(name, ast.Name) or self.written(name) != name.id or name.col_offset != right.col_offset:  # not `x | (f)(a)`

@@ -475,7 +475,30 @@ FILTERS = [  # what Mestá's rules and layouts write, and more of the same filte
 ]
 
 
-@pytest.mark.parametrize("source", FILTERS)
+ARITHMETIC = [  # what the bundled games' tracks and rules write, and more of the same
+    "'#b58fd0' if points % 10 == 0 else ('#e6d8f0' if points % 5 == 0 else '#f7f1fa')",
+    "second == (100 - points) // 25",
+    "points == 1 + 2 * (points - 2)",
+    "points / 2",
+    "points / 2 * 3 - 1.5",
+    "-points + +points - -2",
+    "points % 2 == 1 and points // 2 == 1",
+    "capital + capital + 1",
+    "(kind ~ points) ~ (points * 2)",
+    "points is number",
+    "kind is not number",
+    "nothing is none and kind is string",
+    "not capital is boolean",
+    "points is integer and (points / 2) is float",
+    "names | length is number",
+    "capital is false and not capital is true",
+    "names[points - 2]",
+    "names[-1] ~ pair[second]",
+    "game['ti' ~ 'tle']",
+]
+
+
+@pytest.mark.parametrize("source", FILTERS + ARITHMETIC)
 def test_filters_tests_calls_and_joins_mean_what_jinja_means(source):
     """Each is evaluated by Python (not left to Jinja) and gives what Jinja gives."""
     assert expressions._evaluated_simply(source, FILTERED) is not expressions._ABSENT
@@ -503,6 +526,22 @@ def test_filters_tests_calls_and_joins_mean_what_jinja_means(source):
         "names | select('in', names | reject('in', [])) | list",  # `in` a generator
         "values(names | select('in', names), 'x')",
         "card.values()",
+        "points + 1 is number",  # Jinja tests 1: points + True
+        "points / 2 is float",  # points / False: Jinja divides by zero
+        "1 + points ~ 'x'",  # Jinja joins points and 'x' first
+        "points - 1 ~ 'x'",
+        "~ points",  # Python reads ~ as +; Jinja cannot read it
+        "points ** 2",
+        "'%s!' % kind",  # a text's % formats: the sandbox's
+        "kind + 'x'",
+        "points is defined",
+        "points is None",  # Jinja has no test of that name
+        "points is number if kind else 1.5",  # Jinja reads `if` as the test's argument
+        "points // 0",
+        "names[1.5]",  # a key Python and Jinja read otherwise
+        "names[0:1]",
+        "names[kind]",
+        "10 ** 400 * 10 ** 400",  # more digits than the sandbox lets a product have
         "[names | select('in', names), 1]",  # a list holding a generator
         "[1, nothing or names | reject('in', [])]",
         "names | (list)",  # Jinja cannot read these
@@ -614,9 +653,13 @@ def _random_expression(pick: random.Random, depth: int = 0) -> str:
     if roll < 0.55:
         return f"{inner} | {pick.choice(filters)}"
     if roll < 0.75:
-        return inner + pick.choice([" == ", " != ", " in ", " not in ", " and ", " or ", " ~ ", " < "]) + _random_expression(pick, depth + 1)
+        return (
+            inner
+            + pick.choice([" == ", " != ", " in ", " not in ", " and ", " or ", " ~ ", " < ", " + ", " - ", " * ", " % ", " // ", " / "])
+            + _random_expression(pick, depth + 1)
+        )
     if roll < 0.85:
-        return pick.choice(["({})", "not {}", "values({}, 'main')", "[{}, kind]"]).format(inner)
+        return pick.choice(["({})", "not {}", "values({}, 'main')", "[{}, kind]", "-{}", "{} is number", "{} is not none", "{} is string"]).format(inner)
     if roll < 0.93:
         return inner + "." + pick.choice(["name", "values()", "keys()", "items()", "id", "startswith('a')"])
     return f"{inner} if {_random_expression(pick, depth + 1)} else {_random_expression(pick, depth + 1)}"
