@@ -399,9 +399,11 @@ def _eager(value: Any) -> Any:
 # values, so Python runs them directly; the rest go through the helpers above, which do
 # what the sandbox does where they are sure of it and raise elsewhere. Only ASCII names
 # (not Jinja's constants) and attributes, plain quoted texts without escapes, decimal
-# whole numbers, lists of these, one operator per comparison, a filter's name, test and
-# attribute as written (not computed), a filter after a name, an attribute, an item, a
-# call, a literal, another filter or brackets (where Jinja's filter binds as Python's | does),
+# numbers (whole or with a point), lists of these, one operator per comparison, a filter's
+# name, test and attribute as written (not computed), a filter or a test after a name, an
+# attribute, an item, a call, a literal, another filter or brackets (where Jinja's filter
+# and test bind as Python's | and `is` do: not `x + 1 is number`), a test followed by no
+# word but and, or and else (Jinja would read it as the test's argument),
 # `~` where Python's + would bind as Jinja's ~ does (`a ~ b | f` is not), on one line;
 # anything else, a name the context cannot give (as Jinja finds it: the context, Jinja's
 # globals, then the decks and other types' fields) and any error goes to Jinja, which says
