@@ -697,7 +697,7 @@ class _Python:
 
 
 @lru_cache(maxsize=1024)
-def _simple(source: str) -> tuple[Any, tuple[str, ...], int] | None:
+def _simple(source: str) -> tuple[Any, frozenset[str], int] | None:
     """The Python function of an expression that evaluates it as Jinja would (see above),
     given the context and a budget, with the names it reads and what its comparisons,
     lengths and text tests may spend at most; or None: Jinja evaluates it."""
@@ -720,14 +720,14 @@ def _simple(source: str) -> tuple[Any, tuple[str, ...], int] | None:
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(_CTX, **_AT), ast.arg(_SPENT, **_AT)], kwonlyargs=[], kw_defaults=[], defaults=[])
     function = ast.Expression(ast.Lambda(arguments, body, **_AT))
     code = compile(function, "<expression>", "eval")
-    return eval(code, _HELPERS), tuple(python.names), python.operations * _STATIC_STEPS  # noqa: S307 - made by _Python of the operators above only
+    return eval(code, _HELPERS), frozenset(python.names), python.operations * _STATIC_STEPS  # noqa: S307 - made by _Python of the operators above only
 
 
-def _named(ctx: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any] | None:
+def _named(ctx: dict[str, Any], names: frozenset[str]) -> dict[str, Any] | None:
     """The context with every name of `names` in it, found as Jinja finds a name the
     context lacks (sandbox._Context: its globals, then the decks and the fields other
     types declare); None where that is not one of these: Jinja says what it is."""
-    if all(name in ctx for name in names):
+    if ctx.keys() >= names:
         return ctx
     decks = ctx.get("decks")
     if type(decks) is not Decks:
@@ -822,7 +822,7 @@ def _written_simply(source: str, ctx: dict[str, Any]) -> str | None:
     if pieces is None:
         return None
     expressions = [piece for piece in pieces if type(piece) is tuple]
-    named = _named(ctx, tuple(name for _, names, _ in expressions for name in names))
+    named = _named(ctx, frozenset().union(*(names for _, names, _ in expressions)))
     if named is None:
         return None
     spent = _Spent(MAX_STEPS - sum(static for _, _, static in expressions))
