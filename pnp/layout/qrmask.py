@@ -5,8 +5,8 @@ Why: reportlab builds the whole symbol once per pattern and scores each with its
 rules module by module in pure Python, most of the cost of a QR code (bench/FIGURES.md).
 Here reportlab builds the symbol once (its data masked with pattern 0, the format bits
 blank, as it scores them), each other pattern's symbol is that one with the data modules
-where the two patterns differ flipped, and the rules are counted on rows held as ints, a
-whole row at a time. The rules are reportlab's, quirks included (see `penalty`), so the
+where the two patterns differ flipped, and the rules are counted on the symbol held as one int,
+all its modules at once. The rules are reportlab's, quirks included (see `penalty`), so the
 choice and every module are the same: tests/layout/test_qrmask.py compares both on many
 texts, levels and versions.
 
@@ -17,7 +17,9 @@ What of reportlab's QRCode this reads (all public names of its `qrencoder` modul
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 PATTERNS = 8
@@ -27,9 +29,10 @@ _DIGITS = bytes.maketrans(b"\x00\x01", b"01")  # a row of bools as bytes -> its 
 Mask = Callable[[int, int], bool]  # (row, column) -> whether the pattern flips that module
 
 
-def row_bits(row: Sequence[bool]) -> int:
-    """A row of modules as an int, its first column the highest bit (dark = 1)."""
-    return int(bytes(row).translate(_DIGITS), 2)
+def bits(modules: Sequence[Sequence[bool]]) -> int:
+    """An n x n symbol as one int of n * n bits, row after row from the top, each row from
+    its first column, the first module the highest bit (dark = 1)."""
+    return int(b"".join(map(bytes, modules)).translate(_DIGITS), 2)
 
 
 def row_text(row: Sequence[bool]) -> str:
@@ -37,38 +40,53 @@ def row_text(row: Sequence[bool]) -> str:
     return bytes(row).translate(_DIGITS).decode("ascii")
 
 
-def penalty(rows: Sequence[int], n: int) -> int:
-    """reportlab's `QRUtil.getLostPoint` of an n x n symbol given as rows of bits (`row_bits`).
-    Its rules, as it counts them:
+@dataclass(frozen=True)
+class _Grid:
+    """Which bits of an n x n symbol (`bits`) each rule may start at, per size n: the
+    symbol is shifted by 1 to meet a module's neighbour in its row, by n in its column."""
+
+    n: int
+    pair: int  # a module with its right neighbour: all but each row's last column
+    five: int  # five modules from there on in the row: all but each row's last four columns
+    finder: int  # FINDER_LIKE from there on, not reaching the last column: the first n - 11 columns
+    above: int  # a module with the one below: all but the last row
+    five_down: int  # five modules down: all but the last four rows
+
+    @classmethod
+    @functools.cache
+    def of(cls, n: int) -> _Grid:
+        def each_row(row: int) -> int:
+            return sum(row << (r * n) for r in range(n))
+
+        full = (1 << n) - 1  # a row, its first column the highest bit
+        return cls(n, each_row(full >> 1), each_row(full >> 4), each_row(full >> 11 << 11), (1 << n * (n - 1)) - 1, (1 << n * (n - 4)) - 1)
+
+
+def penalty(symbol: int, n: int) -> int:
+    """reportlab's `QRUtil.getLostPoint` of an n x n symbol given as `bits`. Its rules, as it
+    counts them:
     1. each run of five or more modules of one colour, in a row or a column: its length - 2;
     2. each 2 x 2 square of one colour: 3;
-    3. each 1:1:3:1:1 finder-like run followed by four light modules (FINDER_LIKE), in rows
-       only and left to right only, not reaching the last column: 40 (reportlab's pass over
-       the columns compares a tuple with a list and never finds one);
-    4. 10 for each 5 % the dark modules are away from half, rounded down."""
-    full = (1 << n) - 1
-    score = 0
-    runs = []  # per row: bit c set where columns c..c+4 are one colour (c counted from the right)
-    same_below = []  # per pair of rows: bit c set where the two are one colour in column c
-    finders = []
-    for a in rows:
-        pairs = ~(a ^ (a >> 1))  # bit c: columns c and c+1 of one colour
-        five = pairs & (pairs >> 1) & (pairs >> 2) & (pairs >> 3) & (full >> 4)
-        runs.append(five)
-        finders.append(f"{a >> 1:0{n - 1}b}")
-    for a, b, pairs_a in zip(rows, rows[1:], [~(a ^ (a >> 1)) for a in rows]):
-        same = ~(a ^ b) & full
-        same_below.append(same)
-        score += 3 * (same & (same >> 1) & pairs_a & (full >> 1)).bit_count()  # rule 2
-    # Rule 1: a run of length L >= 5 has L - 4 windows of five, one of them its last.
-    for five in runs:
-        score += five.bit_count() + 2 * (five & ~(five >> 1)).bit_count()
-    down = [s1 & s2 & s3 & s4 for s1, s2, s3, s4 in zip(same_below, same_below[1:], same_below[2:], same_below[3:])]
-    for five, after in zip(down, [*down[1:], 0]):
-        score += five.bit_count() + 2 * (five & ~after).bit_count()
-    score += 40 * ",".join(finders).count(FINDER_LIKE)  # rule 3
-    dark = sum(a.bit_count() for a in rows)
-    return score + 10 * (abs(100 * dark // (n * n) - 50) // 5)  # rule 4
+    3. each FINDER_LIKE run (1:1:3:1:1 and four light modules), in rows only and left to
+       right only, not reaching the last column: 40 (reportlab's pass over the columns
+       compares a tuple with a list and never finds one). Two such runs cannot overlap, so
+       all are counted, as reportlab's left-to-right search finds them;
+    4. 10 for each 5 % the dark modules are away from half, rounded down.
+    A run of length L >= 5 has L - 4 windows of five modules of one colour, one of them its
+    last (the next window is not one colour): L - 2 is the windows, plus 2 for each last."""
+    grid = _Grid.of(n)
+    right = ~(symbol ^ (symbol >> 1))  # bit p: the module and its right neighbour are one colour
+    below = ~(symbol ^ (symbol >> n)) & grid.above  # bit p: the module and the one below it are
+    across = right & (right >> 1) & (right >> 2) & (right >> 3) & grid.five
+    down = below & (below >> n) & (below >> 2 * n) & (below >> 3 * n) & grid.five_down
+    score = across.bit_count() + 2 * (across & ~(across >> 1)).bit_count()  # rule 1
+    score += down.bit_count() + 2 * (down & ~(down >> n)).bit_count()
+    score += 3 * (below & (below >> 1) & right & grid.pair).bit_count()  # rule 2
+    finder = grid.finder
+    for k, digit in enumerate(FINDER_LIKE):
+        finder &= symbol << k if digit == "1" else ~(symbol << k)
+    score += 40 * finder.bit_count()  # rule 3
+    return score + 10 * (abs(100 * symbol.bit_count() // (n * n) - 50) // 5)  # rule 4
 
 
 def best_mask(code: Any, mask: Callable[[int], Mask]) -> int:
@@ -78,17 +96,16 @@ def best_mask(code: Any, mask: Callable[[int], Mask]) -> int:
     reportlab leaves the last one: `make` builds the chosen symbol after it."""
     code.makeImpl(True, 0)
     n = code.moduleCount
-    first = [row_bits(row) for row in code.modules]
-    flips = _flips(code, mask)
-    scores = [penalty([a ^ b for a, b in zip(first, flip)], n) for flip in flips]
+    first = bits(code.modules)
+    scores = [penalty(first ^ flip, n) for flip in _flips(code, mask)]
     return scores.index(min(scores))
 
 
-_FLIPS: dict[tuple[int, Callable[[int], Mask]], list[list[int]]] = {}  # kept per version: a game's codes are often of one
+_FLIPS: dict[tuple[int, Callable[[int], Mask]], list[int]] = {}  # kept per version: a game's codes are often of one
 
 
-def _flips(code: Any, mask: Callable[[int], Mask]) -> list[list[int]]:
-    """Per pattern, the rows of bits where it and pattern 0 differ on the data modules:
+def _flips(code: Any, mask: Callable[[int], Mask]) -> list[int]:
+    """Per pattern, the bits (`bits`) where it and pattern 0 differ on the data modules:
     pattern p's symbol is pattern 0's XOR these. The patterns repeat every 12 rows and 6
     columns (they depend on row % 2, row % 3, row // 2 % 2 and the same of columns, and on
     row * column % 6), so each is asked 72 times, not once per module."""
@@ -99,13 +116,14 @@ def _flips(code: Any, mask: Callable[[int], Mask]) -> list[list[int]]:
     data = bytearray(n * n)
     for col, row in code.dataPosIterator():
         data[row * n + col] = 1
-    data_rows = [int(data[r * n : (r + 1) * n].translate(_DIGITS), 2) for r in range(n)]
+    on_data = int(data.translate(_DIGITS), 2)
     repeat = -(-n // 6)
     patterns = []
     for p in range(PATTERNS):
         flip = mask(p)
-        tiles = ["".join("1" if flip(r, c) else "0" for c in range(6)) * repeat for r in range(12)]
-        patterns.append([int(tiles[r % 12][:n], 2) for r in range(n)])
-    found = [[(pattern ^ zero) & data for pattern, zero, data in zip(patterns[p], patterns[0], data_rows)] for p in range(PATTERNS)]
+        tile = bytes([flip(r, c) for r in range(12) for c in range(6)]).translate(_DIGITS).decode("ascii")
+        rows = [(tile[6 * r : 6 * r + 6] * repeat)[:n] for r in range(12)]
+        patterns.append(int("".join(rows[r % 12] for r in range(n)), 2))
+    found = [(pattern ^ patterns[0]) & on_data for pattern in patterns]
     _FLIPS[key] = found
     return found

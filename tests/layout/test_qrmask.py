@@ -12,7 +12,7 @@ import pytest
 from reportlab.graphics.barcode import qrencoder
 
 from pnp.layout.elements.qr import _code_class, _modules
-from pnp.layout.qrmask import FINDER_LIKE, best_mask, penalty, row_bits
+from pnp.layout.qrmask import FINDER_LIKE, best_mask, bits, penalty
 
 ALPHABETS = {
     "numeric": "0123456789",
@@ -69,7 +69,7 @@ def test_each_pattern_s_penalty_is_reportlab_s(text: str, level: str):
     code.make()
     for pattern in range(8):
         code.makeImpl(True, pattern)
-        assert penalty([row_bits(row) for row in code.modules], code.moduleCount) == qrencoder.QRUtil.getLostPoint(code)
+        assert penalty(bits(code.modules), code.moduleCount) == qrencoder.QRUtil.getLostPoint(code)
 
 
 def test_the_penalty_of_any_matrix_is_reportlab_s():
@@ -91,4 +91,4 @@ def test_the_penalty_of_any_matrix_is_reportlab_s():
             rows.append(row)
         if rnd.random() < 0.3:  # a row repeated: long runs down the columns
             rows[rnd.randrange(n)] = rows[0]
-        assert penalty([row_bits(row) for row in rows], n) == qrencoder.QRUtil.getLostPoint(SimpleNamespace(modules=rows))
+        assert penalty(bits(rows), n) == qrencoder.QRUtil.getLostPoint(SimpleNamespace(modules=rows))
