@@ -3,10 +3,10 @@
 
 Why: reportlab builds the whole symbol once per pattern and scores each with its penalty
 rules module by module in pure Python, most of the cost of a QR code (bench/FIGURES.md).
-Here reportlab builds the symbol once (its data masked with pattern 0, the format bits
-blank, as it scores them), each other pattern's symbol is that one with the data modules
-where the two patterns differ flipped, and the rules are counted on the symbol held as one int,
-all its modules at once. The rules are reportlab's, quirks included (see `penalty`), so the
+Here reportlab builds the scored symbol once (its data masked with pattern 0, the format
+bits blank, as it scores them), each other pattern's symbol is that one with the data
+modules where the two patterns differ flipped, and the rules are counted on the symbol held
+as one int, all its modules at once; then reportlab's `make` builds the chosen symbol. The rules are reportlab's, quirks included (see `penalty`), so the
 choice and every module are the same: tests/layout/test_qrmask.py compares both on many
 texts, levels and versions.
 
@@ -76,7 +76,7 @@ def penalty(symbol: int, n: int) -> int:
     last (the next window is not one colour): L - 2 is the windows, plus 2 for each last."""
     grid = _Grid.of(n)
     right = ~(symbol ^ (symbol >> 1))  # bit p: the module and its right neighbour are one colour
-    below = ~(symbol ^ (symbol >> n)) & grid.above  # bit p: the module and the one below it are
+    below = ~(symbol ^ (symbol >> n)) & grid.above  # bit p: the module and the one below it are one colour
     across = right & (right >> 1) & (right >> 2) & (right >> 3) & grid.five
     down = below & (below >> n) & (below >> 2 * n) & (below >> 3 * n) & grid.five_down
     score = across.bit_count() + 2 * (across & ~(across >> 1)).bit_count()  # rule 1
@@ -101,14 +101,14 @@ def best_mask(code: Any, mask: Callable[[int], Mask]) -> int:
     return scores.index(min(scores))
 
 
-_FLIPS: dict[tuple[int, Callable[[int], Mask]], list[int]] = {}  # kept per version: a game's codes are often of one
+_FLIPS: dict[tuple[int, Callable[[int], Mask]], list[int]] = {}  # per version (40 at most): a game's codes are often of one
 
 
 def _flips(code: Any, mask: Callable[[int], Mask]) -> list[int]:
     """Per pattern, the bits (`bits`) where it and pattern 0 differ on the data modules:
     pattern p's symbol is pattern 0's XOR these. The patterns repeat every 12 rows and 6
-    columns (they depend on row % 2, row % 3, row // 2 % 2 and the same of columns, and on
-    row * column % 6), so each is asked 72 times, not once per module."""
+    columns (they depend on row and column modulo 2 and 3, row // 2 % 2, column // 3 % 2
+    and row * column % 6), so each is asked 72 times, not once per module."""
     key = (code.version, mask)
     if key in _FLIPS:
         return _FLIPS[key]
