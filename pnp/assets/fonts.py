@@ -26,6 +26,7 @@ from pnp.base.signals import stop_if_received
 from pnp.base.versions import per_version, version
 from pnp.load.languages import known_language
 from pnp.load.yamlfile import LMap, load_yaml
+from pnp.pdf.canvas import register_font  # also what makes reportlab read a font's tables whole (canvas._extract_info)
 
 PREFIX = "pnp-"  # our registered names never clash with reportlab's standard fonts
 
@@ -206,8 +207,6 @@ def _register(path: Path, name: str, loc: Location) -> Font:
         problems.error(loc, "font-unreadable", f"font '{name}' ({display_path(path)}) cannot be used: {_why(exc, path)}; expected a TrueType (.ttf) file")
         raise PnpError(problems) from None
     if registered in pdfmetrics.getRegisteredFontNames():  # its file changed while pnp runs (the watcher)
-        from pnp.pdf.canvas import register_font  # deferred for speed: what measures text loads reportlab's PDF writer only in this rare case
-
         register_font(ttf)  # reportlab's registerFont would keep the old version
         for known in BY_NAME:  # they know fonts by their registered name
             known.cache_clear()

@@ -16,7 +16,8 @@ symbol's operators written again into the next PDF (`portable_code`), a rounded 
 written again as it was (`round_rect`), ASCII text encoded for reportlab by Python's
 codec (`_pdfdoc_encoded`, in place of pdfdoc's `pdfdocEnc`), an SVG that svglib
 read drawn in the canvas's font (`draw_drawing`), a font registered again when its file
-changed (`register_font`), a rulebook's pages set as forms and copied from one PDF into
+changed (`register_font`), a TrueType font's per-glyph tables read whole, not a number
+at a time (`_extract_info`), a rulebook's pages set as forms and copied from one PDF into
 another (`FormPagesCanvas`, `KeptPagesCanvas`, `copy_pages`), and at the end the few
 things the rest of pnp needs that reportlab has no public way to ask (a flowable's
 frame, a table's row heights, a KeepTogether's flowables) or set (whether a document
@@ -30,7 +31,9 @@ from __future__ import annotations
 import copy
 from array import array
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
 from pathlib import Path
+from struct import unpack_from
 from typing import TYPE_CHECKING, BinaryIO, Protocol
 from weakref import WeakKeyDictionary
 
@@ -59,7 +62,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFZCompress,
 )
 from reportlab.pdfbase.pdfdoc import format as pdfdoc_format
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont, TTFontFile
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas, ExtGState
 
 from pnp.base.signals import stop_if_received
@@ -589,6 +592,151 @@ _reportlab_cmap = ttfonts.makeToUnicodeCMap
 _reportlab_add_objects = TTFont.addObjects
 ttfonts.makeToUnicodeCMap = _to_unicode_cmap
 TTFont.addObjects = _add_objects
+
+
+def _extract_info(self: TTFontFile, charInfo: int = 1) -> None:  # noqa: N803 - reportlab's name
+    """reportlab's TTFontFile.extractInfo (what reading a TrueType font finds), with the
+    tables of one value per character or glyph read whole: reportlab reads the cmap, hmtx
+    and loca tables one number per call (35,000 calls for Mestá's five fonts, 6,000 glyphs
+    for DejaVu Sans alone), `_char_info` unpacks each array at once. The face is the same:
+    every attribute, in the same order, with the same values and types (tests/pdf
+    compares them for every font it finds). What `_char_info` does not read (another cmap
+    format, a table missing or cut short) is read by reportlab's own code from the start,
+    so an unusual font is read as before and a damaged one fails with reportlab's error."""
+    _reportlab_extract_info(self, 0)  # the names, head, OS/2, post, hhea and maxp tables: reportlab's reading
+    if not charInfo:
+        return
+    del self.charToGlyph, self.defaultWidth, self.charWidths  # reportlab's blanks without the characters: set again below in its order
+    try:
+        info = _char_info(self)
+    except CmapTooLarge:
+        raise
+    except Exception:  # a table that ends early or is missing: reportlab's reading below says what is wrong
+        info = None
+    if info is None:
+        _reportlab_extract_info(self, charInfo)
+    else:
+        self.__dict__.update(info)
+
+
+def _char_info(face: TTFontFile) -> dict[str, object] | None:
+    """The characters' glyphs and every glyph's width and place, as reportlab's
+    extractInfo sets them (charToGlyph, glyphToChar, charWidths, hmetrics, defaultWidth,
+    glyphPos), or None for a font whose glyph data or cmap format (other than 4 and 12)
+    reportlab's own code reads. Each step mirrors reportlab's loop it replaces."""
+    data, table = face._ttf_data, face.table
+    head = table["head"]["offset"]
+    loca_format, glyph_format = unpack_from(">HH", data, head + 50)
+    (long_metrics,) = unpack_from(">H", data, table["hhea"]["offset"] + 34)
+    if glyph_format != 0 or "loca" not in table or loca_format not in (0, 1):
+        return None
+    # cmap: the last Unicode subtable, chosen as reportlab chooses it
+    cmap = table["cmap"]["offset"]
+    version, count = unpack_from(">HH", data, cmap)
+    if count == 0 and version != 0:
+        count = version
+    records = unpack_from(">" + "HHL" * count, data, cmap + 4)
+    at, kind = None, 0
+    for platform, encoding, offset in zip(records[0::3], records[1::3], records[2::3]):
+        if platform == 3 or (platform == 1 and encoding == 1) or (platform == 0 and encoding != 5):
+            at, kind = offset, 1
+        elif platform == 1 and encoding == 0 and kind != 1:
+            at, kind = offset, 2
+    if at is None:
+        return None
+    at += cmap
+    (form,) = unpack_from(">H", data, at)
+    chars: list[int] = []
+    glyphs: list[int] = []
+    if form == 4:  # segments of characters, each a delta from its glyphs or an index into an array of them
+        length, _ = unpack_from(">HH", data, at + 2)
+        segments = unpack_from(">H", data, at + 6)[0] >> 1
+        ends = unpack_from(f">{segments}H", data, at + 14)
+        starts = unpack_from(f">{segments}H", data, at + 16 + 2 * segments)
+        deltas = unpack_from(f">{segments}h", data, at + 16 + 4 * segments)
+        ranges_at = at + 16 + 6 * segments
+        ranges = unpack_from(f">{segments}H", data, ranges_at)
+        _within_unicode(starts, ends)
+        for n, (start, end, delta, range_offset) in enumerate(zip(starts, ends, deltas, ranges)):
+            codes = range(start, end + 1)
+            chars += codes
+            if range_offset == 0:
+                glyphs += [(code + delta) & 0xFFFF for code in codes]
+            else:
+                first = ranges_at + 2 * n + range_offset
+                inside = min(len(codes), max(0, (at + length - first + 1) // 2))  # reportlab gives glyph 0 to a code past the subtable's end
+                glyphs += [(glyph + delta) & 0xFFFF if glyph else 0 for glyph in unpack_from(f">{inside}H", data, first)]
+                glyphs += [0] * (len(codes) - inside)
+    elif form == 12:  # groups of consecutive characters and glyphs
+        unpack_from(">LL", data, at + 4)  # its length and language, which reportlab reads and does not use
+        (groups,) = unpack_from(">L", data, at + 12)
+        fields = unpack_from(f">{3 * groups}L", data, at + 16)
+        _within_unicode(fields[0::3], fields[1::3])
+        for start, end, first in zip(fields[0::3], fields[1::3], fields[2::3]):
+            codes = range(start, end + 1)
+            chars += codes
+            glyphs += range(first, first + len(codes))
+    else:
+        return None
+    char_to_glyph = dict(zip(chars, glyphs))
+    glyph_to_chars: dict[int, list[int]] = {}
+    for char, glyph in zip(chars, glyphs):
+        if glyph in glyph_to_chars:
+            glyph_to_chars[glyph].append(char)
+        else:
+            glyph_to_chars[glyph] = [char]
+    # hmtx: an advance and a side bearing per glyph, the last advance repeated for the glyphs after the long metrics
+    hmtx = table["hmtx"]["offset"]
+    pairs = unpack_from(f">{2 * long_metrics}H", data, hmtx)
+    bearings = unpack_from(f">{face.numGlyphs - long_metrics}H", data, hmtx + 4 * long_metrics) if face.numGlyphs > long_metrics else ()
+    advances = pairs[0::2]
+    scale = 1000 / face.unitsPerEm  # reportlab's _pdfScale: widths in thousandths, kept as ints for a font of 1000 units
+    widths = list(advances) if face.unitsPerEm == 1000 else [advance * scale for advance in advances]
+    last = widths[-1]  # reportlab pairs the glyphs after the long metrics with the scaled advance
+    hmetrics = [*zip(advances, pairs[1::2]), *zip(repeat(last), bearings)]
+    widths += repeat(last, len(bearings))
+    glyph_count = len(widths)
+    char_widths = {char: widths[glyph] for glyph in sorted(glyph_to_chars) if glyph < glyph_count for char in glyph_to_chars[glyph]}
+    # loca: where each glyph's outline starts, in half-units (format 0) or bytes (format 1)
+    loca = table["loca"]["offset"]
+    if loca_format == 0:
+        glyph_pos = [place << 1 for place in unpack_from(f">{face.numGlyphs + 1}H", data, loca)]
+    else:
+        glyph_pos = list(unpack_from(f">{face.numGlyphs + 1}L", data, loca))
+    end = loca + 2 * (loca_format + 1) * (face.numGlyphs + 1)  # where reportlab's reading stops
+    if 0x20 in char_to_glyph:  # a no-break space is drawn as a space, and the other way round
+        char_to_glyph[0xA0] = char_to_glyph[0x20]
+        char_widths[0xA0] = char_widths[0x20]
+    elif 0xA0 in char_to_glyph:
+        char_to_glyph[0x20] = char_to_glyph[0xA0]
+        char_widths[0x20] = char_widths[0xA0]
+    return {
+        "charToGlyph": char_to_glyph,
+        "glyphToChar": glyph_to_chars,
+        "charWidths": char_widths,
+        "hmetrics": hmetrics,
+        "defaultWidth": widths[0],
+        "glyphPos": glyph_pos,
+        "_pos": end,
+    }
+
+
+class CmapTooLarge(TTFError):
+    """A font whose characters are more than Unicode has: a damaged or hostile cmap that
+    reportlab would read code by code into gigabytes."""
+
+
+def _within_unicode(starts: Sequence[int], ends: Sequence[int]) -> None:
+    """Refuse a cmap whose ranges hold more codes than Unicode (U+0000 to U+10FFFF) has, or
+    one past it: what a font maps is at most that, so more is damage or an attack."""
+    total = sum(end - start + 1 for start, end in zip(starts, ends) if end >= start)
+    if total > _UNICODE or any(end >= _UNICODE for end in ends):
+        raise CmapTooLarge(f"its character map claims {total:,} characters, up to U+{max(ends):X}, where Unicode has {_UNICODE:,} up to U+10FFFF")
+
+
+_UNICODE = 0x110000
+_reportlab_extract_info = TTFontFile.extractInfo
+TTFontFile.extractInfo = _extract_info
 
 _NOT_PDFDOC = bytes(range(0x18, 0x20))  # the ASCII codes PDFDocEncoding gives to accents (breve, caron, ...): reportlab's codec refuses them
 

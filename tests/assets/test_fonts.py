@@ -27,6 +27,19 @@ def _game_with_font(folder: Path, data: bytes) -> Path:
     return game
 
 
+def _stretched_cmap() -> bytes:
+    """Source Sans Pro with the first group of its Unicode cmap (format 12) stretched to
+    U+FFFFFF: 16 million characters, which reportlab would read one by one into gigabytes."""
+    data = bytearray((FONTS_DIR / "SourceSansPro-Regular.ttf").read_bytes())
+    tables = struct.unpack_from(">H", data, 4)[0]
+    cmap = next(struct.unpack_from(">L", data, 12 + 16 * n + 8)[0] for n in range(tables) if data[12 + 16 * n : 16 + 16 * n] == b"cmap")
+    for record in range(struct.unpack_from(">H", data, cmap + 2)[0]):
+        platform, encoding, offset = struct.unpack_from(">HHL", data, cmap + 4 + 8 * record)
+        if (platform, encoding) == (3, 10):
+            struct.pack_into(">L", data, cmap + offset + 16 + 4, 0xFFFFFF)  # the first group's last character
+    return bytes(data)
+
+
 @pytest.mark.parametrize(
     ("data", "why"),
     [
@@ -34,8 +47,9 @@ def _game_with_font(folder: Path, data: bytes) -> Path:
         ((FONTS_DIR / "SourceSerifPro-Regular.ttf").read_bytes()[:300], "it ends before its tables do (a file cut short?)"),
         (b"\x13\x37 junk bytes " * 10, "Not a recognized TrueType font: version=0x1337206A"),
         (b"", "is not a TTF file: can't read version"),
+        (_stretched_cmap(), "its character map claims 16,"),
     ],
-    ids=["no tables", "cut short", "junk", "empty"],
+    ids=["no tables", "cut short", "junk", "empty", "too many characters"],
 )
 def test_a_damaged_font_is_an_error_at_its_line_in_fonts_yaml(tmp_path: Path, data: bytes, why: str):
     game = _game_with_font(tmp_path / "hra", data)
@@ -44,7 +58,8 @@ def test_a_damaged_font_is_an_error_at_its_line_in_fonts_yaml(tmp_path: Path, da
         assert result.exit_code == 1, result.output
         assert (
             "fonts.yaml:2:6: font 'own' (" in result.output
-            and f"own.ttf) cannot be used: {why}; expected a TrueType (.ttf) file [font-unreadable]" in result.output
+            and f"own.ttf) cannot be used: {why}" in result.output
+            and "; expected a TrueType (.ttf) file [font-unreadable]" in result.output
         )
         assert "internal error" not in result.output and result.output.count("[font-unreadable]") == 1
 

@@ -56,6 +56,7 @@ FENCES = {  # the checklist for an upgrade: each name is something the new versi
                 *("_setColorSpace", "_setExtGState", "_setXObjects", "_startPage"),  # Canvas's steps of showPage and endForm (FormPagesCanvas)
                 *("_fonts", "_dynFaceNames", "_dynamicFont"),  # pdfmetrics's registry of fonts (register_font, copy_pages)
                 *("_frame", "_atTop", "_content", "_rowHeights"),  # platypus: a flowable's frame, KeepTogether's flowables, Table's rows
+                *("_ttf_data", "_pos"),  # a TrueType file's bytes, and where reportlab's reading of its tables ends (_extract_info)
                 *("_y", "_y1p", "_oASpace", "_prevASpace"),  # platypus: a frame's current height, its foot, and the space after the last flowable
                 *("_makeCanvas", "_doSave"),  # platypus: a document template's canvas maker and whether it writes its file
                 *(
