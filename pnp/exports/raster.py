@@ -18,6 +18,7 @@ import hashlib
 import io
 import math
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -282,16 +283,50 @@ class Rendered:
 class Pixels:
     """A white RGBX image in a buffer of ours, that pdfium renders pages into
     (`Rendered.into`) and PIL reads without a copy (`image`): a TTS sheet is made in
-    place, one fill and no copy per face."""
+    place, one fill and no copy per face. Its memory is its own, or the start of
+    `memory` (white already: SheetMemory's)."""
 
-    def __init__(self, size: tuple[int, int]) -> None:
+    def __init__(self, size: tuple[int, int], memory: bytearray | None = None) -> None:
         self.size = size
-        self.buffer = (ctypes.c_ubyte * (size[0] * size[1] * 4)).from_buffer(bytearray(b"\xff") * (size[0] * size[1] * 4))
+        length = size[0] * size[1] * 4
+        self.buffer = (ctypes.c_ubyte * length).from_buffer(bytearray(b"\xff") * length if memory is None else memory)
 
     def image(self) -> Image.Image:
         """The pixels as an RGBX image sharing this buffer (a JPEG is saved from it as
         from RGB; anything else converts it)."""
         return Image.frombuffer("RGBX", self.size, self.buffer, "raw", "RGBX", 0, 1)
+
+
+class SheetMemory:
+    """The memory an export's sheets are made in, one after another: each sheet in the same
+    buffer, filled white again, not in a new one. Why: every page of a new buffer of tens
+    of MB is faulted in and zeroed by the system at its first touch (some 0.5 ms a MB,
+    about a tenth of an export of Mestá's two decks), where filling memory already in use
+    costs a twelfth of that (bench/FIGURES.md). `reserve` bytes (the export's largest sheet)
+    are taken at the first sheet; the memory grows if a sheet needs more."""
+
+    def __init__(self, reserve: int = 0) -> None:
+        self.reserve = reserve
+        self._memory = bytearray()
+        self._lent = False
+
+    @contextmanager
+    def pixels(self, size: tuple[int, int]) -> Iterator[Pixels]:
+        """A white sheet of `size` in this memory, valid inside the `with` only (an image
+        of it, `Pixels.image`, too): the next sheet is made in the same bytes."""
+        if self._lent:  # pragma: no cover - sheets are made one at a time
+            raise RuntimeError("a sheet is still being made in this memory")
+        length = size[0] * size[1] * 4
+        if len(self._memory) < length:
+            self._memory = bytearray()  # the smaller one released before the larger is made
+            self._memory = bytearray(b"\xff") * max(length, self.reserve)
+        else:
+            ctypes.memset((ctypes.c_ubyte * length).from_buffer(self._memory), 0xFF, length)
+        self._lent = True
+        try:
+            yield Pixels(size, self._memory)
+        finally:
+            self._lent = False
 
 
 def art_key(face: Face) -> tuple:

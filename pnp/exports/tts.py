@@ -30,6 +30,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path, PurePath
@@ -43,6 +44,7 @@ from pnp.exports.raster import (
     Exported,
     Pixels,
     Rendered,
+    SheetMemory,
     check_pixels,
     face_job,
     game_faces,
@@ -254,7 +256,8 @@ def export_tts(
             chosen.append((faces, kind_of(front_layout.size, front_layout.shape), front_layout.shape or "rect", keep))
     _check_sizes(chosen, dpi, max_pixels, game.loc, problems)
     table = Table(Units().calibrated(measured) if measured else Units())
-    raster = Raster(symbols, dpi, font)
+    largest = max((_sheet_bytes(faces, keep, dpi, max_pixels) for faces, kind, _, keep in chosen if kind == "card"), default=0)
+    raster = Raster(symbols, dpi, font, SheetMemory(largest))
     thumbnail: Image.Image | None = None
     with transaction() as txn:  # every file moved into place at the end, or none
         for faces, kind, shape, keep in chosen:
@@ -304,6 +307,7 @@ class Raster:
     symbols: object
     dpi: int
     font: str
+    memory: SheetMemory = field(default_factory=SheetMemory)  # where each sheet is made, in turn
 
     def all(self, faces: Iterable) -> Iterator[Image.Image]:
         """Each face's image, in order, as it is rendered: many faces to one PDF in memory
@@ -402,7 +406,9 @@ def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, 
     if len(distinct) == 1:
         stream = raster.pages(chain(faces.backs(distinct.values()), fronts))  # each laid out as it is reached
         back = next(stream)
-        return _sheet([back], Grid(1, 1), back.size_px), stream  # a sheet of one: saved as it is (RGBX), not copied into RGB first
+        image = Pixels(back.size_px)  # a sheet of one, of its own memory (it outlives the sheets): saved as it is (RGBX), not copied into RGB first
+        back.into(image, 0, 0)
+        return image.image(), stream
     first: Image.Image | None = None
     digest = ""
     images = raster.all(faces.backs(distinct.values()))
@@ -425,9 +431,8 @@ def _deck(
     with every copy. Returns the first card's face made small, for the thumbnail, when
     `small` asks for it (else None: a resize is not cheap)."""
     deck = faces.deck
-    width, height = faces.front_sizes[keep[0]]
-    size_mm = _size_mm((width, height))
-    cell = (pixels(width, raster.dpi), pixels(height, raster.dpi))
+    size_mm = _size_mm(faces.front_sizes[keep[0]])
+    cell = _cell(faces, keep, raster.dpi)
     largest = largest_grid(cell, max_pixels)
     shared_back, fronts = _backs(faces, keep, raster)  # fronts: one stream for the deck, read sheet by sheet, each face laid out as it is drawn
     unique_backs = faces.backed and shared_back is None
@@ -447,15 +452,15 @@ def _deck(
         grid = grid_for(len(group), largest)
         key = table.deck_key()
         face_file = where / f"{deck.id}-{number}.{suffix}"
-        sheet = _sheet(islice(fronts, len(group)), grid, cell)
-        if small and first is None:
-            first = _thumbnail(sheet.crop((0, 0, *cell)).convert("RGB"))
-        save_image(sheet, face_file, raster.dpi, result.files, txn)
-        del sheet
+        with _sheet(raster.memory, islice(fronts, len(group)), grid, cell) as sheet:
+            if small and first is None:
+                first = _thumbnail(sheet.crop((0, 0, *cell)).convert("RGB"))
+            save_image(sheet, face_file, raster.dpi, result.files, txn)
         this_back = back_file
         if unique_backs:
             this_back = where / f"{deck.id}-{number}-back.{suffix}"
-            save_image(_sheet(islice(backs, len(group)), grid, cell), this_back, raster.dpi, result.files, txn)
+            with _sheet(raster.memory, islice(backs, len(group)), grid, cell) as sheet:
+                save_image(sheet, this_back, raster.dpi, result.files, txn)
         assert this_back is not None
         sheets[key] = {
             "FaceURL": urls.of(face_file),
@@ -660,16 +665,31 @@ def _name(card) -> str:
     return title if title is not None and title.strip() else card.id
 
 
-def _sheet(cards: Iterable[Rendered], grid: Grid, cell: tuple[int, int]) -> Image.Image:
+def _cell(faces, keep: list[int], dpi: int) -> tuple[int, int]:
+    """The pixels of one card of a deck's sheets (its cards are one size: one_size)."""
+    width, height = faces.front_sizes[keep[0]]
+    return pixels(width, dpi), pixels(height, dpi)
+
+
+def _sheet_bytes(faces, keep: list[int], dpi: int, max_pixels: int) -> int:
+    """The memory of a deck's largest sheet (its first) as `_deck` makes it."""
+    cell = _cell(faces, keep, dpi)
+    largest = largest_grid(cell, max_pixels)
+    grid = grid_for(min(len(keep), largest.cells), largest)
+    return cell[0] * grid.cols * cell[1] * grid.rows * 4
+
+
+@contextmanager
+def _sheet(memory: SheetMemory, cards: Iterable[Rendered], grid: Grid, cell: tuple[int, int]) -> Iterator[Image.Image]:
     """`cards` on a `grid` of `cell`-sized cells, row by row from the top left, each
     rendered straight into its cell as it comes (no image of its own, pasted: that cost a
     bitmap, a PIL copy and a paste per face); cells left empty stay white. An RGBX image
-    (`Pixels`)."""
+    (`Pixels`) in the export's `memory`, valid inside the `with`."""
     cell_w, cell_h = cell
-    sheet = Pixels((cell_w * grid.cols, cell_h * grid.rows))
-    for slot, page in enumerate(cards):
-        if page.size_px != cell:  # pragma: no cover - one_size: a deck's faces are one size
-            raise RuntimeError(f"a face of {page.size_px} pixels on a sheet of {cell} cells")
-        row, col = divmod(slot, grid.cols)
-        page.into(sheet, col * cell_w, row * cell_h)
-    return sheet.image()
+    with memory.pixels((cell_w * grid.cols, cell_h * grid.rows)) as sheet:
+        for slot, page in enumerate(cards):
+            if page.size_px != cell:  # pragma: no cover - one_size: a deck's faces are one size
+                raise RuntimeError(f"a face of {page.size_px} pixels on a sheet of {cell} cells")
+            row, col = divmod(slot, grid.cols)
+            page.into(sheet, col * cell_w, row * cell_h)
+        yield sheet.image()

@@ -127,3 +127,30 @@ def test_a_page_rendered_into_a_cell_of_a_sheet_is_its_own_image_there_and_the_r
     outside = image.copy()
     outside.paste((255, 255, 255), (7, 5, 13, 9))
     assert outside.tobytes() == Image.new("RGB", (15, 11), "white").tobytes()
+
+
+def test_sheets_made_one_after_another_in_one_memory_each_start_white():
+    """An export's sheets are made in one memory, in turn (raster.SheetMemory): a sheet
+    holds its own faces and white, never what the sheet before it left there, whether it
+    is smaller or larger than that one."""
+    from PIL import Image
+
+    from pnp.exports.raster import Job, SheetMemory, render_all, render_pages
+
+    def draw(canvas) -> None:
+        canvas.setFillColorRGB(0.1, 0.6, 0.2)
+        canvas.rect(0, 0, 6, 4, fill=1, stroke=0)
+
+    job = Job(draw, (6, 4))
+    (alone,) = render_all([job], "Helvetica")
+    memory = SheetMemory(reserve=20 * 12 * 4)
+    for size, at in (((18, 12), (12, 8)), ((12, 8), (0, 0)), ((12, 8), (6, 4)), ((30, 20), (24, 16)), ((6, 4), (0, 0))):
+        with memory.pixels(size) as sheet:
+            for page in render_pages([job], "Helvetica"):
+                page.into(sheet, *at)
+            image = sheet.image().convert("RGB")
+        left, top = at
+        assert image.crop((left, top, left + 6, top + 4)).tobytes() == alone.tobytes()
+        expected = Image.new("RGB", size, "white")
+        expected.paste(alone, at)
+        assert image.tobytes() == expected.tobytes(), size
