@@ -32,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -131,7 +132,8 @@ def prepare(args: list[str], pdf: Path, files: Path, out: Path) -> None:
         for number, page in enumerate(raster.render_pages(todo, font)):
             yield Numbered(page, first + number)
 
-    def sheeting(cards, grid, cell):
+    @contextmanager
+    def sheeting(memory, cards, grid, cell):
         used: list[int] = []
 
         def noted():
@@ -139,9 +141,9 @@ def prepare(args: list[str], pdf: Path, files: Path, out: Path) -> None:
                 used.append(image.info[FACE])
                 yield image
 
-        sheet = tts_sheet(noted(), grid, cell)
-        sheet.info[SHEET] = {"sheet": used, "grid": [grid.cols, grid.rows], "cell": list(cell)}
-        return sheet
+        with tts_sheet(memory, noted(), grid, cell) as sheet:
+            sheet.info[SHEET] = {"sheet": used, "grid": [grid.cols, grid.rows], "cell": list(cell)}
+            yield sheet
 
     def shrinking(image):
         small = tts_thumbnail(image)

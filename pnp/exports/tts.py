@@ -42,7 +42,6 @@ from pnp.base.errors import Location, PnpError, Problems, display_path
 from pnp.base.output import Transaction, transaction
 from pnp.exports.raster import (
     Exported,
-    Pixels,
     Rendered,
     SheetMemory,
     check_pixels,
@@ -406,9 +405,7 @@ def _backs(faces, keep: list[int], raster: Raster) -> tuple[Image.Image | None, 
     if len(distinct) == 1:
         stream = raster.pages(chain(faces.backs(distinct.values()), fronts))  # each laid out as it is reached
         back = next(stream)
-        image = Pixels(back.size_px)  # a sheet of one, of its own memory (it outlives the sheets): saved as it is (RGBX), not copied into RGB first
-        back.into(image, 0, 0)
-        return image.image(), stream
+        return back.image(), stream  # of its own memory: it outlives the sheets
     first: Image.Image | None = None
     digest = ""
     images = raster.all(faces.backs(distinct.values()))
