@@ -64,6 +64,7 @@ _HEX = re.compile(r"\^{2}([0-9a-f]{2})")  # '^^e9': a character by its code
 _DIGIT = re.compile(r"\d")
 _NOT_DIGIT = re.compile(r"[^\d\n]")
 _SLOT = re.compile(r"(?<!\d)(?!\d)")  # a place between two letters (or at an end) without a digit: its value is 0
+_BREAKING = re.compile(r"[^\D0]")  # a digit other than 0: a pattern with one breaks somewhere
 
 
 KEPT_WORDS = 16_384  # words whose breaks a language's patterns keep, the most recently asked (a language's common vocabulary; each a few hundred bytes)
@@ -75,8 +76,11 @@ class Patterns:
     gives (two letters at least on each side), read and asked faster. Why not pyphen's
     own: it parses each of a dictionary's thousands of patterns with a few Python calls
     per digit, which took longer than setting a deck's card texts' lines, and it looks
-    every word up through two calls. Here a dictionary's lines are parsed together, by a
-    few regular expressions over the whole text, and a word's breaks are kept by the word."""
+    every word up through two calls. Here a dictionary's lines are read together, by a
+    regular expression over the whole text, into each pattern's letters; a pattern's
+    digits are parsed when a word first meets it (a game hyphenates a few words, which
+    meet a few dozen of a dictionary's thousands of patterns), and a word's breaks are
+    kept by the word."""
 
     def __init__(self, path: Path):
         with path.open("rb") as file:
@@ -93,31 +97,46 @@ class Patterns:
             if "/" in line and "=" in line:  # a nonstandard break ('ff=f'): only where it falls counts here
                 line = line.split("/", 1)[0]
             lines.append(line)
-        text = "\n".join(lines)
-        keys = _DIGIT.sub("", text).split("\n")  # each pattern's letters
-        values = _NOT_DIGIT.sub("", _SLOT.sub("0", text)).split("\n")  # each pattern's digit before each letter and after the last
-        self.patterns: dict[str, tuple[int, tuple[int, ...]]] = {}  # letters -> where their first nonzero value is, and the values from there
-        for key, digits in zip(keys, values):
-            kept = digits.strip("0")
-            if kept:  # a pattern of zeros breaks nothing
-                self.patterns[key] = (len(digits) - len(digits.lstrip("0")), tuple(map(int, kept)))
-        self.longest = max(map(len, self.patterns), default=0)
+        keys = _DIGIT.sub("", "\n".join(lines)).split("\n")  # each pattern's letters
+        self.written: dict[str, str] = dict(zip(keys, lines))  # letters -> the pattern as written; the last of the same letters counts...
+        if len(self.written) < len(lines):  # ...unless it breaks nowhere (all zeros), which leaves an earlier one
+            self.written = {key: line for key, line in zip(keys, lines) if _BREAKING.search(line)}
+        self.longest = max(map(len, self.written), default=0)  # a pattern that breaks nowhere, were it the longest, finds nothing more
+        self.parsed: dict[str, tuple[int, tuple[int, ...]] | None] = {}  # letters -> pattern(letters), once asked
         self.positions = lru_cache(maxsize=KEPT_WORDS)(self._positions)  # a word's breaks, by the word: the KEPT_WORDS most recent
+
+    def pattern(self, letters: str) -> tuple[int, tuple[int, ...]] | None:
+        """The pattern of these letters: where its first nonzero value is (the value before
+        which letter) and the values from there to its last nonzero one; None: no pattern,
+        or one that breaks nowhere."""
+        written = self.written.get(letters)
+        if written is None:
+            return None
+        if letters not in self.parsed:
+            self.parsed[letters] = _parsed(written)
+        return self.parsed[letters]
 
     def _positions(self, word: str) -> tuple[int, ...]:
         """Where `word` may break: after so many characters, two at least on each side."""
         pointed = f".{word.lower()}."
         values = [0] * (len(pointed) + 1)
-        patterns, longest = self.patterns, self.longest
+        pattern_of, longest = self.pattern, self.longest
         for i in range(len(pointed) - 1):
             for j in range(i + 1, min(i + longest, len(pointed)) + 1):
-                pattern = patterns.get(pointed[i:j])
+                pattern = pattern_of(pointed[i:j])
                 if pattern:
                     offset, found_values = pattern
                     at = slice(i + offset, i + offset + len(found_values))
                     values[at] = map(max, found_values, values[at])
         right = len(word) - 2
         return tuple(i - 1 for i, value in enumerate(values) if value % 2 and 2 <= i - 1 <= right)
+
+
+def _parsed(written: str) -> tuple[int, tuple[int, ...]] | None:
+    """A pattern as written ('2b1c2h') as Patterns.pattern gives it: (0, (2, 1, 2))."""
+    digits = _NOT_DIGIT.sub("", _SLOT.sub("0", written))  # its digit before each letter and after the last
+    kept = digits.strip("0")
+    return (len(digits) - len(digits.lstrip("0")), tuple(map(int, kept))) if kept else None
 
 
 def base_language(lang: str) -> str:
