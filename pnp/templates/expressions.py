@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from numbers import Number
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnp.base.errors import Location, Problems, one_of
 from pnp.load.model import COMPONENT_NAMES, Card, EnumValue, Game, game_info
@@ -87,6 +87,12 @@ class _Spent:
 
     def spend(self, *values: Any) -> None:
         self.steps += steps(values)
+        if self.steps > self.limit:
+            raise _Unsure("budget")
+
+    def spend_text(self, text: str) -> None:
+        """`spend(text)` for a text alone (what a template writes), without the general count."""
+        self.steps += 1 + len(text) // PER_STEP
         if self.steps > self.limit:
             raise _Unsure("budget")
 
@@ -764,10 +770,20 @@ def _evaluated_simply(source: str, ctx: dict[str, Any]) -> Any:
     return value if _final(value) else _ABSENT
 
 
+class _Template(NamedTuple):
+    """A template of text and simple expressions, read once (`_simple_template`): its
+    pieces, each a text to write as it is or an expression's `_simple`, and what every
+    filling of it needs of them alike: the names they read, and what they may spend."""
+
+    pieces: tuple[Any, ...]
+    names: frozenset[str]
+    static: int
+
+
 @lru_cache(maxsize=4096)
-def _pieces(source: str) -> tuple[Any, ...] | None:
-    """A template of text and simple expressions (`_TAG`) as its pieces: a text to write as
-    it is, or an expression's `_simple`; None for any other template."""
+def _simple_template(source: str) -> _Template | None:
+    """A template of text and simple expressions (`_TAG`) as a `_Template`; None for any
+    other template."""
     if "\r" in source:  # Jinja writes every line break as \n
         return None
     text = source[:-1] if source.endswith("\n") else source  # Jinja drops one newline at the end
@@ -795,7 +811,8 @@ def _pieces(source: str) -> tuple[Any, ...] | None:
         return None
     if rest:
         pieces.append(rest)
-    return tuple(pieces)
+    expressions = [piece for piece in pieces if type(piece) is tuple]
+    return _Template(tuple(pieces), frozenset().union(*(names for _, names, _ in expressions)), sum(static for _, _, static in expressions))
 
 
 def _as_written(value: Any) -> str | None:
@@ -818,18 +835,17 @@ def _written_simply(source: str, ctx: dict[str, Any]) -> str | None:
     """What a template of text and simple expressions writes ('{{ title }}', '**{{
     strings.condition }}** {{ condition }}'), found without Jinja, or None: Jinja fills
     it in. Each piece spends what the sandbox's writing of it does."""
-    pieces = _pieces(source)
-    if pieces is None:
+    template = _simple_template(source)
+    if template is None:
         return None
-    expressions = [piece for piece in pieces if type(piece) is tuple]
-    named = _named(ctx, frozenset().union(*(names for _, names, _ in expressions)))
+    named = _named(ctx, template.names)
     if named is None:
         return None
-    spent = _Spent(MAX_STEPS - sum(static for _, _, static in expressions))
+    spent = _Spent(MAX_STEPS - template.static)
     written = []
     size = 0
     try:
-        for piece in pieces:
+        for piece in template.pieces:
             if type(piece) is str:
                 text = piece
             else:
@@ -837,7 +853,7 @@ def _written_simply(source: str, ctx: dict[str, Any]) -> str | None:
                 text = _as_written(value) if _final(value) else None
                 if text is None:
                     return None
-            spent.spend(text)
+            spent.spend_text(text)
             size += len(text)
             if size > MAX_LENGTH:
                 return None
