@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from functools import cache
 from typing import Any, ClassVar, Literal, Protocol
 
 from reportlab.lib.colors import Color
@@ -381,22 +382,33 @@ def check_numbers(value: Any, raw: Any, what: str, problems: Problems) -> bool:
     sense, each reported at its line: finite; sizes, leading and columns above 0; widths,
     radii, padding and dashes not negative, a dash not all gaps; a box's width and height,
     a circle's radius, above 0. False when one does not."""
+    if not isinstance(raw, dict):  # every value a default, which is sound
+        return True
     ok = True
-    for f in fields(value):
-        if f.name.startswith("_") or not isinstance(raw, dict) or f.name not in raw:  # a default is sound
-            continue
-        sides = _SIDES.get(f.name, (2, 3) if "Box" in str(f.type) else ())
-        ok &= _check_value(f.name, getattr(value, f.name), raw[f.name], loc_of(raw, f.name), sides, what, problems)
+    for name, sides in _given(type(value)):
+        if name in raw:  # a default is sound
+            ok &= _check_value(name, getattr(value, name), raw[name], raw, name, sides, what, problems)
     return ok
 
 
-def _check_value(key: str, value: Any, raw: Any, loc: Location, sides: tuple[int, ...], what: str, problems: Problems) -> bool:
+@cache
+def _given(kind: type) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The fields of a kind of element, spec or style that a layout may give (not its place,
+    _loc), each with the sides of it that are lengths: found once per kind, not per value."""
+    return tuple((f.name, _SIDES.get(f.name, (2, 3) if "Box" in str(f.type) else ())) for f in fields(kind) if not f.name.startswith("_"))
+
+
+def _check_value(key: str, value: Any, raw: Any, holder: Any, at: Any, sides: tuple[int, ...], what: str, problems: Problems) -> bool:
+    """`value`, read from `raw` = holder[at], checked as check_numbers says (its place found
+    only to report it: most values are sound)."""
+    if value is None or type(value) is str:  # most of a layout's values, and no number
+        return True
     if is_dataclass(value):
         return check_numbers(value, raw, what, problems)
     if isinstance(value, dict):
         ok = True
         for name, item in value.items():
-            ok &= _check_value(key, item, raw.get(name) if isinstance(raw, dict) else None, loc_of(raw, name), (), what, problems)
+            ok &= _check_value(key, item, raw.get(name) if isinstance(raw, dict) else None, raw, name, (), what, problems)
         return ok
     if isinstance(value, (list, tuple)):
         ok = True
@@ -406,19 +418,19 @@ def _check_value(key: str, value: Any, raw: Any, loc: Location, sides: tuple[int
                 problems.error(loc_of(raw, i), CODE, f"{what}: the {side} in '{key}' is {item:g}; expected a length above 0 mm")
                 ok = False
                 continue
-            ok &= _check_value(key, item, raw[i] if isinstance(raw, list) and i < len(raw) else None, loc_of(raw, i), (), what, problems)
+            ok &= _check_value(key, item, raw[i] if isinstance(raw, list) and i < len(raw) else None, raw, i, (), what, problems)
         if ok and key == "dash" and value and not any(value):
-            problems.error(loc, CODE, f"{what}: 'dash' {list(value)} has only gaps; expected a dash length above 0 (or no dash)")
+            problems.error(loc_of(holder, at), CODE, f"{what}: 'dash' {list(value)} has only gaps; expected a dash length above 0 (or no dash)")
             ok = False
         return ok
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return True
     if not math.isfinite(value):
-        problems.error(loc, CODE, f"{what}: '{key}' is {value}, not a number; expected a finite number")
+        problems.error(loc_of(holder, at), CODE, f"{what}: '{key}' is {value}, not a number; expected a finite number")
     elif key in _POSITIVE and value <= 0:
-        problems.error(loc, CODE, f"{what}: '{key}' is {value:g}; expected a number above 0")
+        problems.error(loc_of(holder, at), CODE, f"{what}: '{key}' is {value:g}; expected a number above 0")
     elif key in _NOT_NEGATIVE and value < 0:
-        problems.error(loc, CODE, f"{what}: '{key}' is {value:g}; expected 0 or more")
+        problems.error(loc_of(holder, at), CODE, f"{what}: '{key}' is {value:g}; expected 0 or more")
     else:
         return True
     return False
