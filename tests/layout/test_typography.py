@@ -144,3 +144,13 @@ def test_a_dictionary_read_by_pnp_breaks_words_where_pyphen_does(lang):
     words = "hráč vyložené rovnakého impéria Drachenblut-Elixier lettergrepen hyphenation Rechtschreibreform Éléphants Szövegszerkesztő".split()
     for word in [*words, *(f"a {w}" for w in words), *(w.upper() for w in words)]:
         assert list(ours.positions(word)) == list(pyphen.Pyphen(filename=str(path)).positions(word)), word
+
+
+def test_a_pattern_written_again_counts_unless_it_breaks_nowhere(tmp_path):
+    """A dictionary that writes a pattern's letters twice: the later one counts, as pyphen
+    reads it, except a later one of zeros, which pyphen never keeps (Patterns.written)."""
+    path = tmp_path / "hyph_xx.dic"
+    path.write_text("UTF-8\nb1c\nb2c\nd1e\nd0e\nf0g\n", encoding="utf-8")
+    ours, theirs = Patterns(path), pyphen.HyphDict(path)
+    assert {key: ours.pattern(key) for key in ("bc", "de", "fg", "xy")} == {"bc": (1, (2,)), "de": (1, (1,)), "fg": None, "xy": None}
+    assert {key: (start, tuple(map(int, values))) for key, (start, values) in theirs.patterns.items()} == {"bc": (1, (2,)), "de": (1, (1,))}
