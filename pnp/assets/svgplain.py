@@ -12,7 +12,7 @@ CSS, gradients, text, references, odd syntax) is `None`: svglib's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from math import atan2, ceil, cos, pi, radians, sin, sqrt, tan
 
@@ -192,8 +192,10 @@ def _styles(node: _Node) -> dict[str, str]:
     return found
 
 
+@lru_cache(maxsize=1024)
 def _length(text: str, default: float | None = 0.0) -> float | None:
-    """svglib's convertLength of one value (empty: `default`)."""
+    """svglib's convertLength of one value (empty: `default`); kept, as the same few
+    numbers come again and again in a game's symbols."""
     if not text.replace(",", " ").strip():
         return default
     value = length(text)
@@ -231,6 +233,33 @@ def _paint(text: str) -> str | None:
     return None if color is None else fp_str(color.red, color.green, color.blue)
 
 
+@lru_cache(maxsize=256)
+def _state(
+    fill: str | None, rule: str, stroke_paint: str, stroke_width: str | None, cap: str, join: str, stroke: bool
+) -> tuple[tuple[str, ...], int, int, int]:
+    """The operators of a shape's state from the style values it has or inherits (`fill`
+    None: a shape without a fill; `stroke_width` None: one whose width svglib drops;
+    `stroke` False: one whose stroke svglib drops), whether it strokes and fills, and its
+    fill rule; kept, as a game's symbols draw their shapes in a few styles."""
+    if any("!" in value for value in (fill or "", rule, stroke_paint, stroke_width or "", cap, join)):  # svglib drops '!important'; not worth reading here
+        raise _NotPlain
+    fill_color = _paint(fill or "black") if fill is not None else None
+    rule = rule or "nonzero"
+    stroke_color = _paint(stroke_paint or "none")
+    line_width = _length(stroke_width or "1") if stroke_width is not None else 0
+    if rule not in _FILL_RULES or (cap and cap not in _CAPS) or (join and join not in _JOINS):
+        raise _NotPlain
+    if line_width == 0 or not stroke:
+        stroke_color = None
+    code = []
+    if fill_color is not None:
+        code.append(f"{fill_color} rg")
+    if stroke_color is not None:
+        code.append(f"{stroke_color} RG")
+    code += (f"{fp_str(line_width)} w", f"{_CAPS.get(cap, 0)} J", f"{_JOINS.get(join, 0)} j", "[] 0 d")
+    return tuple(code), int(stroke_color is not None), int(fill_color is not None), _FILL_RULES[rule]
+
+
 def _filled_polyline(node: _Node) -> bool:
     """Whether svglib fills a polyline (only when told to: as a polygon without stroke, in a group of its own)."""
     return _inherited(node, "fill") not in ("", "none")
@@ -250,6 +279,26 @@ def _nudged(points: list[float]) -> list[float]:
     if len(points) >= 4 and all(points[i] == points[0] and points[i + 1] == points[1] for i in range(2, len(points) - 1, 2)):
         points[0] *= 1.0000001
     return points
+
+
+@lru_cache(maxsize=256)
+def _drawn(shape: str, *args: float) -> tuple[str, ...]:
+    """The operators a path object's `shape` (its method: ellipse, roundRect) writes into
+    the page; kept, as a game's symbols are often drawn in one frame."""
+    code: list[str] = []
+    getattr(PDFPathObject(code=code), shape)(*args)
+    return tuple(code)
+
+
+def _lines(points: list[float], close: bool) -> str:
+    """renderPDF's path of a polyline or polygon, on one line."""
+    path = PDFPathObject()
+    path.moveTo(points[0], points[1])
+    for i in range(2, len(points), 2):
+        path.lineTo(points[i], points[i + 1])
+    if close:
+        path.close()
+    return path.getCode()
 
 
 def _transform(text: str) -> Matrix:
@@ -352,35 +401,27 @@ class _Drawer:
         """Write the state of a shape (`filled`: one that has a fill, not a line, nor the
         stroke svglib draws apart from a fill; `stroke`, `width`: False where svglib drops
         the stroke or its width); return whether it strokes and fills."""
-        fill_color = _paint(_inherited(node, "fill") or "black") if filled else None
-        rule = _inherited(node, "fill-rule") or "nonzero"
-        stroke_color = _paint(_inherited(node, "stroke") or "none")
-        line_width = _length(_inherited(node, "stroke-width") or "1") if width else 0
-        cap = _inherited(node, "stroke-linecap")
-        join = _inherited(node, "stroke-linejoin")
-        if rule not in _FILL_RULES or (cap and cap not in _CAPS) or (join and join not in _JOINS):
-            raise _NotPlain
-        if line_width == 0 or not stroke:
-            stroke_color = None
-        add = self.code.append
-        if filled and fill_color is not None:
-            add(f"{fill_color} rg")
-        if stroke_color is not None:
-            add(f"{stroke_color} RG")
-        add(f"{fp_str(line_width)} w")
-        add(f"{_CAPS.get(cap, 0)} J")
-        add(f"{_JOINS.get(join, 0)} j")
-        add("[] 0 d")
+        get = _styles(node).get
+        code, strokes, fills, mode = _state(
+            get("fill", "") if filled else None,
+            get("fill-rule", ""),
+            get("stroke", ""),
+            get("stroke-width", "") if width else None,
+            get("stroke-linecap", ""),
+            get("stroke-linejoin", ""),
+            stroke,
+        )
+        self.code += code
         if filled:
-            self.fill_mode = _FILL_RULES[rule]
-        return int(stroke_color is not None), int(fill_color is not None)
+            self.fill_mode = mode
+        return strokes, fills
 
-    def shape(self, node: _Node, outline: Callable[[list[str]], None], stroke: bool = True) -> None:
-        """A shape renderPDF draws through a path object writing into the page: circle,
-        ellipse, rounded rectangle, polygon."""
+    def shape(self, node: _Node, outline: Callable[[], Iterable[str]], stroke: bool = True) -> None:
+        """A shape renderPDF draws through a path object writing into the page (circle,
+        ellipse, rounded rectangle, polygon): its state, then the operators `outline` gives."""
         self.code.append("q")
         stroke, fill = self.style(node, stroke=stroke)
-        outline(self.code)
+        self.code += outline()
         self.code.append(PATH_OPS[stroke, fill, self.fill_mode])
         self.code.append("Q")
 
@@ -393,7 +434,7 @@ class _Drawer:
         self.ellipse_in(node, cx - rx, cy - ry, cx + rx, cy + ry)
 
     def ellipse_in(self, node: _Node, x1: float, y1: float, x2: float, y2: float) -> None:
-        self.shape(node, lambda code: PDFPathObject(code=code).ellipse(x1, y1, x2 - x1, y2 - y1))
+        self.shape(node, lambda: _drawn("ellipse", x1, y1, x2 - x1, y2 - y1))
 
     def rect(self, node: _Node) -> None:
         x, y, width, height, rx, ry = _lengths(node, "x", "y", "width", "height", "rx", "ry")
@@ -410,7 +451,7 @@ class _Drawer:
             stroke, fill = self.style(node)
             self.code += (f"n {fp_str(x, y, width, height)} re {PATH_OPS[stroke, fill, self.fill_mode]}", "Q")
         else:  # renderPDF rounds both ways by rx
-            self.shape(node, lambda code: PDFPathObject(code=code).roundRect(x, y, width, height, rx))
+            self.shape(node, lambda: _drawn("roundRect", x, y, width, height, rx))
 
     def line(self, node: _Node) -> None:
         points = _nudged(_lengths(node, "x1", "y1", "x2", "y2"))
@@ -424,7 +465,7 @@ class _Drawer:
         self.filled_polygon(node, _points(node.attrs.get("points", "")))
 
     def filled_polygon(self, node: _Node, points: list[float], stroke: bool = True) -> None:
-        self.shape(node, lambda code: self.lines(points, close=True), stroke=stroke)
+        self.shape(node, lambda: (_lines(points, close=True),), stroke=stroke)
 
     def polyline(self, node: _Node) -> None:
         points = _points(node.attrs.get("points", ""))
@@ -433,18 +474,8 @@ class _Drawer:
         self.code.append("q")
         stroke, _ = self.style(node, filled=False)
         if stroke:
-            self.lines(points, close=False)
-            self.code.append("S")
+            self.code += (_lines(points, close=False), "S")
         self.code.append("Q")
-
-    def lines(self, points: list[float], close: bool) -> None:
-        path = PDFPathObject()
-        path.moveTo(points[0], points[1])
-        for i in range(2, len(points), 2):
-            path.lineTo(points[i], points[i + 1])
-        if close:
-            path.close()
-        self.code.append(path.getCode())
 
     def path(self, node: _Node) -> None:
         ops, points = _path(node.attrs.get("d", ""))
