@@ -8,6 +8,7 @@ code of boards (tracks, grids, areas)."""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,8 @@ KINDS: dict[str, str] = {  # the key, which is also its module's name here -> th
 }
 
 
+@cache
 def kind_class(key: str) -> type[ElementKind]:
-    """The class of the element kind a layout names by `key` (one of KINDS), its module imported now."""
+    """The class of the element kind a layout names by `key` (one of KINDS), its module
+    imported now; found once per kind, as a layout names a kind for each of its elements."""
     return getattr(import_module(f"{__name__}.{key}"), KINDS[key])
