@@ -101,26 +101,63 @@ def length(text: str) -> float | None:
 def read(data: bytes) -> Plain | None:
     """The symbol an SVG file (already checked safe) draws, if every element and attribute
     of it is read here; None if svglib must read it."""
+    from xml.parsers import expat  # only when an SVG is read: a game without symbols never needs it
+
+    reader = Reader()
+    parser = expat.ParserCreate(namespace_separator=" ")
+    parser.StartElementHandler = reader.start
+    parser.EndElementHandler = reader.end
     try:
-        root = _parse(data)
-        return _Drawer().drawing(root)
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        return None
+    return drawing(reader)
+
+
+def drawing(reader: Reader) -> Plain | None:
+    """The symbol of the SVG file a Reader was given the elements of, if every element
+    and attribute of it is read here; None if svglib must read it."""
+    if reader.root is None:
+        return None
+    try:
+        return _Drawer().drawing(reader.root)
     except (_NotPlain, ValueError, ZeroDivisionError, OverflowError):
         return None
 
 
-def _parse(data: bytes) -> _Node:
-    from xml.parsers import expat  # only when an SVG is read: a game without symbols never needs it
+class Reader:
+    """The elements of an SVG file as svgplain draws them, from the events of an expat
+    parser made with namespace_separator=" " (`start`, `end`: its element handlers).
+    Apart from `read`, so that the parser of symbols' safety check reads the file for
+    both: one parse, not two."""
 
-    parser = expat.ParserCreate(namespace_separator=" ")
-    stack: list[_Node] = []
-    ignored = 0  # depth inside an element svglib ignores
-    root: list[_Node] = []
+    def __init__(self) -> None:
+        self.root: _Node | None = None  # None when an element or attribute is not svgplain's (or before the first)
+        self._stack: list[_Node] = []
+        self._ignored = 0  # depth inside an element svglib ignores
+        self._plain = True  # until an element or attribute is not svgplain's: nothing more is built
 
-    def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal ignored
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if self._plain:
+            try:
+                self._start(name, attrs)
+            except _NotPlain:
+                self._plain = False
+                self.root = None
+
+    def end(self, name: str) -> None:
+        if not self._plain:
+            return
+        if self._ignored:
+            self._ignored -= 1
+        else:
+            self._stack.pop()
+
+    def _start(self, name: str, attrs: dict[str, str]) -> None:
+        stack = self._stack
         namespace, _, local = name.rpartition(" ")
-        if ignored or (namespace in ("", _SVG_NS) and local in _IGNORED and stack):
-            ignored += 1
+        if self._ignored or (namespace in ("", _SVG_NS) and local in _IGNORED and stack):
+            self._ignored += 1
             return
         if namespace not in ("", _SVG_NS) or local not in _ATTRIBUTES or (local == "svg") == bool(stack):
             raise _NotPlain
@@ -130,25 +167,8 @@ def _parse(data: bytes) -> _Node:
         if stack:
             stack[-1].children.append(node)
         else:
-            root.append(node)
+            self.root = node
         stack.append(node)
-
-    def end(name: str) -> None:
-        nonlocal ignored
-        if ignored:
-            ignored -= 1
-        else:
-            stack.pop()
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        raise _NotPlain from exc
-    if not root:
-        raise _NotPlain
-    return root[0]
 
 
 def _styled(attrs: dict[str, str]) -> dict[str, str]:

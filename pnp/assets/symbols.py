@@ -16,8 +16,8 @@ from reportlab.lib.colors import Color, black
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.assets.svgplain import length
-from pnp.assets.svgplain import read as read_plain
+from pnp.assets.svgplain import Reader, length
+from pnp.assets.svgplain import drawing as read_plain
 from pnp.base.errors import Location, Problems, display_path
 from pnp.base.versions import per_version
 from pnp.pdf.canvas import draw_drawing, drawn_code, end_form, place_form, portable_code, shading_pattern, tinted, write_code
@@ -205,10 +205,11 @@ def _side(value: str | None, what: str) -> None:
         raise _Refused("symbol-svg-size", f"the SVG's {what} is {value.strip()}; expected at most {MAX_SVG_SIDE} px (a symbol is drawn a few mm wide)")
 
 
-def _check_svg(data: bytes, loc: Location) -> tuple[Location, str, str] | None:
+def _check_svg(data: bytes, loc: Location, reader: Reader) -> tuple[Location, str, str] | None:
     """Why the SVG must not reach svglib, where: a DOCTYPE or entities, a reference to
     another file (href, src, CSS url() or @import, a stylesheet), an absurd size, or XML
-    that is not well-formed (what is checked must be what svglib reads)."""
+    that is not well-formed (what is checked must be what svglib reads). The elements
+    go to `reader` as well (svgplain's), so that the file is parsed once."""
     from xml.parsers import expat  # only when an SVG is read: a game without symbols never needs it
 
     parser = expat.ParserCreate(namespace_separator=" ")
@@ -245,10 +246,12 @@ def _check_svg(data: bytes, loc: Location) -> tuple[Location, str, str] | None:
             if len(box) == 4:
                 _side(box[2], "viewBox width")
                 _side(box[3], "viewBox height")
+        reader.start(name, attrs)
 
     def end(name: str) -> None:
         nonlocal depth
         depth -= 1
+        reader.end(name)
 
     def text(data: str) -> None:
         if not data.isspace():  # most text is the space between elements: nothing to look for in it
@@ -315,11 +318,12 @@ def _svg(path: Path) -> tuple[_Read | None, Problems]:
         problems.error(loc, "symbol-too-large", f"symbol file is larger than {MAX_SVG_BYTES} bytes; expected a small SVG")
         return None, problems
     data = path.read_bytes()
-    refused = _check_svg(data, loc)
+    reader = Reader()
+    refused = _check_svg(data, loc, reader)
     if refused is not None:
         problems.error(*refused)
         return None, problems
-    plain = read_plain(data)
+    plain = read_plain(reader)
     if plain is not None:  # of a size _check_svg allowed, and more than none (svgplain's)
         return (None, *plain), problems
     # imported here, for the SVGs svgplain leaves to it: svglib pulls in lxml, and reportlab.graphics all of platypus
