@@ -92,7 +92,18 @@ def _same_shape(value: Any, tp: Any) -> bool:
 
 def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
     """Check `value` against the type hint `tp`; return the converted value or MISSING."""
-    if tp is float:  # a plain type first, told without looking the hint up: every number of every box is one
+    if tp is float or tp is str or tp is int or tp is bool or tp is Any:  # a plain type first, told without looking the hint up
+        got = _plain(value, tp)
+        if got is MISSING:
+            problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
+        return got
+    return _convert_shaped(value, tp, loc, problems, what)
+
+
+def _plain(value: Any, tp: Any) -> Any:
+    """`convert` for a plain type (float, str, int, bool, Any), without reporting: every
+    number of every box is one, and so is the first member of most unions."""
+    if tp is float:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
     elif tp is str:
@@ -106,11 +117,8 @@ def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -
     elif tp is bool:
         if isinstance(value, bool):
             return value
-    elif tp is Any:
-        return value
     else:
-        return _convert_shaped(value, tp, loc, problems, what)
-    problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
+        return value
     return MISSING
 
 
@@ -123,6 +131,11 @@ def _convert_shaped(value: Any, tp: Any, loc: Location, problems: Problems, what
         if value is None and type(None) in args:
             return None
         for arg in args:  # first match wins; try without reporting
+            if arg is float or arg is str or arg is int or arg is bool or arg is Any:
+                got = _plain(value, arg)
+                if got is not MISSING:
+                    return got
+                continue
             trial = Problems()
             result = convert(value, arg, loc, trial, what)
             if result is not MISSING and not trial.errors:
