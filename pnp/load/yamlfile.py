@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -271,9 +272,7 @@ class _Converter:
             return tag
         if event.implicit[0]:
             value = event.value
-            for resolved, regexp in _RESOLVERS.get(value[:1], _WILDCARD):
-                if regexp.match(value):
-                    return resolved
+            return _kept_tag(value) if len(value) <= _KEPT_TAG else _implicit_tag(value)
         return STR
 
     def construct(self, event: yaml.ScalarEvent, loc: Location) -> Any:
@@ -301,6 +300,18 @@ class _Converter:
         except (ValueError, TypeError, OverflowError, KeyError):  # a tag the value does not fit: `!!int zz`, `!!bool maybe`
             self.problems.error(loc, "yaml-value", f"cannot read '{value}' as {tag.rsplit(':', 1)[-1]}; expected a value of that type, or no tag")
             return None
+
+
+def _implicit_tag(value: str) -> str:
+    """The tag of a plain scalar: the first implicit resolver's that matches, else text."""
+    for resolved, regexp in _RESOLVERS.get(value[:1], _WILDCARD):
+        if regexp.match(value):
+            return resolved
+    return STR
+
+
+_KEPT_TAG = 40  # characters: the tags of plain scalars up to this long are kept, never long text
+_kept_tag = lru_cache(maxsize=4096)(_implicit_tag)  # a game's files repeat their keys, numbers and words
 
 
 def _copy(value: Any) -> Any:
