@@ -188,24 +188,25 @@ def build(cls: type, mapping: dict, problems: Problems, what: str, also: tuple[s
     `rotate:`), named with the fields where a key is unknown, so a misspelt one is
     suggested and the list of what was expected is whole."""
     hints, fields, required, located = _spec(cls)
-    loc = mapping.loc if isinstance(mapping, LMap) else Location("?")
+    located_mapping = isinstance(mapping, LMap)
+    loc = mapping.loc if located_mapping else Location("?")
     kwargs: dict[str, Any] = {}
     for key, value in mapping.items():
         name = str(key).replace("-", "_")
-        key_loc = mapping.key_locs.get(key, loc) if isinstance(mapping, LMap) else loc
         if name not in fields:
             known = [*fields, *(k for k in also if k not in fields)]
+            key_loc = mapping.key_locs.get(key, loc) if located_mapping else loc
             problems.error(key_loc, "schema-unknown-key", f"unknown key '{key}' in {what}{suggest(str(key), known)}; expected one of: {', '.join(known)}")
             continue
-        value_loc = mapping.loc_of(key) if isinstance(mapping, LMap) else loc
+        value_loc = mapping.loc_of(key) if located_mapping else loc
         got = convert(value, hints[name], value_loc, problems, f"'{key}'")
         if got is not MISSING:
             kwargs[name] = got
-    present = {str(k).replace("-", "_") for k in mapping}
-    for name in required:
-        if name not in present:
-            problems.error(loc, "schema-missing-key", f"{what} has no '{name}'; expected a value for it ({describe(hints[name])})")
-    if any(name not in kwargs for name in required):
+    if required and any(name not in kwargs for name in required):  # a missing key is told from one whose value was wrong
+        present = {str(k).replace("-", "_") for k in mapping}
+        for name in required:
+            if name not in present:
+                problems.error(loc, "schema-missing-key", f"{what} has no '{name}'; expected a value for it ({describe(hints[name])})")
         return MISSING
     obj = cls(**kwargs)
     if located:
