@@ -30,6 +30,7 @@ from pnp.layout.elements.base import (
     check_numbers,
     check_paints,
     check_sizes,
+    field_names,
     turned_box,
 )
 from pnp.layout.elements.text import DEFAULT_STYLE, Text
@@ -278,7 +279,7 @@ def _element(item: Any, loc: Location, what: str, styles: dict[str, TextStyle], 
         problems.error(loc, "element-kind", f"{what} has {found} {', '.join(KINDS)}{guess}; expected exactly one, which says what it draws")
         return None
     cls = kind_class(kinds[0])
-    if "name" in item and "name" not in {f.name for f in fields(cls)}:  # every element may be named, for `override:`
+    if "name" in item and "name" not in field_names(cls):  # every element may be named, for `override:`
         if not isinstance(item["name"], str):
             problems.error(item.loc_of("name"), "schema-type", f"'name' of {kinds[0]} element is {item['name']!r}; expected text")
             return None

@@ -362,10 +362,17 @@ def check_paints(value: Any, raw: Any, what: str, problems: Problems) -> bool:
     """Every gradient among the keys of `value` (an element, or a spec inside one, read
     from the mapping `raw`) checked as check_paint does, each reported at its line."""
     ok = True
-    for f in fields(value):
-        if isinstance(getattr(value, f.name), GradientDef):
-            ok &= check_paint(getattr(value, f.name), raw, f.name, what, problems)
+    for name in field_names(type(value)):
+        if isinstance(getattr(value, name), GradientDef):
+            ok &= check_paint(getattr(value, name), raw, name, what, problems)
     return ok
+
+
+@cache
+def field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields, found once per class: every element of a
+    layout is asked for them, and listing a class's fields is slow."""
+    return tuple(f.name for f in fields(cls))
 
 
 # Layout keys whose numbers must be above 0, and those that must not be negative; every
