@@ -126,6 +126,24 @@ def test_an_svg_outside_the_plain_set_is_still_drawn_by_svglib(tmp_path, body):
     assert ImageChops.difference(drawn, blank).getbbox() is not None
 
 
+def test_a_symbol_is_read_from_the_safety_checks_parse_as_from_its_own(tmp_path):
+    """symbols' check gives svgplain the elements of the one parse it makes: each symbol
+    read so is the one svgplain.read's own parse gives (every bundled symbol, every case
+    here, and the same cut short), and one that is not plain is svglib's or refused."""
+    cases = [path.read_bytes() for path in sorted(CARDS_DIR.glob("*/symbols/*.svg"))]
+    cases += [SVG.format(root=root, body=body).encode() for root in (BOX, *ROOTS.values()) for body in (*PLAIN.values(), *NOT_PLAIN.values(), ROOT_BODY)]
+    cases += [data[: len(data) * 3 // 4] for data in cases]
+    for i, data in enumerate(cases):
+        path = tmp_path / f"{i}.svg"
+        path.write_bytes(data)
+        symbol = SymbolSet({"s": path}).get("s", Problems())
+        plain = svgplain.read(data)
+        if plain is not None:
+            assert symbol is not None and symbol.drawing is None and (symbol.width, symbol.height, symbol.code) == plain, data
+        else:
+            assert symbol is None or symbol.drawing is not None, data
+
+
 BROKEN = {
     "a command short of numbers": ('<path d="M1 2 L3 4 5"/>', ["symbol-svg", "symbol-unreadable"]),
     "numbers after a close": ('<path d="M1 2 L3 4 Z 5 6"/>', ["symbol-svg", "symbol-unreadable"]),
