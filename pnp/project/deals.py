@@ -12,18 +12,22 @@ from pnp.load.yamlfile import LMap, load_yaml
 from pnp.templates.expressions import FAILED, Names, View, evaluate_at
 
 
-def members_of_deals(game: Game, deals: list[Card], problems: Problems) -> dict[str, set[str]]:
+def members_of_deals(
+    game: Game, deals: list[Card], problems: Problems, names: Names | None = None, kept: dict[int, View] | None = None
+) -> dict[str, set[str]]:
     """Ids of the components each deal uses: game.yaml's `deals.include`, evaluated for
-    every component with `deal` bound. A failing include is reported once, at its line."""
+    every component with `deal` bound. A failing include is reported once, at its line.
+    `names` and `kept` (Names.view_of): those of a caller that evaluated expressions about
+    the same cards before (the rules check), so each card's view is made once."""
     if game.meta.deals is None or not deals:
         return {}
     source = game.meta.deals.include
     raw = load_yaml(game.root / "game.yaml").get("deals")
     loc = raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
-    names = Names(game)
+    names = Names(game) if names is None else names
     cards = game.cards()  # unpacked from the card store once, not once per deal
     members: dict[str, set[str]] = {}
-    kept: dict[int, View] = {}  # each component's view, made once for every deal (Names.view_of)
+    kept = {} if kept is None else kept  # each component's view, made once for every deal (Names.view_of)
     for deal in deals:
         chosen = members[deal.id] = set()
         shown = names.view(deal)
