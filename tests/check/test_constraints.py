@@ -141,6 +141,31 @@ def test_constraint_with_two_kinds_is_an_error(tmp_path):
     assert "constraint 'n' has 2 of count, unique" in result.output
 
 
+
+def test_constraints_sharing_a_selection_each_see_it_whole(tmp_path):
+    """A selection is chosen once for the constraints that share it (type, where and the
+    value of for_each); each still reports its own violations, and a failing `where`
+    under its own id."""
+    result = check(
+        game(
+            tmp_path,
+            """\
+              - {id: s1, message: m1, where: color == 'red', expect: power > 1}
+              - {id: s2, message: m2, where: color == 'red', expect: cost > 1}
+              - {id: s3, message: "m3 {{ value.name }}", for_each: color, where: color == value, expect: power > 2}
+              - {id: s4, message: "m4 {{ value.name }}", for_each: color, where: color == value, count: {equals: 1}}
+              - {id: f1, message: m, where: colr == 'red', expect: power > 0}
+              - {id: f2, message: m, where: colr == 'red', expect: cost > 0}
+            """,
+        )
+    )
+    out = result.output
+    assert "m1 (card 'c' fails: power > 1) [s1]" in out
+    assert "m2 (card 'a' fails: cost > 1) [s2]" in out and "m2 (card 'c' fails: cost > 1) [s2]" in out
+    assert "m3 Červená (card 'c' fails: power > 2) [s3]" in out and "m3 Modrá (card 'b' fails: power > 2) [s3]" in out
+    assert "m4 Červená (found 3, expected 1) [s4]" in out and "[s4]" not in out.replace("m4 Červená (found 3, expected 1) [s4]", "")
+    assert "constraint 'f1': where: 'colr' is undefined" in out and "constraint 'f2': where: 'colr' is undefined" in out
+
 # --- the kinds: one module each, one registry ------------------------------------------
 
 RULES_DOC = Path(__file__).parents[2] / "docs" / "rules.md"
