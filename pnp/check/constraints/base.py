@@ -94,11 +94,29 @@ def _schema(kinds: tuple[str, ...]) -> type:
     return make_dataclass("ConstraintKeys", spec, repr=False, eq=False, namespace={"__doc__": doc})
 
 
-def _schema_of(item: LMap) -> type:
-    """The schema for one constraint: the keys shared and those of the kinds it names (their
-    modules imported now); every kind's when it has another key, so that a misspelt key is
-    answered with every key there is, and a key of a kind it does not name is known."""
+def _named(items: LList) -> tuple[str, ...]:
+    """The kinds the constraints of a list name, in the order of KINDS."""
+    keys = {str(key).replace("-", "_") for item in items if isinstance(item, LMap) for key in item}
+    return tuple(k for k in KINDS if k in keys)
+
+
+@cache
+def _keys_of(schema: type) -> frozenset[str]:
+    """The keys a schema reads (as schema.build: not those starting with '_')."""
+    return frozenset(f.name for f in fields(schema) if f.init and not f.name.startswith("_"))
+
+
+def _schema_of(item: LMap, named: tuple[str, ...]) -> type:
+    """The schema for one constraint: the keys shared and those of the kinds `named` by
+    any constraint of the list (their modules imported now), when it has only keys of
+    those: one schema for every constraint, not one per combination of kinds (making a
+    dataclass is slow), read alike since keys it does not have change nothing. Otherwise
+    the keys of the kinds it names, or every kind's when it has another key, so that a
+    misspelt key is answered with every key there is, and a key of a kind it does not
+    name is known."""
     keys = {str(key).replace("-", "_") for key in item}
+    if keys <= _keys_of(_schema(named)):
+        return _schema(named)
     schema = _schema(tuple(k for k in KINDS if k in keys))
     if keys - {f.name for f in fields(schema)}:
         schema = _schema(tuple(KINDS))
@@ -114,11 +132,12 @@ def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
         problems.error(getattr(raw, "loc", Location("?")), "constraint-shape", "constraints must be a list; expected '- id: ...' entries")
         return out
     seen: set[str] = set()
+    named = _named(raw)
     for i, item in enumerate(raw):
         if not isinstance(item, LMap):
             problems.error(raw.loc_of(i), "constraint-shape", f"constraint {i + 1} is not a mapping; expected id, message and one of: {', '.join(KINDS)}")
             continue
-        read = build(_schema_of(item), item, problems, "constraint")
+        read = build(_schema_of(item, named), item, problems, "constraint")
         if read is MISSING:
             continue
         kinds = [k for k in KINDS if getattr(read, k, None) is not None]
