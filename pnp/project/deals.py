@@ -5,7 +5,7 @@ build, an export and `pnp list` print or count only a deal's components."""
 
 from __future__ import annotations
 
-from pnp.base.errors import PnpError, Problem, Problems
+from pnp.base.errors import Location, PnpError, Problem, Problems
 from pnp.load.model import Card, Game
 from pnp.load.schema import suggest
 from pnp.load.yamlfile import LMap, load_yaml
@@ -22,22 +22,31 @@ def members_of_deals(
     if game.meta.deals is None or not deals:
         return {}
     source = game.meta.deals.include
-    raw = load_yaml(game.root / "game.yaml").get("deals")
-    loc = raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
     names = Names(game) if names is None else names
     cards = game.cards()  # unpacked from the card store once, not once per deal
     members: dict[str, set[str]] = {}
     kept = {} if kept is None else kept  # each component's view, made once for every deal (Names.view_of)
+    failed = Problems()  # the include's error, reported at its line, found only then (_include_loc)
     for deal in deals:
         chosen = members[deal.id] = set()
         shown = names.view(deal)
         for card in cards:
-            ok = evaluate_at(source, names.around(names.view_of(card, kept), deal=shown), loc, "deals: include", problems)
+            ok = evaluate_at(source, names.around(names.view_of(card, kept), deal=shown), game.loc, "deals: include", failed)
             if ok is FAILED:
+                loc = _include_loc(game)
+                for problem in failed.items:
+                    problems.error(loc, problem.code, problem.message)
                 return members
             if ok:
                 chosen.add(card.id)
     return members
+
+
+def _include_loc(game: Game) -> Location:
+    """Where game.yaml writes `deals.include`: read again only to report a failing one
+    (the loaded game does not keep it)."""
+    raw = load_yaml(game.root / "game.yaml").get("deals")
+    return raw.loc_of("include") if isinstance(raw, LMap) and "include" in raw else game.loc
 
 
 def deal_members(game: Game, deal_id: str) -> set[str]:
