@@ -12,9 +12,7 @@ from pnp.load.yamlfile import LMap, load_yaml
 from pnp.templates.expressions import FAILED, Names, View, evaluate_at
 
 
-def members_of_deals(
-    game: Game, deals: list[Card], problems: Problems, names: Names | None = None, kept: dict[int, View] | None = None
-) -> dict[str, set[str]]:
+def members_of_deals(game: Game, deals: list[Card], problems: Problems, names: Names | None = None, kept: dict[int, View] | None = None) -> dict[str, set[str]]:
     """Ids of the components each deal uses: game.yaml's `deals.include`, evaluated for
     every component with `deal` bound. A failing include is reported once, at its line.
     `names` and `kept` (Names.view_of): those of a caller that evaluated expressions about

@@ -141,7 +141,6 @@ def test_constraint_with_two_kinds_is_an_error(tmp_path):
     assert "constraint 'n' has 2 of count, unique" in result.output
 
 
-
 def test_constraints_sharing_a_selection_each_see_it_whole(tmp_path):
     """A selection is chosen once for the constraints that share it (type, where and the
     value of for_each); each still reports its own violations, and a failing `where`
@@ -186,12 +185,25 @@ def test_constraints_are_read_alike_with_one_schema_for_the_kinds_named():
         return schema
 
     pool = {
-        "id": ["a", "b", "[1]"], "message": ["m", "{{ id }}"], "severity": ["warning", "fatal"], "type": ["card"],
-        "where": ["power > 1"], "for_each": ["color"], "count": ["{equals: 1}", "{equals: x}", "3"],
-        "unique": ["title"], "within": ["color"], "expect": ["power > 0", "[1]"], "expression": ["total(cards) > 1"],
-        "reference": ["{field: text, to: card.id}"], "values": ["{field: title, equals: [Alfa]}"],
-        "partition": ["{field: colors, covers: enum color}"], "graph": ["{field: text}"], "expcet": ["x"], "_loc": ["x"],
+        "id": ["a", "b", "[1]"],
+        "message": ["m", "{{ id }}"],
+        "severity": ["warning", "fatal"],
+        "type": ["card"],
+        "where": ["power > 1"],
+        "for_each": ["color"],
+        "count": ["{equals: 1}", "{equals: x}", "3"],
+        "unique": ["title"],
+        "within": ["color"],
+        "expect": ["power > 0", "[1]"],
+        "expression": ["total(cards) > 1"],
+        "reference": ["{field: text, to: card.id}"],
+        "values": ["{field: title, equals: [Alfa]}"],
+        "partition": ["{field: colors, covers: enum color}"],
+        "graph": ["{field: text}"],
+        "expcet": ["x"],
+        "_loc": ["x"],
     }
+
     def shape(value):  # a kind's keys, compared by value (their dataclasses have no __eq__)
         if hasattr(value, "__dict__"):
             return type(value), {key: shape(v) for key, v in vars(value).items()}
@@ -214,6 +226,7 @@ def test_constraints_are_read_alike_with_one_schema_for_the_kinds_named():
                 base._schema_of = real
             results.append(([str(p) for p in problems.items], [(c.id, c.message, c.severity, c.where, shape(c.kind)) for c in read]))
         assert results[0] == results[1], lines
+
 
 # --- the kinds: one module each, one registry ------------------------------------------
 
