@@ -141,6 +141,93 @@ def test_constraint_with_two_kinds_is_an_error(tmp_path):
     assert "constraint 'n' has 2 of count, unique" in result.output
 
 
+def test_constraints_sharing_a_selection_each_see_it_whole(tmp_path):
+    """A selection is chosen once for the constraints that share it (type, where and the
+    value of for_each); each still reports its own violations, and a failing `where`
+    under its own id."""
+    result = check(
+        game(
+            tmp_path,
+            """\
+              - {id: s1, message: m1, where: color == 'red', expect: power > 1}
+              - {id: s2, message: m2, where: color == 'red', expect: cost > 1}
+              - {id: s3, message: "m3 {{ value.name }}", for_each: color, where: color == value, expect: power > 2}
+              - {id: s4, message: "m4 {{ value.name }}", for_each: color, where: color == value, count: {equals: 1}}
+              - {id: f1, message: m, where: colr == 'red', expect: power > 0}
+              - {id: f2, message: m, where: colr == 'red', expect: cost > 0}
+            """,
+        )
+    )
+    out = result.output
+    assert "m1 (card 'c' fails: power > 1) [s1]" in out
+    assert "m2 (card 'a' fails: cost > 1) [s2]" in out and "m2 (card 'c' fails: cost > 1) [s2]" in out
+    assert "m3 Červená (card 'c' fails: power > 2) [s3]" in out and "m3 Modrá (card 'b' fails: power > 2) [s3]" in out
+    assert "m4 Červená (found 3, expected 1) [s4]" in out and "[s4]" not in out.replace("m4 Červená (found 3, expected 1) [s4]", "")
+    assert "constraint 'f1': where: 'colr' is undefined" in out and "constraint 'f2': where: 'colr' is undefined" in out
+
+
+def test_constraints_are_read_alike_with_one_schema_for_the_kinds_named():
+    """load_constraints reads every constraint with one schema, for all the kinds the list
+    names, where it has only their keys: the same problems, in the same order, and the
+    same constraints as reading each with the schema of its own kinds, over many
+    generated lists (known keys, keys of other kinds, misspelt ones, wrong values)."""
+    import random
+
+    from pnp.base.errors import Problems
+    from pnp.check.constraints import base
+    from pnp.load.yamlfile import parse_yaml
+
+    def own_schema(item, named):  # what load_constraints read each constraint with before
+        keys = {str(key).replace("-", "_") for key in item}
+        schema = base._schema(tuple(k for k in KINDS if k in keys))
+        if keys - {f.name for f in fields(schema)}:
+            schema = base._schema(tuple(KINDS))
+        return schema
+
+    pool = {
+        "id": ["a", "b", "[1]"],
+        "message": ["m", "{{ id }}"],
+        "severity": ["warning", "fatal"],
+        "type": ["card"],
+        "where": ["power > 1"],
+        "for_each": ["color"],
+        "count": ["{equals: 1}", "{equals: x}", "3"],
+        "unique": ["title"],
+        "within": ["color"],
+        "expect": ["power > 0", "[1]"],
+        "expression": ["total(cards) > 1"],
+        "reference": ["{field: text, to: card.id}"],
+        "values": ["{field: title, equals: [Alfa]}"],
+        "partition": ["{field: colors, covers: enum color}"],
+        "graph": ["{field: text}"],
+        "expcet": ["x"],
+        "_loc": ["x"],
+    }
+
+    def shape(value):  # a kind's keys, compared by value (their dataclasses have no __eq__)
+        if hasattr(value, "__dict__"):
+            return type(value), {key: shape(v) for key, v in vars(value).items()}
+        return [shape(v) for v in value] if isinstance(value, list) else value
+
+    rng = random.Random(7)
+    for n in range(300):
+        lines = []
+        for _ in range(rng.randint(1, 4)):
+            keys = rng.sample(sorted(pool), rng.randint(1, 5))
+            lines.append("- {" + ", ".join(f"{k}: {rng.choice(pool[k])}" for k in keys) + "}")
+        raw = parse_yaml("\n".join(lines) + "\n", f"rules{n}.yaml")
+        results = []
+        for schema_of in (own_schema, base._schema_of):
+            real, base._schema_of = base._schema_of, schema_of
+            try:
+                problems = Problems()
+                read = base.load_constraints(raw, problems)
+            finally:
+                base._schema_of = real
+            results.append(([str(p) for p in problems.items], [(c.id, c.message, c.severity, c.where, shape(c.kind)) for c in read]))
+        assert results[0] == results[1], lines
+
+
 # --- the kinds: one module each, one registry ------------------------------------------
 
 RULES_DOC = Path(__file__).parents[2] / "docs" / "rules.md"

@@ -94,11 +94,29 @@ def _schema(kinds: tuple[str, ...]) -> type:
     return make_dataclass("ConstraintKeys", spec, repr=False, eq=False, namespace={"__doc__": doc})
 
 
-def _schema_of(item: LMap) -> type:
-    """The schema for one constraint: the keys shared and those of the kinds it names (their
-    modules imported now); every kind's when it has another key, so that a misspelt key is
-    answered with every key there is, and a key of a kind it does not name is known."""
+def _named(items: LList) -> tuple[str, ...]:
+    """The kinds the constraints of a list name, in the order of KINDS."""
+    keys = {str(key).replace("-", "_") for item in items if isinstance(item, LMap) for key in item}
+    return tuple(k for k in KINDS if k in keys)
+
+
+@cache
+def _keys_of(schema: type) -> frozenset[str]:
+    """The keys a schema reads (as schema.build: not those starting with '_')."""
+    return frozenset(f.name for f in fields(schema) if f.init and not f.name.startswith("_"))
+
+
+def _schema_of(item: LMap, named: tuple[str, ...]) -> type:
+    """The schema for one constraint: the keys shared and those of the kinds `named` by
+    any constraint of the list (their modules imported now), when it has only keys of
+    those: one schema for every constraint, not one per combination of kinds (making a
+    dataclass is slow), read alike since keys it does not have change nothing. Otherwise
+    the keys of the kinds it names, or every kind's when it has another key, so that a
+    misspelt key is answered with every key there is, and a key of a kind it does not
+    name is known."""
     keys = {str(key).replace("-", "_") for key in item}
+    if keys <= _keys_of(_schema(named)):
+        return _schema(named)
     schema = _schema(tuple(k for k in KINDS if k in keys))
     if keys - {f.name for f in fields(schema)}:
         schema = _schema(tuple(KINDS))
@@ -114,11 +132,12 @@ def load_constraints(raw: Any, problems: Problems) -> list[Constraint]:
         problems.error(getattr(raw, "loc", Location("?")), "constraint-shape", "constraints must be a list; expected '- id: ...' entries")
         return out
     seen: set[str] = set()
+    named = _named(raw)
     for i, item in enumerate(raw):
         if not isinstance(item, LMap):
             problems.error(raw.loc_of(i), "constraint-shape", f"constraint {i + 1} is not a mapping; expected id, message and one of: {', '.join(KINDS)}")
             continue
-        read = build(_schema_of(item), item, problems, "constraint")
+        read = build(_schema_of(item, named), item, problems, "constraint")
         if read is MISSING:
             continue
         kinds = [k for k in KINDS if getattr(read, k, None) is not None]
@@ -165,13 +184,16 @@ class Checker:
     """Runs the constraints over one game; what every kind's check uses to evaluate its
     expressions, choose components, read values and report what it found."""
 
-    def __init__(self, game: Game, constraints: list[Constraint], problems: Problems):
+    def __init__(self, game: Game, constraints: list[Constraint], problems: Problems, names: Names, views: dict[int, View]):
+        """`names` and `views` (id of a card -> its view, Names.view_of) are shared with
+        the deals' includes, which see the same cards."""
         self.game = game
         self.constraints = constraints
         self.problems = problems
         self.cards = game.cards() + game.deals
-        self.names = Names(game)
-        self._views: dict[int, View] = {}  # id of a card -> its view: each card is in the context of many constraints
+        self.names = names
+        self._views = views  # each card is in the context of many constraints
+        self._selected: dict[tuple, list[Card]] = {}  # (type, where, bindings) -> what `select` chose: constraints often share one
         self.once: set[Any] = set()  # what a kind reports once for all its constraints (graph: an unknown neighbour)
         self._message_failed: set[str] = set()  # constraints whose message could not be filled in: reported once
 
@@ -230,7 +252,20 @@ class Checker:
 
     def select(self, c: Constraint, extra: dict) -> list[Card] | None:
         """The components of the constraint's `type` for which its `where` holds; None when
-        `where` failed (reported)."""
+        `where` failed (reported). Chosen once for the constraints that share a selection
+        (its value depends on nothing else); a failure is not kept, so each constraint that
+        shares a failing `where` reports it under its own id, as before."""
+        key = (c.type, c.where, tuple((name, id(value)) for name, value in extra.items()))  # bound values live as long as the game
+        chosen = self._selected.get(key)
+        if chosen is None:
+            chosen = self._choose(c, extra)
+            if chosen is None:
+                return None
+            self._selected[key] = chosen
+        return list(chosen)  # a copy: a kind may reorder what it is given
+
+    def _choose(self, c: Constraint, extra: dict) -> list[Card] | None:
+        """`select`, done: every component tried."""
         chosen = []
         for card in self.cards:
             if c.type is not None and card.type != c.type:
@@ -337,7 +372,10 @@ def check_rules(game: Game, raw_constraints: Any, held: str | None = None) -> Pr
                 where, "not-checked", f"the game's rules (constraints, deals) were not checked: {held}, and they must see every card; fix those errors first"
             )
         return problems
-    if constraints:  # the checker reads every card: only when there is something to check
-        Checker(game, constraints, problems).run()
-    members_of_deals(game, game.deals, problems)
+    if not constraints and not game.deals:
+        return problems  # the checker and the deals read every card: only when there is something to check
+    names, views = Names(game), {}  # what expressions see of each card, made once for both
+    if constraints:
+        Checker(game, constraints, problems, names, views).run()
+    members_of_deals(game, game.deals, problems, names, views)
     return problems
