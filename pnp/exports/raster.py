@@ -31,6 +31,7 @@ from pnp.base.errors import PnpError, Problems
 from pnp.base.output import Transaction
 from pnp.layout.faces import Face
 from pnp.load.model import Deck
+from pnp.pdf.canvas import MemoryCanvas
 
 if TYPE_CHECKING:
     from pnp.project.edition import Edition
@@ -226,7 +227,7 @@ def _render_batch(jobs: list[Job], font: str) -> Iterator[Rendered]:
     buffer = io.BytesIO()
     # Uncompressed: pdfium reads this PDF once, at once, from memory; compressing its pages
     # and fonts only to inflate them again cost about a tenth of the rendering (bench/FIGURES.md).
-    canvas = Canvas(buffer, pagesize=jobs[0].size_px, invariant=1, initialFontName=font, pageCompression=0)
+    canvas = MemoryCanvas(buffer, pagesize=jobs[0].size_px, invariant=1, initialFontName=font, pageCompression=0)
     for job in jobs:
         canvas.setPageSize(job.size_px)
         job.draw(canvas)

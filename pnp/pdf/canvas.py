@@ -122,7 +122,6 @@ class StreamingDocument(PDFDocument):
         self._write(self._header)
         self.Pages.__class__ = _PageTree
         self.flate = None  # the page streams' compressor when not reportlab's (compress_with)
-        self._formatted: dict[tuple, _Formatted] = {}  # pages' resources, by the forms and images they name
 
     def _write(self, data: bytes) -> int:
         """Append to the file; return where the data starts."""
@@ -158,8 +157,7 @@ class StreamingDocument(PDFDocument):
         ):  # as PDFPage.check_format makes it, with the compressor given (compress_with)
             page.Contents = PDFStream(content=page.stream, filters=[self.flate or PDFZCompress])
             page.Contents.__Comment__ = "page stream"
-        if not (page.Resources or page.ExtGState or _names_colours(page)):
-            page.Resources = self._resources(page)
+        _share_resources(self, page)
         super().addPage(page)
         name = page.__InternalName__
         plain = self._plain_page(page)
@@ -227,15 +225,6 @@ class StreamingDocument(PDFDocument):
             % (*self.idToObjectNumberAndVersion[contents.__InternalName__], flate.pdfname.encode(), len(content), content),
         )
 
-    def _resources(self, page: PDFPage) -> _Formatted:
-        """The page's resources as PDFPage.check_format makes them, formatted once for all
-        the pages that name the same forms and images (a deck's pages mostly do)."""
-        key = (page.hasImages, tuple(sorted(page.XObjects.dict)) if page.XObjects else ())
-        found = self._formatted.get(key)
-        if found is None:
-            found = self._formatted[key] = _Formatted(pdfdoc_format(_resource_dict(page.XObjects, page.hasImages), self))
-        return found
-
     def SaveToFile(self, filename, canvas) -> None:  # noqa: N802 - reportlab's name
         self.GetPDFData(canvas)  # fonts, info, catalog; then format() below writes the rest
         self._out.close()
@@ -263,6 +252,38 @@ class StreamingDocument(PDFDocument):
             assert len(header) == len(self._header)
             self._out.seek(0)
             self._out.write(header)
+
+
+def _share_resources(document: PDFDocument, page: PDFPage) -> None:
+    """Give the page its resources as PDFPage.check_format makes them, formatted once for
+    all the document's pages that name the same forms and images (a deck's pages mostly
+    do); a page with graphics states, colour spaces or shadings keeps reportlab's. Why:
+    reportlab formats each page's resource dictionary anew, name by name."""
+    if page.Resources or page.ExtGState or _names_colours(page):
+        return
+    formatted: dict[tuple, _Formatted] = document.__dict__.setdefault("_pnp_resources", {})
+    key = (page.hasImages, tuple(sorted(page.XObjects.dict)) if page.XObjects else ())
+    found = formatted.get(key)
+    if found is None:
+        found = formatted[key] = _Formatted(pdfdoc_format(_resource_dict(page.XObjects, page.hasImages), document))
+    page.Resources = found
+
+
+class _SharingDocument(PDFDocument):
+    """A PDFDocument whose pages share their formatted resources (`_share_resources`)."""
+
+    def addPage(self, page: PDFPage) -> None:
+        _share_resources(self, page)
+        super().addPage(page)
+
+
+class MemoryCanvas(Canvas):
+    """A Canvas for a PDF that only pdfium reads, in memory (an export's faces): the same
+    pages as reportlab's, written with less formatting (`_SharingDocument`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._doc.__class__ = _SharingDocument  # what the canvas has registered in it stays valid
 
 
 class StreamingCanvas(Canvas):
