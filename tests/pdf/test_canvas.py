@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.base.paths import FONTS_DIR
 from pnp.layout.faces import BLACK
-from pnp.pdf.canvas import StreamingCanvas, StreamingDocument, draw_string, draw_text, round_rect
+from pnp.pdf.canvas import MemoryCanvas, StreamingCanvas, StreamingDocument, draw_string, draw_text, round_rect
 from pnp.pipeline.build import build
 from pnp.project.options import BuildOptions
 from pnp.write import pdf
@@ -294,6 +294,40 @@ def test_uncompressed_streams_are_encoded_as_ascii_to_reportlabs_bytes(tmp_path,
     draw(Canvas(str(codec_way), pagesize=A4, invariant=1, pageCompression=0), 3)
     assert ascii_way.read_bytes() == codec_way.read_bytes()
     assert b"Tj" in ascii_way.read_bytes()  # uncompressed: the text's operators are in the file
+
+
+@pytest.mark.parametrize("images", [False, True])
+def test_memory_pdfs_share_resources_and_are_reportlabs_byte_for_byte(images):
+    """An export's in-memory PDF (MemoryCanvas) formats the resources of pages naming the
+    same forms once; the file is reportlab's own, with pages naming other forms, a
+    translucent page (its graphics state keeps reportlab's resources) and images."""
+    import io
+
+    from reportlab.lib.utils import ImageReader
+
+    def pages(canvas: Canvas) -> bytes:
+        for name in ("a", "b"):
+            canvas.beginForm(name)
+            canvas.circle(10, 10, 8, fill=1)
+            canvas.endForm()
+        for forms in (["a"], ["a"], ["b", "a"], ["b"], ["a"]):
+            for name in forms:
+                canvas.doForm(name)
+            if forms == ["b"]:
+                canvas.setFillAlpha(0.5)
+                canvas.rect(0, 0, 10, 10, fill=1)
+            if images:
+                from PIL import Image
+
+                canvas.drawImage(ImageReader(Image.new("RGB", (2, 2), "red")), 0, 0, 20, 20)
+            canvas.showPage()
+        canvas.save()
+        return canvas.getpdfdata()
+
+    ours, theirs = io.BytesIO(), io.BytesIO()
+    data = pages(MemoryCanvas(ours, pagesize=A4, invariant=1, pageCompression=0))
+    assert data == pages(Canvas(theirs, pagesize=A4, invariant=1, pageCompression=0))
+    assert data.count(b"/ExtGState") == 1 and data.count(b"/Type /Page\n") == 5
 
 
 def test_round_rects_drawn_again_are_reportlabs_byte_for_byte(tmp_path, monkeypatch):
