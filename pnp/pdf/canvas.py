@@ -261,20 +261,39 @@ def _share_resources(document: PDFDocument, page: PDFPage) -> None:
     reportlab formats each page's resource dictionary anew, name by name."""
     if page.Resources or page.ExtGState or _names_colours(page):
         return
+    page.Resources = _shared_resources(document, page.XObjects, page.hasImages)
+
+
+def _shared_resources(document: PDFDocument, xobjects: PDFDictionary | None, images: bool) -> _Formatted:
+    """The resources of a page or form naming `xobjects`, formatted once per document."""
     formatted: dict[tuple, _Formatted] = document.__dict__.setdefault("_pnp_resources", {})
-    key = (page.hasImages, tuple(sorted(page.XObjects.dict)) if page.XObjects else ())
+    key = (bool(images), tuple(sorted(xobjects.dict)) if xobjects else ())
     found = formatted.get(key)
     if found is None:
-        found = formatted[key] = _Formatted(pdfdoc_format(_resource_dict(page.XObjects, page.hasImages), document))
-    page.Resources = found
+        found = formatted[key] = _Formatted(pdfdoc_format(_resource_dict(xobjects, images), document))
+    return found
 
 
 class _SharingDocument(PDFDocument):
-    """A PDFDocument whose pages share their formatted resources (`_share_resources`)."""
+    """A PDFDocument whose pages and forms share their formatted resources."""
 
     def addPage(self, page: PDFPage) -> None:
         _share_resources(self, page)
         super().addPage(page)
+
+    def addForm(self, name: str, form: PDFObject) -> None:
+        """Register the form (or image) as reportlab does, a form's resources those
+        PDFFormXObject.format makes (fonts, procedure sets, forms placed), shared
+        (`_shared_resources`); a form with graphics states is given its own by end_form
+        after, and one placing a form not yet defined keeps reportlab's, made when the
+        file is written."""
+        super().addForm(name, form)
+        if not isinstance(form, PDFFormXObject) or form.Resources or form.ExtGState:
+            return
+        try:
+            form.Resources = _shared_resources(self, form.XObjects, form.hasImages)
+        except KeyError as exc:  # a forward reference (unless it is a signal reportlab turned into a KeyError)
+            stop_if_received(exc)
 
 
 class MemoryCanvas(Canvas):

@@ -298,9 +298,10 @@ def test_uncompressed_streams_are_encoded_as_ascii_to_reportlabs_bytes(tmp_path,
 
 @pytest.mark.parametrize("images", [False, True])
 def test_memory_pdfs_share_resources_and_are_reportlabs_byte_for_byte(images):
-    """An export's in-memory PDF (MemoryCanvas) formats the resources of pages naming the
-    same forms once; the file is reportlab's own, with pages naming other forms, a
-    translucent page (its graphics state keeps reportlab's resources) and images."""
+    """An export's in-memory PDF (MemoryCanvas) formats the resources of pages and forms
+    naming the same forms once; the file is reportlab's own, with pages naming other
+    forms, forms placing forms (one not yet defined), a translucent page (its graphics
+    state keeps reportlab's resources) and images."""
     import io
 
     from reportlab.lib.utils import ImageReader
@@ -310,7 +311,11 @@ def test_memory_pdfs_share_resources_and_are_reportlabs_byte_for_byte(images):
             canvas.beginForm(name)
             canvas.circle(10, 10, 8, fill=1)
             canvas.endForm()
-        for forms in (["a"], ["a"], ["b", "a"], ["b"], ["a"]):
+        for name, placed in (("c", "d"), ("d", "a"), ("e", "a")):  # c places d before d is defined
+            canvas.beginForm(name)
+            canvas.doForm(placed)
+            canvas.endForm()
+        for forms in (["a"], ["a"], ["b", "a"], ["b"], ["a"], ["c", "e"]):
             for name in forms:
                 canvas.doForm(name)
             if forms == ["b"]:
@@ -327,7 +332,7 @@ def test_memory_pdfs_share_resources_and_are_reportlabs_byte_for_byte(images):
     ours, theirs = io.BytesIO(), io.BytesIO()
     data = pages(MemoryCanvas(ours, pagesize=A4, invariant=1, pageCompression=0))
     assert data == pages(Canvas(theirs, pagesize=A4, invariant=1, pageCompression=0))
-    assert data.count(b"/ExtGState") == 1 and data.count(b"/Type /Page\n") == 5
+    assert data.count(b"/ExtGState") == 1 and data.count(b"/Type /Page\n") == 6
 
 
 def test_round_rects_drawn_again_are_reportlabs_byte_for_byte(tmp_path, monkeypatch):
