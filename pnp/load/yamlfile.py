@@ -183,6 +183,11 @@ class _Converter:
             raise self.limit(loc, f"nesting deeper than {MAX_DEPTH} levels; expected a flatter document")
         anchor = event.anchor
         if anchor is None and kind is yaml.ScalarEvent:
+            if event.tag is None and event.implicit[0]:  # a plain scalar without a tag: most values
+                value = event.value
+                read = _kept_plain(value) if len(value) <= _KEPT_TAG else _plain(value)
+                if read is not _GENERAL:
+                    return read, loc
             return self.construct(event, loc), loc
         if anchor is not None:
             if anchor in self.anchors:
@@ -310,8 +315,28 @@ def _implicit_tag(value: str) -> str:
     return STR
 
 
-_KEPT_TAG = 40  # characters: the tags of plain scalars up to this long are kept, never long text
+_GENERAL = object()  # what `_plain` gives for a plain scalar that `_Converter.construct` reads
+
+
+def _plain(value: str) -> Any:
+    """A plain scalar (no tag) as `_Converter.construct` reads it when that needs neither
+    a node nor a location: text, a number in Python's spelling, true/false, null; else
+    `_GENERAL`. A value of its own, as `_Converter.convert` reads most values with it."""
+    tag = _implicit_tag(value)
+    if tag == STR or tag == VALUE:
+        return value
+    if (tag == INT or tag == FLOAT) and _PLAIN_NUMBER.fullmatch(value) and ("." in value) == (tag == FLOAT):
+        return float(value) if tag == FLOAT else int(value)
+    if tag == BOOL and (truth := _BOOLS.get(value.lower())) is not None:
+        return truth
+    if tag == NULL:
+        return None
+    return _GENERAL
+
+
+_KEPT_TAG = 40  # characters: what plain scalars up to this long read as is kept, never long text
 _kept_tag = lru_cache(maxsize=4096)(_implicit_tag)  # a game's files repeat their keys, numbers and words
+_kept_plain = lru_cache(maxsize=4096)(_plain)  # values, immutable: text, int, float, bool, None
 
 
 def _copy(value: Any) -> Any:
