@@ -290,13 +290,9 @@ class _Converter:
                 )
             return value
         try:
-            # what the constructors make of the commonest values, made here without a node: numbers, true/false, null
-            if (tag == INT or tag == FLOAT) and _PLAIN_NUMBER.fullmatch(value) and ("." in value) == (tag == FLOAT):
-                return float(value) if tag == FLOAT else int(value)
-            if tag == BOOL and (truth := _BOOLS.get(value.lower())) is not None:
-                return truth
-            if tag == NULL:
-                return None
+            common = _common(tag, value)
+            if common is not _GENERAL:
+                return common
             node = yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
             return self.constructors.get(tag, self.constructors[None])(self.scalar, node)
         except yaml.YAMLError as exc:
@@ -322,7 +318,12 @@ def _plain(value: str) -> Any:
     """A plain scalar (no tag) as `_Converter.construct` reads it when that needs neither
     a node nor a location: text, a number in Python's spelling, true/false, null; else
     `_GENERAL`. A value of its own, as `_Converter.convert` reads most values with it."""
-    tag = _implicit_tag(value)
+    return _common(_implicit_tag(value), value)
+
+
+def _common(tag: str, value: str) -> Any:
+    """What the constructors make of the commonest values, made without a node: text, a
+    number in Python's spelling, true/false, null; else `_GENERAL`."""
     if tag == STR or tag == VALUE:
         return value
     if (tag == INT or tag == FLOAT) and _PLAIN_NUMBER.fullmatch(value) and ("." in value) == (tag == FLOAT):
