@@ -17,7 +17,7 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.assets.svgplain import Reader, length
-from pnp.assets.svgplain import drawing as read_plain
+from pnp.assets.svgplain import drawing as plain_drawing
 from pnp.base.errors import Location, Problems, display_path
 from pnp.base.versions import per_version
 from pnp.pdf.canvas import draw_drawing, drawn_code, end_form, place_form, portable_code, shading_pattern, tinted, write_code
@@ -323,7 +323,7 @@ def _svg(path: Path) -> tuple[_Read | None, Problems]:
     if refused is not None:
         problems.error(*refused)
         return None, problems
-    plain = read_plain(reader)
+    plain = plain_drawing(reader)
     if plain is not None:  # of a size _check_svg allowed, and more than none (svgplain's)
         return (None, *plain), problems
     # imported here, for the SVGs svgplain leaves to it: svglib pulls in lxml, and reportlab.graphics all of platypus

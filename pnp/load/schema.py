@@ -92,12 +92,15 @@ def _same_shape(value: Any, tp: Any) -> bool:
 
 def convert(value: Any, tp: Any, loc: Location, problems: Problems, what: str) -> Any:
     """Check `value` against the type hint `tp`; return the converted value or MISSING."""
-    if tp is float or tp is str or tp is int or tp is bool or tp is Any:  # a plain type first, told without looking the hint up
+    if tp in _PLAIN_TYPES:  # a plain type first, told without looking the hint up
         got = _plain(value, tp)
         if got is MISSING:
             problems.error(loc, "schema-type", f"{what} is {shown(value)}; expected {describe(tp)}")
         return got
     return _convert_shaped(value, tp, loc, problems, what)
+
+
+_PLAIN_TYPES = frozenset({float, str, int, bool, Any})  # what `_plain` converts
 
 
 def _plain(value: Any, tp: Any) -> Any:
@@ -131,7 +134,7 @@ def _convert_shaped(value: Any, tp: Any, loc: Location, problems: Problems, what
         if value is None and type(None) in args:
             return None
         for arg in args:  # first match wins; try without reporting
-            if arg is float or arg is str or arg is int or arg is bool or arg is Any:
+            if arg in _PLAIN_TYPES:
                 got = _plain(value, arg)
                 if got is not MISSING:
                     return got

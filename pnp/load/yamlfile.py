@@ -277,7 +277,7 @@ class _Converter:
             return tag
         if event.implicit[0]:
             value = event.value
-            return _kept_tag(value) if len(value) <= _KEPT_TAG else _implicit_tag(value)
+            return _implicit_tag(value)
         return STR
 
     def construct(self, event: yaml.ScalarEvent, loc: Location) -> Any:
@@ -335,8 +335,7 @@ def _common(tag: str, value: str) -> Any:
     return _GENERAL
 
 
-_KEPT_TAG = 40  # characters: what plain scalars up to this long read as is kept, never long text
-_kept_tag = lru_cache(maxsize=4096)(_implicit_tag)  # a game's files repeat their keys, numbers and words
+_KEPT_TAG = 40  # characters: what plain scalars up to this long read as is kept, never long text (a game's files repeat their keys, numbers and words)
 _kept_plain = lru_cache(maxsize=4096)(_plain)  # values, immutable: text, int, float, bool, None
 
 

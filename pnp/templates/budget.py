@@ -27,6 +27,11 @@ def steps(values: tuple[Any, ...]) -> int:
     return 1 + sum(len(v) for v in values if isinstance(v, SIZED)) // PER_STEP
 
 
+def text_steps(text: str) -> int:
+    """`steps((text,))` for one text (what a template writes), without the general count."""
+    return 1 + len(text) // PER_STEP
+
+
 def text_size(value: Any, limit: int = MAX_LENGTH) -> int:
     """How long `value` is as text, counted up to a little over `limit` (a list holding one long
     text a million times is short as a list and endless as text)."""

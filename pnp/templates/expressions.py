@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 from pnp.base.errors import Location, Problems, one_of
 from pnp.load.model import COMPONENT_NAMES, Card, EnumValue, Game, game_info
 from pnp.load.schema import suggest
-from pnp.templates.budget import CONTAINERS, MAX_DIGITS, MAX_LENGTH, MAX_STEPS, PER_STEP, SIZED, joined_size, steps, text_size
+from pnp.templates.budget import CONTAINERS, MAX_DIGITS, MAX_LENGTH, MAX_STEPS, PER_STEP, SIZED, joined_size, steps, text_size, text_steps
 from pnp.templates.plurals import Plurals
 
 CODE = "template"  # the code of every expression or template that cannot be evaluated or filled in
@@ -92,7 +92,7 @@ class _Spent:
 
     def spend_text(self, text: str) -> None:
         """`spend(text)` for a text alone (what a template writes), without the general count."""
-        self.steps += 1 + len(text) // PER_STEP
+        self.steps += text_steps(text)
         if self.steps > self.limit:
             raise _Unsure("budget")
 

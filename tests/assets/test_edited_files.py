@@ -108,8 +108,8 @@ def test_a_symbol_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):
     reads: list[str] = []
     real = svglib.svglib.svg2rlg
     monkeypatch.setattr(svglib.svglib, "svg2rlg", lambda path, *a, **k: reads.append(Path(path).name) or real(path, *a, **k))
-    plain = pnp.assets.symbols.read_plain
-    monkeypatch.setattr(pnp.assets.symbols, "read_plain", lambda data: reads.append("plain") or plain(data))
+    plain = pnp.assets.symbols.plain_drawing
+    monkeypatch.setattr(pnp.assets.symbols, "plain_drawing", lambda reader: reads.append("plain") or plain(reader))
     pdf = tmp_path / "out" / "ages" / "civil-en-a4-fronts.pdf"
 
     def build() -> bytes:
